@@ -1,0 +1,175 @@
+"""Command line: the TUI (default), `ask`, `eval` and `lessons`.
+
+Exit status: 0 when the command ran, 2 for a usage or configuration error (one line on
+stderr, no traceback), 130 when interrupted. The headless commands never import
+Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+from tui_assistant import __version__
+from tui_assistant.context import AppContext, open_context
+from tui_assistant.core.conversation import Conversation
+from tui_assistant.core.lessons import LibraryError
+from tui_assistant.core.outcome import Outcome
+from tui_assistant.core.text import clean_display_text
+from tui_assistant.settings import ConfigError, load_settings
+
+PROG = "tui-assistant"
+
+
+class UsageError(Exception):
+    """Bad command-line usage; the message is one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Answers questions from a library of lesson files.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    _add_lessons_option(parser)
+    parser.set_defaults(handler=_run_tui)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=_Parser)
+
+    ask = commands.add_parser(
+        "ask",
+        help="answer questions without the TUI",
+        description="Answer questions without the TUI. With no QUESTION, read one per line "
+        "from standard input. All questions form one conversation.",
+    )
+    _add_lessons_option(ask)
+    ask.add_argument("--json", action="store_true", help="one JSON object per question")
+    ask.add_argument("questions", nargs="*", metavar="QUESTION")
+    ask.set_defaults(handler=_run_ask)
+
+    lessons = commands.add_parser("lessons", help="list the lesson library")
+    _add_lessons_option(lessons)
+    lessons.add_argument("--json", action="store_true", help="print one JSON array")
+    lessons.set_defaults(handler=_run_lessons)
+    return parser
+
+
+def _add_lessons_option(parser: argparse.ArgumentParser) -> None:
+    # SUPPRESS keeps a subcommand's unset option from hiding the top-level one.
+    parser.add_argument(
+        "--lessons",
+        type=Path,
+        metavar="DIR",
+        default=argparse.SUPPRESS,
+        help="lesson folder (overrides TUI_ASSISTANT_LESSONS_DIR)",
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return int(args.handler(args))
+    except (UsageError, ConfigError, LibraryError) as error:
+        _error_line(str(error))
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`| head`); nothing left to say to it.
+        sys.stderr.close()
+        return 0
+
+
+def _error_line(message: str) -> None:
+    text = " ".join(clean_display_text(message).split())
+    print(f"{PROG}: error: {text}", file=sys.stderr)
+
+
+def _open(args: argparse.Namespace) -> AppContext:
+    settings = load_settings(getattr(args, "lessons", None))
+    context = open_context(settings)
+    for problem in context.library.problems:
+        print(f"{PROG}: warning: {clean_display_text(str(problem))}", file=sys.stderr)
+    return context
+
+
+def _run_tui(args: argparse.Namespace) -> int:
+    context = _open(args)
+    from tui_assistant.ui.app import run_app
+
+    return run_app(context)
+
+
+def _run_lessons(args: argparse.Namespace) -> int:
+    context = _open(args)
+    if args.json:
+        rows = [
+            {"id": lesson.id, "title": lesson.title, "source_path": lesson.source_path}
+            for lesson in context.library
+        ]
+        print(json.dumps(rows, indent=2))
+        return 0
+    width = max(len(lesson.id) for lesson in context.library)
+    for lesson in context.library:
+        print(f"{lesson.id:<{width}}  {clean_display_text(lesson.title)}  ({lesson.source_path})")
+    return 0
+
+
+def _run_ask(args: argparse.Namespace) -> int:
+    context = _open(args)
+    questions: Iterable[str] = args.questions or _stdin_questions(sys.stdin)
+    emit = _print_json if args.json else _print_readable
+    conversation = Conversation()
+    with asyncio.Runner() as runner:
+        try:
+            for question in questions:
+                try:
+                    outcome = runner.run(context.service.ask(question, conversation))
+                except KeyboardInterrupt:
+                    # Ctrl-C during a provider call: the service recorded the turn as cancelled.
+                    if conversation.turns and conversation.turns[-1].question == question:
+                        emit(conversation.turns[-1])
+                    raise
+                emit(outcome)
+        finally:
+            runner.run(context.aclose())
+    return 0
+
+
+def _stdin_questions(stream: TextIO) -> Iterator[str]:
+    """Questions from a stream, one per line, read lazily so a pipe can converse."""
+    for line in stream:
+        question = line.strip()
+        if question:
+            yield question
+
+
+def _print_json(outcome: Outcome) -> None:
+    # ensure_ascii escapes every control and bidi character: safe on any terminal.
+    print(json.dumps(outcome.to_json()), flush=True)
+
+
+def _print_readable(outcome: Outcome) -> None:
+    lines: list[str] = [f"? {outcome.question}"]
+    evidence = outcome.evidence
+    if outcome.answered and evidence is not None:
+        lines.append(f"answered from {evidence.lesson.title} [{evidence.lesson.id}]")
+        lines.append("")
+        lines.append(outcome.answer or "")
+        lines.append("")
+        lines.append(f"source: {evidence.lesson.source_path}")
+        if outcome.support and outcome.support.unsupported_sentences:
+            lines.append("not backed by the lesson:")
+            lines.extend(f"  ! {sentence}" for sentence in outcome.support.unsupported_sentences)
+    else:
+        lines.append(outcome.describe())
+        if evidence is not None:
+            lines.append(f"lesson: {evidence.lesson.source_path}")
+    print(clean_display_text("\n".join(lines)) + "\n", flush=True)
+

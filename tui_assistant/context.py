@@ -1,0 +1,67 @@
+"""Assemble the app from settings: library, retriever, provider, service.
+
+The CLI and the TUI both start here, so they cannot be wired differently. The
+provider module (and httpx) is imported only in model mode, to keep start-up fast.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from tui_assistant.core.lessons import LessonLibrary
+from tui_assistant.core.retrieval import KeywordIndex, Retriever
+from tui_assistant.core.service import AnswerProvider, AnswerService
+from tui_assistant.locations import bundled_lessons_dir, default_data_dir
+from tui_assistant.settings import Settings
+
+
+@dataclass
+class AppContext:
+    settings: Settings
+    library: LessonLibrary
+    service: AnswerService
+
+    @property
+    def data_dir(self) -> Path:
+        return self.settings.data_dir or default_data_dir()
+
+    @property
+    def mode_label(self) -> str:
+        """`deterministic`, or the model and the provider's host."""
+        if self.settings.provider != "openai":
+            return "deterministic"
+        from urllib.parse import urlsplit
+
+        return f"{self.settings.model} @ {urlsplit(self.settings.base_url).hostname}"
+
+    async def aclose(self) -> None:
+        closer = getattr(self.service.provider, "aclose", None)
+        if closer is not None:
+            await closer()
+
+
+def lessons_folder(settings: Settings) -> Path:
+    return settings.lessons_dir if settings.lessons_dir is not None else bundled_lessons_dir()
+
+
+def build_retriever(settings: Settings, library: LessonLibrary) -> Retriever:
+    return KeywordIndex(library.lessons)
+
+
+def build_provider(settings: Settings, data_dir: Path) -> AnswerProvider | None:
+    if settings.provider != "openai":
+        return None
+    raise NotImplementedError("the openai provider is not built yet")
+
+
+def open_context(settings: Settings) -> AppContext:
+    """Load the library and build the service; raises `LibraryError` or `ConfigError`."""
+    library = LessonLibrary.load(lessons_folder(settings))
+    data_dir = settings.data_dir or default_data_dir()
+    service = AnswerService(
+        retriever=build_retriever(settings, library),
+        provider=build_provider(settings, data_dir),
+        support_mode=settings.support_check,
+    )
+    return AppContext(settings=settings, library=library, service=service)

@@ -1,0 +1,1 @@
+"""The functional core: lessons, retrieval, citations, outcomes. Never imports Textual."""

@@ -1,0 +1,151 @@
+"""Outcomes as data: what happened to one question, shared by the CLI and the TUI."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+from tui_assistant.core.retrieval import Evidence
+
+
+class OutcomeKind(StrEnum):
+    ANSWERED = "answered"
+    REFUSED = "refused"
+    TIMED_OUT = "timed_out"
+    CANCELLED = "cancelled"
+
+
+class Reason(StrEnum):
+    NO_EVIDENCE = "no_evidence"
+    UNVERIFIED = "unverified"
+    PROVIDER_ERROR = "provider_error"
+    MISSING_API_KEY = "missing_api_key"
+    QUOTA_EXHAUSTED = "quota_exhausted"
+    TIMEOUT = "timeout"
+    CANCELLED = "cancelled"
+    UNSUPPORTED = "unsupported"
+
+
+_REASON_WORDS: dict[Reason, str] = {
+    Reason.NO_EVIDENCE: "no lesson matched this question",
+    Reason.UNVERIFIED: "the model's answer did not cite the lesson it was given",
+    Reason.PROVIDER_ERROR: "the provider did not return a usable answer",
+    Reason.MISSING_API_KEY: "no API key is set (TUI_ASSISTANT_API_KEY)",
+    Reason.QUOTA_EXHAUSTED: "the monthly call limit is used up",
+    Reason.TIMEOUT: "the provider did not answer in time",
+    Reason.CANCELLED: "you cancelled the request",
+    Reason.UNSUPPORTED: "part of the model's answer is not backed by the lesson",
+}
+
+
+def describe_reason(reason: Reason) -> str:
+    """The reason in plain words, for status bars and readable output."""
+    return _REASON_WORDS[reason]
+
+
+@dataclass(frozen=True, slots=True)
+class SupportReport:
+    """Result of the sentence-level support check of a model answer."""
+
+    supported: bool
+    unsupported_sentences: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of one question: answered with checked text, or why not.
+
+    `detail` adds specifics to the reason in plain words (an HTTP status, the deadline
+    in seconds); it never carries provider text or secrets.
+    """
+
+    question: str
+    kind: OutcomeKind
+    reason: Reason | None = None
+    evidence: Evidence | None = None
+    answer: str | None = None
+    citations: tuple[str, ...] = ()
+    support: SupportReport | None = None
+    elapsed_ms: int = 0
+    detail: str | None = None
+
+    @property
+    def answered(self) -> bool:
+        return self.kind is OutcomeKind.ANSWERED
+
+    def describe(self) -> str:
+        """One line for a status bar: `answered`, `refused: <why>`, `timed out`, ..."""
+        if self.kind is OutcomeKind.ANSWERED:
+            return "answered"
+        if self.kind is OutcomeKind.TIMED_OUT:
+            return "timed out" + (f": {self.detail}" if self.detail else "")
+        if self.kind is OutcomeKind.CANCELLED:
+            return "cancelled"
+        assert self.reason is not None
+        words = describe_reason(self.reason)
+        return f"refused: {words}" + (f" ({self.detail})" if self.detail else "")
+
+    def with_timing(self, question: str, elapsed_ms: int) -> Outcome:
+        return replace(self, question=question, elapsed_ms=elapsed_ms)
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's `ask --json` object; every field always present."""
+        lesson = self.evidence.lesson if self.evidence else None
+        return {
+            "question": self.question,
+            "outcome": self.kind.value,
+            "reason": self.reason.value if self.reason else None,
+            "lesson_id": lesson.id if lesson else None,
+            "title": lesson.title if lesson else None,
+            "source_path": lesson.source_path if lesson else None,
+            "answer": self.answer if self.answered else None,
+            "citations": list(self.citations) if self.answered else [],
+            "support": (
+                {
+                    "supported": self.support.supported,
+                    "unsupported_sentences": list(self.support.unsupported_sentences),
+                }
+                if self.support and self.answered
+                else None
+            ),
+            "elapsed_ms": self.elapsed_ms,
+            "matched_words": list(self.evidence.matched_words) if self.evidence else [],
+            "score": self.evidence.score if self.evidence else None,
+            "runner_up_score": self.evidence.runner_up_score if self.evidence else None,
+        }
+
+
+def answered(question: str, evidence: Evidence, answer: str, **extra: Any) -> Outcome:
+    return Outcome(
+        question=question,
+        kind=OutcomeKind.ANSWERED,
+        evidence=evidence,
+        answer=answer,
+        citations=(evidence.lesson.id,),
+        **extra,
+    )
+
+
+def refused(
+    question: str, reason: Reason, evidence: Evidence | None = None, detail: str | None = None
+) -> Outcome:
+    return Outcome(
+        question=question, kind=OutcomeKind.REFUSED, reason=reason, evidence=evidence, detail=detail
+    )
+
+
+def timed_out(question: str, evidence: Evidence | None, detail: str | None = None) -> Outcome:
+    return Outcome(
+        question=question,
+        kind=OutcomeKind.TIMED_OUT,
+        reason=Reason.TIMEOUT,
+        evidence=evidence,
+        detail=detail,
+    )
+
+
+def cancelled(question: str, evidence: Evidence | None) -> Outcome:
+    return Outcome(
+        question=question, kind=OutcomeKind.CANCELLED, reason=Reason.CANCELLED, evidence=evidence
+    )

@@ -1,0 +1,134 @@
+"""The one path from a question to an `Outcome`; `ask`, `eval` and the TUI all use it.
+
+A question goes in two steps so that callers can show the evidence while a model is
+working, and still know it when the request is cancelled:
+
+1. `start` (pure, synchronous): the follow-up rule, retrieval, and in deterministic mode
+   the answer itself. It returns a finished `Outcome` or a `PendingAnswer`.
+2. `finish` (async): the provider call, then the citation check. Cancellation is never
+   swallowed here; `ask` records a cancelled turn and re-raises.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from tui_assistant.core.citations import check_citations
+from tui_assistant.core.conversation import Conversation, is_repeat_request
+from tui_assistant.core.lessons import Lesson
+from tui_assistant.core.outcome import (
+    Outcome,
+    Reason,
+    answered,
+    cancelled,
+    refused,
+    timed_out,
+)
+from tui_assistant.core.retrieval import Evidence, Retriever
+
+SupportMode = Literal["off", "warn", "strict"]
+
+
+class ProviderFailure(Exception):
+    """A provider call ended without a usable answer, for a known reason.
+
+    `detail` is shown to users: plain words, never provider text or secrets.
+    """
+
+    def __init__(self, reason: Reason, detail: str | None = None) -> None:
+        super().__init__(detail or reason.value)
+        self.reason = reason
+        self.detail = detail
+
+
+class AnswerProvider(Protocol):
+    """Turns a question and its one passage into the model's raw answer text.
+
+    Raises `ProviderFailure` for a refusal, `TimeoutError` when its deadline passes;
+    lets `asyncio.CancelledError` through.
+    """
+
+    deadline_seconds: float
+
+    async def complete(self, question: str, lesson: Lesson) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PendingAnswer:
+    """Retrieval found a lesson; the model has yet to answer from it."""
+
+    question: str
+    evidence: Evidence
+    started: float
+
+
+class AnswerService:
+    def __init__(
+        self,
+        retriever: Retriever,
+        provider: AnswerProvider | None = None,
+        support_mode: SupportMode = "warn",
+    ) -> None:
+        self.retriever = retriever
+        self.provider = provider
+        self.support_mode = support_mode
+
+    def start(self, question: str, conversation: Conversation) -> Outcome | PendingAnswer:
+        """Everything that needs no network: follow-up, retrieval, deterministic answer."""
+        started = time.perf_counter()
+        if is_repeat_request(question):
+            previous = conversation.last_answered()
+            if previous is None:
+                return refused(question, Reason.NO_EVIDENCE).with_timing(question, _ms(started))
+            return previous.with_timing(question, _ms(started))
+        evidence = self.retriever.retrieve(question)
+        if evidence is None:
+            return refused(question, Reason.NO_EVIDENCE).with_timing(question, _ms(started))
+        if self.provider is None:
+            return answered(question, evidence, evidence.lesson.text, elapsed_ms=_ms(started))
+        return PendingAnswer(question=question, evidence=evidence, started=started)
+
+    async def finish(self, pending: PendingAnswer) -> Outcome:
+        """Ask the provider, then accept its answer only if the citation check passes."""
+        assert self.provider is not None
+        question, evidence = pending.question, pending.evidence
+        try:
+            text = await self.provider.complete(question, evidence.lesson)
+        except ProviderFailure as failure:
+            outcome = refused(question, failure.reason, evidence, failure.detail)
+        except TimeoutError:
+            detail = f"no answer within {self.provider.deadline_seconds:g} s"
+            outcome = timed_out(question, evidence, detail)
+        else:
+            outcome = self.judge(question, evidence, text)
+        return outcome.with_timing(question, _ms(pending.started))
+
+    def judge(self, question: str, evidence: Evidence, text: str) -> Outcome:
+        """Pure: the outcome for a model's raw answer to `question` from `evidence`."""
+        check = check_citations(text, evidence.lesson.id)
+        if not check.accepted:
+            return refused(question, Reason.UNVERIFIED, evidence, check.problem)
+        return answered(question, evidence, text.strip())
+
+    async def ask(self, question: str, conversation: Conversation) -> Outcome:
+        """Answer one question and record it as a turn of `conversation`."""
+        step = self.start(question, conversation)
+        if isinstance(step, PendingAnswer):
+            try:
+                outcome = await self.finish(step)
+            except asyncio.CancelledError:
+                conversation.add(
+                    cancelled(question, step.evidence).with_timing(question, _ms(step.started))
+                )
+                raise
+        else:
+            outcome = step
+        conversation.add(outcome)
+        return outcome
+
+
+def _ms(started: float) -> int:
+    return round((time.perf_counter() - started) * 1000)

@@ -1,0 +1,183 @@
+"""Text normalisation shared by retrieval, the support check and highlighting.
+
+Questions and lessons go through the same `normalise` so that a word matches only
+another whole word with the same stem (`salt` never matches `basalt`, `boiling`
+meets `boil`). The stemmer is deliberately small and predictable: a handful of
+English suffix rules that a reader can check by hand, pinned by tests on a
+cooking vocabulary. Bump `NORMALISER_VERSION` whenever its output can change, so
+cached indexes built with an older normaliser are never trusted.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+NORMALISER_VERSION = 1
+
+STOPWORDS: frozenset[str] = frozenset(
+    """
+    a about above after again against all also am an and any are aren't as at
+    be because been before being below between both but by
+    can can't cannot could couldn't
+    did didn't do does doesn't doing don't down during
+    each either else ever every
+    few for from further
+    get gets got had hadn't has hasn't have haven't having he her here hers herself
+    him himself his how however
+    i if in into is isn't it it's its itself
+    just let like
+    many may me might more most much must mustn't my myself
+    need no nor not now
+    of off on once one only or other ought our ours ourselves out over own
+    please put
+    quite rather really
+    same shall shan't she should shouldn't so some such
+    tell than that that's the their theirs them themselves then there these they
+    this those through thus to too
+    under until up upon us use used using
+    very
+    want was wasn't way we well were weren't what when where whether which while
+    who whom whose why will with won't would wouldn't
+    yes yet you your yours yourself yourselves
+    """.split()
+)
+
+# Plurals that the suffix rules below cannot undo: -ves words whose singular ends in f/fe.
+_IRREGULAR: dict[str, str] = {
+    "knives": "knife",
+    "wives": "wife",
+    "lives": "life",
+    "halves": "half",
+    "loaves": "loaf",
+    "leaves": "leaf",
+    "shelves": "shelf",
+    "calves": "calf",
+    "wolves": "wolf",
+    "thieves": "thief",
+    "scarves": "scarf",
+    "selves": "self",
+    "children": "child",
+    "feet": "foot",
+    "teeth": "tooth",
+    "geese": "goose",
+    "mice": "mouse",
+    "men": "man",
+    "women": "woman",
+}
+
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+_VOWELS = frozenset("aeiouy")
+_KEEP_DOUBLE = frozenset("lsfz")
+
+
+def _has_vowel(stem: str) -> bool:
+    return any(ch in _VOWELS for ch in stem)
+
+
+def _undouble(stem: str) -> str:
+    """`stirr` -> `stir`, but `roll`, `dress` and `stuff` keep their double letter."""
+    if len(stem) >= 3 and stem[-1] == stem[-2] and stem[-1] not in _VOWELS | _KEEP_DOUBLE:
+        return stem[:-1]
+    return stem
+
+
+def _strip_plural(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses", "xes", "zes", "oes")) and len(word) > 4:
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def _strip_verb_ending(word: str) -> str:
+    if word.endswith("ing"):
+        stem = word[:-3]
+        if len(stem) >= 3 and _has_vowel(stem):
+            return _undouble(stem)
+    if word.endswith("ied") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("ed") and not word.endswith("eed"):
+        stem = word[:-2]
+        if len(stem) >= 3 and _has_vowel(stem):
+            return _undouble(stem)
+    return word
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """Reduce a lower-case word to the stem that its inflections share.
+
+    `boiling`, `boiled`, `boils` -> `boil`; `eggs` -> `egg`; `knives`, `knife` -> `knif`;
+    `bake`, `baking`, `baked` -> `bak`. Stems are match keys, not display words.
+    """
+    word = _IRREGULAR.get(word, word)
+    word = _strip_plural(word)
+    word = _strip_verb_ending(word)
+    # A final silent e is dropped so that `bake` meets `baking`.
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]
+    return word
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words of `text` in order (letters and digits; inner apostrophes kept)."""
+    return _WORD.findall(text.casefold())
+
+
+def normalise(text: str) -> list[str]:
+    """The match keys of `text` in order: words minus stopwords, stemmed.
+
+    Single letters are dropped (they carry no topic); numbers are kept.
+    """
+    keys: list[str] = []
+    for word in words(text):
+        if word in STOPWORDS:
+            continue
+        word = word.replace("'", "")
+        if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
+            continue
+        keys.append(stem(word))
+    return keys
+
+
+def normalise_distinct(text: str) -> frozenset[str]:
+    """The set of match keys of `text` (distinct words are what retrieval counts)."""
+    return frozenset(normalise(text))
+
+
+# ESC-introduced sequences: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \),
+# DCS/SOS/PM/APC strings, and two-byte escapes. The 8-bit C1 forms (CSI 0x9b,
+# OSC 0x9d, ...) are removed with the other control characters below.
+_ESCAPE_SEQUENCE = re.compile(
+    r"""
+    \x1b\[[0-?]*[ -/]*[@-~]                 # CSI
+    | \x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?    # OSC, terminated by BEL or ST (or cut off)
+    | \x1b[PX^_][^\x1b]*(?:\x1b\\)?         # DCS, SOS, PM, APC
+    | \x1b[@-Z\\-_]                         # other two-byte escapes
+    | \x1b                                  # a lone ESC
+    """,
+    re.VERBOSE,
+)
+
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def clean_display_text(text: str) -> str:
+    """Make untrusted text safe to put on a terminal: no escape sequence survives.
+
+    Removes ANSI/OSC escape sequences, C0/C1 control characters other than newline
+    and tab, and bidirectional overrides that could make text display in a different
+    order than it is stored. Everything else, markup-looking brackets included, is kept
+    literally: rendering it without markup is the display layer's job.
+    """
+    text = _ESCAPE_SEQUENCE.sub("", text.replace("\r\n", "\n"))
+    return "".join(
+        ch
+        for ch in text
+        if ch in "\n\t"
+        or (ch not in _BIDI_CONTROLS and unicodedata.category(ch) not in ("Cc", "Cs"))
+    )
