@@ -172,4 +172,3 @@ def _print_readable(outcome: Outcome) -> None:
         if evidence is not None:
             lines.append(f"lesson: {evidence.lesson.source_path}")
     print(clean_display_text("\n".join(lines)) + "\n", flush=True)
-

@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from tui_assistant.core.index import InvertedIndex
 from tui_assistant.core.lessons import LessonLibrary
-from tui_assistant.core.retrieval import KeywordIndex, Retriever
+from tui_assistant.core.retrieval import KeywordRetriever, Retriever
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.locations import bundled_lessons_dir, default_data_dir
 from tui_assistant.settings import Settings
@@ -46,7 +47,7 @@ def lessons_folder(settings: Settings) -> Path:
 
 
 def build_retriever(settings: Settings, library: LessonLibrary) -> Retriever:
-    return KeywordIndex(library.lessons)
+    return KeywordRetriever(InvertedIndex(library.lessons))
 
 
 def build_provider(settings: Settings, data_dir: Path) -> AnswerProvider | None:

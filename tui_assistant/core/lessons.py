@@ -79,7 +79,9 @@ class LessonLibrary:
         except NotADirectoryError:
             raise LibraryError(f"lessons folder {folder} is not a folder") from None
         except OSError as error:
-            raise LibraryError(f"lessons folder {folder} cannot be read: {error.strerror}") from None
+            raise LibraryError(
+                f"lessons folder {folder} cannot be read: {error.strerror}"
+            ) from None
 
         lessons: list[Lesson] = []
         problems: list[LessonProblem] = []
@@ -176,4 +178,3 @@ def parse_lesson(lesson_id: str, data: bytes, source_path: str) -> Lesson | str:
                 return "empty (a title and no text)"
             return Lesson(id=lesson_id, title=title, text=text, source_path=source_path)
     return "no title (needs a first line starting with '# ')"
-

@@ -10,13 +10,12 @@ the library.
 
 from __future__ import annotations
 
-from array import array
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from tui_assistant.core.index import InvertedIndex
 from tui_assistant.core.lessons import Lesson
-from tui_assistant.core.text import normalise, normalise_distinct
+from tui_assistant.core.text import normalise
 
 TITLE_WEIGHT = 2
 BODY_WEIGHT = 1
@@ -44,28 +43,25 @@ def question_keys(question: str) -> list[str]:
     return list(dict.fromkeys(normalise(question)))
 
 
-class KeywordIndex:
-    """Inverted index for the distinct-word rule: word -> lesson numbers, per field."""
+class KeywordRetriever:
+    """The distinct-word rule, scored over the postings of the question's words."""
 
-    def __init__(self, lessons: Sequence[Lesson]) -> None:
-        self.lessons: tuple[Lesson, ...] = tuple(lessons)
-        self._title: dict[str, array[int]] = {}
-        self._body_only: dict[str, array[int]] = {}
-        for number, lesson in enumerate(self.lessons):
-            title_keys = normalise_distinct(lesson.title)
-            for key in title_keys:
-                self._title.setdefault(key, array("i")).append(number)
-            for key in normalise_distinct(lesson.text) - title_keys:
-                self._body_only.setdefault(key, array("i")).append(number)
+    def __init__(self, index: InvertedIndex) -> None:
+        self.index = index
 
     def retrieve(self, question: str) -> Evidence | None:
         keys = question_keys(question)
         scores: dict[int, int] = {}
         matched: dict[int, list[str]] = {}
         for key in keys:
-            for postings, weight in ((self._title, TITLE_WEIGHT), (self._body_only, BODY_WEIGHT)):
-                for number in postings.get(key, ()):
-                    scores[number] = scores.get(number, 0) + weight
+            in_title = self.index.title(key).lessons
+            for number in in_title:
+                scores[number] = scores.get(number, 0) + TITLE_WEIGHT
+                matched.setdefault(number, []).append(key)
+            title_set = set(in_title)
+            for number in self.index.body(key).lessons:
+                if number not in title_set:
+                    scores[number] = scores.get(number, 0) + BODY_WEIGHT
                     matched.setdefault(number, []).append(key)
         candidates = [
             (score, number)
@@ -79,11 +75,9 @@ class KeywordIndex:
         runner_up = candidates[1][0] if len(candidates) > 1 else None
         if runner_up == best_score:
             return None
-        # Report matched words in question order, whatever order the postings gave.
-        hits = set(matched[best])
         return Evidence(
-            lesson=self.lessons[best],
-            matched_words=tuple(key for key in keys if key in hits),
+            lesson=self.index.lessons[best],
+            matched_words=tuple(matched[best]),
             score=best_score,
             runner_up_score=runner_up,
         )

@@ -163,7 +163,9 @@ _ESCAPE_SEQUENCE = re.compile(
     re.VERBOSE,
 )
 
-_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
 
 
 def clean_display_text(text: str) -> str:
