@@ -1,0 +1,82 @@
+"""Shared test helpers: temporary lesson libraries and the real CLI in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+BUNDLED_LESSONS = PROJECT_ROOT / "lessons"
+
+
+def write_lesson(folder: Path, lesson_id: str, title: str, text: str) -> Path:
+    path = folder / f"{lesson_id}.md"
+    path.write_text(f"# {title}\n\n{text}\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def make_library(tmp_path: Path) -> Callable[[Mapping[str, tuple[str, str]]], Path]:
+    """Write `{id: (title, text)}` as a lesson folder and return it."""
+
+    def make(lessons: Mapping[str, tuple[str, str]], name: str = "lessons") -> Path:
+        folder = tmp_path / name
+        folder.mkdir(exist_ok=True)
+        for lesson_id, (title, text) in lessons.items():
+            write_lesson(folder, lesson_id, title, text)
+        return folder
+
+    return make
+
+
+@dataclass
+class CliResult:
+    returncode: int
+    stdout: str
+    stderr: str
+
+    def json_lines(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.stdout.splitlines() if line.strip()]
+
+
+def cli_env(data_dir: Path, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment a user's script would have: no stray TUI_ASSISTANT_* settings."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TUI_ASSISTANT_")}
+    env["PYTHONPATH"] = str(PROJECT_ROOT)
+    env["TUI_ASSISTANT_DATA_DIR"] = str(data_dir)
+    env.update(extra or {})
+    return env
+
+
+@pytest.fixture
+def run_cli(tmp_path: Path) -> Callable[..., CliResult]:
+    """Run `python -m tui_assistant ARGS` in a subprocess from an empty working folder."""
+    workdir = tmp_path / "cwd"
+    workdir.mkdir()
+
+    def run(
+        *args: str,
+        env: Mapping[str, str] | None = None,
+        input: str | None = None,
+        timeout: float = 60,
+    ) -> CliResult:
+        process = subprocess.run(
+            [sys.executable, "-m", "tui_assistant", *args],
+            capture_output=True,
+            text=True,
+            input=input,
+            env=cli_env(tmp_path / "data", env),
+            cwd=workdir,
+            timeout=timeout,
+        )
+        return CliResult(process.returncode, process.stdout, process.stderr)
+
+    return run
