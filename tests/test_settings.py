@@ -1,0 +1,122 @@
+"""Settings: defaults, `.env`, validation with one line naming the variable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tui_assistant.settings import ConfigError, load_settings
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in list(__import__("os").environ):
+        if name.startswith("TUI_ASSISTANT_"):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+
+
+def test_defaults_match_the_contract() -> None:
+    settings = load_settings()
+    assert settings.provider == "deterministic"
+    assert settings.base_url == "https://api.openai.com/v1"
+    assert settings.model == "gpt-4o-mini"
+    assert settings.api_key is None
+    assert settings.deadline_seconds == 20
+    assert settings.monthly_call_limit is None
+    assert settings.retrieval == "keyword"
+    assert settings.support_check == "warn"
+
+
+def test_dotenv_in_the_working_folder_is_read(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text(
+        "TUI_ASSISTANT_MODEL=llama3\nTUI_ASSISTANT_DEADLINE_SECONDS=5\n", encoding="utf-8"
+    )
+    settings = load_settings()
+    assert (settings.model, settings.deadline_seconds) == ("llama3", 5)
+
+
+def test_environment_wins_over_dotenv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / ".env").write_text("TUI_ASSISTANT_MODEL=llama3\n", encoding="utf-8")
+    monkeypatch.setenv("TUI_ASSISTANT_MODEL", "qwen")
+    assert load_settings().model == "qwen"
+
+
+def test_lessons_option_overrides_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_LESSONS_DIR", "/from/env")
+    assert load_settings(Path("/from/option")).lessons_dir == Path("/from/option")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://api.openai.com/v1",
+        "http://127.0.0.1:8080/v1",
+        "http://127.5.6.7/v1",
+        "http://localhost:11434/v1",
+        "http://[::1]:8000/v1",
+    ],
+)
+def test_accepted_base_urls(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_PROVIDER", "openai")
+    monkeypatch.setenv("TUI_ASSISTANT_BASE_URL", url)
+    assert load_settings().base_url == url
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://example.com/v1",
+        "http://10.0.0.5/v1",
+        "http://localhost.example.com/v1",
+        "ftp://127.0.0.1/v1",
+        "not a url",
+        "https://user:pw@api.example.com/v1",
+    ],
+)
+def test_rejected_base_urls_name_the_variable(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_PROVIDER", "openai")
+    monkeypatch.setenv("TUI_ASSISTANT_BASE_URL", url)
+    monkeypatch.setenv("TUI_ASSISTANT_API_KEY", "sk-secret-value")
+    with pytest.raises(ConfigError) as raised:
+        load_settings()
+    message = str(raised.value)
+    assert message.startswith("TUI_ASSISTANT_BASE_URL: ")
+    assert "\n" not in message
+    assert "sk-secret-value" not in message and "pw" not in message.split(": ", 1)[1]
+
+
+def test_a_plain_http_url_says_https_is_required(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_PROVIDER", "openai")
+    monkeypatch.setenv("TUI_ASSISTANT_BASE_URL", "http://example.com/v1")
+    with pytest.raises(ConfigError, match="https is required"):
+        load_settings()
+
+
+def test_base_url_is_only_checked_in_openai_mode(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_BASE_URL", "http://example.com/v1")
+    assert load_settings().provider == "deterministic"
+
+
+@pytest.mark.parametrize(
+    ("value", "ok"), [("0.5", True), ("20", True), ("0", False), ("20.5", False)]
+)
+def test_deadline_is_above_zero_and_at_most_20(
+    monkeypatch: pytest.MonkeyPatch, value: str, ok: bool
+) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_DEADLINE_SECONDS", value)
+    if ok:
+        assert load_settings().deadline_seconds == float(value)
+    else:
+        with pytest.raises(ConfigError, match=r"^TUI_ASSISTANT_DEADLINE_SECONDS: "):
+            load_settings()
+
+
+def test_the_key_never_appears_in_repr(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_API_KEY", "sk-secret-value")
+    settings = load_settings()
+    assert "sk-secret-value" not in repr(settings)
+    assert "sk-secret-value" not in str(settings)
+    assert settings.api_key is not None
+    assert settings.api_key.get_secret_value() == "sk-secret-value"
