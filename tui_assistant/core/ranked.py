@@ -45,15 +45,16 @@ BODY_WEIGHT = 1.0
 # answerable questions right. MIN_MATCHED_SHARE: the best lesson's matched words must
 # carry at least this share of the question's word weight; it does almost all the
 # refusing. MIN_MARGIN: the best score must beat the runner-up's by more than this
-# fraction of the best score. Every margin above zero cost right answers on both sets
-# without refusing an unanswerable question the share check had not already refused, so
-# only an exact tie refuses by margin.
+# fraction of the best score. At this share, every margin from 0.01 to 0.2 cost right
+# answers (on at least one set) and refused no further unanswerable question, so only
+# an exact tie refuses by margin. A margin does cut wrong lessons shown; pass
+# `min_margin` when a wrong lesson is worse than a refusal (see the docs).
 MIN_MARGIN = 0.0
 MIN_MATCHED_SHARE = 0.45
 
 # Words that frame a question without naming its topic ("I'm trying to...", "is it
-# possible to make..."), dropped from ranked questions. Chosen from
-# how questions are phrased, not from the development sets' failures; `normalise`
+# possible to make..."), dropped from ranked questions. Chosen from how
+# questions are phrased, not from the development sets' failures; `normalise`
 # already drops how/why/can/does/what. Ranked-only, so `keyword` results never change.
 QUESTION_WORDS: frozenset[str] = frozenset(
     """
