@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tui_assistant.core.index import InvertedIndex
 from tui_assistant.core.lessons import LessonLibrary
+from tui_assistant.core.ranked import RankedRetriever
 from tui_assistant.core.retrieval import KeywordRetriever, Retriever
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.locations import bundled_lessons_dir, default_data_dir
@@ -47,7 +48,10 @@ def lessons_folder(settings: Settings) -> Path:
 
 
 def build_retriever(settings: Settings, library: LessonLibrary) -> Retriever:
-    return KeywordRetriever(InvertedIndex(library.lessons))
+    index = InvertedIndex(library.lessons)
+    if settings.retrieval == "ranked":
+        return RankedRetriever(index)
+    return KeywordRetriever(index)
 
 
 def build_provider(settings: Settings, data_dir: Path) -> AnswerProvider | None:

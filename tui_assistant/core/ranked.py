@@ -1,0 +1,189 @@
+"""Ranked retrieval: BM25F over the shared index, with refusal by confidence.
+
+`TUI_ASSISTANT_RETRIEVAL=ranked`. The keyword rule counts distinct matching words, so
+on a library of hundreds of lessons most questions tie at the best count and are
+refused. Here every lesson sharing a question word gets a BM25F score: a word counts
+for more when it is rare in the library (inverse document frequency), when it is in
+the title (weighted like `keyword`, title 2 to body 1), and when it is a larger share
+of a short lesson; repeats saturate, so one word cannot win on repetition alone.
+
+A score always has a best lesson, so the product's promise (one lesson or an honest
+refusal) rests on two confidence checks, both measured on the development sets (see
+docs/retrieval.md and scripts/retrieval_curve.py):
+
+- the best lesson must beat the runner-up by a margin relative to its own score, and
+- the words it matches must carry enough of the question's weight (each word weighted
+  by its inverse document frequency, so a question whose rare, telling words appear
+  nowhere in the library is refused even if its common words match somewhere).
+
+Question words go through the same `normalise` as the index, plus a few extra words
+that are frequent in questions and say nothing about the topic; those are dropped only
+here, so `keyword` results never change.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from tui_assistant.core.index import InvertedIndex
+from tui_assistant.core.retrieval import Evidence, question_keys
+from tui_assistant.core.text import normalise_distinct
+
+# BM25F parameters. k1 and b are the usual BM25 defaults; the title weight matches
+# `keyword` and the FTS5 peer. They were not tuned on the development sets.
+SATURATION = 1.2
+TITLE_LENGTH_EFFECT = 0.75
+BODY_LENGTH_EFFECT = 0.75
+TITLE_WEIGHT = 2.0
+BODY_WEIGHT = 1.0
+
+# Confidence thresholds, picked from the measured trade-off curve on the Django
+# development sets (docs/retrieval.md, scripts/retrieval_curve.py) by a rule fixed in
+# advance: refuse at least 80% of unanswerable questions on both sets, then keep the most
+# answerable questions right. MIN_MATCHED_SHARE: the best lesson's matched words must
+# carry at least this share of the question's word weight; it does almost all the
+# refusing. MIN_MARGIN: the best score must beat the runner-up's by more than this
+# fraction of the best score. At this share, every margin from 0.01 to 0.2 cost right
+# answers (on at least one set) and refused no further unanswerable question, so only
+# an exact tie refuses by margin. A margin does cut wrong lessons shown; pass
+# `min_margin` when a wrong lesson is worse than a refusal (see the docs).
+MIN_MARGIN = 0.0
+MIN_MATCHED_SHARE = 0.45
+
+# Words that frame a question without naming its topic ("I'm trying to...", "is it
+# possible to make..."), dropped from ranked questions. Chosen from how
+# questions are phrased, not from the development sets' failures; `normalise`
+# already drops how/why/can/does/what. Ranked-only, so `keyword` results never change.
+QUESTION_WORDS: frozenset[str] = frozenset(
+    """
+    i'm i've i'd i'll you're you've you'd you'll we're we've they're they've
+    he's she's it'll what's where's who's how's there's here's let's
+    know think wonder wondering try trying tried seem seems
+    go going goes make makes making made possible
+    anyone anybody someone somebody something anything thing things
+    sure actually hi hello thanks thank
+    """.split()
+)
+# Compared as normalised keys, so inflections ("thinking", "tries") are dropped too.
+_QUESTION_KEYS = normalise_distinct(" ".join(QUESTION_WORDS))
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """The best lesson for a question before any refusal, and the numbers that judge it.
+
+    `margin` is (best - runner-up) / best, 1.0 when no other lesson scored.
+    `matched_share` is the share of the question's word weight the best lesson matches.
+    """
+
+    lesson_number: int
+    matched_words: tuple[str, ...]
+    score: float
+    runner_up_score: float | None
+    margin: float
+    matched_share: float
+
+
+class RankedRetriever:
+    """BM25F scores over the postings of the question's words; refuses unless confident."""
+
+    def __init__(
+        self,
+        index: InvertedIndex,
+        min_margin: float = MIN_MARGIN,
+        min_matched_share: float = MIN_MATCHED_SHARE,
+    ) -> None:
+        self.index = index
+        self.min_margin = min_margin
+        self.min_matched_share = min_matched_share
+        # Per-lesson length normalisers, computed once so a question only walks postings.
+        self._title_norms = _length_norms(index.title_lengths, TITLE_LENGTH_EFFECT)
+        self._body_norms = _length_norms(index.body_lengths, BODY_LENGTH_EFFECT)
+
+    def retrieve(self, question: str) -> Evidence | None:
+        ranking = self.rank(question)
+        if ranking is None or not self.accepts(ranking):
+            return None
+        return Evidence(
+            lesson=self.index.lessons[ranking.lesson_number],
+            matched_words=ranking.matched_words,
+            score=round(ranking.score, 4),
+            runner_up_score=(
+                None if ranking.runner_up_score is None else round(ranking.runner_up_score, 4)
+            ),
+        )
+
+    def accepts(self, ranking: Ranking) -> bool:
+        """Whether the best lesson wins clearly enough to be shown."""
+        return ranking.margin > self.min_margin and ranking.matched_share >= self.min_matched_share
+
+    def rank(self, question: str) -> Ranking | None:
+        """The best-scoring lesson and its confidence numbers; None when no lesson matches."""
+        keys = [key for key in question_keys(question) if key not in _QUESTION_KEYS]
+        lesson_count = len(self.index)
+        if not keys or lesson_count == 0:
+            return None
+        scores: dict[int, float] = {}
+        matched: dict[int, list[str]] = {}
+        weights: dict[str, float] = {}
+        for key in keys:
+            title = self.index.title(key)
+            body = self.index.body(key)
+            # Pseudo term frequency per lesson: field counts, weighted and length-normalised.
+            frequency: dict[int, float] = {}
+            for number, count in zip(title.lessons, title.counts, strict=True):
+                frequency[number] = TITLE_WEIGHT * count / self._title_norms[number]
+            for number, count in zip(body.lessons, body.counts, strict=True):
+                frequency[number] = (
+                    frequency.get(number, 0.0) + BODY_WEIGHT * count / self._body_norms[number]
+                )
+            weight = weights[key] = _inverse_document_frequency(lesson_count, len(frequency))
+            for number, pseudo_count in frequency.items():
+                gain = weight * pseudo_count / (SATURATION + pseudo_count)
+                scores[number] = scores.get(number, 0.0) + gain
+                matched.setdefault(number, []).append(key)
+        if not scores:
+            return None
+        # Highest score first; equal scores in lesson order, so results are repeatable.
+        best, runner_up = _top_two(scores)
+        best_score = scores[best]
+        runner_up_score = None if runner_up is None else scores[runner_up]
+        margin = 1.0 if runner_up_score is None else (best_score - runner_up_score) / best_score
+        total_weight = sum(weights.values())
+        matched_weight = sum(weights[key] for key in matched[best])
+        return Ranking(
+            lesson_number=best,
+            matched_words=tuple(matched[best]),
+            score=best_score,
+            runner_up_score=runner_up_score,
+            margin=margin,
+            matched_share=matched_weight / total_weight,
+        )
+
+
+def _length_norms(lengths: Iterable[int], effect: float) -> list[float]:
+    """1 - b + b * length / average length, per lesson (1.0 everywhere for an empty field)."""
+    values = list(lengths)
+    average = sum(values) / len(values) if values else 0.0
+    if average == 0:
+        return [1.0] * len(values)
+    return [1.0 - effect + effect * length / average for length in values]
+
+
+def _inverse_document_frequency(lesson_count: int, document_frequency: int) -> float:
+    """BM25's idf, kept positive: log(1 + (N - df + 0.5) / (df + 0.5))."""
+    return math.log(1.0 + (lesson_count - document_frequency + 0.5) / (document_frequency + 0.5))
+
+
+def _top_two(scores: dict[int, float]) -> tuple[int, int | None]:
+    best: int | None = None
+    runner_up: int | None = None
+    for number, score in scores.items():
+        if best is None or (score, -number) > (scores[best], -best):
+            best, runner_up = number, best
+        elif runner_up is None or (score, -number) > (scores[runner_up], -runner_up):
+            runner_up = number
+    assert best is not None
+    return best, runner_up
