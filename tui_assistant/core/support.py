@@ -34,7 +34,7 @@ from tui_assistant.core.outcome import SupportReport
 from tui_assistant.core.text import normalise, normalise_distinct, stem
 
 # Chosen from the measurements in docs/evaluation.md (scripts/measure_support_threshold.py).
-SUPPORT_THRESHOLD = 0.6
+SUPPORT_THRESHOLD = 0.55
 MIN_JUDGED_WORDS = 3
 MIN_QUOTE_CHARS = 8
 
@@ -69,6 +69,7 @@ _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "approx.", "cf.", "etc.")
 # A list bullet or numbered-list marker at the start of a line is not part of the sentence.
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s+")
 
+_WORD_CHARACTER = re.compile(r"[^\W_]")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
 
@@ -194,9 +195,10 @@ def split_sentences(answer: str) -> list[str]:
     """The sentences of `answer`, each an exact substring of it, in order.
 
     Lines are split at sentence ends; a line break always ends a sentence (list items),
-    a list marker is left out, and a quoted string is never split.
+    a list marker is left out, and a quoted string is never split. A citation marker
+    that follows a sentence's full stop ("... boil. [source:id]") belongs to it.
     """
-    sentences: list[str] = []
+    spans: list[tuple[int, int]] = []
     offset = 0
     for line in answer.splitlines(keepends=True):
         marker = _LIST_MARKER.match(line)
@@ -208,17 +210,24 @@ def split_sentences(answer: str) -> list[str]:
                 continue
             if line[start:end].casefold().endswith(_ABBREVIATIONS):
                 continue
-            _append(sentences, answer, offset + start, offset + end)
+            _add_span(spans, answer, offset + start, offset + end)
             start = end
-        _append(sentences, answer, offset + start, offset + len(line))
+        _add_span(spans, answer, offset + start, offset + len(line))
         offset += len(line)
-    return sentences
+    return [answer[start:end] for start, end in spans]
 
 
-def _append(sentences: list[str], answer: str, start: int, end: int) -> None:
-    sentence = answer[start:end].strip()
-    if sentence:
-        sentences.append(sentence)
+def _add_span(spans: list[tuple[int, int]], answer: str, start: int, end: int) -> None:
+    """Add the stripped span, or join a lone citation marker to the sentence before it."""
+    text = answer[start:end]
+    if not text.strip():
+        return
+    start += len(text) - len(text.lstrip())
+    end -= len(text) - len(text.rstrip())
+    if spans and not _WORD_CHARACTER.search(strip_citations(answer[start:end])):
+        spans[-1] = (spans[-1][0], end)
+    else:
+        spans.append((start, end))
 
 
 def numbers_in(text: str, number_words: re.Pattern[str]) -> list[str]:
