@@ -6,6 +6,8 @@ import json
 
 import pytest
 from conftest import BUNDLED_LESSONS, PROJECT_ROOT
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.lessons import Lesson, LessonLibrary
@@ -279,3 +281,14 @@ def test_deterministic_answers_carry_no_support_report() -> None:
     outcome = service.start("how much salt", Conversation())
     assert isinstance(outcome, Outcome) and outcome.answered
     assert outcome.to_json()["support"] is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list('ab 1.!?"“”`\n-*[]:source' + "\u2019")), max_size=80))
+def test_any_answer_gets_a_report_whose_sentences_are_substrings(answer: str) -> None:
+    report = check_support(answer, PASTA)
+    assert report.supported == (not report.unsupported_sentences)
+    for sentence in report.unsupported_sentences:
+        assert sentence and sentence in answer
+    for sentence in split_sentences(answer):
+        assert sentence == sentence.strip() and sentence in answer
