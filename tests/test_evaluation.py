@@ -254,3 +254,12 @@ def test_expected_lesson_missing_from_the_library_is_reported_by_line() -> None:
         check_expected_lessons(cases, ["tea-brewing", "rice-cooking"])
     assert raised.value.line_number == 3
     assert "tea-brewnig" in str(raised.value)
+
+
+async def test_progress_is_reported_after_each_case(fixture_library: LessonLibrary) -> None:
+    seen: list[tuple[int, int]] = []
+    cases = parse_cases(jsonl(FIXTURE_CASES[:3]))
+    await evaluate(
+        cases, service_for(fixture_library), lambda done, total: seen.append((done, total))
+    )
+    assert seen == [(1, 3), (2, 3), (3, 3)]

@@ -169,16 +169,24 @@ def _run_eval(args: argparse.Namespace) -> int:
         check_expected_lessons(cases, (lesson.id for lesson in context.library))
     except CasesError as error:
         raise UsageError(f"cases file {args.cases}: {error}") from None
+    # Model calls can take minutes: show progress, but only to a person watching.
+    progress = _show_progress if context.service.provider and sys.stderr.isatty() else None
     with asyncio.Runner() as runner:
         try:
-            report = runner.run(evaluate(cases, context.service))
+            report = runner.run(evaluate(cases, context.service, progress))
         finally:
             runner.run(context.aclose())
+            if progress is not None:
+                print("\r\x1b[K", end="", file=sys.stderr, flush=True)
     if args.json:
         print(json.dumps(_eval_json(report, context)))
     else:
         print(clean_display_text(format_eval_report(report, context)))
     return 0
+
+
+def _show_progress(done: int, total: int) -> None:
+    print(f"\rcase {done}/{total}", end="", file=sys.stderr, flush=True)
 
 
 def _read_cases(path: Path) -> list[EvalCase]:

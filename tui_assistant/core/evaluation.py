@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -220,12 +220,21 @@ def check_expected_lessons(cases: Sequence[EvalCase], lesson_ids: Iterable[str])
             )
 
 
-async def evaluate(cases: Sequence[EvalCase], service: AnswerService) -> EvalReport:
-    """Run each case through `service.ask` in its own conversation, one after another."""
+async def evaluate(
+    cases: Sequence[EvalCase],
+    service: AnswerService,
+    on_case_done: Callable[[int, int], None] | None = None,
+) -> EvalReport:
+    """Run each case through `service.ask` in its own conversation, one after another.
+
+    `on_case_done(done, total)` lets a caller show progress; model calls can take a while.
+    """
     results: list[CaseResult] = []
     for case in cases:
         outcome = await service.ask(case.question, Conversation())
         results.append(CaseResult(case, outcome))
+        if on_case_done is not None:
+            on_case_done(len(results), len(cases))
     model = count_model_outcomes(results) if service.provider is not None else None
     return EvalReport(results=tuple(results), model=model)
 
