@@ -273,7 +273,10 @@ def test_strict_refusal_keeps_the_report_for_display() -> None:
     assert outcome.kind is OutcomeKind.REFUSED and outcome.reason is Reason.UNSUPPORTED
     assert outcome.support is not None
     assert outcome.support.unsupported_sentences == (f"{INVENTED} {CITE}",)
-    assert outcome.detail == "1 sentence not backed by the lesson"
+    assert outcome.detail == "1 sentence"
+    assert outcome.describe() == (
+        "refused: part of the model's answer is not backed by the lesson (1 sentence)"
+    )
 
 
 def test_deterministic_answers_carry_no_support_report() -> None:

@@ -124,7 +124,7 @@ class AnswerService:
         support = check_support(answer, evidence.lesson)
         if self.support_mode == "strict" and not support.supported:
             count = len(support.unsupported_sentences)
-            detail = f"{count} sentence{'' if count == 1 else 's'} not backed by the lesson"
+            detail = f"{count} sentence{'' if count == 1 else 's'}"
             outcome = refused(question, Reason.UNSUPPORTED, evidence, detail)
             return replace(outcome, support=support)
         return answered(question, evidence, answer, support=support)
