@@ -18,6 +18,14 @@ from typing import NoReturn, TextIO
 from tui_assistant import __version__
 from tui_assistant.context import AppContext, open_context
 from tui_assistant.core.conversation import Conversation
+from tui_assistant.core.evaluation import (
+    CasesError,
+    EvalCase,
+    EvalReport,
+    check_expected_lessons,
+    evaluate,
+    parse_cases,
+)
 from tui_assistant.core.lessons import LibraryError
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.text import clean_display_text
@@ -52,6 +60,17 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--json", action="store_true", help="one JSON object per question")
     ask.add_argument("questions", nargs="*", metavar="QUESTION")
     ask.set_defaults(handler=_run_ask)
+
+    evaluate = commands.add_parser(
+        "eval",
+        help="measure retrieval on a file of cases",
+        description="Run every case of a JSON-lines file through the same path as `ask` "
+        "and report how often the expected lesson (or, for null, no lesson) was retrieved.",
+    )
+    _add_lessons_option(evaluate)
+    evaluate.add_argument("--json", action="store_true", help="print one JSON object")
+    evaluate.add_argument("cases", type=Path, metavar="CASES.jsonl")
+    evaluate.set_defaults(handler=_run_eval)
 
     lessons = commands.add_parser("lessons", help="list the lesson library")
     _add_lessons_option(lessons)
@@ -140,6 +159,103 @@ def _run_ask(args: argparse.Namespace) -> int:
         finally:
             runner.run(context.aclose())
     return 0
+
+
+def _run_eval(args: argparse.Namespace) -> int:
+    # Everything that can fail with exit 2 happens before anything is printed.
+    cases = _read_cases(args.cases)
+    context = _open(args)
+    try:
+        check_expected_lessons(cases, (lesson.id for lesson in context.library))
+    except CasesError as error:
+        raise UsageError(f"cases file {args.cases}: {error}") from None
+    # Model calls can take minutes: show progress, but only to a person watching.
+    progress = _show_progress if context.service.provider and sys.stderr.isatty() else None
+    with asyncio.Runner() as runner:
+        try:
+            report = runner.run(evaluate(cases, context.service, progress))
+        finally:
+            runner.run(context.aclose())
+            if progress is not None:
+                print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+    if args.json:
+        print(json.dumps(_eval_json(report, context)))
+    else:
+        print(clean_display_text(format_eval_report(report, context)))
+    return 0
+
+
+def _show_progress(done: int, total: int) -> None:
+    print(f"\rcase {done}/{total}", end="", file=sys.stderr, flush=True)
+
+
+def _read_cases(path: Path) -> list[EvalCase]:
+    try:
+        with path.open(encoding="utf-8-sig") as stream:
+            return parse_cases(stream)
+    except CasesError as error:
+        raise UsageError(f"cases file {path}: {error}") from None
+    except FileNotFoundError:
+        raise UsageError(f"cases file {path} does not exist") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"cases file {path} is not UTF-8 text") from None
+    except OSError as error:
+        raise UsageError(f"cases file {path} cannot be read: {error.strerror}") from None
+
+
+def _eval_json(report: EvalReport, context: AppContext) -> dict[str, object]:
+    data = report.to_json()
+    data["retrieval"] = context.settings.retrieval
+    data["mode"] = context.mode_label
+    return data
+
+
+def format_eval_report(report: EvalReport, context: AppContext) -> str:
+    """The readable report: a per-kind table, the answerable/refusal split, failures."""
+    rows = [(kind, tally) for kind, tally in report.by_kind.items()]
+    rows.append(("all", report.total))
+    width = max(len("kind"), *(len(kind) for kind, _ in rows))
+    lines = [
+        f"lessons: {context.library.folder}   retrieval: {context.settings.retrieval}"
+        f"   mode: {context.mode_label}",
+        "",
+        f"{'kind':<{width}}  {'cases':>5}  {'correct':>7}  {'accuracy':>8}",
+    ]
+    for kind, tally in rows:
+        if kind == "all":
+            lines.append("-" * (width + 26))
+        lines.append(
+            f"{kind:<{width}}  {tally.cases:>5}  {tally.correct:>7}  {tally.accuracy:>8.1%}"
+        )
+    answerable, refusals = report.answerable, report.refusals
+    lines += [
+        "",
+        f"answerable (a lesson expected): {answerable.correct} of {answerable.cases} "
+        f"retrieved the expected lesson",
+        f"refusals (no lesson expected):  {refusals.correct} of {refusals.cases} "
+        f"correctly found no lesson",
+    ]
+    if report.model is not None:
+        model = report.model
+        lines += [
+            "",
+            f"model: asked {model.asked}, accepted {model.accepted}, "
+            f"refused unverified {model.refused_unverified}, "
+            f"flagged by the support check {model.flagged_by_support}",
+        ]
+        if model.other:
+            others = ", ".join(f"{reason} {count}" for reason, count in model.other.items())
+            lines.append(f"model: other outcomes: {others}")
+    failures = report.failures
+    lines += ["", f"failures: {len(failures)}" if failures else "failures: none"]
+    for failure in failures:
+        lines.append(
+            f"  line {failure.case.line_number} [{failure.case.kind}] "
+            f"{json.dumps(failure.case.question, ensure_ascii=False)}: "
+            f"expected {failure.case.expect_lesson or 'no lesson'}, "
+            f"got {failure.got or 'no lesson'}"
+        )
+    return "\n".join(lines)
 
 
 def _stdin_questions(stream: TextIO) -> Iterator[str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from tui_assistant.core.citations import check_citations
@@ -28,6 +28,7 @@ from tui_assistant.core.outcome import (
     timed_out,
 )
 from tui_assistant.core.retrieval import Evidence, Retriever
+from tui_assistant.core.support import check_support
 
 SupportMode = Literal["off", "warn", "strict"]
 
@@ -107,11 +108,26 @@ class AnswerService:
         return outcome.with_timing(question, _ms(pending.started))
 
     def judge(self, question: str, evidence: Evidence, text: str) -> Outcome:
-        """Pure: the outcome for a model's raw answer to `question` from `evidence`."""
+        """Pure: the outcome for a model's raw answer to `question` from `evidence`.
+
+        The citation check comes first; an answer that passes it is then checked
+        sentence by sentence against the passage, per `support_mode`: `off` skips the
+        check, `warn` accepts the answer with its report, `strict` refuses it when any
+        sentence is unsupported (keeping the report, so a display can say which).
+        """
         check = check_citations(text, evidence.lesson.id)
         if not check.accepted:
             return refused(question, Reason.UNVERIFIED, evidence, check.problem)
-        return answered(question, evidence, text.strip())
+        answer = text.strip()
+        if self.support_mode == "off":
+            return answered(question, evidence, answer)
+        support = check_support(answer, evidence.lesson)
+        if self.support_mode == "strict" and not support.supported:
+            count = len(support.unsupported_sentences)
+            detail = f"{count} sentence{'' if count == 1 else 's'}"
+            outcome = refused(question, Reason.UNSUPPORTED, evidence, detail)
+            return replace(outcome, support=support)
+        return answered(question, evidence, answer, support=support)
 
     async def ask(self, question: str, conversation: Conversation) -> Outcome:
         """Answer one question and record it as a turn of `conversation`."""

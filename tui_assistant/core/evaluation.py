@@ -1,0 +1,267 @@
+"""Retrieval evaluation: run a file of cases through the service and count what it got right.
+
+Every case goes through `AnswerService.ask`, the same call `tui-assistant ask` makes,
+each in a fresh conversation, so `eval` and `ask` cannot disagree about a question. A
+case is correct when the lesson retrieved is the one expected, or when no lesson was
+expected and retrieval found none; what a model then did with the lesson does not
+change that, and is counted separately (`ModelCounts`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tui_assistant.core.conversation import Conversation
+from tui_assistant.core.outcome import Outcome, Reason
+from tui_assistant.core.service import AnswerService
+
+UNSPECIFIED_KIND = "unspecified"
+
+
+class CasesError(Exception):
+    """A cases file that cannot be evaluated; the message names the line."""
+
+    def __init__(self, line_number: int, problem: str) -> None:
+        super().__init__(f"line {line_number}: {problem}")
+        self.line_number = line_number
+        self.problem = problem
+
+
+@dataclass(frozen=True, slots=True)
+class EvalCase:
+    line_number: int
+    question: str
+    expect_lesson: str | None
+    kind: str = UNSPECIFIED_KIND
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    case: EvalCase
+    outcome: Outcome
+
+    @property
+    def got(self) -> str | None:
+        """The retrieved lesson id, or None when retrieval found no lesson."""
+        evidence = self.outcome.evidence
+        return evidence.lesson.id if evidence is not None else None
+
+    @property
+    def correct(self) -> bool:
+        return self.got == self.case.expect_lesson
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    cases: int = 0
+    correct: int = 0
+
+    def add(self, correct: bool) -> Tally:
+        return Tally(self.cases + 1, self.correct + int(correct))
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.cases if self.cases else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ModelCounts:
+    """What the model did with the cases whose lesson was sent to it.
+
+    `accepted` includes answers accepted with flagged sentences (support check `warn`);
+    `flagged_by_support` counts those plus answers refused as `unsupported` (`strict`).
+    """
+
+    asked: int = 0
+    accepted: int = 0
+    refused_unverified: int = 0
+    flagged_by_support: int = 0
+    other: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class EvalReport:
+    results: tuple[CaseResult, ...]
+    model: ModelCounts | None = None
+
+    @property
+    def total(self) -> Tally:
+        return _tally(self.results)
+
+    @property
+    def by_kind(self) -> dict[str, Tally]:
+        kinds = dict.fromkeys(result.case.kind for result in self.results)
+        return {
+            kind: _tally(result for result in self.results if result.case.kind == kind)
+            for kind in kinds
+        }
+
+    @property
+    def answerable(self) -> Tally:
+        """Cases that expect a lesson: how often that lesson was retrieved."""
+        return _tally(r for r in self.results if r.case.expect_lesson is not None)
+
+    @property
+    def refusals(self) -> Tally:
+        """Cases that expect no lesson: how often retrieval correctly found none."""
+        return _tally(r for r in self.results if r.case.expect_lesson is None)
+
+    @property
+    def failures(self) -> list[CaseResult]:
+        return [result for result in self.results if not result.correct]
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's `eval --json` object, plus the answerable/refusal split,
+        the failing case's kind and line, and the model counts in model mode."""
+        total = self.total
+        report: dict[str, Any] = {
+            "cases": total.cases,
+            "correct": total.correct,
+            "accuracy": total.accuracy,
+            "by_kind": {
+                kind: {"cases": tally.cases, "correct": tally.correct}
+                for kind, tally in self.by_kind.items()
+            },
+            "answerable": _tally_json(self.answerable),
+            "refusals": _tally_json(self.refusals),
+            "failures": [
+                {
+                    "question": failure.case.question,
+                    "expected": failure.case.expect_lesson,
+                    "got": failure.got,
+                    "kind": failure.case.kind,
+                    "line": failure.case.line_number,
+                }
+                for failure in self.failures
+            ],
+            "model": None,
+        }
+        if self.model is not None:
+            report["model"] = {
+                "asked": self.model.asked,
+                "accepted": self.model.accepted,
+                "refused_unverified": self.model.refused_unverified,
+                "flagged_by_support": self.model.flagged_by_support,
+                "other": dict(self.model.other),
+            }
+        return report
+
+
+def _tally(results: Iterable[CaseResult]) -> Tally:
+    tally = Tally()
+    for result in results:
+        tally = tally.add(result.correct)
+    return tally
+
+
+def _tally_json(tally: Tally) -> dict[str, Any]:
+    return {"cases": tally.cases, "correct": tally.correct, "accuracy": tally.accuracy}
+
+
+def parse_cases(lines: Iterable[str]) -> list[EvalCase]:
+    """Parse JSON-lines cases; blank lines are skipped.
+
+    Each line is an object with `question` (non-empty string), `expect_lesson` (a lesson
+    id or null; required, so a forgotten key is not silently read as "expect a
+    refusal") and optionally `kind` (string). Other keys are ignored, so a case can
+    carry a note. Raises `CasesError` naming the first bad line; an empty file is an
+    error too.
+    """
+    cases: list[EvalCase] = []
+    for line_number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        cases.append(_parse_case(line_number, line))
+    if not cases:
+        raise CasesError(1, "the file has no cases")
+    return cases
+
+
+def _parse_case(line_number: int, line: str) -> EvalCase:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise CasesError(line_number, f"not valid JSON ({error.msg})") from None
+    if not isinstance(data, dict):
+        raise CasesError(line_number, "expected a JSON object")
+    question = data.get("question")
+    if "question" not in data:
+        raise CasesError(line_number, 'missing "question"')
+    if not isinstance(question, str) or not question.strip():
+        raise CasesError(line_number, '"question" must be a non-empty string')
+    if "expect_lesson" not in data:
+        raise CasesError(line_number, 'missing "expect_lesson" (a lesson id, or null)')
+    expect = data["expect_lesson"]
+    if expect is not None and (not isinstance(expect, str) or not expect.strip()):
+        raise CasesError(line_number, '"expect_lesson" must be a lesson id string or null')
+    kind = data.get("kind")
+    if kind is not None and (not isinstance(kind, str) or not kind.strip()):
+        raise CasesError(line_number, '"kind" must be a non-empty string')
+    return EvalCase(
+        line_number=line_number,
+        question=question.strip(),
+        expect_lesson=expect,
+        kind=kind.strip() if kind is not None else UNSPECIFIED_KIND,
+    )
+
+
+def check_expected_lessons(cases: Sequence[EvalCase], lesson_ids: Iterable[str]) -> None:
+    """Raise `CasesError` for the first case expecting a lesson the library lacks:
+    such a case could never be correct, and is almost always a typo."""
+    known = set(lesson_ids)
+    for case in cases:
+        if case.expect_lesson is not None and case.expect_lesson not in known:
+            raise CasesError(
+                case.line_number, f'"expect_lesson" {case.expect_lesson!r} is not in the library'
+            )
+
+
+async def evaluate(
+    cases: Sequence[EvalCase],
+    service: AnswerService,
+    on_case_done: Callable[[int, int], None] | None = None,
+) -> EvalReport:
+    """Run each case through `service.ask` in its own conversation, one after another.
+
+    `on_case_done(done, total)` lets a caller show progress; model calls can take a while.
+    """
+    results: list[CaseResult] = []
+    for case in cases:
+        outcome = await service.ask(case.question, Conversation())
+        results.append(CaseResult(case, outcome))
+        if on_case_done is not None:
+            on_case_done(len(results), len(cases))
+    model = count_model_outcomes(results) if service.provider is not None else None
+    return EvalReport(results=tuple(results), model=model)
+
+
+def count_model_outcomes(results: Iterable[CaseResult]) -> ModelCounts:
+    """Counts over the cases whose lesson went to the model (retrieval found one)."""
+    asked = accepted = unverified = flagged = 0
+    other: Counter[str] = Counter()
+    for result in results:
+        outcome = result.outcome
+        if outcome.evidence is None:
+            continue  # refused before any model call
+        asked += 1
+        if outcome.answered:
+            accepted += 1
+            if outcome.support is not None and not outcome.support.supported:
+                flagged += 1
+        elif outcome.reason is Reason.UNVERIFIED:
+            unverified += 1
+        elif outcome.reason is Reason.UNSUPPORTED:
+            flagged += 1
+        else:
+            other[outcome.reason.value if outcome.reason else outcome.kind.value] += 1
+    return ModelCounts(
+        asked=asked,
+        accepted=accepted,
+        refused_unverified=unverified,
+        flagged_by_support=flagged,
+        other=dict(sorted(other.items())),
+    )
