@@ -29,6 +29,8 @@ class Settings(BaseSettings):
         env_file_encoding="utf-8",
         extra="ignore",
         validate_default=True,
+        # A validation error's text would otherwise quote the inputs, key included.
+        hide_input_in_errors=True,
     )
 
     lessons_dir: Path | None = None
