@@ -3,6 +3,7 @@ in a configuration error, or in anything the CLI prints or writes."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,7 +26,7 @@ SECRETS = (KEY, URL_USER, URL_PASSWORD)
 @pytest.fixture
 def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """No stray TUI_ASSISTANT_* variables and no `.env` in the working folder."""
-    for name in list(__import__("os").environ):
+    for name in list(os.environ):
         if name.startswith("TUI_ASSISTANT_"):
             monkeypatch.delenv(name)
     monkeypatch.chdir(tmp_path)
