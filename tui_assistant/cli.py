@@ -26,12 +26,13 @@ from tui_assistant.core.evaluation import (
     evaluate,
     parse_cases,
 )
-from tui_assistant.core.lessons import LibraryError
+from tui_assistant.core.lessons import LessonProblem, LibraryError
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.text import clean_display_text
 from tui_assistant.settings import ConfigError, load_settings
 
 PROG = "tui-assistant"
+MAX_ECHOED_QUESTION_CHARS = 500
 
 
 class UsageError(Exception):
@@ -91,6 +92,7 @@ def _add_lessons_option(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    _never_fail_on_encoding()
     try:
         args = build_parser().parse_args(argv)
         return int(args.handler(args))
@@ -105,16 +107,38 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
+def _never_fail_on_encoding() -> None:
+    """A character the terminal's encoding lacks (an emoji on an ASCII terminal, a
+    question's undecodable byte) is written as an escape instead of a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
+def _one_line(text: str) -> str:
+    """Untrusted text made safe for the terminal and squeezed onto one line."""
+    return " ".join(clean_display_text(text).split())
+
+
 def _error_line(message: str) -> None:
-    text = " ".join(clean_display_text(message).split())
-    print(f"{PROG}: error: {text}", file=sys.stderr)
+    print(f"{PROG}: error: {_one_line(message)}", file=sys.stderr)
+
+
+def _warn_skipped(problems: Iterable[LessonProblem]) -> None:
+    for problem in problems:
+        print(f"{PROG}: warning: {_one_line(str(problem))}", file=sys.stderr)
 
 
 def _open(args: argparse.Namespace) -> AppContext:
     settings = load_settings(getattr(args, "lessons", None))
-    context = open_context(settings)
-    for problem in context.library.problems:
-        print(f"{PROG}: warning: {clean_display_text(str(problem))}", file=sys.stderr)
+    try:
+        context = open_context(settings)
+    except LibraryError as error:
+        # When no lesson is left, the skipped files are the explanation.
+        _warn_skipped(error.problems)
+        raise
+    _warn_skipped(context.library.problems)
     return context
 
 
@@ -136,7 +160,9 @@ def _run_lessons(args: argparse.Namespace) -> int:
         return 0
     width = max(len(lesson.id) for lesson in context.library)
     for lesson in context.library:
-        print(f"{lesson.id:<{width}}  {clean_display_text(lesson.title)}  ({lesson.source_path})")
+        # The source path starts with the user's folder name, which may hold anything.
+        line = f"{lesson.id:<{width}}  {_one_line(lesson.title)}  ({lesson.source_path})"
+        print(clean_display_text(line))
     return 0
 
 
@@ -266,13 +292,22 @@ def _stdin_questions(stream: TextIO) -> Iterator[str]:
             yield question
 
 
+def _question_line(question: str) -> str:
+    """The question echoed on one line (a newline in it cannot forge an output line),
+    shortened when huge: the full text is in `--json` output."""
+    line = _one_line(question)
+    if len(line) > MAX_ECHOED_QUESTION_CHARS:
+        line = f"{line[:MAX_ECHOED_QUESTION_CHARS]}... ({len(question):,} characters)"
+    return line
+
+
 def _print_json(outcome: Outcome) -> None:
     # ensure_ascii escapes every control and bidi character: safe on any terminal.
     print(json.dumps(outcome.to_json()), flush=True)
 
 
 def _print_readable(outcome: Outcome) -> None:
-    lines: list[str] = [f"? {outcome.question}"]
+    lines: list[str] = [f"? {_question_line(outcome.question)}"]
     evidence = outcome.evidence
     if outcome.answered and evidence is not None:
         lines.append(f"answered from {evidence.lesson.title} [{evidence.lesson.id}]")

@@ -29,6 +29,8 @@ class Settings(BaseSettings):
         env_file_encoding="utf-8",
         extra="ignore",
         validate_default=True,
+        # A validation error's text would otherwise quote the inputs, key included.
+        hide_input_in_errors=True,
     )
 
     lessons_dir: Path | None = None
@@ -47,10 +49,18 @@ class Settings(BaseSettings):
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
 
+    @field_validator("api_key", mode="before")
+    @classmethod
+    def _strip_key(cls, value: object) -> object:
+        # A key pasted with a trailing newline or space is the same key.
+        return value.strip() if isinstance(value, str) else value
+
     @model_validator(mode="after")
     def _check_provider(self) -> Settings:
         if self.provider == "openai":
             check_base_url(self.base_url)
+            if self.api_key is not None:
+                check_api_key(self.api_key.get_secret_value())
             if not self.model.strip():
                 raise ValueError("model: must not be empty")
         return self
@@ -72,6 +82,13 @@ def check_base_url(url: str) -> None:
         raise ValueError("base_url: must not contain a query or fragment")
     if parts.scheme == "http" and not is_loopback(host):
         raise ValueError("base_url: https is required (plain http only to a loopback host)")
+
+
+def check_api_key(key: str) -> None:
+    """Visible ASCII only. Anything else cannot go into an HTTP header, and the HTTP
+    library's complaint about an illegal header value would quote the key itself."""
+    if not all("!" <= char <= "~" for char in key):
+        raise ValueError("api_key: must be visible ASCII characters only (no spaces)")
 
 
 def is_loopback(host: str) -> bool:

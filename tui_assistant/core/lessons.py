@@ -10,9 +10,12 @@ from __future__ import annotations
 import os
 import re
 import stat
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from tui_assistant.core.text import clean_display_text
 
 LESSON_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
@@ -23,7 +26,15 @@ MAX_LESSON_BYTES = 1024 * 1024
 
 
 class LibraryError(Exception):
-    """The library as a whole is unusable (missing folder, no valid lesson)."""
+    """The library as a whole is unusable (missing folder, no valid lesson).
+
+    `problems` lists the files that were skipped, so a user whose every file was
+    rejected learns why each one was, not only that none was left.
+    """
+
+    def __init__(self, message: str, problems: tuple[LessonProblem, ...] = ()) -> None:
+        super().__init__(message)
+        self.problems = problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +53,34 @@ class LessonProblem:
     reason: str
 
     def __str__(self) -> str:
-        return f"skipped lesson file {self.file_name}: {self.reason}"
+        return f"skipped lesson file {printable_file_name(self.file_name)}: {self.reason}"
+
+
+def printable_file_name(name: str) -> str:
+    """`name` on one visible line, for messages.
+
+    Control, format (bidi included), line-separator and undecodable characters are
+    written as escapes (`\\n`, `\\x1b`, `\\u202e`; a byte that was not UTF-8 as `\\xff`),
+    so a hostile file name can neither break a message into lines nor drive the
+    terminal, and two different names never look the same.
+    """
+    shown: list[str] = []
+    for char in name:
+        code = ord(char)
+        if char == "\\":
+            shown.append("\\\\")
+        elif 0xDC80 <= code <= 0xDCFF:  # os.fsdecode's stand-in for an undecodable byte
+            shown.append(f"\\x{code - 0xDC00:02x}")
+        elif unicodedata.category(char) in ("Cc", "Cf", "Cs", "Zl", "Zp"):
+            if code < 0x100:
+                shown.append(f"\\x{code:02x}")
+            elif code <= 0xFFFF:
+                shown.append(f"\\u{code:04x}")
+            else:
+                shown.append(f"\\U{code:08x}")
+        else:
+            shown.append(char)
+    return "".join(shown)
 
 
 @dataclass(frozen=True)
@@ -95,7 +133,9 @@ class LessonLibrary:
                 problems.append(result)
         if not lessons:
             detail = f" ({len(problems)} skipped)" if problems else ""
-            raise LibraryError(f"lessons folder {folder} has no valid lesson{detail}")
+            raise LibraryError(
+                f"lessons folder {folder} has no valid lesson{detail}", tuple(problems)
+            )
         return cls(folder=folder, lessons=tuple(lessons), problems=tuple(problems))
 
 
@@ -171,7 +211,9 @@ def parse_lesson(lesson_id: str, data: bytes, source_path: str) -> Lesson | str:
         return "empty"
     lines = content.splitlines()
     for number, line in enumerate(lines):
-        if line.startswith("# ") and line[2:].strip():
+        # A heading of nothing but escape sequences or control characters would show
+        # as a blank title, so it does not count as one.
+        if line.startswith("# ") and clean_display_text(line[2:]).strip():
             title = line[2:].strip()
             text = "\n".join(lines[:number] + lines[number + 1 :]).strip()
             if not text:

@@ -14,7 +14,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-NORMALISER_VERSION = 1
+NORMALISER_VERSION = 2  # 2: escape sequences are not words
 
 STOPWORDS: frozenset[str] = frozenset(
     """
@@ -124,7 +124,13 @@ def stem(word: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    """Lower-case words of `text` in order (letters and digits; inner apostrophes kept)."""
+    """Lower-case words of `text` in order (letters and digits; inner apostrophes kept).
+
+    Terminal escape sequences are formatting, not words: a question pasted in colour,
+    `ESC[31msalting`, means `salting`, as it reads on screen.
+    """
+    if _ESCAPE_START.search(text):
+        text = _ESCAPE_SEQUENCE.sub("", text)
     return _WORD.findall(text.casefold())
 
 
@@ -149,19 +155,22 @@ def normalise_distinct(text: str) -> frozenset[str]:
     return frozenset(normalise(text))
 
 
-# ESC-introduced sequences: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \),
-# DCS/SOS/PM/APC strings, and two-byte escapes. The 8-bit C1 forms (CSI 0x9b,
-# OSC 0x9d, ...) are removed with the other control characters below.
+# Escape sequences, in their 7-bit (ESC-introduced) and 8-bit (C1) forms: CSI
+# (ESC [ or 0x9b ... final byte), OSC (ESC ] or 0x9d ... BEL or ST), DCS/SOS/PM/APC
+# strings, two-byte escapes, and a lone ESC. Only CSI can fail part-way; its classes
+# are disjoint and its parameters never contain a sequence start, so a failed attempt
+# gives up one step per character and the cost stays linear in the text's length.
 _ESCAPE_SEQUENCE = re.compile(
     r"""
-    \x1b\[[0-?]*[ -/]*[@-~]                 # CSI
-    | \x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?    # OSC, terminated by BEL or ST (or cut off)
-    | \x1b[PX^_][^\x1b]*(?:\x1b\\)?         # DCS, SOS, PM, APC
-    | \x1b[@-Z\\-_]                         # other two-byte escapes
-    | \x1b                                  # a lone ESC
+    (?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]                     # CSI
+    | (?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?   # OSC, ended by BEL or ST (or cut off)
+    | (?:\x1b[PX^_]|[\x90\x98\x9e\x9f])[^\x1b\x9c]*(?:\x1b\\|\x9c)?  # DCS, SOS, PM, APC
+    | \x1b[@-Z\\-_]                                     # other two-byte escapes
+    | \x1b                                              # a lone ESC
     """,
     re.VERBOSE,
 )
+_ESCAPE_START = re.compile("[\x1b\x90\x98\x9b\x9d\x9e\x9f]")
 
 _BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
