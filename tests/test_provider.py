@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
+import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -345,3 +347,19 @@ async def test_cancelling_the_call_ends_cancelled_not_timed_out(library: LessonL
     assert recorded.kind is OutcomeKind.CANCELLED
     assert recorded.reason is Reason.CANCELLED
     assert recorded.answer is None
+
+
+# -- the loopback fake server itself (other test files rely on it) ------------------
+
+
+def test_the_fake_server_stops_cleanly_while_a_request_hangs() -> None:
+    server = FakeOpenAIServer(Hang()).start()
+    body = b'{"messages": []}'
+    head = f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as client:
+        client.sendall(head.encode() + body)
+        assert server.wait_for_requests(1)
+        server.stop()
+        assert client.recv(100) == b""  # the server closed the hanging connection
+    assert server.requests[0].json() == {"messages": []}
+    assert not [thread for thread in threading.enumerate() if thread.name == "fake-openai-server"]
