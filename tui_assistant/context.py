@@ -55,9 +55,25 @@ def build_retriever(settings: Settings, library: LessonLibrary) -> Retriever:
 
 
 def build_provider(settings: Settings, data_dir: Path) -> AnswerProvider | None:
+    """The model provider in `openai` mode, else None (deterministic answers).
+
+    Its one `httpx.AsyncClient` lives as long as the app run; `AppContext.aclose`
+    closes it. The ledger exists only when a monthly limit is set.
+    """
     if settings.provider != "openai":
         return None
-    raise NotImplementedError("the openai provider is not built yet")
+    from tui_assistant.core.ledger import CallLedger
+    from tui_assistant.core.provider import OpenAIProvider, new_http_client
+
+    limit = settings.monthly_call_limit
+    return OpenAIProvider(
+        client=new_http_client(settings.deadline_seconds),
+        base_url=settings.base_url,
+        model=settings.model,
+        api_key=settings.api_key,
+        deadline_seconds=settings.deadline_seconds,
+        ledger=CallLedger(data_dir, limit) if limit is not None else None,
+    )
 
 
 def open_context(settings: Settings) -> AppContext:

@@ -1,0 +1,134 @@
+"""The monthly call ledger: exact under concurrent processes, forgiving of damage."""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+import textwrap
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from tui_assistant.core.ledger import (
+    LEDGER_FILE_NAME,
+    CallLedger,
+    LedgerUnavailable,
+    parse_ledger,
+)
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+JUNE = datetime(2025, 6, 14, 9, 30, tzinfo=UTC)
+JULY = datetime(2025, 7, 1, 0, 0, 5, tzinfo=UTC)
+
+
+def ledger_at(folder: Path, limit: int, moment: datetime) -> CallLedger:
+    return CallLedger(folder, limit, clock=lambda: moment)
+
+
+def test_calls_are_allowed_up_to_the_limit_and_then_refused(tmp_path: Path) -> None:
+    ledger = ledger_at(tmp_path, 3, JUNE)
+    assert [ledger.try_record_call() for _ in range(5)] == [True, True, True, False, False]
+    assert ledger.calls_this_month() == 3
+    assert (tmp_path / LEDGER_FILE_NAME).read_text().splitlines() == ["2025-06-14T09:30:00Z"] * 3
+
+
+def test_a_limit_of_zero_allows_no_call(tmp_path: Path) -> None:
+    assert ledger_at(tmp_path, 0, JUNE).try_record_call() is False
+
+
+def test_a_new_month_starts_from_zero_and_drops_old_lines(tmp_path: Path) -> None:
+    june = ledger_at(tmp_path, 2, JUNE)
+    assert june.try_record_call() and june.try_record_call()
+    assert not june.try_record_call()
+    july = ledger_at(tmp_path, 2, JULY)
+    assert july.try_record_call()
+    assert (tmp_path / LEDGER_FILE_NAME).read_text() == "2025-07-01T00:00:05Z\n"
+
+
+def test_the_month_is_the_utc_month(tmp_path: Path) -> None:
+    from datetime import timedelta, timezone
+
+    # 23:30 on 31 May in UTC-2 is already 1 June in UTC.
+    late_may_local = datetime(2025, 5, 31, 23, 30, tzinfo=timezone(timedelta(hours=-2)))
+    assert ledger_at(tmp_path, 1, late_may_local).try_record_call()
+    assert not ledger_at(tmp_path, 1, JUNE).try_record_call()
+
+
+def test_a_missing_folder_is_created(tmp_path: Path) -> None:
+    folder = tmp_path / "not" / "yet"
+    assert ledger_at(folder, 1, JUNE).try_record_call()
+    assert (folder / LEDGER_FILE_NAME).is_file()
+
+
+def test_corrupt_and_torn_lines_are_skipped_with_a_warning_and_cleaned_up(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / LEDGER_FILE_NAME
+    path.write_bytes(b"2025-06-01T00:00:00Z\n\x00\xffgarbage\n2025-06-02T00:00:00Z\n2025-06-0")
+    ledger = ledger_at(tmp_path, 4, JUNE)
+    with caplog.at_level(logging.WARNING):
+        assert ledger.try_record_call()
+    assert "skipped 2 unreadable line(s)" in caplog.text
+    assert path.read_text().splitlines() == [
+        "2025-06-01T00:00:00Z",
+        "2025-06-02T00:00:00Z",
+        "2025-06-14T09:30:00Z",
+    ]
+    assert ledger.try_record_call()
+    assert not ledger.try_record_call()
+
+
+def test_a_folder_that_cannot_be_used_raises_ledger_unavailable(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("in the way")
+    with pytest.raises(LedgerUnavailable):
+        ledger_at(blocker, 1, JUNE).try_record_call()
+
+
+def test_parse_ledger_counts_only_the_given_month() -> None:
+    text = "2025-05-31T23:59:59Z\n2025-06-01T00:00:00Z\nnot a time\n\n2025-06-30T23:59:59Z\n"
+    read = parse_ledger(text, (2025, 6))
+    assert len(read.calls) == 2
+    assert read.unreadable_lines == 1
+    assert read.needs_rewrite
+
+
+def test_parse_ledger_of_a_clean_current_file_needs_no_rewrite() -> None:
+    read = parse_ledger("2025-06-01T00:00:00Z\n", (2025, 6))
+    assert (len(read.calls), read.unreadable_lines, read.needs_rewrite) == (1, 0, False)
+
+
+WORKER = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    from tui_assistant.core.ledger import CallLedger
+
+    folder, go = Path(sys.argv[1]), Path(sys.argv[2])
+    ledger = CallLedger(folder, limit=5)
+    for _ in range(500):  # start together, for as much contention as possible
+        if go.exists():
+            break
+        time.sleep(0.01)
+    print(sum(ledger.try_record_call() for _ in range(4)))
+    """
+)
+
+
+def test_four_processes_at_once_never_exceed_the_limit(tmp_path: Path) -> None:
+    folder, go = tmp_path / "data", tmp_path / "go"
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WORKER, str(folder), str(go)],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=PROJECT_ROOT,
+        )
+        for _ in range(4)
+    ]
+    go.touch()
+    allowed = [int(worker.communicate(timeout=30)[0]) for worker in workers]
+    assert sum(allowed) == 5  # 16 attempts, limit 5
+    assert len((folder / LEDGER_FILE_NAME).read_text().splitlines()) == 5
