@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tui_assistant.core.index import InvertedIndex
+from tui_assistant.core.index_cache import open_library
 from tui_assistant.core.lessons import LessonLibrary
 from tui_assistant.core.ranked import RankedRetriever
 from tui_assistant.core.retrieval import KeywordRetriever, Retriever
@@ -47,8 +48,11 @@ def lessons_folder(settings: Settings) -> Path:
     return settings.lessons_dir if settings.lessons_dir is not None else bundled_lessons_dir()
 
 
-def build_retriever(settings: Settings, library: LessonLibrary) -> Retriever:
-    index = InvertedIndex(library.lessons)
+def build_retriever(
+    settings: Settings, library: LessonLibrary, index: InvertedIndex | None = None
+) -> Retriever:
+    # `index` comes from the on-disk cache when open_context has one.
+    index = index if index is not None else InvertedIndex(library.lessons)
     if settings.retrieval == "ranked":
         return RankedRetriever(index)
     return KeywordRetriever(index)
@@ -78,10 +82,12 @@ def build_provider(settings: Settings, data_dir: Path) -> AnswerProvider | None:
 
 def open_context(settings: Settings) -> AppContext:
     """Load the library and build the service; raises `LibraryError` or `ConfigError`."""
-    library = LessonLibrary.load(lessons_folder(settings))
     data_dir = settings.data_dir or default_data_dir()
+    # The library plus its index, the index from the data folder's cache when valid.
+    loaded = open_library(lessons_folder(settings), data_dir)
+    library = loaded.library
     service = AnswerService(
-        retriever=build_retriever(settings, library),
+        retriever=build_retriever(settings, library, loaded.index),
         provider=build_provider(settings, data_dir),
         support_mode=settings.support_check,
     )

@@ -44,40 +44,67 @@ def question_keys(question: str) -> list[str]:
 
 
 class KeywordRetriever:
-    """The distinct-word rule, scored over the postings of the question's words."""
+    """The distinct-word rule, scored with bit sets over the whole library at once.
+
+    Every lesson's score is the sum, over the question's distinct words, of 1 when
+    the lesson holds the word anywhere plus 1 more when its title does (title 2, body
+    1). The sums are kept "bit-sliced": `slices[i]` is the bit set of lessons whose
+    score has bit i, so adding one word costs a few integer operations over
+    len(library)/8 bytes, however many lessons hold the word.
+    """
 
     def __init__(self, index: InvertedIndex) -> None:
         self.index = index
 
     def retrieve(self, question: str) -> Evidence | None:
-        keys = question_keys(question)
-        scores: dict[int, int] = {}
-        matched: dict[int, list[str]] = {}
-        for key in keys:
-            in_title = self.index.title(key).lessons
-            for number in in_title:
-                scores[number] = scores.get(number, 0) + TITLE_WEIGHT
-                matched.setdefault(number, []).append(key)
-            title_set = set(in_title)
-            for number in self.index.body(key).lessons:
-                if number not in title_set:
-                    scores[number] = scores.get(number, 0) + BODY_WEIGHT
-                    matched.setdefault(number, []).append(key)
-        candidates = [
-            (score, number)
-            for number, score in scores.items()
-            if len(matched[number]) >= MIN_DISTINCT_MATCHES
-        ]
-        if not candidates:
-            return None
-        candidates.sort(reverse=True)
-        best_score, best = candidates[0]
-        runner_up = candidates[1][0] if len(candidates) > 1 else None
-        if runner_up == best_score:
-            return None
+        index = self.index
+        slices: list[int] = []
+        matched_once = 0
+        matched_twice = 0
+        present: list[tuple[str, int]] = []
+        for key in question_keys(question):
+            anywhere = index.presence(key)
+            if not anywhere:
+                continue
+            present.append((key, anywhere))
+            matched_twice |= matched_once & anywhere
+            matched_once |= anywhere
+            _add_one(slices, anywhere)
+            in_title = index.title_presence(key)
+            if in_title:
+                _add_one(slices, in_title)
+        # Only lessons with MIN_DISTINCT_MATCHES (two) distinct words compete.
+        best_set, best_score = _highest(slices, matched_twice)
+        if best_set.bit_count() != 1:
+            return None  # nobody qualifies, or a tie at the best score
+        best = best_set.bit_length() - 1
+        others = matched_twice & ~best_set
+        runner_up = _highest(slices, others)[1] if others else None
         return Evidence(
-            lesson=self.index.lessons[best],
-            matched_words=tuple(matched[best]),
+            lesson=index.lessons[best],
+            matched_words=tuple(key for key, anywhere in present if anywhere >> best & 1),
             score=best_score,
             runner_up_score=runner_up,
         )
+
+
+def _add_one(slices: list[int], members: int) -> None:
+    """Add 1 to the score of every lesson in `members` (a ripple-carry adder on bit sets)."""
+    carry = members
+    for position, bits in enumerate(slices):
+        slices[position] = bits ^ carry
+        carry &= bits
+        if not carry:
+            return
+    slices.append(carry)
+
+
+def _highest(slices: list[int], candidates: int) -> tuple[int, int]:
+    """The candidates sharing the highest score, and that score (0 when none)."""
+    score = 0
+    for position in range(len(slices) - 1, -1, -1):
+        narrowed = candidates & slices[position]
+        if narrowed:
+            candidates = narrowed
+            score |= 1 << position
+    return candidates, score

@@ -129,9 +129,14 @@ def words(text: str) -> list[str]:
     Terminal escape sequences are formatting, not words: a question pasted in colour,
     `ESC[31msalting`, means `salting`, as it reads on screen.
     """
+    return _WORD.findall(without_escape_sequences(text).casefold())
+
+
+def without_escape_sequences(text: str) -> str:
+    """`text` minus terminal escape sequences (cheap when there are none)."""
     if _ESCAPE_START.search(text):
-        text = _ESCAPE_SEQUENCE.sub("", text)
-    return _WORD.findall(text.casefold())
+        return _ESCAPE_SEQUENCE.sub("", text)
+    return text
 
 
 def normalise(text: str) -> list[str]:

@@ -1,0 +1,250 @@
+"""A persistent cache of the inverted index, so a second start skips the index build.
+
+One cache file per lesson folder lives in `<data dir>/index-cache/`. It is used only
+when everything it was built from is unchanged: the folder, the cache format, the
+normaliser's version, and the exact list of lesson files with their sizes and
+modification times (nanoseconds). Any difference, a file changed, added or removed,
+means a rebuild. The file carries a checksum and is checked for consistency before
+use; a cache that is corrupt, truncated or from another version is rebuilt, never
+trusted. It holds only JSON and raw integer arrays (no pickle), and is replaced
+atomically, so a crash mid-write leaves the old cache or none.
+
+The files are stat'ed *before* the library is read: if a file changes in between,
+the recorded stamp is the old one and the next start rebuilds, never the reverse.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import itertools
+import json
+import os
+import sys
+import tempfile
+import zlib
+from array import array
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tui_assistant.core.index import FieldSnapshot, IndexSnapshot, InvertedIndex
+from tui_assistant.core.lessons import LessonLibrary
+from tui_assistant.core.text import NORMALISER_VERSION
+
+CACHE_FORMAT = 1
+CACHE_FOLDER = "index-cache"
+_MAGIC = b"TUIA-INDEX\n"
+_LENGTH_BYTES = 8
+_CHECKSUM_BYTES = 4
+_INTEGER_TYPECODES = frozenset("bBhHiIlLqQ")
+
+# file name -> (size in bytes, mtime in nanoseconds)
+FileStamps = dict[str, tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class LoadedLibrary:
+    library: LessonLibrary
+    index: InvertedIndex
+    from_cache: bool
+
+
+def stamp_folder(folder: Path) -> FileStamps:
+    """Size and mtime of every regular `*.md` file directly in `folder` (no symlinks)."""
+    stamps: FileStamps = {}
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return stamps  # LessonLibrary.load reports the folder problem
+    for entry in entries:
+        if not entry.name.endswith(".md"):
+            continue
+        try:
+            if entry.is_symlink() or not entry.is_file(follow_symlinks=False):
+                continue
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        stamps[entry.name] = (info.st_size, info.st_mtime_ns)
+    return stamps
+
+
+def cache_path(cache_dir: Path, folder: Path) -> Path:
+    """The cache file for one lesson folder: one file per folder, named by its path."""
+    digest = hashlib.sha256(os.fsencode(_folder_key(folder))).hexdigest()[:24]
+    return cache_dir / CACHE_FOLDER / f"{digest}.index"
+
+
+def open_library(folder: Path, cache_dir: Path) -> LoadedLibrary:
+    """Load the library at `folder` and its index, from the cache when it is still valid.
+
+    Raises `LibraryError` like `LessonLibrary.load`. Cache problems never raise: an
+    unreadable or unwritable cache only means building the index in memory.
+    """
+    stamps = stamp_folder(folder)
+    library = LessonLibrary.load(folder)
+    manifest = _manifest(library, stamps)
+    path = cache_path(cache_dir, folder)
+    if manifest is not None:
+        snapshot = read_cache(path, manifest, len(library))
+        if snapshot is not None:
+            index = InvertedIndex.from_snapshot(library.lessons, snapshot)
+            return LoadedLibrary(library, index, from_cache=True)
+    index = InvertedIndex(library.lessons)
+    if manifest is not None:
+        write_cache(path, manifest, index.snapshot())
+    return LoadedLibrary(library, index, from_cache=False)
+
+
+def _folder_key(folder: Path) -> str:
+    return str(Path(folder).absolute())
+
+
+def _manifest(library: LessonLibrary, stamps: FileStamps) -> dict[str, Any] | None:
+    """What the index depends on; None when a lesson's file could not be stamped."""
+    files: list[list[Any]] = []
+    for lesson in library.lessons:
+        stamp = stamps.get(f"{lesson.id}.md")
+        if stamp is None:
+            return None  # appeared after the scan: build, but do not cache
+        files.append([lesson.id, stamp[0], stamp[1]])
+    return {
+        "format": CACHE_FORMAT,
+        "normaliser": NORMALISER_VERSION,
+        "byteorder": sys.byteorder,
+        "folder": _folder_key(library.folder),
+        "files": files,
+    }
+
+
+_ARRAY_NAMES = (
+    "title.starts",
+    "title.lessons",
+    "title.counts",
+    "body.starts",
+    "body.lessons",
+    "body.counts",
+    "title_lengths",
+    "body_lengths",
+)
+
+
+def _arrays(snapshot: IndexSnapshot) -> list[array[int]]:
+    title, body = snapshot.title, snapshot.body
+    return [
+        title.starts,
+        title.lessons,
+        title.counts,
+        body.starts,
+        body.lessons,
+        body.counts,
+        snapshot.title_lengths,
+        snapshot.body_lengths,
+    ]
+
+
+def write_cache(path: Path, manifest: dict[str, Any], snapshot: IndexSnapshot) -> bool:
+    """Write the cache atomically; False (and no file change) when it cannot be written."""
+    arrays = _arrays(snapshot)
+    header = dict(manifest)
+    header["title_words"] = list(snapshot.title.words)
+    header["body_words"] = list(snapshot.body.words)
+    header["arrays"] = [[values.typecode, len(values)] for values in arrays]
+    header_bytes = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".writing-")
+    except OSError:
+        return False
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            checksum = 0
+            for chunk in (
+                _MAGIC,
+                len(header_bytes).to_bytes(_LENGTH_BYTES, "little"),
+                header_bytes,
+                *(values.tobytes() for values in arrays),
+            ):
+                stream.write(chunk)
+                checksum = zlib.crc32(chunk, checksum)
+            stream.write(checksum.to_bytes(_CHECKSUM_BYTES, "little"))
+        os.replace(temporary, path)
+        return True
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        return False
+
+
+def read_cache(path: Path, manifest: dict[str, Any], lesson_count: int) -> IndexSnapshot | None:
+    """The cached snapshot when it is intact and matches `manifest`, else None."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    try:
+        return _parse(memoryview(data), manifest, lesson_count)
+    except (ValueError, KeyError, TypeError, IndexError, OverflowError):
+        return None
+
+
+def _parse(data: memoryview, manifest: dict[str, Any], lesson_count: int) -> IndexSnapshot | None:
+    if len(data) < len(_MAGIC) + _LENGTH_BYTES + _CHECKSUM_BYTES:
+        return None
+    if data[: len(_MAGIC)] != _MAGIC:
+        return None
+    body, trailer = data[:-_CHECKSUM_BYTES], data[-_CHECKSUM_BYTES:]
+    if zlib.crc32(body) != int.from_bytes(trailer, "little"):
+        return None
+    position = len(_MAGIC) + _LENGTH_BYTES
+    header_length = int.from_bytes(data[len(_MAGIC) : position], "little")
+    header = json.loads(bytes(body[position : position + header_length]))
+    position += header_length
+    if not isinstance(header, dict):
+        return None
+    if any(header.get(key) != value for key, value in manifest.items()):
+        return None  # built from other files, or by another version
+    arrays: list[array[int]] = []
+    for typecode, length in header["arrays"]:
+        if typecode not in _INTEGER_TYPECODES:
+            return None
+        values = array(typecode)
+        size = values.itemsize * length
+        if position + size > len(body):
+            return None
+        values.frombytes(body[position : position + size])
+        arrays.append(values)
+        position += size
+    if position != len(body) or len(arrays) != len(_ARRAY_NAMES):
+        return None
+    title_starts, title_lessons, title_counts, body_starts, body_lessons, body_counts = arrays[:6]
+    title = _field(header["title_words"], title_starts, title_lessons, title_counts, lesson_count)
+    body_field = _field(header["body_words"], body_starts, body_lessons, body_counts, lesson_count)
+    title_lengths, body_lengths = arrays[6], arrays[7]
+    if title is None or body_field is None:
+        return None
+    if not len(title_lengths) == len(body_lengths) == lesson_count:
+        return None
+    return IndexSnapshot(title, body_field, title_lengths, body_lengths)
+
+
+def _field(
+    words: list[str],
+    starts: array[int],
+    lessons: array[int],
+    counts: array[int],
+    lesson_count: int,
+) -> FieldSnapshot | None:
+    """A field snapshot, if its arrays are consistent enough to index safely."""
+    if not all(isinstance(word, str) for word in words):
+        return None
+    if len(starts) != len(words) + 1 or starts[0] != 0 or starts[-1] != len(lessons):
+        return None
+    if len(counts) != len(lessons):
+        return None
+    if lessons and (min(lessons) < 0 or max(lessons) >= lesson_count):
+        return None
+    if any(later < earlier for earlier, later in itertools.pairwise(starts)):
+        return None
+    return FieldSnapshot(tuple(words), starts, lessons, counts)
