@@ -1,0 +1,172 @@
+"""The chat pane: each question and what happened to it, newest at the bottom.
+
+Answers show their checked text, the source path on its own line and the citations;
+refusals say why in plain words. Nothing is shown for a question until its outcome is
+known, so unchecked model text never reaches the screen.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from tui_assistant.core.history import Turn
+from tui_assistant.core.text import clean_display_text
+from tui_assistant.ui.literal import literal, one_line
+
+UNSUPPORTED_MARKER = " †"
+UNSUPPORTED_STYLE = "dim italic strike"
+UNSUPPORTED_LEGEND = "† not backed by the lesson (support check): read those sentences with care"
+WAITING_TEXT = "waiting for the answer; it is shown only after its citation check…"
+
+
+def answer_content(answer: str, unsupported_sentences: tuple[str, ...]) -> Content:
+    """Cleaned answer text with each unsupported sentence dimmed and marked with †."""
+    text = clean_display_text(answer)
+    spans: list[tuple[int, int]] = []
+    for sentence in unsupported_sentences:
+        needle = clean_display_text(sentence).strip()
+        start = text.find(needle) if needle else -1
+        if start >= 0 and not any(s < start + len(needle) and start < e for s, e in spans):
+            spans.append((start, start + len(needle)))
+    parts: list[Content | tuple[str, str]] = []
+    position = 0
+    for start, end in sorted(spans):
+        parts.append(Content(text[position:start]))
+        parts.append((text[start:end], UNSUPPORTED_STYLE))
+        parts.append((UNSUPPORTED_MARKER, "bold"))
+        position = end
+    parts.append(Content(text[position:]))
+    return Content.assemble(*parts)
+
+
+class TurnView(Vertical):
+    """One question and its outcome (or a waiting line while the request is in flight)."""
+
+    DEFAULT_CSS = """
+    TurnView { height: auto; margin-bottom: 1; }
+    TurnView .question { text-style: bold; color: $text-accent; }
+    TurnView .answer { padding-left: 2; }
+    TurnView .source { padding-left: 2; color: $text-muted; }
+    TurnView .legend { padding-left: 2; color: $text-warning; }
+    TurnView .waiting { padding-left: 2; color: $text-muted; text-style: italic; }
+    TurnView .refusal {
+        padding-left: 1;
+        border-left: thick $error;
+        color: $text-error;
+        text-style: bold;
+    }
+    TurnView .stopped {
+        padding-left: 1;
+        border-left: thick $warning;
+        color: $text-warning;
+        text-style: bold;
+    }
+    """
+
+    def __init__(self, question: str, turn: Turn | None = None) -> None:
+        super().__init__(classes="turn")
+        self.question = question
+        self.turn = turn
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            Content.assemble(("> ", "bold"), literal(one_line(self.question))), classes="question"
+        )
+        if self.turn is None:
+            yield Static(Content(WAITING_TEXT), classes="waiting")
+        else:
+            yield from self._outcome_widgets(self.turn)
+
+    def conclude(self, turn: Turn) -> None:
+        """Replace the waiting line with the outcome."""
+        self.turn = turn
+        self.query(".waiting").remove()
+        self.mount_all(self._outcome_widgets(turn))
+
+    @staticmethod
+    def _outcome_widgets(turn: Turn) -> list[Static]:
+        if turn.answered:
+            widgets = [
+                Static(
+                    answer_content(turn.answer or "", turn.unsupported_sentences), classes="answer"
+                ),
+                Static(literal(f"source: {one_line(turn.source_path or '')}"), classes="source"),
+                Static(literal("cites: " + ", ".join(turn.citations)), classes="source"),
+            ]
+            if turn.unsupported_sentences:
+                widgets.append(Static(Content(UNSUPPORTED_LEGEND), classes="legend"))
+            return widgets
+        kind = "refusal" if turn.outcome == "refused" else "stopped"
+        widgets = [Static(literal(one_line(turn.status)), classes=kind)]
+        if turn.source_path:
+            widgets.append(
+                Static(literal(f"lesson: {one_line(turn.source_path)}"), classes="source")
+            )
+        return widgets
+
+
+class ChatPane(VerticalScroll):
+    """Scrolls with new turns only while the user is at the bottom (Textual's anchor)."""
+
+    DEFAULT_CSS = """
+    ChatPane {
+        border: round $primary;
+        border-title-color: $text-primary;
+        padding: 0 1;
+    }
+    ChatPane:focus { border: round $accent; }
+    ChatPane .notice { color: $text-warning; margin-bottom: 1; }
+    ChatPane .info { color: $text-muted; margin-bottom: 1; }
+    ChatPane #chat-empty { color: $text-muted; text-style: italic; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(id="chat")
+        self.border_title = "Conversation"
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            Content(
+                "Answers come only from the lessons, with their source. Type a question below."
+            ),
+            id="chat-empty",
+        )
+
+    def on_mount(self) -> None:
+        self.anchor()
+
+    def add_notice(self, text: str, *, warning: bool = True) -> None:
+        self.mount(Static(literal(text), classes="notice" if warning else "info"))
+
+    def begin_turn(self, question: str) -> TurnView:
+        view = TurnView(question)
+        self.mount(view)
+        return view
+
+    def add_turn(self, turn: Turn) -> TurnView:
+        view = TurnView(turn.question, turn)
+        self.mount(view)
+        return view
+
+    def add_earlier_turns(self, turns: list[Turn], note: str) -> None:
+        """Turns from the stored history go above anything asked in this session."""
+        if not turns:
+            return
+        views: list[Static | TurnView] = [Static(literal(note), classes="info")]
+        views += [TurnView(turn.question, turn) for turn in turns]
+        first_turn = self.query(TurnView).first() if self.query(TurnView) else None
+        if first_turn is not None:
+            self.mount_all(views, before=first_turn)
+        else:
+            self.mount_all(views)
+        self.scroll_end(animate=False)
+
+    async def clear_turns(self) -> None:
+        await self.query(".turn, .info, .notice").remove()
+
+    @property
+    def turn_views(self) -> list[TurnView]:
+        return list(self.query(TurnView))
