@@ -333,3 +333,52 @@ async def test_library_problems_are_shown_once_as_a_notice(
         notices = [str(s.render()) for s in app.chat.query(".notice")]
         assert len(notices) == 1
         assert "Bad Name.md" in notices[0] and "invalid id" in notices[0]
+
+
+async def test_chat_follows_new_turns_unless_the_user_scrolled_away(tmp_path: Path) -> None:
+    provider = HangingProvider()
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path, provider))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for question in ["salt pasta water", "boil eggs runny yolk", "sharpen knife steel"] * 2:
+            await ask(pilot, question)
+            await wait_until(pilot, lambda: provider.calls > 0 and app.pending is not None)
+            provider.release.set()
+            await wait_until(pilot, lambda: app.pending is None)
+            provider.release.clear()
+        await pilot.pause(0.1)
+        chat = app.chat
+        latest = chat.turn_views[-1]
+        # The newest question is in view, from its first line.
+        assert chat.scroll_y > 0
+        assert latest.region.y >= chat.region.y
+        assert latest.region.y < chat.region.bottom
+
+        await ask(pilot, "salt pasta water")
+        await wait_until(pilot, lambda: app.pending is not None)
+        await pilot.pause(0.1)
+        chat.scroll_home(animate=False, immediate=True)  # the user goes back to read
+        await pilot.pause()
+        provider.release.set()
+        await wait_until(pilot, lambda: app.pending is None)
+        await pilot.pause(0.1)
+        assert chat.scroll_y == 0
+
+
+async def test_footer_offers_stop_only_while_a_request_is_in_flight(tmp_path: Path) -> None:
+    provider = HangingProvider()
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path, provider))
+
+    def footer_actions() -> set[str]:
+        return {
+            binding.action for (_, binding, enabled, _) in app.active_bindings.values() if enabled
+        }
+
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "cancel" not in footer_actions()
+        await ask(pilot, PASTA_QUESTION)
+        await wait_until(pilot, provider.started.is_set)
+        assert "cancel" in footer_actions()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "cancel" not in footer_actions()

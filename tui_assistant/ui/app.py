@@ -47,6 +47,7 @@ class AssistantApp(App[int]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Stop", priority=True, id="app.cancel"),
+        Binding("escape", "focus_question", "Back", id="app.focus-question"),
         Binding("ctrl+l", "focus_lessons", "Lessons", id="app.focus-lessons"),
         Binding("f1", "help", "Help", id="app.help"),
         Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit"),
@@ -185,7 +186,6 @@ class AssistantApp(App[int]):
     def action_cancel(self) -> None:
         pending = self.pending
         if pending is None:
-            self.question_box.focus()
             return
         self.workers.cancel_group(self, "ask")
         outcome = cancelled(pending.question, pending.evidence)
@@ -193,13 +193,16 @@ class AssistantApp(App[int]):
             outcome.with_timing(pending.question, _ms_since(pending)), self._pending_view
         )
 
+    def action_focus_question(self) -> None:
+        self.question_box.focus()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
-            if self.pending is not None:
-                return True
-            # Otherwise escape keeps its usual meaning (closing help, the palette, ...),
-            # and on the main screen it brings focus back to the question box.
-            return self.screen is self.screen_stack[0] and self.focused is not self.question_box
+            # Only with a request in flight; otherwise escape keeps its usual meaning
+            # (closing help or the palette) and reaches `focus_question` below.
+            return self.pending is not None
+        if action == "focus_question":
+            return self.focused is not self.question_box
         return True
 
     def _conclude(self, outcome: Outcome, view: TurnView | None) -> None:
@@ -215,7 +218,7 @@ class AssistantApp(App[int]):
             self.chat.add_notice(f"warning: history not saved ({error.strerror or error})")
         self.turns.append(turn)
         if view is not None and view.is_attached:
-            view.conclude(turn)
+            self.chat.conclude(view, turn)
         else:
             self.chat.add_turn(turn)
         if outcome.evidence is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import Static
 
 from tui_assistant.core.history import Turn
@@ -109,7 +110,7 @@ class TurnView(Vertical):
 
 
 class ChatPane(VerticalScroll):
-    """Scrolls with new turns only while the user is at the bottom (Textual's anchor)."""
+    """Follows new turns only while the user has not scrolled away from them."""
 
     DEFAULT_CSS = """
     ChatPane {
@@ -123,10 +124,6 @@ class ChatPane(VerticalScroll):
     ChatPane #chat-empty { color: $text-muted; text-style: italic; }
     """
 
-    def __init__(self) -> None:
-        super().__init__(id="chat")
-        self.border_title = "Conversation"
-
     def compose(self) -> ComposeResult:
         yield Static(
             Content(
@@ -135,21 +132,55 @@ class ChatPane(VerticalScroll):
             id="chat-empty",
         )
 
-    def on_mount(self) -> None:
-        self.anchor()
+    def __init__(self) -> None:
+        super().__init__(id="chat")
+        self.border_title = "Conversation"
+        # Where the pane last scrolled by itself: still there means the user has not
+        # scrolled away, so the pane may keep following the conversation.
+        self._followed_to: float | None = None
+
+    @property
+    def following(self) -> bool:
+        """True while the user is at the bottom (or where the pane last put them)."""
+        at_bottom = self.scroll_y >= self.max_scroll_y - 1
+        return at_bottom or self.scroll_y == self._followed_to
 
     def add_notice(self, text: str, *, warning: bool = True) -> None:
-        self.mount(Static(literal(text), classes="notice" if warning else "info"))
+        follow = self.following
+        notice = Static(literal(text), classes="notice" if warning else "info")
+        self.mount(notice)
+        if follow:
+            self._reveal(notice)
 
     def begin_turn(self, question: str) -> TurnView:
+        """A question the user just asked: always scrolled into view."""
         view = TurnView(question)
         self.mount(view)
+        self._reveal(view)
         return view
 
     def add_turn(self, turn: Turn) -> TurnView:
         view = TurnView(turn.question, turn)
         self.mount(view)
+        self._reveal(view)
         return view
+
+    def conclude(self, view: TurnView, turn: Turn) -> None:
+        """Show the outcome of a turn in flight; follow it only if the user has not
+        scrolled away while waiting."""
+        follow = self.following
+        view.conclude(turn)
+        if follow:
+            self._reveal(view)
+
+    def _reveal(self, widget: Widget) -> None:
+        """Scroll so the top of `widget` shows (a long answer is read from its start)."""
+
+        def scroll() -> None:
+            self.scroll_to_widget(widget, top=True, animate=False, immediate=True)
+            self._followed_to = self.scroll_y
+
+        self.call_after_refresh(scroll)
 
     def add_earlier_turns(self, turns: list[Turn], note: str) -> None:
         """Turns from the stored history go above anything asked in this session."""
@@ -158,11 +189,13 @@ class ChatPane(VerticalScroll):
         views: list[Static | TurnView] = [Static(literal(note), classes="info")]
         views += [TurnView(turn.question, turn) for turn in turns]
         first_turn = self.query(TurnView).first() if self.query(TurnView) else None
+        follow = self.following
         if first_turn is not None:
             self.mount_all(views, before=first_turn)
         else:
             self.mount_all(views)
-        self.scroll_end(animate=False)
+        if follow:
+            self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
 
     async def clear_turns(self) -> None:
         await self.query(".turn, .info, .notice").remove()

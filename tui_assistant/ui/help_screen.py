@@ -15,7 +15,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("enter", "ask the question in the question box"),
     ("up / down", "recall earlier questions (in the question box)"),
     ("escape", "stop the request in flight; otherwise back to the question box"),
-    ("ctrl+l", "go to the lesson browser: type to filter, up/down, enter to read"),
+    ("ctrl+l", "lesson browser: type to filter, up/down, enter to read"),
     ("f1", "this help"),
     ("ctrl+p", "commands: export, copy answer, clear history, theme"),
     ("ctrl+q", "quit"),
