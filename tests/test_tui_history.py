@@ -93,10 +93,13 @@ async def run_command(pilot: object, app: AssistantApp, words: str) -> None:
 
 async def test_export_command_writes_markdown_with_source_paths(tmp_path: Path) -> None:
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await ask(pilot, "how much salt for pasta water")
         await wait_until(pilot, lambda: len(app.turns) == 1)
         await run_command(pilot, app, "export conv")
+        # The notice saying where the file went is scrolled into view.
+        notice = app.chat.query(".info").last()
+        await wait_until(pilot, lambda: app.chat.region.contains_region(notice.region))
         exports = list((tmp_path / "exports").glob("*.md"))
         assert len(exports) == 1
         markdown = exports[0].read_text(encoding="utf-8")

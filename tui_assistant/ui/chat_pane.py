@@ -20,6 +20,8 @@ from tui_assistant.ui.literal import literal, one_line
 UNSUPPORTED_MARKER = " †"
 UNSUPPORTED_STYLE = "dim italic strike"
 UNSUPPORTED_LEGEND = "† not backed by the lesson (support check): read those sentences with care"
+# Follow target meaning "the bottom of the conversation".
+END = object()
 WAITING_TEXT = "waiting for the answer; it is shown only after its citation check…"
 
 
@@ -135,34 +137,35 @@ class ChatPane(VerticalScroll):
     def __init__(self) -> None:
         super().__init__(id="chat")
         self.border_title = "Conversation"
-        # Where the pane last scrolled by itself: still there means the user has not
-        # scrolled away, so the pane may keep following the conversation.
-        self._followed_to: float | None = None
+        # What the pane is following: a turn to show from its top, END for the bottom,
+        # or None once the user has scrolled away. Re-applied whenever the content
+        # grows, because new widgets are laid out some frames after they are mounted.
+        self._follow_target: Widget | object | None = None
+        self._followed_to = 0.0
 
     @property
     def following(self) -> bool:
-        """True while the user is at the bottom (or where the pane last put them)."""
+        """True while the user is at the bottom or where the pane last put them."""
         at_bottom = self.scroll_y >= self.max_scroll_y - 1
         return at_bottom or self.scroll_y == self._followed_to
 
     def add_notice(self, text: str, *, warning: bool = True) -> None:
         follow = self.following
-        notice = Static(literal(text), classes="notice" if warning else "info")
-        self.mount(notice)
+        self.mount(Static(literal(text), classes="notice" if warning else "info"))
         if follow:
-            self._reveal(notice)
+            self._follow(END)
 
     def begin_turn(self, question: str) -> TurnView:
         """A question the user just asked: always scrolled into view."""
         view = TurnView(question)
         self.mount(view)
-        self._reveal(view)
+        self._follow(view)
         return view
 
     def add_turn(self, turn: Turn) -> TurnView:
         view = TurnView(turn.question, turn)
         self.mount(view)
-        self._reveal(view)
+        self._follow(view)
         return view
 
     def conclude(self, view: TurnView, turn: Turn) -> None:
@@ -171,16 +174,27 @@ class ChatPane(VerticalScroll):
         follow = self.following
         view.conclude(turn)
         if follow:
-            self._reveal(view)
+            self._follow(view)
 
-    def _reveal(self, widget: Widget) -> None:
-        """Scroll so the top of `widget` shows (a long answer is read from its start)."""
+    def _follow(self, target: Widget | object) -> None:
+        self._follow_target = target
+        self.call_after_refresh(self._apply_follow)
 
-        def scroll() -> None:
-            self.scroll_to_widget(widget, top=True, animate=False, immediate=True)
-            self._followed_to = self.scroll_y
+    def watch_virtual_size(self) -> None:
+        if self._follow_target is not None and self.scroll_y != self._followed_to:
+            self._follow_target = None  # the user scrolled away: leave them there
+        self.call_after_refresh(self._apply_follow)
 
-        self.call_after_refresh(scroll)
+    def _apply_follow(self) -> None:
+        target = self._follow_target
+        if target is None or not self.screen.is_current:
+            return
+        if isinstance(target, Widget) and target.is_attached:
+            # A long answer is read from its start, so show the turn's first line.
+            self.scroll_to_widget(target, top=True, animate=False, immediate=True)
+        else:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        self._followed_to = self.scroll_y
 
     def add_earlier_turns(self, turns: list[Turn], note: str) -> None:
         """Turns from the stored history go above anything asked in this session."""
@@ -195,7 +209,7 @@ class ChatPane(VerticalScroll):
         else:
             self.mount_all(views)
         if follow:
-            self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
+            self._follow(END)
 
     async def clear_turns(self) -> None:
         await self.query(".turn, .info, .notice").remove()
