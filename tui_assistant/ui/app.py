@@ -43,7 +43,8 @@ DEADLINE_GRACE_SECONDS = 1.0
 
 class AssistantApp(App[int]):
     TITLE = "tui-assistant"
-    CSS_PATH = "app.tcss"
+    # Absolute, so a subclass defined elsewhere (a benchmark, a test) finds it too.
+    CSS_PATH = Path(__file__).with_name("app.tcss")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Stop", priority=True, id="app.cancel"),
