@@ -382,3 +382,17 @@ async def test_footer_offers_stop_only_while_a_request_is_in_flight(tmp_path: Pa
         await pilot.press("escape")
         await pilot.pause()
         assert "cancel" not in footer_actions()
+
+
+async def test_command_palette_offers_export_copy_clear_and_theme(tmp_path: Path) -> None:
+    from textual.command import CommandPalette
+
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        titles = {command.title for command in app.get_system_commands(app.screen)}
+        assert {"Export conversation", "Copy latest answer", "Clear history", "Theme"} <= titles
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, CommandPalette))
+        assert status(app) == "ready"

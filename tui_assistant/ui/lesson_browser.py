@@ -33,7 +33,8 @@ class LessonList(OptionList):
         self.shown: tuple[Lesson, ...] = ()
 
     def on_mount(self) -> None:
-        self.apply_filter("")
+        # Filled after the first frame: a large library must not delay `ready`.
+        self.call_after_refresh(self.apply_filter, "")
 
     def apply_filter(self, text: str) -> None:
         self.filter_text = text
