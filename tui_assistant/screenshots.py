@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from tui_assistant.settings import Settings
 from tui_assistant.ui.app import AssistantApp
 
 SIZE = (110, 32)
+THEME = "textual-dark"
 DEMO_MODEL = "demo-model"
 DEMO_BASE_URL = "http://127.0.0.1:8000/v1"
 SCRIPTED_ANSWERS = {
@@ -141,8 +143,17 @@ async def take(name: str, output: Path, provider: AnswerProvider | None, steps: 
     """Run the app, play `steps`, let it settle, save `output/name.svg`."""
     clock = FrozenClock()
     with tempfile.TemporaryDirectory() as data_dir:
-        app = AssistantApp(demo_context(Path(data_dir), provider), clock=clock, cursor_blink=False)
+        # The user's NO_COLOR and TEXTUAL_THEME must not change the committed pictures.
+        no_color = os.environ.pop("NO_COLOR", None)
+        try:
+            app = AssistantApp(
+                demo_context(Path(data_dir), provider), clock=clock, cursor_blink=False
+            )
+        finally:
+            if no_color is not None:
+                os.environ["NO_COLOR"] = no_color
         async with app.run_test(size=SIZE) as pilot:
+            app.theme = THEME
             await pilot.pause()
             await steps(Stage(pilot, app, clock))
             for _ in range(5):
