@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 from tui_fakes import ask, make_app, make_context, wait_until
@@ -65,6 +66,14 @@ async def test_hostile_lesson_and_answer_are_shown_as_typed(
         assert isinstance(lesson_list, LessonList)
         prompts = [str(lesson_list.get_option_at_index(i).prompt) for i in range(2)]
         assert HOSTILE_TITLE in prompts
+
+        # Typed filter text with markup in it is shown as typed, too.
+        await pilot.press("[", "/", "b", "]")
+        assert lesson_list.filter_text == "[/b]"
+        # (the border_subtitle getter returns markup; its text is what is drawn)
+        drawn = Content.from_markup(app.lesson_browser.border_subtitle or "").plain
+        assert drawn == "filter: [/b] (0)"
+        await pilot.press("backspace", "backspace", "backspace", "backspace")
 
         # Clicking where the fake [@click] "link" is drawn does nothing: the app still runs.
         await pilot.click("#evidence-title")

@@ -46,7 +46,8 @@ class LessonList(OptionList):
             self.highlighted = 0
         browser = self.parent
         if isinstance(browser, Widget):
-            browser.border_subtitle = (
+            # Content, not a str: a border title string would be parsed as markup.
+            browser.border_subtitle = Content(
                 f"filter: {one_line(text)} ({len(self.shown)})" if text else "type to filter"
             )
 
