@@ -18,22 +18,36 @@ from tui_assistant.core.text import clean_display_text
 from tui_assistant.ui.literal import literal, one_line
 
 UNSUPPORTED_MARKER = " †"
-UNSUPPORTED_STYLE = "dim italic strike"
+UNSUPPORTED_STYLE = "dim italic"
 UNSUPPORTED_LEGEND = "† not backed by the lesson (support check): read those sentences with care"
 # Follow target meaning "the bottom of the conversation".
 END = object()
 WAITING_TEXT = "waiting for the answer; it is shown only after its citation check…"
 
 
+def _sentence_spans(text: str, sentences: tuple[str, ...]) -> dict[str, tuple[int, int]]:
+    """Where each flagged sentence is in the answer (those not found are left out)."""
+    spans: dict[str, tuple[int, int]] = {}
+    for sentence in sentences:
+        needle = clean_display_text(sentence).strip()
+        start = text.find(needle) if needle else -1
+        end = start + len(needle)
+        if start >= 0 and not any(s < end and start < e for s, e in spans.values()):
+            spans[sentence] = (start, end)
+    return spans
+
+
+def unplaced_sentences(answer: str, unsupported_sentences: tuple[str, ...]) -> list[str]:
+    """Flagged sentences that cannot be marked in place (the checker may have seen the
+    answer without its citation markers); they are listed under the legend instead."""
+    placed = _sentence_spans(clean_display_text(answer), unsupported_sentences)
+    return [sentence for sentence in unsupported_sentences if sentence not in placed]
+
+
 def answer_content(answer: str, unsupported_sentences: tuple[str, ...]) -> Content:
     """Cleaned answer text with each unsupported sentence dimmed and marked with †."""
     text = clean_display_text(answer)
-    spans: list[tuple[int, int]] = []
-    for sentence in unsupported_sentences:
-        needle = clean_display_text(sentence).strip()
-        start = text.find(needle) if needle else -1
-        if start >= 0 and not any(s < start + len(needle) and start < e for s, e in spans):
-            spans.append((start, start + len(needle)))
+    spans = list(_sentence_spans(text, unsupported_sentences).values())
     parts: list[Content | tuple[str, str]] = []
     position = 0
     for start, end in sorted(spans):
@@ -101,6 +115,9 @@ class TurnView(Vertical):
             ]
             if turn.unsupported_sentences:
                 widgets.append(Static(Content(UNSUPPORTED_LEGEND), classes="legend"))
+                for sentence in unplaced_sentences(turn.answer or "", turn.unsupported_sentences):
+                    flagged = literal(f"† {one_line(sentence)}", UNSUPPORTED_STYLE)
+                    widgets.append(Static(flagged, classes="legend"))
             return widgets
         kind = "refusal" if turn.outcome == "refused" else "stopped"
         widgets = [Static(literal(one_line(turn.status)), classes=kind)]
@@ -126,14 +143,6 @@ class ChatPane(VerticalScroll):
     ChatPane #chat-empty { color: $text-muted; text-style: italic; }
     """
 
-    def compose(self) -> ComposeResult:
-        yield Static(
-            Content(
-                "Answers come only from the lessons, with their source. Type a question below."
-            ),
-            id="chat-empty",
-        )
-
     def __init__(self) -> None:
         super().__init__(id="chat")
         self.border_title = "Conversation"
@@ -142,6 +151,14 @@ class ChatPane(VerticalScroll):
         # grows, because new widgets are laid out some frames after they are mounted.
         self._follow_target: Widget | object | None = None
         self._followed_to = 0.0
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            Content(
+                "Answers come only from the lessons, with their source. Type a question below."
+            ),
+            id="chat-empty",
+        )
 
     @property
     def following(self) -> bool:
