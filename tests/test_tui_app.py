@@ -396,3 +396,20 @@ async def test_command_palette_offers_export_copy_clear_and_theme(tmp_path: Path
         await pilot.press("escape")
         await wait_until(pilot, lambda: not isinstance(app.screen, CommandPalette))
         assert status(app) == "ready"
+
+
+async def test_escape_closes_help_before_it_cancels(tmp_path: Path) -> None:
+    from tui_assistant.ui.help_screen import HelpScreen
+
+    provider = HangingProvider()
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path, provider))
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, PASTA_QUESTION)
+        await wait_until(pilot, provider.started.is_set)
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, HelpScreen))
+        assert status(app).startswith("asking")
+        await pilot.press("escape")
+        assert status(app) == "cancelled"

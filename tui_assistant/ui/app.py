@@ -199,9 +199,9 @@ class AssistantApp(App[int]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
-            # Only with a request in flight; otherwise escape keeps its usual meaning
-            # (closing help or the palette) and reaches `focus_question` below.
-            return self.pending is not None
+            # Only with a request in flight, and help or the palette closes first;
+            # otherwise escape keeps its usual meaning and reaches `focus_question`.
+            return self.pending is not None and len(self.screen_stack) == 1
         if action == "focus_question":
             return self.focused is not self.question_box
         return True
