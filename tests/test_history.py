@@ -1,0 +1,119 @@
+"""Conversation history on disk: durable appends, damaged records skipped, no secrets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tui_assistant.core.history import HistoryStore, Turn, export_markdown
+from tui_assistant.core.lessons import Lesson
+from tui_assistant.core.outcome import Reason, SupportReport, answered, refused
+from tui_assistant.core.retrieval import Evidence
+
+LESSON = Lesson("pasta-water", "Salting pasta water", "Salt the water.", "lessons/pasta-water.md")
+EVIDENCE = Evidence(LESSON, ("salt", "pasta"), 4.0, 1.0)
+
+
+def test_appended_turns_load_back_in_order(tmp_path: Path) -> None:
+    store = HistoryStore(tmp_path)
+    store.append(answered("q1", EVIDENCE, "A1 [source:pasta-water]"))
+    store.append(refused("q2", Reason.NO_EVIDENCE))
+    loaded = HistoryStore(tmp_path).load()
+    assert loaded.warnings == []
+    assert [turn.question for turn in loaded.turns] == ["q1", "q2"]
+    first, second = loaded.turns
+    assert first.answered and first.answer == "A1 [source:pasta-water]"
+    assert first.source_path == "lessons/pasta-water.md"
+    assert first.citations == ("pasta-water",)
+    assert not second.answered
+    assert second.status == "refused: no lesson matched this question"
+    assert second.source_path is None
+
+
+def test_a_missing_file_is_an_empty_history(tmp_path: Path) -> None:
+    loaded = HistoryStore(tmp_path / "not-yet").load()
+    assert loaded.turns == [] and loaded.warnings == []
+
+
+def test_damaged_and_torn_records_are_skipped_with_a_warning(tmp_path: Path) -> None:
+    store = HistoryStore(tmp_path)
+    store.append(answered("good one", EVIDENCE, "A [source:pasta-water]"))
+    with store.path.open("ab") as file:
+        file.write(b"not json at all\n")
+        file.write(b'{"version": 1, "status": "answered"}\n')  # no outcome
+        file.write(b'{"version": 1, "asked_at": "x", "status": "ans')  # torn by a crash
+    loaded = store.load()
+    assert [turn.question for turn in loaded.turns] == ["good one"]
+    assert len(loaded.warnings) == 3
+    assert all("skipped damaged history record" in warning for warning in loaded.warnings)
+    assert "line 2" in loaded.warnings[0]
+
+
+def test_an_append_after_a_torn_record_starts_on_a_new_line(tmp_path: Path) -> None:
+    store = HistoryStore(tmp_path)
+    store.path.write_bytes(b'{"version": 1, "torn')
+    store.append(answered("after the crash", EVIDENCE, "A [source:pasta-water]"))
+    loaded = store.load()
+    assert [turn.question for turn in loaded.turns] == ["after the crash"]
+    assert len(loaded.warnings) == 1
+
+
+def test_records_hold_the_question_and_the_outcome_json(tmp_path: Path) -> None:
+    store = HistoryStore(tmp_path)
+    outcome = answered("how much salt?", EVIDENCE, "Use 10 g. [source:pasta-water]")
+    store.append(outcome, asked_at="2024-01-01T00:00:00+00:00")
+    (line,) = store.path.read_text(encoding="utf-8").splitlines()
+    record = json.loads(line)
+    assert record["outcome"] == outcome.to_json()
+    assert record["asked_at"] == "2024-01-01T00:00:00+00:00"
+    assert record["outcome"]["question"] == "how much salt?"
+
+
+def test_the_file_is_private_to_the_user(tmp_path: Path) -> None:
+    store = HistoryStore(tmp_path)
+    store.append(refused("q", Reason.NO_EVIDENCE))
+    assert store.path.stat().st_mode & 0o077 == 0
+
+
+def test_clear_forgets_every_turn(tmp_path: Path) -> None:
+    store = HistoryStore(tmp_path)
+    store.append(refused("q", Reason.NO_EVIDENCE))
+    store.clear()
+    assert store.load().turns == []
+    store.append(refused("after", Reason.NO_EVIDENCE))
+    assert [turn.question for turn in store.load().turns] == ["after"]
+
+
+def test_load_shows_only_the_most_recent_turns(tmp_path: Path) -> None:
+    store = HistoryStore(tmp_path)
+    for number in range(5):
+        store.append(refused(f"q{number}", Reason.NO_EVIDENCE))
+    loaded = store.load(limit=2)
+    assert [turn.question for turn in loaded.turns] == ["q3", "q4"]
+    assert loaded.total == 5
+
+
+def test_unsupported_sentences_survive_the_round_trip(tmp_path: Path) -> None:
+    store = HistoryStore(tmp_path)
+    outcome = answered(
+        "q",
+        EVIDENCE,
+        "Salt it. Oil helps. [source:pasta-water]",
+        support=SupportReport(False, ("Oil helps.",)),
+    )
+    store.append(outcome)
+    (turn,) = store.load().turns
+    assert turn.unsupported_sentences == ("Oil helps.",)
+
+
+def test_export_names_each_answers_source_path() -> None:
+    turns = [
+        Turn.from_outcome(answered("how much salt?", EVIDENCE, "10 g. [source:pasta-water]")),
+        Turn.from_outcome(refused("capital of france?", Reason.NO_EVIDENCE)),
+    ]
+    markdown = export_markdown(turns)
+    assert "## how much salt?" in markdown
+    assert "10 g. [source:pasta-water]" in markdown
+    assert "Source: `lessons/pasta-water.md`" in markdown
+    assert "## capital of france?" in markdown
+    assert "*refused: no lesson matched this question*" in markdown

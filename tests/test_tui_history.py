@@ -1,0 +1,135 @@
+"""History in the app: it survives a restart, damage is a warning, and commands use it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import BUNDLED_LESSONS
+from textual.widgets import Static
+from tui_fakes import ask, make_app, make_context, wait_until
+
+from tui_assistant.core.history import HISTORY_FILE_NAME
+from tui_assistant.ui.app import AssistantApp
+
+SIZE = (100, 32)
+
+
+def chat_text(app: AssistantApp) -> str:
+    return "\n".join(str(static.render()) for static in app.chat.query(Static))
+
+
+def status(app: AssistantApp) -> str:
+    return str(app.status_bar.query_one("#status-outcome", Static).render())
+
+
+async def test_history_is_shown_again_after_a_restart(tmp_path: Path) -> None:
+    first = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with first.run_test(size=SIZE) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await ask(pilot, "what is the capital of france")
+        await wait_until(pilot, lambda: len(first.turns) == 2)
+        await pilot.press("ctrl+q")
+
+    second = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with second.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: second.history_loaded)
+        await pilot.pause()
+        shown = chat_text(second)
+        assert "earlier conversation (2 turns)" in shown
+        assert "> how much salt for pasta water" in shown
+        assert "source: lessons/pasta-water.md" in shown
+        assert "refused: no lesson matched this question" in shown
+        assert status(second) == "ready"
+        # Earlier questions can be recalled too.
+        await pilot.press("up")
+        assert second.question_box.value == "what is the capital of france"
+
+
+async def test_a_damaged_history_record_is_a_warning_not_fatal(tmp_path: Path) -> None:
+    first = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with first.run_test(size=SIZE) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: len(first.turns) == 1)
+    with (tmp_path / HISTORY_FILE_NAME).open("ab") as file:
+        file.write(b"\x00\xffgarbage [bold]x[/]\n")
+
+    second = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with second.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: second.history_loaded)
+        await pilot.pause()
+        notices = [str(static.render()) for static in second.chat.query(".notice")]
+        assert any("skipped damaged history record on line 2" in notice for notice in notices)
+        assert "> how much salt for pasta water" in chat_text(second)
+        await ask(pilot, "how long to boil eggs")
+        await wait_until(pilot, lambda: status(second) == "answered")
+
+
+async def test_history_never_holds_the_api_key(tmp_path: Path) -> None:
+    secret = "sk-test-DO-NOT-STORE-1234567890"
+    context = make_context(BUNDLED_LESSONS, tmp_path, api_key=secret)
+    app = make_app(context)
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: len(app.turns) == 1)
+    stored = (tmp_path / HISTORY_FILE_NAME).read_text(encoding="utf-8")
+    assert "salt for pasta water" in stored
+    assert secret not in stored
+
+
+async def run_command(pilot: object, app: AssistantApp, words: str) -> None:
+    """Open the command palette with ctrl+p, type, and run the first match."""
+    from textual.command import CommandPalette
+    from textual.pilot import Pilot
+
+    assert isinstance(pilot, Pilot)
+    await pilot.press("ctrl+p")
+    await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+    await pilot.press(*words)
+    await pilot.pause(0.3)
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: not isinstance(app.screen, CommandPalette))
+    await pilot.pause()
+
+
+async def test_export_command_writes_markdown_with_source_paths(tmp_path: Path) -> None:
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: len(app.turns) == 1)
+        await run_command(pilot, app, "export conv")
+        # The notice saying where the file went is scrolled into view.
+        notice = app.chat.query(".info").last()
+        await wait_until(pilot, lambda: app.chat.region.contains_region(notice.region))
+        exports = list((tmp_path / "exports").glob("*.md"))
+        assert len(exports) == 1
+        markdown = exports[0].read_text(encoding="utf-8")
+        assert "## how much salt for pasta water" in markdown
+        assert "lessons/pasta-water.md" in markdown
+        assert str(exports[0]) in chat_text(app)
+
+
+async def test_copy_command_puts_the_latest_answer_on_the_clipboard(tmp_path: Path) -> None:
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await ask(pilot, "what is the capital of france")
+        await wait_until(pilot, lambda: len(app.turns) == 2)
+        await run_command(pilot, app, "copy latest")
+        assert "10 grams of salt per litre" in app.clipboard
+        assert app.clipboard.endswith("source: lessons/pasta-water.md")
+
+
+async def test_clear_history_command_empties_screen_and_file(tmp_path: Path) -> None:
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: len(app.turns) == 1)
+        await run_command(pilot, app, "clear history")
+        assert app.chat.turn_views == []
+        assert "history cleared" in chat_text(app)
+        assert status(app) == "ready"
+    again = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with again.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: again.history_loaded)
+        assert again.turns == []
+        assert "salt for pasta" not in chat_text(again)

@@ -1,0 +1,112 @@
+"""Fakes at the provider boundary and helpers for driving the real app in tests."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from textual import events
+from textual.pilot import Pilot
+
+from tui_assistant.context import AppContext, build_retriever
+from tui_assistant.core.lessons import Lesson, LessonLibrary
+from tui_assistant.core.service import AnswerProvider, AnswerService
+from tui_assistant.settings import Settings
+from tui_assistant.ui.app import AssistantApp
+
+
+class CitingProvider:
+    """Answers at once with a fixed sentence that cites the lesson it was given."""
+
+    def __init__(self, answer: str = "Use about 10 grams of salt per litre.") -> None:
+        self.deadline_seconds = 5.0
+        self.answer = answer
+        self.calls: list[tuple[str, str]] = []
+
+    async def complete(self, question: str, lesson: Lesson) -> str:
+        self.calls.append((question, lesson.id))
+        return f"{self.answer} [source:{lesson.id}]"
+
+
+class HangingProvider:
+    """Waits for `release` (or forever); records whether it was cancelled."""
+
+    def __init__(self, deadline_seconds: float = 15.0, swallow_cancel: bool = False) -> None:
+        self.deadline_seconds = deadline_seconds
+        self.release = asyncio.Event()
+        self.started = asyncio.Event()
+        self.cancelled = False
+        self.swallow_cancel = swallow_cancel
+        self.calls = 0
+
+    async def complete(self, question: str, lesson: Lesson) -> str:
+        self.calls += 1
+        self.started.set()
+        try:
+            await self.release.wait()
+        except asyncio.CancelledError:
+            self.cancelled = True
+            if not self.swallow_cancel:
+                raise
+            # A misbehaving provider that answers anyway, a moment later.
+            await asyncio.sleep(0.05)
+        return f"LATE ANSWER [source:{lesson.id}]"
+
+
+class DeadlineProvider:
+    """Hangs, but enforces its deadline the way the real adapter does."""
+
+    def __init__(self, deadline_seconds: float = 0.2) -> None:
+        self.deadline_seconds = deadline_seconds
+
+    async def complete(self, question: str, lesson: Lesson) -> str:
+        async with asyncio.timeout(self.deadline_seconds):
+            await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+
+def make_context(
+    lessons_dir: Path,
+    data_dir: Path,
+    provider: AnswerProvider | None = None,
+    service_class: type[AnswerService] = AnswerService,
+    **settings: object,
+) -> AppContext:
+    """An AppContext built like `open_context`, with a fake provider plugged in."""
+    config = Settings(_env_file=None, lessons_dir=lessons_dir, data_dir=data_dir, **settings)  # type: ignore[call-arg]
+    library = LessonLibrary.load(lessons_dir)
+    service = service_class(build_retriever(config, library), provider, config.support_check)
+    return AppContext(settings=config, library=library, service=service)
+
+
+def make_app(context: AppContext) -> AssistantApp:
+    return AssistantApp(context, cursor_blink=False)
+
+
+async def wait_until(
+    pilot: Pilot[object], condition: Callable[[], bool], timeout: float = 5.0
+) -> None:
+    """Poll `condition` while the app runs; fail with a clear message after `timeout`."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"condition not met within {timeout} s")
+        await pilot.pause(0.02)
+
+
+async def ask(pilot: Pilot[object], question: str, *, typed: bool = False) -> None:
+    """Put a question into the focused question box and press enter.
+
+    By default the text arrives as a paste (one event, as from a terminal's paste) to
+    keep tests fast; `typed=True` presses one key per character.
+    """
+    if typed:
+        await pilot.press(*question)
+    else:
+        focused = pilot.app.focused
+        assert focused is not None
+        focused.post_message(events.Paste(question))
+        await pilot.pause()
+    await pilot.press("enter")

@@ -1,0 +1,197 @@
+"""Conversation history on disk: one JSON record per line, appended, never rewritten.
+
+Each record is written with a single `write` of a complete line and `fsync`ed, so a
+crash can at worst leave one torn final line. Loading skips any line that is not a
+valid record and reports it as a warning: damaged history must never stop the app.
+The file holds questions and outcomes (the `ask --json` object), never settings, so
+no API key can end up in it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from tui_assistant.core.outcome import Outcome
+
+HISTORY_FILE_NAME = "history.jsonl"
+RECORD_VERSION = 1
+
+# Start-up reads the whole file but shows at most this many turns: the screen is for
+# the recent conversation, and rendering thousands of turns would slow the start.
+MAX_TURNS_SHOWN = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One question and what happened to it, in the form the chat pane and export need.
+
+    Built from a live `Outcome` or from a history record, so both render the same way.
+    `status` is the status-bar line (`answered`, `refused: ...`) as it was at the time.
+    """
+
+    question: str
+    outcome: str
+    status: str
+    answer: str | None = None
+    lesson_id: str | None = None
+    title: str | None = None
+    source_path: str | None = None
+    citations: tuple[str, ...] = ()
+    unsupported_sentences: tuple[str, ...] = ()
+    asked_at: str = ""
+
+    @property
+    def answered(self) -> bool:
+        return self.outcome == "answered" and self.answer is not None
+
+    @classmethod
+    def from_outcome(cls, outcome: Outcome, asked_at: str | None = None) -> Turn:
+        return cls.from_record(_record(outcome, asked_at or _now()))
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Turn:
+        """Parse one stored record; raises `ValueError` when it is not a valid one."""
+        if record.get("version") != RECORD_VERSION:
+            raise ValueError(f"unknown record version {record.get('version')!r}")
+        data = record.get("outcome")
+        if not isinstance(data, dict):
+            raise ValueError("no outcome object")
+        support = data.get("support")
+        unsupported = support.get("unsupported_sentences", []) if isinstance(support, dict) else []
+        return cls(
+            question=_text(data, "question"),
+            outcome=_text(data, "outcome"),
+            status=_text(record, "status"),
+            answer=_optional_text(data, "answer"),
+            lesson_id=_optional_text(data, "lesson_id"),
+            title=_optional_text(data, "title"),
+            source_path=_optional_text(data, "source_path"),
+            citations=_texts(data.get("citations", [])),
+            unsupported_sentences=_texts(unsupported),
+            asked_at=str(record.get("asked_at", "")),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedHistory:
+    turns: list[Turn] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    total: int = 0
+
+
+class HistoryStore:
+    """The history file in the data folder; created on the first append."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.path = Path(data_dir) / HISTORY_FILE_NAME
+
+    def load(self, limit: int = MAX_TURNS_SHOWN) -> LoadedHistory:
+        """The last `limit` valid turns, and one warning per damaged record."""
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return LoadedHistory()
+        except OSError as error:
+            return LoadedHistory(warnings=[f"history {self.path} cannot be read: {error}"])
+        turns: list[Turn] = []
+        warnings: list[str] = []
+        for number, line in enumerate(data.split(b"\n"), start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                if not isinstance(record, dict):
+                    raise ValueError("not a JSON object")
+                turns.append(Turn.from_record(record))
+            except (ValueError, UnicodeDecodeError, AttributeError, TypeError) as error:
+                warnings.append(f"skipped damaged history record on line {number} ({error})")
+        return LoadedHistory(turns=turns[-limit:], warnings=warnings, total=len(turns))
+
+    def append(self, outcome: Outcome, asked_at: str | None = None) -> Turn:
+        """Write one record durably and return it as a `Turn`."""
+        record = _record(outcome, asked_at or _now())
+        line = json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            size = os.fstat(fd).st_size
+            # A torn last record has no newline; start a fresh line so this one survives.
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                line = b"\n" + line
+            os.write(fd, line)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        return Turn.from_record(record)
+
+    def clear(self) -> None:
+        """Forget every turn (the file is emptied, not deleted, keeping its permissions)."""
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_TRUNC)
+        except FileNotFoundError:
+            return
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def export_markdown(turns: Iterable[Turn]) -> str:
+    """The conversation as Markdown: each question, its outcome, answer and source path."""
+    lines = ["# Conversation", ""]
+    for turn in turns:
+        lines += [f"## {turn.question}", ""]
+        if turn.answered:
+            lines += [turn.answer or "", ""]
+            if turn.source_path:
+                lines.append(f"Source: `{turn.source_path}`")
+            if turn.citations:
+                lines.append("Citations: " + ", ".join(turn.citations))
+            if turn.unsupported_sentences:
+                lines.append("Not backed by the lesson:")
+                lines += [f"- {sentence}" for sentence in turn.unsupported_sentences]
+        else:
+            lines.append(f"*{turn.status}*")
+            if turn.source_path:
+                lines.append(f"Lesson: `{turn.source_path}`")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _record(outcome: Outcome, asked_at: str) -> dict[str, Any]:
+    return {
+        "version": RECORD_VERSION,
+        "asked_at": asked_at,
+        "status": outcome.describe(),
+        "outcome": outcome.to_json(),
+    }
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _text(data: Mapping[str, Any], key: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise ValueError(f"{key} is not text")
+    return value
+
+
+def _optional_text(data: Mapping[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"{key} is not text")
+    return value
+
+
+def _texts(values: object) -> tuple[str, ...]:
+    if not isinstance(values, list) or not all(isinstance(value, str) for value in values):
+        raise ValueError("expected a list of text")
+    return tuple(values)

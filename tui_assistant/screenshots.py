@@ -1,0 +1,186 @@
+"""Regenerate `screenshots/*.svg` from the real app: `python -m tui_assistant.screenshots`.
+
+Each scene runs the real `AssistantApp` headless on the bundled lessons, with a
+scripted provider standing in for a model server (no network), a frozen clock and a
+fresh data folder, so the same code always draws the same pictures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import tempfile
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual import events
+from textual.pilot import Pilot
+
+from tui_assistant.context import AppContext, build_retriever
+from tui_assistant.core.lessons import Lesson, LessonLibrary
+from tui_assistant.core.service import AnswerProvider, AnswerService
+from tui_assistant.locations import bundled_lessons_dir
+from tui_assistant.settings import Settings
+from tui_assistant.ui.app import AssistantApp
+
+SIZE = (110, 32)
+THEME = "textual-dark"
+DEMO_MODEL = "demo-model"
+DEMO_BASE_URL = "http://127.0.0.1:8000/v1"
+SCRIPTED_ANSWERS = {
+    "pasta-water": (
+        "Add about 10 grams of salt per litre of water, roughly two level teaspoons, "
+        "once the water is boiling hard [source:pasta-water]. The water should taste "
+        "like a mild broth, not like the sea [source:pasta-water]."
+    ),
+}
+
+
+class ScriptedProvider:
+    """Answers from a fixed script, as a model server would, without any network."""
+
+    deadline_seconds = 20.0
+
+    async def complete(self, question: str, lesson: Lesson) -> str:
+        return SCRIPTED_ANSWERS.get(lesson.id, f"See the lesson. [source:{lesson.id}]")
+
+
+class WaitingProvider:
+    """Never answers: the picture of a request in flight."""
+
+    deadline_seconds = 20.0
+
+    async def complete(self, question: str, lesson: Lesson) -> str:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+
+class FrozenClock:
+    """A clock that moves only when told to, so elapsed seconds are the same every run."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def demo_context(data_dir: Path, provider: AnswerProvider | None) -> AppContext:
+    settings = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        lessons_dir=bundled_lessons_dir(),
+        data_dir=data_dir,
+        provider="openai" if provider else "deterministic",
+        model=DEMO_MODEL,
+        base_url=DEMO_BASE_URL,
+    )
+    library = LessonLibrary.load(bundled_lessons_dir())
+    service = AnswerService(build_retriever(settings, library), provider, settings.support_check)
+    return AppContext(settings=settings, library=library, service=service)
+
+
+@dataclass
+class Stage:
+    """What a scene can touch: the pilot's keys, the app, the clock."""
+
+    pilot: Pilot[int]
+    app: AssistantApp
+    clock: FrozenClock
+
+    async def ask(self, question: str) -> None:
+        """Paste a question into the question box and press enter."""
+        self.app.question_box.post_message(events.Paste(question))
+        await self.pilot.pause()
+        await self.pilot.press("enter")
+
+    async def until(self, condition: Callable[[], bool]) -> None:
+        for _ in range(250):
+            if condition():
+                return
+            await self.pilot.pause(0.02)
+        raise RuntimeError("the app did not reach the expected state")
+
+
+async def answered_scene(stage: Stage) -> None:
+    await stage.ask("How much salt should I put in pasta water?")
+    await stage.until(lambda: stage.app.status_bar.status_text == "answered")
+
+
+async def refused_scene(stage: Stage) -> None:
+    await stage.ask("What is the capital of France?")
+    await stage.until(lambda: stage.app.status_bar.status_text.startswith("refused"))
+
+
+async def lessons_scene(stage: Stage) -> None:
+    await stage.pilot.press("ctrl+l", "down", "enter")
+
+
+async def in_flight_scene(stage: Stage) -> None:
+    await stage.ask("How long do I boil an egg for a runny yolk?")
+    await stage.until(lambda: stage.app.pending is not None)
+    stage.clock.now += 2.4
+    await stage.until(lambda: "2.4 s" in stage.app.status_bar.status_text)
+
+
+async def help_scene(stage: Stage) -> None:
+    await stage.pilot.press("f1")
+
+
+Steps = Callable[[Stage], Awaitable[None]]
+
+SCENES: dict[str, tuple[Callable[[], AnswerProvider | None], Steps]] = {
+    "answered": (ScriptedProvider, answered_scene),
+    "refused": (ScriptedProvider, refused_scene),
+    "lesson-browser": (lambda: None, lessons_scene),
+    "in-flight": (WaitingProvider, in_flight_scene),
+    "help": (lambda: None, help_scene),
+}
+
+
+async def take(name: str, output: Path, provider: AnswerProvider | None, steps: Steps) -> Path:
+    """Run the app, play `steps`, let it settle, save `output/name.svg`."""
+    clock = FrozenClock()
+    with tempfile.TemporaryDirectory() as data_dir:
+        # The user's NO_COLOR and TEXTUAL_THEME must not change the committed pictures.
+        no_color = os.environ.pop("NO_COLOR", None)
+        try:
+            app = AssistantApp(
+                demo_context(Path(data_dir), provider), clock=clock, cursor_blink=False
+            )
+        finally:
+            if no_color is not None:
+                os.environ["NO_COLOR"] = no_color
+        async with app.run_test(size=SIZE) as pilot:
+            app.theme = THEME
+            await pilot.pause()
+            await steps(Stage(pilot, app, clock))
+            for _ in range(5):
+                await pilot.pause(0.05)
+            await pilot.wait_for_scheduled_animations()
+            app.save_screenshot(filename=f"{name}.svg", path=str(output))
+    return output / f"{name}.svg"
+
+
+async def take_all(output: Path) -> list[Path]:
+    output.mkdir(parents=True, exist_ok=True)
+    return [
+        await take(name, output, make_provider(), steps)
+        for name, (make_provider, steps) in SCENES.items()
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m tui_assistant.screenshots", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("--output", type=Path, default=Path("screenshots"), metavar="DIR")
+    args = parser.parse_args(argv)
+    for path in asyncio.run(take_all(args.output)):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,236 @@
+"""The chat pane: each question and what happened to it, newest at the bottom.
+
+Answers show their checked text, the source path on its own line and the citations;
+refusals say why in plain words. Nothing is shown for a question until its outcome is
+known, so unchecked model text never reaches the screen.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.widget import Widget
+from textual.widgets import Static
+
+from tui_assistant.core.history import Turn
+from tui_assistant.core.text import clean_display_text
+from tui_assistant.ui.literal import literal, one_line
+
+UNSUPPORTED_MARKER = " †"
+UNSUPPORTED_STYLE = "dim italic"
+UNSUPPORTED_LEGEND = "† not backed by the lesson (support check): read those sentences with care"
+# Follow target meaning "the bottom of the conversation".
+END = object()
+WAITING_TEXT = "waiting for the answer; it is shown only after its citation check…"
+
+
+def _sentence_spans(text: str, sentences: tuple[str, ...]) -> dict[str, tuple[int, int]]:
+    """Where each flagged sentence is in the answer (those not found are left out)."""
+    spans: dict[str, tuple[int, int]] = {}
+    for sentence in sentences:
+        needle = clean_display_text(sentence).strip()
+        start = text.find(needle) if needle else -1
+        end = start + len(needle)
+        if start >= 0 and not any(s < end and start < e for s, e in spans.values()):
+            spans[sentence] = (start, end)
+    return spans
+
+
+def unplaced_sentences(answer: str, unsupported_sentences: tuple[str, ...]) -> list[str]:
+    """Flagged sentences that cannot be marked in place (the checker may have seen the
+    answer without its citation markers); they are listed under the legend instead."""
+    placed = _sentence_spans(clean_display_text(answer), unsupported_sentences)
+    return [sentence for sentence in unsupported_sentences if sentence not in placed]
+
+
+def answer_content(answer: str, unsupported_sentences: tuple[str, ...]) -> Content:
+    """Cleaned answer text with each unsupported sentence dimmed and marked with †."""
+    text = clean_display_text(answer)
+    spans = list(_sentence_spans(text, unsupported_sentences).values())
+    parts: list[Content | tuple[str, str]] = []
+    position = 0
+    for start, end in sorted(spans):
+        parts.append(Content(text[position:start]))
+        parts.append((text[start:end], UNSUPPORTED_STYLE))
+        parts.append((UNSUPPORTED_MARKER, "bold"))
+        position = end
+    parts.append(Content(text[position:]))
+    return Content.assemble(*parts)
+
+
+class TurnView(Vertical):
+    """One question and its outcome (or a waiting line while the request is in flight)."""
+
+    DEFAULT_CSS = """
+    TurnView { height: auto; margin-bottom: 1; }
+    TurnView .question { text-style: bold; color: $text-accent; }
+    TurnView .answer { padding-left: 2; }
+    TurnView .source { padding-left: 2; color: $text-muted; }
+    TurnView .legend { padding-left: 2; color: $text-warning; }
+    TurnView .waiting { padding-left: 2; color: $text-muted; text-style: italic; }
+    TurnView .refusal {
+        padding-left: 1;
+        border-left: thick $error;
+        color: $text-error;
+        text-style: bold;
+    }
+    TurnView .stopped {
+        padding-left: 1;
+        border-left: thick $warning;
+        color: $text-warning;
+        text-style: bold;
+    }
+    """
+
+    def __init__(self, question: str, turn: Turn | None = None) -> None:
+        super().__init__(classes="turn")
+        self.question = question
+        self.turn = turn
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            Content.assemble(("> ", "bold"), literal(one_line(self.question))), classes="question"
+        )
+        if self.turn is None:
+            yield Static(Content(WAITING_TEXT), classes="waiting")
+        else:
+            yield from self._outcome_widgets(self.turn)
+
+    def conclude(self, turn: Turn) -> None:
+        """Replace the waiting line with the outcome."""
+        self.turn = turn
+        self.query(".waiting").remove()
+        self.mount_all(self._outcome_widgets(turn))
+
+    @staticmethod
+    def _outcome_widgets(turn: Turn) -> list[Static]:
+        if turn.answered:
+            widgets = [
+                Static(
+                    answer_content(turn.answer or "", turn.unsupported_sentences), classes="answer"
+                ),
+                Static(literal(f"source: {one_line(turn.source_path or '')}"), classes="source"),
+                Static(literal("cites: " + ", ".join(turn.citations)), classes="source"),
+            ]
+            if turn.unsupported_sentences:
+                widgets.append(Static(Content(UNSUPPORTED_LEGEND), classes="legend"))
+                for sentence in unplaced_sentences(turn.answer or "", turn.unsupported_sentences):
+                    flagged = literal(f"† {one_line(sentence)}", UNSUPPORTED_STYLE)
+                    widgets.append(Static(flagged, classes="legend"))
+            return widgets
+        kind = "refusal" if turn.outcome == "refused" else "stopped"
+        widgets = [Static(literal(one_line(turn.status)), classes=kind)]
+        if turn.source_path:
+            widgets.append(
+                Static(literal(f"lesson: {one_line(turn.source_path)}"), classes="source")
+            )
+        return widgets
+
+
+class ChatPane(VerticalScroll):
+    """Follows new turns only while the user has not scrolled away from them."""
+
+    DEFAULT_CSS = """
+    ChatPane {
+        border: round $primary;
+        border-title-color: $text-primary;
+        padding: 0 1;
+    }
+    ChatPane:focus { border: round $accent; }
+    ChatPane .notice { color: $text-warning; margin-bottom: 1; }
+    ChatPane .info { color: $text-muted; margin-bottom: 1; }
+    ChatPane #chat-empty { color: $text-muted; text-style: italic; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(id="chat")
+        self.border_title = "Conversation"
+        # What the pane is following: a turn to show from its top, END for the bottom,
+        # or None once the user has scrolled away. Re-applied whenever the content
+        # grows, because new widgets are laid out some frames after they are mounted.
+        self._follow_target: Widget | object | None = None
+        self._followed_to = 0.0
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            Content(
+                "Answers come only from the lessons, with their source. Type a question below."
+            ),
+            id="chat-empty",
+        )
+
+    @property
+    def following(self) -> bool:
+        """True while the user is at the bottom or where the pane last put them."""
+        at_bottom = self.scroll_y >= self.max_scroll_y - 1
+        return at_bottom or self.scroll_y == self._followed_to
+
+    def add_notice(self, text: str, *, warning: bool = True) -> None:
+        follow = self.following
+        self.mount(Static(literal(text), classes="notice" if warning else "info"))
+        if follow:
+            self._follow(END)
+
+    def begin_turn(self, question: str) -> TurnView:
+        """A question the user just asked: always scrolled into view."""
+        view = TurnView(question)
+        self.mount(view)
+        self._follow(view)
+        return view
+
+    def add_turn(self, turn: Turn) -> TurnView:
+        view = TurnView(turn.question, turn)
+        self.mount(view)
+        self._follow(view)
+        return view
+
+    def conclude(self, view: TurnView, turn: Turn) -> None:
+        """Show the outcome of a turn in flight; follow it only if the user has not
+        scrolled away while waiting."""
+        follow = self.following
+        view.conclude(turn)
+        if follow:
+            self._follow(view)
+
+    def _follow(self, target: Widget | object) -> None:
+        self._follow_target = target
+        self.call_after_refresh(self._apply_follow)
+
+    def watch_virtual_size(self) -> None:
+        if self._follow_target is not None and self.scroll_y != self._followed_to:
+            self._follow_target = None  # the user scrolled away: leave them there
+        self.call_after_refresh(self._apply_follow)
+
+    def _apply_follow(self) -> None:
+        target = self._follow_target
+        if target is None or not self.screen.is_current:
+            return
+        if isinstance(target, Widget) and target.is_attached:
+            # A long answer is read from its start, so show the turn's first line.
+            self.scroll_to_widget(target, top=True, animate=False, immediate=True)
+        else:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        self._followed_to = self.scroll_y
+
+    def add_earlier_turns(self, turns: list[Turn], note: str) -> None:
+        """Turns from the stored history go above anything asked in this session."""
+        if not turns:
+            return
+        views: list[Static | TurnView] = [Static(literal(note), classes="info")]
+        views += [TurnView(turn.question, turn) for turn in turns]
+        first_turn = self.query(TurnView).first() if self.query(TurnView) else None
+        follow = self.following
+        if first_turn is not None:
+            self.mount_all(views, before=first_turn)
+        else:
+            self.mount_all(views)
+        if follow:
+            self._follow(END)
+
+    async def clear_turns(self) -> None:
+        await self.query(".turn, .info, .notice").remove()
+
+    @property
+    def turn_views(self) -> list[TurnView]:
+        return list(self.query(TurnView))

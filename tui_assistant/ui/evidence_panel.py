@@ -1,0 +1,110 @@
+"""The evidence panel: the lesson behind the latest answer, matched words highlighted."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from tui_assistant.core.lessons import Lesson
+from tui_assistant.core.retrieval import Evidence
+from tui_assistant.core.text import clean_display_text, normalise
+from tui_assistant.ui.literal import literal, one_line
+
+HINT = "No evidence for the last outcome. Ask a question, or pick a lesson with ctrl+l."
+HIGHLIGHT_STYLE = "bold reverse"
+
+# Same word shape as core.text.words (letters and digits, inner apostrophes), but with
+# positions, so each word can be checked and highlighted in place.
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+
+
+def highlight_spans(text: str, matched_keys: Collection[str]) -> list[tuple[int, int]]:
+    """Where in `text` the words whose normalised key is one of `matched_keys` are.
+
+    A word matches when `normalise` of that single word gives a matched key, so
+    `boiling` is highlighted for the key `boil` while `basalt` never is for `salt`.
+    """
+    keys = set(matched_keys)
+    if not keys:
+        return []
+    return [
+        (match.start(), match.end())
+        for match in _WORD.finditer(text)
+        if any(key in keys for key in normalise(match.group()))
+    ]
+
+
+def highlighted(text: str, matched_keys: Collection[str]) -> Content:
+    """Cleaned `text` as literal Content with its matched words highlighted."""
+    clean = clean_display_text(text)
+    content = Content(clean)
+    for start, end in highlight_spans(clean, matched_keys):
+        content = content.stylize(HIGHLIGHT_STYLE, start, end)
+    return content
+
+
+class EvidencePanel(VerticalScroll):
+    DEFAULT_CSS = """
+    EvidencePanel {
+        border: round $secondary;
+        border-title-color: $text-secondary;
+        padding: 0 1;
+    }
+    EvidencePanel:focus-within { border: round $accent; }
+    EvidencePanel #evidence-title { text-style: bold; color: $text-accent; }
+    EvidencePanel #evidence-meta { color: $text-muted; margin-bottom: 1; }
+    EvidencePanel.-empty #evidence-body { color: $text-muted; text-style: italic; }
+    EvidencePanel.-empty #evidence-title, EvidencePanel.-empty #evidence-meta { display: none; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(id="evidence", classes="-empty")
+        self.border_title = "Evidence"
+        self.lesson: Lesson | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="evidence-title")
+        yield Static(id="evidence-meta")
+        yield Static(Content(HINT), id="evidence-body")
+
+    def show_evidence(self, evidence: Evidence) -> None:
+        """The lesson retrieval chose for a question, with why it won."""
+        score = f"score {evidence.score:g}"
+        if evidence.runner_up_score is not None:
+            score += f" (runner-up {evidence.runner_up_score:g})"
+        matched = ", ".join(evidence.matched_words)
+        self._show(
+            evidence.lesson,
+            extra=[score, f"matched: {matched}"] if matched else [score],
+            matched_keys=evidence.matched_words,
+            source="answer evidence",
+        )
+
+    def show_lesson(self, lesson: Lesson) -> None:
+        """A lesson the user picked in the browser (no question, so nothing highlighted)."""
+        self._show(lesson, extra=[], matched_keys=(), source="browsing")
+
+    def show_hint(self) -> None:
+        self.lesson = None
+        self.add_class("-empty")
+        self.border_subtitle = ""
+        self.query_one("#evidence-title", Static).update("")
+        self.query_one("#evidence-meta", Static).update("")
+        self.query_one("#evidence-body", Static).update(Content(HINT))
+
+    def _show(
+        self, lesson: Lesson, extra: list[str], matched_keys: Collection[str], source: str
+    ) -> None:
+        self.lesson = lesson
+        self.remove_class("-empty")
+        self.border_subtitle = source
+        meta = "\n".join([f"{one_line(lesson.id)} · {one_line(lesson.source_path)}", *extra])
+        self.query_one("#evidence-title", Static).update(literal(one_line(lesson.title)))
+        self.query_one("#evidence-meta", Static).update(literal(meta))
+        self.query_one("#evidence-body", Static).update(highlighted(lesson.text, matched_keys))
+        self.scroll_home(animate=False)
