@@ -14,11 +14,9 @@ thread start per case.
 from __future__ import annotations
 
 import json
-import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -231,48 +229,49 @@ def test_a_redirect_target_never_gets_a_request(
 # -- the 20 MB body: refused while reading, with little memory ---------------------
 
 
+# Runs the command in its argv and writes that child's peak RSS (KiB, as Linux reports
+# it) to the file named first. A small, fresh process must do the spawning: Linux carries
+# the spawning process's own peak over into the child's `ru_maxrss` at fork and exec,
+# so spawned straight from a pytest process of a few hundred MB the CLI would "peak"
+# at pytest's size.
+MEASURE_PEAK = """
+import resource, subprocess, sys
+from pathlib import Path
+completed = subprocess.run(sys.argv[2:])
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+Path(sys.argv[1]).write_text(str(peak))
+sys.exit(completed.returncode)
+"""
+
+
 @dataclass(frozen=True)
 class MeasuredRun:
     returncode: int
     stdout: str
     stderr: str
     peak_rss_bytes: int
-    seconds: float
 
 
 def run_cli_measured(tmp_path: Path, env: dict[str, str], *args: str) -> MeasuredRun:
-    """Run the CLI and read the child's own peak resident memory from `wait4`.
-
-    `wait4` reports the rusage of exactly that process (not of every child this test
-    run ever had, as `RUSAGE_CHILDREN` would), so the number is the CLI's alone.
-    """
+    """Run the CLI through `MEASURE_PEAK` and return its output and peak memory."""
     workdir = tmp_path / "measured-cwd"
     workdir.mkdir(exist_ok=True)
-    out_path, err_path = tmp_path / "measured.out", tmp_path / "measured.err"
-    started = time.monotonic()
-    with out_path.open("wb") as out, err_path.open("wb") as err:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "tui_assistant", *args],
-            stdout=out,
-            stderr=err,
-            stdin=subprocess.DEVNULL,
-            env=cli_env(tmp_path / "data", env),
-            cwd=workdir,
-        )
-        try:
-            _pid, status, usage = os.wait4(process.pid, 0)
-        except BaseException:
-            process.kill()
-            process.wait()
-            raise
-    elapsed = time.monotonic() - started
-    process.returncode = os.waitstatus_to_exitcode(status)  # already reaped by wait4
+    peak_file = tmp_path / "peak-rss-kib"
+    command = [sys.executable, "-m", "tui_assistant", *args]
+    completed = subprocess.run(
+        [sys.executable, "-c", MEASURE_PEAK, str(peak_file), *command],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        env=cli_env(tmp_path / "data", env),
+        cwd=workdir,
+        timeout=30,
+    )
     return MeasuredRun(
-        returncode=process.returncode,
-        stdout=out_path.read_text(),
-        stderr=err_path.read_text(),
-        peak_rss_bytes=usage.ru_maxrss * 1024,  # Linux reports kibibytes
-        seconds=elapsed,
+        returncode=completed.returncode,
+        stdout=completed.stdout,
+        stderr=completed.stderr,
+        peak_rss_bytes=int(peak_file.read_text()) * 1024,
     )
 
 
