@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -93,6 +94,7 @@ def _add_lessons_option(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     _never_fail_on_encoding()
+    _show_core_warnings()
     try:
         args = build_parser().parse_args(argv)
         return int(args.handler(args))
@@ -114,6 +116,20 @@ def _never_fail_on_encoding() -> None:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
+
+
+class _WarningLines(logging.Handler):
+    """The core's logged warnings (such as a damaged call ledger) as the CLI's own
+    one-line `warning:` messages, instead of logging's bare last-resort output."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(f"{PROG}: warning: {_one_line(record.getMessage())}", file=sys.stderr)
+
+
+def _show_core_warnings() -> None:
+    logger = logging.getLogger("tui_assistant")
+    if not any(isinstance(handler, _WarningLines) for handler in logger.handlers):
+        logger.addHandler(_WarningLines(logging.WARNING))
 
 
 def _one_line(text: str) -> str:

@@ -140,12 +140,15 @@ class CallLedger:
         return read
 
     def _append(self, line: str) -> None:
+        created = not self.path.exists()
         descriptor = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             _write_all(descriptor, line.encode("ascii"))
             os.fsync(descriptor)
         finally:
             os.close(descriptor)
+        if created:
+            _sync_folder(self.folder)
 
     def _replace(self, text: str) -> None:
         temporary = self.path.with_name(self.path.name + ".tmp")
@@ -156,6 +159,17 @@ class CallLedger:
         finally:
             os.close(descriptor)
         os.replace(temporary, self.path)
+        _sync_folder(self.folder)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a new or renamed file's directory entry durable too: fsyncing the file
+    alone would leave a freshly created or replaced ledger to be lost on power loss."""
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 def _write_all(descriptor: int, data: bytes) -> None:
