@@ -118,16 +118,19 @@ class HistoryStore:
         record = _record(outcome, asked_at or _now())
         line = json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n"
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        created = not self.path.exists()
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
         try:
             size = os.fstat(fd).st_size
             # A torn last record has no newline; start a fresh line so this one survives.
             if size and os.pread(fd, 1, size - 1) != b"\n":
                 line = b"\n" + line
-            os.write(fd, line)
+            _write_all(fd, line)
             os.fsync(fd)
         finally:
             os.close(fd)
+        if created:
+            _sync_folder(self.path.parent)
         return Turn.from_record(record)
 
     def clear(self) -> None:
@@ -162,6 +165,24 @@ def export_markdown(turns: Iterable[Turn]) -> str:
                 lines.append(f"Lesson: `{turn.source_path}`")
         lines.append("")
     return "\n".join(lines)
+
+
+def _write_all(descriptor: int, data: bytes) -> None:
+    """`os.write` may write only part of a large record (a full disk, a signal); the
+    rest must follow, or the record would be torn while the app carries on."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(descriptor, view) :]
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a new history file's directory entry durable: fsyncing the file alone
+    could lose the whole file, not just its last record, on power loss."""
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 def _record(outcome: Outcome, asked_at: str) -> dict[str, Any]:
