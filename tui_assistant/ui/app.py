@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import ClassVar
 
 from textual import on, work
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import App, ComposeResult, ScreenStackError, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -29,6 +30,7 @@ from tui_assistant.core.outcome import Outcome, Reason, cancelled, refused, time
 from tui_assistant.core.service import PendingAnswer
 from tui_assistant.core.text import clean_display_text
 from tui_assistant.ui.chat_pane import ChatPane, TurnView
+from tui_assistant.ui.core_warnings import NoticeHandler, show_core_warnings, stop_showing
 from tui_assistant.ui.evidence_panel import EvidencePanel
 from tui_assistant.ui.help_screen import HelpScreen
 from tui_assistant.ui.lesson_browser import LessonBrowser
@@ -74,6 +76,7 @@ class AssistantApp(App[int]):
         self._pending_view: TurnView | None = None
         self._cursor_blink = cursor_blink
         self.history_loaded = False
+        self._core_warnings: NoticeHandler | None = None
 
     # -- layout ---------------------------------------------------------------
 
@@ -91,6 +94,8 @@ class AssistantApp(App[int]):
         yield Footer()
 
     def on_mount(self) -> None:
+        # Before anything else, so no warning logged while starting up is lost.
+        self._core_warnings = show_core_warnings(self._show_core_warning)
         self.question_box.focus()
         for problem in self.context.library.problems:
             self.chat.add_notice(f"warning: {problem}")
@@ -299,7 +304,18 @@ class AssistantApp(App[int]):
         self.status_bar.show_ready()
         self.chat.add_notice("history cleared", warning=False)
 
+    def _show_core_warning(self, text: str) -> None:
+        """A warning the core logged (see `core_warnings`), as a notice in the chat."""
+        try:
+            chat = self.chat
+        except (NoMatches, ScreenStackError):
+            return  # shutting down: the chat pane is already gone
+        chat.add_notice(text)
+
     async def on_unmount(self) -> None:
+        if self._core_warnings is not None:
+            stop_showing(self._core_warnings)
+            self._core_warnings = None
         await self.context.aclose()
 
 
