@@ -81,7 +81,6 @@ async def test_a_damaged_call_ledger_is_a_notice_in_the_chat(
 async def test_warnings_from_the_app_thread_and_other_threads_are_shown_cleaned(
     tmp_path: Path,
 ) -> None:
-
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     core_logger = logging.getLogger(f"{CORE_LOGGER_NAME}.core.somewhere")
     async with app.run_test(size=SIZE) as pilot:
