@@ -32,7 +32,7 @@ from tui_assistant.core.index import FieldSnapshot, IndexBuilder, IndexSnapshot,
 from tui_assistant.core.lessons import LessonLibrary
 from tui_assistant.core.text import NORMALISER_VERSION
 
-# 2: the manifest lists the skipped files too.
+# 2: the manifest holds digests of the lessons' and all files' stamps.
 CACHE_FORMAT = 2
 CACHE_FOLDER = "index-cache"
 _MAGIC = b"TUIA-INDEX\n"
@@ -121,15 +121,8 @@ def open_library(folder: Path, cache_dir: Path) -> LoadedLibrary:
 
 def _stamps_match(header: dict[str, Any], stamps: FileStamps) -> bool:
     """Whether the cache was built from exactly these files, going by their stamps."""
-    if any(header.get(key) != value for key, value in _fixed_manifest().items()):
-        return False
-    try:
-        recorded = {f"{lesson_id}.md": (size, mtime) for lesson_id, size, mtime in header["files"]}
-        for name, size, mtime in header["skipped"]:
-            recorded[name] = (size, mtime)
-    except (KeyError, TypeError, ValueError):
-        return False
-    return recorded == stamps
+    expected = {**_fixed_manifest(), "stamps": _stamps_digest(stamps)}
+    return all(header.get(key) == value for key, value in expected.items())
 
 
 def _folder_key(folder: Path) -> str:
@@ -144,28 +137,36 @@ def _fixed_manifest() -> dict[str, Any]:
     }
 
 
+def _stamps_digest(stamps: FileStamps) -> str:
+    """One digest of every file's name, size and mtime: a folder of a hundred
+    thousand files is then a short string in the header, not a list to parse."""
+    digest = hashlib.sha256()
+    for name in sorted(stamps):
+        size, mtime = stamps[name]
+        digest.update(os.fsencode(name) + b"\0" + f"{size}:{mtime}\n".encode())
+    return digest.hexdigest()
+
+
 def _manifest(library: LessonLibrary, stamps: FileStamps) -> dict[str, Any] | None:
     """What the index depends on; None when a lesson's file could not be stamped.
 
-    `skipped` lists the stamped files that were not lessons, so that the stamps
-    alone can tell the next start whether the folder is unchanged.
+    `lessons` is a digest of the lessons in library order with their files' stamps
+    (which files the postings' lesson numbers refer to); `stamps` a digest of every
+    stamped file, skipped ones included, so the next start can tell from the stamps
+    alone whether the folder is unchanged.
     """
-    files: list[list[Any]] = []
+    digest = hashlib.sha256()
     for lesson in library.lessons:
         stamp = stamps.get(f"{lesson.id}.md")
         if stamp is None:
             return None  # appeared after the scan: build, but do not cache
-        files.append([lesson.id, stamp[0], stamp[1]])
-    skipped = [
-        [problem.file_name, *stamps[problem.file_name]]
-        for problem in library.problems
-        if problem.file_name in stamps
-    ]
+        digest.update(f"{lesson.id}:{stamp[0]}:{stamp[1]}\n".encode())
     return {
         **_fixed_manifest(),
         "folder": _folder_key(library.folder),
-        "files": files,
-        "skipped": skipped,
+        "lessons": digest.hexdigest(),
+        "lesson_count": len(library),
+        "stamps": _stamps_digest(stamps),
     }
 
 
