@@ -1,16 +1,19 @@
-"""Our side of the benchmark: the app's own start-up path, then every question.
+"""Our side of the benchmark, latency driver only: per-question timings.
 
-Run by `run.py` in its own process. It does what `tui-assistant eval CASES.jsonl`
-does for retrieval: `open_context` (settings, lesson files, the index from the data
-folder's cache or built fresh) and then the answer service for each question, in
-deterministic mode. Once `tui-assistant eval` is merged, `run.py --eval-command`
-times that command as a whole process instead (no per-question latencies there).
+`run.py` times the real `tui-assistant eval CASES.jsonl --lessons DIR --json` process
+for the whole-pipeline, peak-memory and warm-pipeline columns; that process reports
+no per-question timings. This driver supplies the columns it cannot: time to ready
+after imports (cold and warm) and each question's latency. It runs the same start-up
+path as `eval` (`open_context`: settings, lesson files, the index from the data
+folder's cache or built fresh) and then `AnswerService.ask` for each question in a
+fresh conversation, exactly as `eval` does, timing each call.
 
 Prints one JSON object: ready_seconds, latencies_ms, answered.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 import time
@@ -22,20 +25,24 @@ def main(argv: list[str]) -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from tui_assistant.context import open_context
     from tui_assistant.core.conversation import Conversation
-    from tui_assistant.core.outcome import Outcome
     from tui_assistant.settings import Settings
 
     start = time.perf_counter()
-    context = open_context(Settings(lessons_dir=folder, data_dir=workdir))
+    context = open_context(Settings(_env_file=None, lessons_dir=folder, data_dir=workdir))  # type: ignore[call-arg]
     ready = time.perf_counter() - start
     questions = [json.loads(line)["question"] for line in cases.open(encoding="utf-8")]
     latencies = []
     answered = 0
-    for question in questions:
-        began = time.perf_counter()
-        outcome = context.service.start(question, Conversation())
-        latencies.append((time.perf_counter() - began) * 1000)
-        answered += isinstance(outcome, Outcome) and outcome.answered
+
+    async def ask_all() -> None:
+        nonlocal answered
+        for question in questions:
+            began = time.perf_counter()
+            outcome = await context.service.ask(question, Conversation())
+            latencies.append((time.perf_counter() - began) * 1000)
+            answered += outcome.evidence is not None
+
+    asyncio.run(ask_all())
     print(json.dumps({"ready_seconds": ready, "latencies_ms": latencies, "answered": answered}))
     return 0
 

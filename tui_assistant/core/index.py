@@ -225,6 +225,14 @@ def key_normaliser() -> Callable[[str], list[str]]:
 
 
 class _FieldBuilder:
+    """Per-word postings of one field while an index is built.
+
+    Counts start as one byte each (almost every count is below 256) and a word's
+    count array widens only when one of its counts does not fit: a hundred thousand
+    lessons make some twelve million postings, so four-byte counts would cost
+    36 MB more while building.
+    """
+
     __slots__ = ("counts", "lessons")
 
     def __init__(self) -> None:
@@ -239,20 +247,34 @@ class _FieldBuilder:
             numbers = lessons.get(word)
             if numbers is None:
                 numbers = lessons[word] = array(LESSON_TYPECODE)
-                counts[word] = array("i")
+                counts[word] = array("B")
             numbers.append(number)
-            counts[word].append(count)
+            try:
+                counts[word].append(count)
+            except OverflowError:
+                counts[word] = widened = array("I", counts[word])
+                widened.append(count)
 
     def finish(self) -> FieldSnapshot:
         words = tuple(self.lessons)
-        starts = array(LESSON_TYPECODE, [0])
+        total = sum(map(len, self.lessons.values()))
+        count_typecode = "I" if any(c.typecode != "B" for c in self.counts.values()) else "B"
+        starts = array(LESSON_TYPECODE, bytes(array(LESSON_TYPECODE).itemsize * (len(words) + 1)))
         all_lessons = array(LESSON_TYPECODE)
-        all_counts = array("i")
-        for word in words:
+        all_counts = array(count_typecode)
+        position = 0
+        for slot, word in enumerate(words):
             # Pop as we go so the per-word arrays are freed while the flat ones grow.
-            all_lessons.extend(self.lessons.pop(word))
-            all_counts.extend(self.counts.pop(word))
-            starts.append(len(all_lessons))
+            numbers = self.lessons.pop(word)
+            all_lessons.extend(numbers)
+            word_counts = self.counts.pop(word)
+            if word_counts.typecode == count_typecode:
+                all_counts.extend(word_counts)
+            else:
+                all_counts.extend(array(count_typecode, word_counts))
+            position += len(numbers)
+            starts[slot + 1] = position
+        assert position == total
         return FieldSnapshot(words, starts, all_lessons, compact_counts(all_counts))
 
 
@@ -265,16 +287,37 @@ def compact_counts(counts: array[int]) -> array[int]:
     return counts
 
 
+class IndexBuilder:
+    """Builds an index's postings one lesson at a time, in library order.
+
+    Lets the library loader hand each lesson over as it is read, so a library whose
+    texts stay on disk is indexed in the same single pass over its files.
+    """
+
+    def __init__(self) -> None:
+        self._normalise = key_normaliser()
+        self._title = _FieldBuilder()
+        self._body = _FieldBuilder()
+        self._title_lengths = array(LESSON_TYPECODE)
+        self._body_lengths = array(LESSON_TYPECODE)
+
+    def add(self, lesson: Lesson) -> None:
+        number = len(self._title_lengths)
+        title_keys = self._normalise(lesson.title)
+        body_keys = self._normalise(lesson.text)
+        self._title_lengths.append(len(title_keys))
+        self._body_lengths.append(len(body_keys))
+        self._title.add(number, title_keys)
+        self._body.add(number, body_keys)
+
+    def finish(self) -> IndexSnapshot:
+        return IndexSnapshot(
+            self._title.finish(), self._body.finish(), self._title_lengths, self._body_lengths
+        )
+
+
 def build_snapshot(lessons: Sequence[Lesson]) -> IndexSnapshot:
-    normalise = key_normaliser()
-    title, body = _FieldBuilder(), _FieldBuilder()
-    title_lengths = array(LESSON_TYPECODE)
-    body_lengths = array(LESSON_TYPECODE)
-    for number, lesson in enumerate(lessons):
-        title_keys = normalise(lesson.title)
-        body_keys = normalise(lesson.text)
-        title_lengths.append(len(title_keys))
-        body_lengths.append(len(body_keys))
-        title.add(number, title_keys)
-        body.add(number, body_keys)
-    return IndexSnapshot(title.finish(), body.finish(), title_lengths, body_lengths)
+    builder = IndexBuilder()
+    for lesson in lessons:
+        builder.add(lesson)
+    return builder.finish()

@@ -26,18 +26,24 @@ import zlib
 from array import array
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-from tui_assistant.core.index import FieldSnapshot, IndexSnapshot, InvertedIndex
+from tui_assistant.core.index import FieldSnapshot, IndexBuilder, IndexSnapshot, InvertedIndex
 from tui_assistant.core.lessons import LessonLibrary
 from tui_assistant.core.text import NORMALISER_VERSION
 
-CACHE_FORMAT = 1
+# 2: the manifest holds digests of the lessons' and all files' stamps.
+CACHE_FORMAT = 2
 CACHE_FOLDER = "index-cache"
 _MAGIC = b"TUIA-INDEX\n"
 _LENGTH_BYTES = 8
 _CHECKSUM_BYTES = 4
 _INTEGER_TYPECODES = frozenset("bBhHiIlLqQ")
+_READ_SLICE_BYTES = 1024 * 1024
+# The header holds every distinct word; far below this for any real library.
+_MAX_HEADER_BYTES = 1024 * 1024 * 1024
+# Above this many bytes of lesson files, lesson texts stay on disk until used.
+TEXT_IN_MEMORY_BYTES = 16 * 1024 * 1024
 
 # file name -> (size in bytes, mtime in nanoseconds)
 FileStamps = dict[str, tuple[int, int]]
@@ -81,40 +87,86 @@ def open_library(folder: Path, cache_dir: Path) -> LoadedLibrary:
 
     Raises `LibraryError` like `LessonLibrary.load`. Cache problems never raise: an
     unreadable or unwritable cache only means building the index in memory.
+
+    When the files' stamps already show the cache is stale (or there is none), the
+    index is built while the files are read, in one pass; a library larger than
+    TEXT_IN_MEMORY_BYTES then keeps its texts on disk (`Lesson.on_disk`). The stamps
+    only predict: the cache is used only after the full check against the library
+    as loaded, and a wrong prediction costs a second read of the texts, not a wrong
+    index.
     """
     stamps = stamp_folder(folder)
-    library = LessonLibrary.load(folder)
-    manifest = _manifest(library, stamps)
+    keep_text = sum(size for size, _mtime in stamps.values()) <= TEXT_IN_MEMORY_BYTES
     path = cache_path(cache_dir, folder)
-    if manifest is not None:
+    header = read_header(path)
+    builder = None if header is not None and _stamps_match(header, stamps) else IndexBuilder()
+    library = LessonLibrary.load(
+        folder, keep_text=keep_text, on_lesson=builder.add if builder is not None else None
+    )
+    manifest = _manifest(library, stamps)
+    if manifest is not None and builder is None:
         snapshot = read_cache(path, manifest, len(library))
         if snapshot is not None:
             index = InvertedIndex.from_snapshot(library.lessons, snapshot)
             return LoadedLibrary(library, index, from_cache=True)
-    index = InvertedIndex(library.lessons)
+    if builder is None:  # the prediction was wrong: read the texts again
+        builder = IndexBuilder()
+        for lesson in library.lessons:
+            builder.add(lesson)
+    index = InvertedIndex.from_snapshot(library.lessons, builder.finish())
     if manifest is not None:
         write_cache(path, manifest, index.snapshot())
     return LoadedLibrary(library, index, from_cache=False)
+
+
+def _stamps_match(header: dict[str, Any], stamps: FileStamps) -> bool:
+    """Whether the cache was built from exactly these files, going by their stamps."""
+    expected = {**_fixed_manifest(), "stamps": _stamps_digest(stamps)}
+    return all(header.get(key) == value for key, value in expected.items())
 
 
 def _folder_key(folder: Path) -> str:
     return str(Path(folder).absolute())
 
 
-def _manifest(library: LessonLibrary, stamps: FileStamps) -> dict[str, Any] | None:
-    """What the index depends on; None when a lesson's file could not be stamped."""
-    files: list[list[Any]] = []
-    for lesson in library.lessons:
-        stamp = stamps.get(f"{lesson.id}.md")
-        if stamp is None:
-            return None  # appeared after the scan: build, but do not cache
-        files.append([lesson.id, stamp[0], stamp[1]])
+def _fixed_manifest() -> dict[str, Any]:
     return {
         "format": CACHE_FORMAT,
         "normaliser": NORMALISER_VERSION,
         "byteorder": sys.byteorder,
+    }
+
+
+def _stamps_digest(stamps: FileStamps) -> str:
+    """One digest of every file's name, size and mtime: a folder of a hundred
+    thousand files is then a short string in the header, not a list to parse."""
+    digest = hashlib.sha256()
+    for name in sorted(stamps):
+        size, mtime = stamps[name]
+        digest.update(os.fsencode(name) + b"\0" + f"{size}:{mtime}\n".encode())
+    return digest.hexdigest()
+
+
+def _manifest(library: LessonLibrary, stamps: FileStamps) -> dict[str, Any] | None:
+    """What the index depends on; None when a lesson's file could not be stamped.
+
+    `lessons` is a digest of the lessons in library order with their files' stamps
+    (which files the postings' lesson numbers refer to); `stamps` a digest of every
+    stamped file, skipped ones included, so the next start can tell from the stamps
+    alone whether the folder is unchanged.
+    """
+    digest = hashlib.sha256()
+    for lesson in library.lessons:
+        stamp = stamps.get(f"{lesson.id}.md")
+        if stamp is None:
+            return None  # appeared after the scan: build, but do not cache
+        digest.update(f"{lesson.id}:{stamp[0]}:{stamp[1]}\n".encode())
+    return {
+        **_fixed_manifest(),
         "folder": _folder_key(library.folder),
-        "files": files,
+        "lessons": digest.hexdigest(),
+        "lesson_count": len(library),
+        "stamps": _stamps_digest(stamps),
     }
 
 
@@ -160,12 +212,14 @@ def write_cache(path: Path, manifest: dict[str, Any], snapshot: IndexSnapshot) -
     try:
         with os.fdopen(handle, "wb") as stream:
             checksum = 0
-            for chunk in (
-                _MAGIC,
-                len(header_bytes).to_bytes(_LENGTH_BYTES, "little"),
-                header_bytes,
-                *(values.tobytes() for values in arrays),
-            ):
+            # memoryviews: the arrays are written straight from memory, never copied.
+            chunks: list[memoryview] = [
+                memoryview(_MAGIC),
+                memoryview(len(header_bytes).to_bytes(_LENGTH_BYTES, "little")),
+                memoryview(header_bytes),
+                *(memoryview(values).cast("B") for values in arrays),
+            ]
+            for chunk in chunks:
                 stream.write(chunk)
                 checksum = zlib.crc32(chunk, checksum)
             stream.write(checksum.to_bytes(_CHECKSUM_BYTES, "little"))
@@ -177,46 +231,80 @@ def write_cache(path: Path, manifest: dict[str, Any], snapshot: IndexSnapshot) -
         return False
 
 
+def read_header(path: Path) -> dict[str, Any] | None:
+    """The cache's JSON header, unchecked (a hint only), or None when unreadable."""
+    try:
+        with path.open("rb") as stream:
+            if stream.read(len(_MAGIC)) != _MAGIC:
+                return None
+            length = int.from_bytes(stream.read(_LENGTH_BYTES), "little")
+            if length > _MAX_HEADER_BYTES:
+                return None
+            header = json.loads(stream.read(length))
+    except (OSError, ValueError):
+        return None
+    return header if isinstance(header, dict) else None
+
+
 def read_cache(path: Path, manifest: dict[str, Any], lesson_count: int) -> IndexSnapshot | None:
     """The cached snapshot when it is intact and matches `manifest`, else None."""
     try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    try:
-        return _parse(memoryview(data), manifest, lesson_count)
-    except (ValueError, KeyError, TypeError, IndexError, OverflowError):
+        with path.open("rb") as stream:
+            return _parse(stream, os.fstat(stream.fileno()).st_size, manifest, lesson_count)
+    except (OSError, ValueError, KeyError, TypeError, IndexError, OverflowError, EOFError):
         return None
 
 
-def _parse(data: memoryview, manifest: dict[str, Any], lesson_count: int) -> IndexSnapshot | None:
-    if len(data) < len(_MAGIC) + _LENGTH_BYTES + _CHECKSUM_BYTES:
+def _read_exactly(stream: BinaryIO, size: int) -> bytes:
+    data = stream.read(size)
+    if len(data) != size:
+        raise EOFError
+    return data
+
+
+def _parse(
+    stream: BinaryIO, file_size: int, manifest: dict[str, Any], lesson_count: int
+) -> IndexSnapshot | None:
+    """Read the cache piece by piece (never the whole file at once, which would double
+    the memory of a large index), checking the checksum over what was read."""
+    if file_size < len(_MAGIC) + _LENGTH_BYTES + _CHECKSUM_BYTES:
         return None
-    if data[: len(_MAGIC)] != _MAGIC:
+    end = file_size - _CHECKSUM_BYTES
+    magic = _read_exactly(stream, len(_MAGIC))
+    if magic != _MAGIC:
         return None
-    body, trailer = data[:-_CHECKSUM_BYTES], data[-_CHECKSUM_BYTES:]
-    if zlib.crc32(body) != int.from_bytes(trailer, "little"):
-        return None
+    length_bytes = _read_exactly(stream, _LENGTH_BYTES)
+    header_length = int.from_bytes(length_bytes, "little")
     position = len(_MAGIC) + _LENGTH_BYTES
-    header_length = int.from_bytes(data[len(_MAGIC) : position], "little")
-    header = json.loads(bytes(body[position : position + header_length]))
+    if header_length > end - position:
+        return None
+    header_bytes = _read_exactly(stream, header_length)
+    checksum = zlib.crc32(header_bytes, zlib.crc32(length_bytes, zlib.crc32(magic)))
     position += header_length
+    header = json.loads(header_bytes)
     if not isinstance(header, dict):
         return None
     if any(header.get(key) != value for key, value in manifest.items()):
         return None  # built from other files, or by another version
     arrays: list[array[int]] = []
     for typecode, length in header["arrays"]:
-        if typecode not in _INTEGER_TYPECODES:
+        if typecode not in _INTEGER_TYPECODES or not isinstance(length, int) or length < 0:
             return None
         values = array(typecode)
         size = values.itemsize * length
-        if position + size > len(body):
+        if position + size > end:
             return None
-        values.frombytes(body[position : position + size])
+        remaining = length
+        while remaining:  # in slices, so no temporary copy as big as the array
+            step = min(remaining, _READ_SLICE_BYTES // values.itemsize)
+            values.fromfile(stream, step)
+            remaining -= step
+        checksum = zlib.crc32(memoryview(values).cast("B"), checksum)
         arrays.append(values)
         position += size
-    if position != len(body) or len(arrays) != len(_ARRAY_NAMES):
+    if position != end or len(arrays) != len(_ARRAY_NAMES):
+        return None
+    if checksum != int.from_bytes(_read_exactly(stream, _CHECKSUM_BYTES), "little"):
         return None
     title_starts, title_lessons, title_counts, body_starts, body_lessons, body_counts = arrays[:6]
     title = _field(header["title_words"], title_starts, title_lessons, title_counts, lesson_count)

@@ -11,7 +11,7 @@ import os
 import re
 import stat
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,12 +37,98 @@ class LibraryError(Exception):
         self.problems = problems
 
 
-@dataclass(frozen=True, slots=True)
 class Lesson:
+    """One lesson: id, title, text and the path shown as its source.
+
+    A lesson from a large library may leave its text on disk (`Lesson.on_disk`): the
+    text is then read again from the lesson's file, with the same size cap and
+    no-symlink rule as the first read, the first time `text` is used, and kept after
+    that. A library of a hundred thousand files then holds titles, not texts.
+    Immutable, compared and hashed by value like the dataclass it replaces.
+    """
+
+    __slots__ = ("_file", "_text", "id", "source_path", "title")
+
     id: str
     title: str
-    text: str
     source_path: str
+    _text: str | None
+    _file: str | None
+
+    def __init__(self, id: str, title: str, text: str, source_path: str) -> None:
+        _set = object.__setattr__
+        _set(self, "id", id)
+        _set(self, "title", title)
+        _set(self, "source_path", source_path)
+        _set(self, "_text", text)
+        _set(self, "_file", None)
+
+    @classmethod
+    def on_disk(cls, id: str, title: str, source_path: str, file: str) -> Lesson:
+        """A lesson whose text is read from `file` when first used."""
+        lesson = cls(id, title, "", source_path)
+        object.__setattr__(lesson, "_text", None)
+        object.__setattr__(lesson, "_file", file)
+        return lesson
+
+    @property
+    def text(self) -> str:
+        text = self._text
+        if text is None:
+            text = _reread_text(self)
+            object.__setattr__(self, "_text", text)
+        return text
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Lesson is immutable (cannot set {name!r})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Lesson is immutable (cannot delete {name!r})")
+
+    def _key(self) -> tuple[str, str, str, str]:
+        return (self.id, self.title, self.text, self.source_path)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Lesson)
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.title, self.source_path))
+
+    def __repr__(self) -> str:
+        return (
+            f"Lesson(id={self.id!r}, title={self.title!r}, text={self.text!r}, "
+            f"source_path={self.source_path!r})"
+        )
+
+
+def _reread_text(lesson: Lesson) -> str:
+    """The text of an on-disk lesson, read again under the rules of the first read.
+
+    The file was a valid lesson when the library was loaded. If it has since become
+    unreadable or invalid, the text says so instead of raising: the app keeps
+    working, and a user sees why this one lesson has no text until the next start.
+    """
+    file = lesson._file
+    assert file is not None
+    try:
+        data = _read_capped(file)
+    except _NotRegularFile:
+        return _gone(lesson, "is no longer a regular file")
+    except OSError as error:
+        return _gone(lesson, f"cannot be read ({error.strerror or error})")
+    if data is None:
+        return _gone(lesson, f"is now larger than {MAX_LESSON_BYTES // (1024 * 1024)} MiB")
+    result = parse_lesson(lesson.id, data, lesson.source_path)
+    if isinstance(result, str):
+        return _gone(lesson, result)
+    return result.text
+
+
+def _gone(lesson: Lesson, reason: str) -> str:
+    return f"(The file {lesson.source_path} changed since the app started and {reason}.)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,11 +189,20 @@ class LessonLibrary:
         return self._by_id.get(lesson_id)
 
     @classmethod
-    def load(cls, folder: Path) -> LessonLibrary:
+    def load(
+        cls,
+        folder: Path,
+        *,
+        keep_text: bool = True,
+        on_lesson: Callable[[Lesson], None] | None = None,
+    ) -> LessonLibrary:
         """Load every valid `*.md` lesson directly inside `folder`, sorted by id.
 
         Bad files are recorded in `problems` and skipped. Raises `LibraryError` when
-        the folder cannot be read or holds no valid lesson.
+        the folder cannot be read or holds no valid lesson. `on_lesson` sees each
+        valid lesson, in order and with its text, as it is read (the index is built
+        that way in one pass); with `keep_text=False` the library's lessons then
+        leave their text on disk (`Lesson.on_disk`).
         """
         folder = Path(folder)
         try:
@@ -123,14 +218,21 @@ class LessonLibrary:
 
         lessons: list[Lesson] = []
         problems: list[LessonProblem] = []
+        absolute_folder = os.path.abspath(folder)
         for entry in entries:
             if not entry.name.endswith(".md"):
                 continue  # not a lesson file; other files may live beside lessons
             result = read_lesson(entry, display_folder=folder.name)
-            if isinstance(result, Lesson):
-                lessons.append(result)
-            else:
+            if isinstance(result, LessonProblem):
                 problems.append(result)
+                continue
+            if on_lesson is not None:
+                on_lesson(result)
+            if not keep_text:
+                # An absolute path, so the text is found even after a change of directory.
+                file = os.path.join(absolute_folder, entry.name)
+                result = Lesson.on_disk(result.id, result.title, result.source_path, file)
+            lessons.append(result)
         if not lessons:
             detail = f" ({len(problems)} skipped)" if problems else ""
             raise LibraryError(

@@ -1,0 +1,185 @@
+"""Cancel latency and deadline accuracy of the real app, on a pseudo-terminal.
+
+    python benchmarks/cancel_and_deadline.py [--runs 5] [--deadline 2]
+
+Starts `python -m tui_assistant` (bundled lessons, model mode) on an 80x24
+pseudo-terminal against `tests/fake_openai_server.py` with `Hang()`: the request is
+read and never answered. Then, per run, with a fresh app:
+
+- cancel: ask a question, wait until `asking` is drawn and the server holds the
+  request, write Esc, and time until `cancelled` is drawn (target <= 0.1 s);
+- deadline: with TUI_ASSISTANT_DEADLINE_SECONDS set, ask and time from the enter key
+  until `timed out` is drawn; the overshoot is that time minus the deadline
+  (target <= +0.5 s).
+
+A classic terminal sends Esc as a lone ESC byte, the same byte that starts every
+escape sequence, so Textual only reports the key once no more bytes follow: its
+input thread notices at its next 0.1 s select timeout. Terminals speaking the kitty
+keyboard protocol (which Textual turns on) send Esc as the unambiguous `CSI 27 u`,
+reported at once. Cancel is measured both ways: the second shows the app's own
+reaction. Prints medians over the runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import os
+import pty
+import select
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.fake_openai_server import FakeOpenAIServer, Hang  # noqa: E402
+
+QUESTION = "how much salt goes in pasta water"
+WAIT_SECONDS = 30.0
+
+
+class Terminal:
+    """One app process on a pseudo-terminal: write keys, wait for words to be drawn."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.leader, follower = pty.openpty()
+        fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tui_assistant"],
+            stdin=follower,
+            stdout=follower,
+            stderr=follower,
+            env=env,
+            cwd=ROOT,
+            start_new_session=True,
+        )
+        os.close(follower)
+        self.seen = b""
+
+    def write(self, data: bytes) -> float:
+        """Write keys; the time just before they go out."""
+        started = time.perf_counter()
+        os.write(self.leader, data)
+        return started
+
+    def wait_for(self, word: bytes) -> float:
+        """Read what the app draws until `word` appears; the time it was read."""
+        self.seen = b""
+        deadline = time.perf_counter() + WAIT_SECONDS
+        while time.perf_counter() < deadline:
+            readable, _, _ = select.select([self.leader], [], [], 0.01)
+            if not readable:
+                if self.process.poll() is not None:
+                    break
+                continue
+            try:
+                chunk = os.read(self.leader, 65536)
+            except OSError:
+                break
+            # Keep a tail, so a word split across two reads is still found.
+            self.seen = (self.seen + chunk)[-8192:]
+            if word in self.seen:
+                return time.perf_counter()
+        raise RuntimeError(f"{word!r} never drawn; last output {self.seen[-300:]!r}")
+
+    def close(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        os.close(self.leader)
+
+
+def app_env(server: FakeOpenAIServer, data_dir: str, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TUI_ASSISTANT_")}
+    env.update(
+        PYTHONPATH=str(ROOT),
+        TERM="xterm-256color",
+        TUI_ASSISTANT_DATA_DIR=data_dir,
+        TUI_ASSISTANT_PROVIDER="openai",
+        TUI_ASSISTANT_BASE_URL=server.base_url,
+        TUI_ASSISTANT_API_KEY="benchmark-key",
+        **extra,
+    )
+    return env
+
+
+LONE_ESCAPE = b"\x1b"
+KITTY_ESCAPE = b"\x1b[27u"
+
+
+def cancel_latency(server: FakeOpenAIServer, env: dict[str, str], escape: bytes) -> float:
+    """Seconds from writing Esc (as `escape`) to `cancelled` being drawn."""
+    terminal = Terminal(env)
+    try:
+        terminal.wait_for(b"ready")
+        before = server.request_count
+        terminal.write(QUESTION.encode() + b"\r")
+        terminal.wait_for(b"asking")
+        if not server.wait_for_requests(before + 1, timeout=10):
+            raise RuntimeError("the request never reached the server")
+        pressed = terminal.write(escape)
+        return terminal.wait_for(b"cancelled") - pressed
+    finally:
+        terminal.close()
+
+
+def deadline_overshoot(env: dict[str, str], deadline: float) -> float:
+    """Seconds past the deadline at which `timed out` is drawn (from the enter key)."""
+    terminal = Terminal(env)
+    try:
+        terminal.wait_for(b"ready")
+        asked = terminal.write(QUESTION.encode() + b"\r")
+        return terminal.wait_for(b"timed out") - asked - deadline
+    finally:
+        terminal.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--deadline", type=float, default=2.0, help="seconds")
+    args = parser.parse_args(argv)
+    cancels_legacy: list[float] = []
+    cancels_kitty: list[float] = []
+    overshoots: list[float] = []
+    with FakeOpenAIServer(Hang()) as server, tempfile.TemporaryDirectory() as scratch:
+        # A fresh data folder per app: a stored earlier turn would show its
+        # `cancelled` or `timed out` at start-up and end the wait too soon.
+        folders = (tempfile.mkdtemp(dir=scratch) for _ in range(3 * args.runs))
+        for _ in range(args.runs):
+            legacy = cancel_latency(server, app_env(server, next(folders)), LONE_ESCAPE)
+            cancels_legacy.append(legacy)
+            kitty = cancel_latency(server, app_env(server, next(folders)), KITTY_ESCAPE)
+            cancels_kitty.append(kitty)
+            timed = app_env(
+                server, next(folders), TUI_ASSISTANT_DEADLINE_SECONDS=f"{args.deadline:g}"
+            )
+            overshoots.append(deadline_overshoot(timed, args.deadline))
+
+    def show(values: list[float]) -> str:
+        runs = ", ".join(f"{value:.3f}" for value in values)
+        return f"median {statistics.median(values):.3f} s (runs: {runs})"
+
+    print(f"cancel, kitty-protocol Esc (CSI 27 u) -> 'cancelled' drawn: {show(cancels_kitty)}")
+    print(f"cancel, lone ESC byte (classic terminal) -> 'cancelled':   {show(cancels_legacy)}")
+    print("  target <= 0.100 s")
+    print(f"deadline {args.deadline:g} s, enter -> 'timed out', overshoot: {show(overshoots)}")
+    print("  target <= +0.500 s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
