@@ -65,6 +65,10 @@ class PendingAnswer:
     evidence: Evidence
     started: float
 
+    def elapsed_ms(self) -> int:
+        """Milliseconds since the question was asked (for an outcome's `elapsed_ms`)."""
+        return _ms(self.started)
+
 
 class AnswerService:
     def __init__(
@@ -105,7 +109,7 @@ class AnswerService:
             outcome = timed_out(question, evidence, detail)
         else:
             outcome = self.judge(question, evidence, text)
-        return outcome.with_timing(question, _ms(pending.started))
+        return outcome.with_timing(question, pending.elapsed_ms())
 
     def judge(self, question: str, evidence: Evidence, text: str) -> Outcome:
         """Pure: the outcome for a model's raw answer to `question` from `evidence`.
@@ -137,7 +141,7 @@ class AnswerService:
                 outcome = await self.finish(step)
             except asyncio.CancelledError:
                 conversation.add(
-                    cancelled(question, step.evidence).with_timing(question, _ms(step.started))
+                    cancelled(question, step.evidence).with_timing(question, step.elapsed_ms())
                 )
                 raise
         else:

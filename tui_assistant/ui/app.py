@@ -174,7 +174,7 @@ class AssistantApp(App[int]):
         except TimeoutError:
             detail = f"no answer within {deadline:g} s"
             outcome = timed_out(pending.question, pending.evidence, detail).with_timing(
-                pending.question, _ms_since(pending)
+                pending.question, pending.elapsed_ms()
             )
         except asyncio.CancelledError:
             raise
@@ -184,7 +184,7 @@ class AssistantApp(App[int]):
                 Reason.PROVIDER_ERROR,
                 pending.evidence,
                 f"unexpected {type(error).__name__}",
-            ).with_timing(pending.question, _ms_since(pending))
+            ).with_timing(pending.question, pending.elapsed_ms())
         if self.pending is not pending:
             return  # cancelled while the answer was on its way: never shown
         self._conclude(outcome, self._pending_view)
@@ -196,7 +196,7 @@ class AssistantApp(App[int]):
         self.workers.cancel_group(self, "ask")
         outcome = cancelled(pending.question, pending.evidence)
         self._conclude(
-            outcome.with_timing(pending.question, _ms_since(pending)), self._pending_view
+            outcome.with_timing(pending.question, pending.elapsed_ms()), self._pending_view
         )
 
     def action_focus_question(self) -> None:
@@ -324,7 +324,3 @@ def run_app(context: AppContext) -> int:
     app = AssistantApp(context)
     app.run()
     return app.return_code or 0
-
-
-def _ms_since(pending: PendingAnswer) -> int:
-    return round((time.perf_counter() - pending.started) * 1000)
