@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tests.conftest import BUNDLED_LESSONS
 from tui_assistant.core.conversation import Conversation, is_repeat_request
 from tui_assistant.core.index import InvertedIndex
 from tui_assistant.core.lessons import LessonLibrary
-from tui_assistant.core.outcome import OutcomeKind, Reason
+from tui_assistant.core.outcome import OutcomeKind, Reason, SupportReport
 from tui_assistant.core.retrieval import KeywordRetriever
 from tui_assistant.core.service import AnswerService
 
@@ -99,3 +101,16 @@ async def test_history_is_never_evidence_for_a_new_question(service: AnswerServi
     # Shares no two words with any lesson; the previous turn must not fill the gap.
     outcome = await service.ask("and how much for rice?", conversation)
     assert outcome.reason is Reason.NO_EVIDENCE
+
+
+def test_an_answer_with_unsupported_sentences_says_so_in_its_status() -> None:
+    library = LessonLibrary.load(BUNDLED_LESSONS)
+    evidence = KeywordRetriever(InvertedIndex(library.lessons)).retrieve("pasta water salt")
+    assert evidence is not None
+    service = AnswerService(KeywordRetriever(InvertedIndex(library.lessons)))
+    outcome = service.judge("q", evidence, "Salt the water. [source:pasta-water]")
+    assert outcome.describe() == "answered"
+    one = replace(outcome, support=SupportReport(False, ("Salt the water.",)))
+    two = replace(outcome, support=SupportReport(False, ("a.", "b.")))
+    assert one.describe() == "answered: 1 sentence not backed by the lesson"
+    assert two.describe() == "answered: 2 sentences not backed by the lesson"

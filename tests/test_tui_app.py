@@ -320,6 +320,7 @@ async def test_unsupported_sentences_are_marked_with_a_legend(tmp_path: Path) ->
         assert "Olive oil stops sticking." in flagged
         assert "Use 10 grams per litre." not in flagged
         assert UNSUPPORTED_LEGEND in shown_text(app.chat)
+        assert status(app) == "answered: 1 sentence not backed by the lesson"
 
 
 async def test_library_problems_are_shown_once_as_a_notice(

@@ -77,6 +77,11 @@ class Outcome:
     def describe(self) -> str:
         """One line for a status bar: `answered`, `refused: <why>`, `timed out`, ..."""
         if self.kind is OutcomeKind.ANSWERED:
+            flagged = len(self.support.unsupported_sentences) if self.support else 0
+            if flagged:
+                # warn mode: shown, but the reader should know part of it is not backed.
+                sentences = "sentence" if flagged == 1 else "sentences"
+                return f"answered: {flagged} {sentences} not backed by the lesson"
             return "answered"
         if self.kind is OutcomeKind.TIMED_OUT:
             return "timed out" + (f": {self.detail}" if self.detail else "")
