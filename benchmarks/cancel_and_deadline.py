@@ -23,97 +23,28 @@ reaction. Prints medians over the runs.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import fcntl
-import os
-import pty
-import select
-import signal
 import statistics
-import struct
-import subprocess
 import sys
 import tempfile
-import termios
-import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from pseudo_terminal import ROOT, Terminal, clean_env
+
 sys.path.insert(0, str(ROOT))
 
-from tests.fake_openai_server import FakeOpenAIServer, Hang  # noqa: E402
+from tests.fake_openai_server import FakeOpenAIServer, Hang
 
 QUESTION = "how much salt goes in pasta water"
-WAIT_SECONDS = 30.0
-
-
-class Terminal:
-    """One app process on a pseudo-terminal: write keys, wait for words to be drawn."""
-
-    def __init__(self, env: dict[str, str]) -> None:
-        self.leader, follower = pty.openpty()
-        fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "tui_assistant"],
-            stdin=follower,
-            stdout=follower,
-            stderr=follower,
-            env=env,
-            cwd=ROOT,
-            start_new_session=True,
-        )
-        os.close(follower)
-        self.seen = b""
-
-    def write(self, data: bytes) -> float:
-        """Write keys; the time just before they go out."""
-        started = time.perf_counter()
-        os.write(self.leader, data)
-        return started
-
-    def wait_for(self, word: bytes) -> float:
-        """Read what the app draws until `word` appears; the time it was read."""
-        self.seen = b""
-        deadline = time.perf_counter() + WAIT_SECONDS
-        while time.perf_counter() < deadline:
-            readable, _, _ = select.select([self.leader], [], [], 0.01)
-            if not readable:
-                if self.process.poll() is not None:
-                    break
-                continue
-            try:
-                chunk = os.read(self.leader, 65536)
-            except OSError:
-                break
-            # Keep a tail, so a word split across two reads is still found.
-            self.seen = (self.seen + chunk)[-8192:]
-            if word in self.seen:
-                return time.perf_counter()
-        raise RuntimeError(f"{word!r} never drawn; last output {self.seen[-300:]!r}")
-
-    def close(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-        os.close(self.leader)
+APP = [sys.executable, "-m", "tui_assistant"]
 
 
 def app_env(server: FakeOpenAIServer, data_dir: str, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TUI_ASSISTANT_")}
-    env.update(
-        PYTHONPATH=str(ROOT),
-        TERM="xterm-256color",
+    return clean_env(
         TUI_ASSISTANT_DATA_DIR=data_dir,
         TUI_ASSISTANT_PROVIDER="openai",
         TUI_ASSISTANT_BASE_URL=server.base_url,
         TUI_ASSISTANT_API_KEY="benchmark-key",
         **extra,
     )
-    return env
 
 
 LONE_ESCAPE = b"\x1b"
@@ -122,7 +53,7 @@ KITTY_ESCAPE = b"\x1b[27u"
 
 def cancel_latency(server: FakeOpenAIServer, env: dict[str, str], escape: bytes) -> float:
     """Seconds from writing Esc (as `escape`) to `cancelled` being drawn."""
-    terminal = Terminal(env)
+    terminal = Terminal(APP, env)
     try:
         terminal.wait_for(b"ready")
         before = server.request_count
@@ -138,7 +69,7 @@ def cancel_latency(server: FakeOpenAIServer, env: dict[str, str], escape: bytes)
 
 def deadline_overshoot(env: dict[str, str], deadline: float) -> float:
     """Seconds past the deadline at which `timed out` is drawn (from the enter key)."""
-    terminal = Terminal(env)
+    terminal = Terminal(APP, env)
     try:
         terminal.wait_for(b"ready")
         asked = terminal.write(QUESTION.encode() + b"\r")

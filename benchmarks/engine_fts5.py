@@ -13,37 +13,15 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
-import sys
-import time
 from pathlib import Path
 
-_TOKEN = re.compile(r"\w+")
-
-
-def _signature(folder: Path) -> list[tuple[str, int, int]]:
-    rows = []
-    for entry in os.scandir(folder):
-        if entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
-            info = entry.stat(follow_symlinks=False)
-            rows.append((entry.name, info.st_size, info.st_mtime_ns))
-    rows.sort()
-    return rows
-
-
-def _read(path: str) -> tuple[str, str]:
-    with open(path, encoding="utf-8") as stream:
-        lines = stream.read().splitlines()
-    for number, line in enumerate(lines):
-        if line.startswith("# "):
-            return line[2:].strip(), "\n".join(lines[:number] + lines[number + 1 :]).strip()
-    return "", "\n".join(lines)
+from engine_common import TOKEN, Answer, lesson_id, read_lesson, run_engine, signature
 
 
 def open_index(folder: Path, database: Path) -> sqlite3.Connection:
-    signature = _signature(folder)
-    stamp = json.dumps(signature)
+    files = signature(folder)
+    stamp = json.dumps(files)
     if database.exists():
         connection = sqlite3.connect(database)
         row = connection.execute("SELECT value FROM meta WHERE key = 'signature'").fetchone()
@@ -62,8 +40,8 @@ def open_index(folder: Path, database: Path) -> sqlite3.Connection:
         connection.executemany(
             "INSERT INTO docs(id, title, body) VALUES (?, ?, ?)",
             (
-                (name[: -len(".md")], *_read(os.path.join(folder, name)))
-                for name, _size, _mtime in signature
+                (lesson_id(name), *read_lesson(os.path.join(folder, name)))
+                for name, _size, _mtime in files
             ),
         )
         connection.execute("INSERT INTO meta VALUES ('signature', ?)", (stamp,))
@@ -71,7 +49,7 @@ def open_index(folder: Path, database: Path) -> sqlite3.Connection:
 
 
 def answer(connection: sqlite3.Connection, question: str) -> str | None:
-    tokens = _TOKEN.findall(question.lower())
+    tokens = TOKEN.findall(question.lower())
     if not tokens:
         return None
     query = " OR ".join(f'"{token}"' for token in tokens)
@@ -85,23 +63,10 @@ def answer(connection: sqlite3.Connection, question: str) -> str | None:
     return str(rows[0][0])
 
 
-def main(argv: list[str]) -> int:
-    folder, cases, workdir = Path(argv[0]), Path(argv[1]), Path(argv[2])
-    workdir.mkdir(parents=True, exist_ok=True)
-    start = time.perf_counter()
+def open_engine(folder: Path, workdir: Path) -> Answer:
     connection = open_index(folder, workdir / "fts5.sqlite")
-    ready = time.perf_counter() - start
-    questions = [json.loads(line)["question"] for line in cases.open(encoding="utf-8")]
-    latencies = []
-    answered = 0
-    for question in questions:
-        began = time.perf_counter()
-        found = answer(connection, question)
-        latencies.append((time.perf_counter() - began) * 1000)
-        answered += found is not None
-    print(json.dumps({"ready_seconds": ready, "latencies_ms": latencies, "answered": answered}))
-    return 0
+    return lambda question: answer(connection, question)
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    raise SystemExit(run_engine(open_engine))

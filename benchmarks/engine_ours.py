@@ -14,10 +14,11 @@ Prints one JSON object: ready_seconds, latencies_ms, answered.
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 import time
 from pathlib import Path
+
+from engine_common import read_questions, report
 
 
 def main(argv: list[str]) -> int:
@@ -30,7 +31,7 @@ def main(argv: list[str]) -> int:
     start = time.perf_counter()
     context = open_context(Settings(_env_file=None, lessons_dir=folder, data_dir=workdir))  # type: ignore[call-arg]
     ready = time.perf_counter() - start
-    questions = [json.loads(line)["question"] for line in cases.open(encoding="utf-8")]
+    questions = read_questions(cases)
     latencies = []
     answered = 0
 
@@ -43,7 +44,7 @@ def main(argv: list[str]) -> int:
             answered += outcome.evidence is not None
 
     asyncio.run(ask_all())
-    print(json.dumps({"ready_seconds": ready, "latencies_ms": latencies, "answered": answered}))
+    report(ready, latencies, answered)
     return 0
 
 

@@ -12,22 +12,13 @@ Prints the median of several runs of each and the ratio (target: at most 1.5x).
 from __future__ import annotations
 
 import argparse
-import contextlib
-import fcntl
-import os
-import pty
-import select
-import signal
 import statistics
-import struct
-import subprocess
 import sys
 import tempfile
-import termios
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from pseudo_terminal import Terminal, clean_env
+
 MINIMAL_APP = """
 from textual.app import App
 from textual.widgets import Footer, Header, Static
@@ -40,49 +31,16 @@ class Minimal(App):
 
 Minimal().run()
 """
-TIMEOUT_SECONDS = 30.0
 
 
 def time_to_ready(command: list[str], env: dict[str, str]) -> float:
     """Seconds from spawn until `ready` is drawn on the pseudo-terminal."""
-    leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     started = time.perf_counter()
-    process = subprocess.Popen(
-        command,
-        stdin=follower,
-        stdout=follower,
-        stderr=follower,
-        env=env,
-        cwd=ROOT,
-        start_new_session=True,
-    )
-    os.close(follower)
-    seen = b""
+    terminal = Terminal(command, env)
     try:
-        while time.perf_counter() - started < TIMEOUT_SECONDS:
-            readable, _, _ = select.select([leader], [], [], 0.05)
-            if not readable:
-                if process.poll() is not None:
-                    break
-                continue
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:
-                break
-            seen = (seen + chunk)[-4096:]
-            if b"ready" in seen.lower():
-                return time.perf_counter() - started
-        raise RuntimeError(f"{command} never showed 'ready': {seen[-300:]!r}")
+        return terminal.wait_for(b"ready", ignore_case=True) - started
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        os.close(leader)
+        terminal.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,8 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as data_dir:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("TUI_ASSISTANT_")}
-        env.update(PYTHONPATH=str(ROOT), TUI_ASSISTANT_DATA_DIR=data_dir, TERM="xterm-256color")
+        env = clean_env(TUI_ASSISTANT_DATA_DIR=data_dir)
         ours_command = [sys.executable, "-m", "tui_assistant"]
         minimal_command = [sys.executable, "-c", MINIMAL_APP]
         ours: list[float] = []

@@ -1,17 +1,21 @@
-"""Shared test helpers: temporary lesson libraries and the real CLI in a subprocess."""
+"""Shared test helpers: temporary lesson libraries, the real CLI in a subprocess, and the
+loopback fake model server."""
 
 from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.fake_openai_server import FakeOpenAIServer
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 BUNDLED_LESSONS = PROJECT_ROOT / "lessons"
@@ -80,3 +84,19 @@ def run_cli(tmp_path: Path) -> Callable[..., CliResult]:
         return CliResult(process.returncode, process.stdout, process.stderr)
 
     return run
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[FakeOpenAIServer]:
+    """One loopback fake model server for a whole test module, to save a thread start
+    per test. Tests run one after another, and each sets `server.behaviour` first."""
+    with FakeOpenAIServer() as running:
+        yield running
+
+
+@pytest.fixture
+def refused_port() -> Iterator[int]:
+    """A loopback port that is bound (so nobody else takes it) but not listening."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        yield sock.getsockname()[1]

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import CliResult, cli_env
+from tests.conftest import CliResult
 from tests.fake_openai_server import FakeOpenAIServer, Hang, Reply, Status
+from tests.processes import interrupt, reaped, start_cli
 
 API_KEY = "sk-cli-test-secret-456"
 PASTA = "How much salt should I add to pasta water?"
@@ -125,22 +123,10 @@ def test_plain_http_off_loopback_is_a_configuration_error(run_cli: RunCli, base_
 
 def test_ctrl_c_during_a_call_prints_cancelled_and_exits_130(tmp_path: Path) -> None:
     with FakeOpenAIServer(Hang()) as server:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "tui_assistant", "ask", "--json", PASTA],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=cli_env(tmp_path / "data", model_env(server)),
-            cwd=tmp_path,
-        )
-        try:
+        started = start_cli(tmp_path / "data", tmp_path, model_env(server), "ask", "--json", PASTA)
+        with reaped(started) as process:
             assert server.wait_for_requests(1, timeout=30)
-            process.send_signal(signal.SIGINT)
-            stdout, stderr = process.communicate(timeout=10)
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.communicate()
+            stdout, stderr = interrupt(process)
         # The in-flight request was aborted, not left for the deadline.
         assert server.requests[0].disconnected.wait(5)
     assert process.returncode == 130, stderr
@@ -153,16 +139,9 @@ def test_ctrl_c_during_a_call_prints_cancelled_and_exits_130(tmp_path: Path) -> 
 
 def test_four_processes_share_one_monthly_limit(tmp_path: Path) -> None:
     with FakeOpenAIServer(Reply("About 10 grams per litre. [source:pasta-water]")) as server:
-        env = cli_env(tmp_path / "data", model_env(server, monthly_call_limit="5"))
+        env = model_env(server, monthly_call_limit="5")
         processes = [
-            subprocess.Popen(
-                [sys.executable, "-m", "tui_assistant", "ask", "--json", PASTA, PASTA, PASTA],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                env=env,
-                cwd=tmp_path,
-            )
+            start_cli(tmp_path / "data", tmp_path, env, "ask", "--json", PASTA, PASTA, PASTA)
             for _ in range(4)
         ]
         outputs = [process.communicate(timeout=60)[0] for process in processes]

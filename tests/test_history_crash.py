@@ -14,20 +14,18 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import textwrap
 import time
 from pathlib import Path
 
 import pytest
-from textual.widgets import Static
 
-from tests.conftest import BUNDLED_LESSONS, PROJECT_ROOT
-from tests.tui_fakes import ask, make_app, make_context, wait_until
+from tests.conftest import BUNDLED_LESSONS
+from tests.processes import kill, start_python
+from tests.tui_fakes import ask, chat_text, make_app, make_context, notices, wait_until
 from tui_assistant.core import history
 from tui_assistant.core.history import HISTORY_FILE_NAME, HistoryStore
 from tui_assistant.core.outcome import Reason, refused
-from tui_assistant.ui.app import AssistantApp
 
 SIZE = (100, 32)
 ROUNDS = 8
@@ -78,16 +76,6 @@ KILLED_MID_RECORD = textwrap.dedent(
 )
 
 
-def start_python(script: str, *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-c", script, *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=PROJECT_ROOT,
-    )
-
-
 def numbers_in(store: HistoryStore) -> list[int]:
     return [int(turn.question.split()[1]) for turn in store.load().turns]
 
@@ -121,8 +109,7 @@ def kill_after(
         else:
             time.sleep(rng.uniform(0, 0.05))
     finally:
-        writer.kill()
-        rest, _ = writer.communicate(timeout=10)
+        rest = kill(writer)
     assert writer.returncode == -signal.SIGKILL, "the writer ended before it was killed"
     return told + [int(line) for line in rest.split()]
 
@@ -193,14 +180,6 @@ def test_a_torn_last_record_is_skipped_with_a_warning_and_the_next_starts_a_new_
         "skipped damaged history record on line 4",
         "skipped damaged history record on line 7",
     ]
-
-
-def chat_text(app: AssistantApp) -> str:
-    return "\n".join(str(static.render()) for static in app.chat.query(Static))
-
-
-def notices(app: AssistantApp) -> list[str]:
-    return [str(static.render()) for static in app.chat.query(".notice")]
 
 
 async def test_the_app_starts_on_a_torn_history_and_keeps_every_complete_turn(

@@ -248,6 +248,9 @@ def service_over(folder: Path, provider: ObedientProvider | None) -> AnswerServi
     return AnswerService(KeywordRetriever(InvertedIndex(library.lessons)), provider)
 
 
+KNIFE_CARE = ("Caring for kitchen knives", "Hone the edge with a steel.")
+
+
 @pytest.fixture
 def injected_library(make_library: Callable[..., Path]) -> Path:
     return make_library(
@@ -256,22 +259,25 @@ def injected_library(make_library: Callable[..., Path]) -> Path:
                 "Salting pasta water",
                 f"Use about 10 grams of salt per litre of water. {INJECTION}",
             ),
-            "knife-care": ("Caring for kitchen knives", "Hone the edge with a steel."),
+            "knife-care": KNIFE_CARE,
         }
     )
 
 
-async def test_an_honest_answer_from_the_same_lesson_is_accepted(
-    make_library: Callable[..., Path],
-) -> None:
-    """The control for the tests below: without the injection the answer goes through."""
-    folder = make_library(
+@pytest.fixture
+def honest_library(make_library: Callable[..., Path]) -> Path:
+    """The same two lessons with no injection in them."""
+    return make_library(
         {
             "pasta-water": ("Salting pasta water", "Use about 10 grams of salt per litre."),
-            "knife-care": ("Caring for kitchen knives", "Hone the edge with a steel."),
+            "knife-care": KNIFE_CARE,
         }
     )
-    outcome = await service_over(folder, ObedientProvider()).ask(
+
+
+async def test_an_honest_answer_from_the_same_lesson_is_accepted(honest_library: Path) -> None:
+    """The control for the tests below: without the injection the answer goes through."""
+    outcome = await service_over(honest_library, ObedientProvider()).ask(
         "how much salt for pasta water", Conversation()
     )
 
@@ -298,15 +304,9 @@ async def test_instructions_in_a_lesson_cannot_redirect_the_citation(
 
 
 async def test_instructions_in_a_question_cannot_redirect_the_citation(
-    make_library: Callable[..., Path],
+    honest_library: Path,
 ) -> None:
-    folder = make_library(
-        {
-            "pasta-water": ("Salting pasta water", "Use about 10 grams of salt per litre."),
-            "knife-care": ("Caring for kitchen knives", "Hone the edge with a steel."),
-        }
-    )
-    outcome = await service_over(folder, ObedientProvider()).ask(
+    outcome = await service_over(honest_library, ObedientProvider()).ask(
         f"how much salt for pasta water? {INJECTION}", Conversation()
     )
 

@@ -9,18 +9,16 @@ the loopback fake server, or small worker processes driving `CallLedger` directl
 from __future__ import annotations
 
 import subprocess
-import sys
 import textwrap
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.conftest import PROJECT_ROOT, CliResult, cli_env
+from tests.conftest import CliResult
 from tests.fake_openai_server import FakeOpenAIServer, Hang, Reply
+from tests.processes import kill, start_cli, start_python
 from tui_assistant.core.ledger import LEDGER_FILE_NAME, parse_ledger
 
 RunCli = Callable[..., CliResult]
@@ -28,12 +26,6 @@ RunCli = Callable[..., CliResult]
 PASTA = "How much salt should I add to pasta water?"
 EGGS = "How long do I boil eggs for a runny yolk?"
 CITED = "About 10 grams per litre. [source:pasta-water]"
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[FakeOpenAIServer]:
-    with FakeOpenAIServer() as running:
-        yield running
 
 
 def model_env(server: FakeOpenAIServer, limit: int) -> dict[str, str]:
@@ -75,20 +67,13 @@ def test_a_call_killed_mid_request_still_counts_for_the_next_process(
     env = model_env(server, limit=2)
     server.behaviour = Hang()
     before = server.request_count
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tui_assistant", "ask", "--json", PASTA],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=cli_env(data, env),
-        cwd=tmp_path,
-    )
+    process = start_cli(data, tmp_path, env, "ask", "--json", PASTA)
     try:
         assert server.wait_for_requests(before + 1, timeout=30)
-        process.kill()  # SIGKILL while the request is in flight
     finally:
-        stdout, _ = process.communicate(timeout=10)
+        stdout = kill(process)  # SIGKILL while the request is in flight
     assert process.returncode == -9
-    assert stdout == b""  # it never got to say anything
+    assert stdout == ""  # it never got to say anything
     # Recorded before sending, so the killed call is on disk.
     assert len(ledger_lines(data)) == 1
 
@@ -170,16 +155,6 @@ RECORDER = textwrap.dedent(
 )
 
 
-def start_python(script: str, *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-c", script, *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=PROJECT_ROOT,
-    )
-
-
 def finish(process: subprocess.Popen[str]) -> list[str]:
     stdout, stderr = process.communicate(timeout=30)
     assert process.returncode == 0, stderr
@@ -201,8 +176,7 @@ def test_workers_blocked_behind_a_writer_killed_mid_write_lose_nothing(tmp_path:
         time.sleep(0.2)  # let them reach the lock
         assert all(worker.poll() is None for worker in workers)  # all waiting on it
     finally:
-        stalled.kill()
-        stalled.communicate(timeout=10)
+        kill(stalled)
 
     recorded = [finish(worker).count("recorded") for worker in workers]
 
@@ -233,8 +207,7 @@ def test_a_worker_killed_while_recording_neither_loses_nor_doubles_an_entry(
             assert line == "recorded\n", line
             told += 1
     finally:
-        victim.kill()
-        rest, _ = victim.communicate(timeout=10)
+        rest = kill(victim)
     told += rest.splitlines().count("recorded")
     assert victim.returncode == -9, "the victim finished before it could be killed"
 

@@ -14,10 +14,9 @@ thread start per case.
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,33 +25,32 @@ import pytest
 from tests.conftest import CliResult, cli_env
 from tests.fake_openai_server import (
     MIB,
-    NO_CHOICES,
-    NOT_JSON,
-    NULL_CONTENT,
     Behaviour,
-    CloseMidBody,
     Drip,
     FakeOpenAIServer,
     Hang,
     HugeBody,
     Redirect,
     Reply,
-    Status,
+)
+from tests.provider_fault_catalogue import (
+    PASTA,
+    PASTA_SOURCE,
+    REFUSALS,
+    model_settings,
+    serve,
+    the_one_request,
 )
 from tui_assistant.core.outcome import Reason, describe_reason
 
 RunCli = Callable[..., CliResult]
 
 API_KEY = "sk-test-faults-8d1e"
-PASTA = "How much salt should I add to pasta water?"
-PASTA_SOURCE = "lessons/pasta-water.md"
 # Short deadlines keep the stalled cases fast; the drip case needs room for a few of its
 # one-second bytes to arrive before the deadline, to show that bytes arriving does not
 # keep a call alive.
 HANG_DEADLINE = "1"
 DRIP_DEADLINE = "2.5"
-# Where the redirect points when no target server is given: the discard port.
-UNUSED_TARGET = "http://127.0.0.1:9/v1/chat/completions"
 # Peak memory of the CLI while it is sent 20 MB: the issue allows "well under 150 MB".
 MEMORY_CEILING_BYTES = 100 * MIB
 
@@ -66,80 +64,31 @@ class Fault:
     reason: Reason
     detail: str
     deadline: str = "5"
-    model_text: str | None = None  # text the model sent, which must never be shown
-
-
-def unverified(content: str, detail: str) -> Fault:
-    return Fault(Reply(content), "refused", Reason.UNVERIFIED, detail, model_text=content)
-
-
-def provider_error(behaviour: Behaviour | None, detail: str) -> Fault:
-    return Fault(behaviour, "refused", Reason.PROVIDER_ERROR, detail)
+    model_text_start: str | None = None  # start of the model's text, never to be shown
 
 
 def timed_out(behaviour: Behaviour, deadline: str) -> Fault:
     return Fault(behaviour, "timed_out", Reason.TIMEOUT, f"no answer within {deadline} s", deadline)
 
 
-NOT_GIVEN = "cites a source it was not given"
-LONG_ANSWER = "Salt the water well. " * 800 + "[source:pasta-water]"
-
 FAULTS: dict[str, Fault] = {
-    "invented-citation": unverified("Use a handful of salt. [source:salt-bible]", NOT_GIVEN),
-    "valid-and-invented-citations": unverified(
-        "Use about 10 grams per litre. [source:pasta-water] [source:salt-bible]", NOT_GIVEN
-    ),
-    "wrong-case-citation": unverified(
-        "Use about 10 grams per litre. [source:Pasta-Water]", NOT_GIVEN
-    ),
-    "no-citation": unverified("Use about 10 grams per litre.", "no [source:ID] citation"),
-    "blank": unverified("  \n\t ", "blank answer"),
-    "over-16000-characters": unverified(LONG_ANSWER, "answer longer than 16,000 characters"),
-    "null-content": provider_error(NULL_CONTENT, "the response has no answer text"),
-    "not-json": provider_error(NOT_JSON, "the response is not JSON"),
-    "json-without-choices": provider_error(NO_CHOICES, "the response has no choices"),
-    "http-401": provider_error(Status(401), "HTTP 401: the server refused the API key"),
-    "http-429": provider_error(Status(429), "HTTP 429: rate limited or out of credit"),
-    "http-500": provider_error(Status(500), "HTTP 500"),
-    "http-503": provider_error(Status(503), "HTTP 503"),
-    "redirect-302": provider_error(
-        Redirect(UNUSED_TARGET, 302), "HTTP 302: redirects are not followed"
-    ),
-    "redirect-307": provider_error(
-        Redirect(UNUSED_TARGET, 307), "HTTP 307: redirects are not followed"
-    ),
-    "20-mb-body": provider_error(HugeBody(size=20 * MIB), "the response is larger than 1024 KiB"),
-    "connection-refused": provider_error(None, "could not connect to the server"),
-    "closes-mid-body": provider_error(
-        CloseMidBody(), "the connection broke before the answer was complete"
-    ),
+    **{
+        name: Fault(
+            refusal.behaviour,
+            "refused",
+            refusal.reason,
+            refusal.detail,
+            model_text_start=refusal.model_text_start,
+        )
+        for name, refusal in REFUSALS.items()
+    },
     "accepts-and-never-answers": timed_out(Hang(), HANG_DEADLINE),
     "headers-then-one-byte-a-second": timed_out(Drip(interval=1.0), DRIP_DEADLINE),
 }
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[FakeOpenAIServer]:
-    with FakeOpenAIServer() as running:
-        yield running
-
-
-@pytest.fixture
-def refused_port() -> Iterator[int]:
-    """A loopback port that is bound (so nobody else takes it) but not listening."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        yield sock.getsockname()[1]
-
-
 def model_env(base_url: str, deadline: str = "5") -> dict[str, str]:
-    return {
-        "TUI_ASSISTANT_PROVIDER": "openai",
-        "TUI_ASSISTANT_BASE_URL": base_url,
-        "TUI_ASSISTANT_API_KEY": API_KEY,
-        "TUI_ASSISTANT_MODEL": "fake-model",
-        "TUI_ASSISTANT_DEADLINE_SECONDS": deadline,
-    }
+    return model_settings(base_url, API_KEY, deadline)
 
 
 def run_fault(
@@ -150,18 +99,12 @@ def run_fault(
     *args: str,
 ) -> CliResult:
     """Run `ask ARGS PASTA` against `fault` and check the server side of it."""
-    if fault.behaviour is None:
-        base_url = f"http://127.0.0.1:{refused_port}/v1"
-    else:
-        server.behaviour = fault.behaviour
-        base_url = server.base_url
+    base_url = serve(fault.behaviour, server, refused_port)
     before = server.request_count
     result = run_cli("ask", *args, PASTA, env=model_env(base_url, fault.deadline), timeout=30)
     if fault.behaviour is not None:
         # Exactly one request reached the server: no retry, no second attempt.
-        assert server.request_count == before + 1
-        request = server.requests[-1]
-        assert request.headers["authorization"] == f"Bearer {API_KEY}"
+        request = the_one_request(server, before, API_KEY)
         if fault.outcome == "timed_out":
             # The stalled connection was closed at the deadline, not left open.
             assert request.disconnected.wait(5)
@@ -207,8 +150,8 @@ def test_each_fault_is_explained_in_plain_words_in_readable_output(
     assert lines[1] == expected
     assert lines[2] == f"lesson: {PASTA_SOURCE}"
     # Neither the model's unchecked text nor the server's error text is shown.
-    if fault.model_text is not None and fault.model_text.strip():
-        assert fault.model_text.strip()[:20] not in result.stdout
+    if fault.model_text_start is not None:
+        assert fault.model_text_start not in result.stdout
     assert "fake server says" not in result.stdout
 
 

@@ -19,16 +19,13 @@ from __future__ import annotations
 import base64
 import json
 import secrets
-import signal
-import subprocess
-import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import CliResult, cli_env
+from tests.conftest import CliResult
 from tests.fake_openai_server import (
     Behaviour,
     CitePassage,
@@ -38,6 +35,7 @@ from tests.fake_openai_server import (
     Reply,
     _Exchange,
 )
+from tests.processes import interrupt, reaped, start_cli
 
 RunCli = Callable[..., CliResult]
 
@@ -151,12 +149,6 @@ def _echo_key_answer(request: RecordedRequest) -> Behaviour:
     return Reply(f"Your credential is {request.headers.get('authorization', '')} [source:keys]")
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[FakeOpenAIServer]:
-    with FakeOpenAIServer() as running:
-        yield running
-
-
 def model_env(base_url: str, **extra: str) -> dict[str, str]:
     env = {
         "TUI_ASSISTANT_PROVIDER": "openai",
@@ -261,22 +253,12 @@ def base_url_errors(run_cli: RunCli, server: FakeOpenAIServer, tmp_path: Path) -
 def cancelled(run_cli: RunCli, server: FakeOpenAIServer, tmp_path: Path) -> list[str]:
     server.behaviour = Hang()
     before = server.request_count
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tui_assistant", "ask", "--json", PASTA],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=cli_env(tmp_path / "data", model_env(server.base_url)),
-        cwd=tmp_path / "cwd",
-    )
-    try:
+    env = model_env(server.base_url)
+    with reaped(
+        start_cli(tmp_path / "data", tmp_path / "cwd", env, "ask", "--json", PASTA)
+    ) as process:
         assert server.wait_for_requests(before + 1, timeout=30)
-        process.send_signal(signal.SIGINT)
-        stdout, stderr = process.communicate(timeout=10)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
+        stdout, stderr = interrupt(process)
     outputs = ran(CliResult(process.returncode, stdout, stderr), code=130)
     assert [row["outcome"] for row in rows(outputs)] == ["cancelled"]
     return outputs

@@ -16,6 +16,7 @@ from tui_fakes import (
     ask,
     make_app,
     make_context,
+    status,
     wait_until,
 )
 
@@ -39,10 +40,6 @@ def shown_text(widget: object) -> str:
 
     assert isinstance(widget, Widget)
     return "\n".join(str(static.render()) for static in widget.query(Static))
-
-
-def status(app: AssistantApp) -> str:
-    return str(app.status_bar.query_one("#status-outcome", Static).render())
 
 
 def finished(app: AssistantApp) -> Callable[[], bool]:

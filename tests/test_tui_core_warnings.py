@@ -13,11 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from textual.widgets import Static
 
 from tests.conftest import BUNDLED_LESSONS
 from tests.fake_openai_server import CitePassage, FakeOpenAIServer
-from tests.tui_fakes import ask, make_app, make_context, wait_until
+from tests.tui_fakes import ask, make_app, make_context, notices, status, wait_until
 from tui_assistant.context import open_context
 from tui_assistant.core.ledger import LEDGER_FILE_NAME
 from tui_assistant.settings import load_settings
@@ -32,14 +31,6 @@ PASTA = "How much salt should I add to pasta water?"
 def server() -> Iterator[FakeOpenAIServer]:
     with FakeOpenAIServer(CitePassage("Use about 10 grams of salt per litre.")) as running:
         yield running
-
-
-def notices(app: AssistantApp) -> list[str]:
-    return [str(static.render()) for static in app.chat.query(".notice")]
-
-
-def status(app: AssistantApp) -> str:
-    return str(app.status_bar.query_one("#status-outcome", Static).render())
 
 
 def notice_handlers() -> list[logging.Handler]:

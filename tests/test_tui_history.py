@@ -5,21 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import BUNDLED_LESSONS
-from textual.widgets import Static
-from tui_fakes import ask, make_app, make_context, wait_until
+from tui_fakes import ask, chat_text, make_app, make_context, run_command, status, wait_until
 
 from tui_assistant.core.history import HISTORY_FILE_NAME
-from tui_assistant.ui.app import AssistantApp
 
 SIZE = (100, 32)
-
-
-def chat_text(app: AssistantApp) -> str:
-    return "\n".join(str(static.render()) for static in app.chat.query(Static))
-
-
-def status(app: AssistantApp) -> str:
-    return str(app.status_bar.query_one("#status-outcome", Static).render())
 
 
 async def test_history_is_shown_again_after_a_restart(tmp_path: Path) -> None:
@@ -74,21 +64,6 @@ async def test_history_never_holds_the_api_key(tmp_path: Path) -> None:
     stored = (tmp_path / HISTORY_FILE_NAME).read_text(encoding="utf-8")
     assert "salt for pasta water" in stored
     assert secret not in stored
-
-
-async def run_command(pilot: object, app: AssistantApp, words: str) -> None:
-    """Open the command palette with ctrl+p, type, and run the first match."""
-    from textual.command import CommandPalette
-    from textual.pilot import Pilot
-
-    assert isinstance(pilot, Pilot)
-    await pilot.press("ctrl+p")
-    await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
-    await pilot.press(*words)
-    await pilot.pause(0.3)
-    await pilot.press("enter")
-    await wait_until(pilot, lambda: not isinstance(app.screen, CommandPalette))
-    await pilot.pause()
 
 
 async def test_export_command_writes_markdown_with_source_paths(tmp_path: Path) -> None:

@@ -22,8 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from textual.command import CommandPalette
-from textual.pilot import Pilot
 from textual.widgets import Static
 
 from tests.conftest import BUNDLED_LESSONS
@@ -36,7 +34,7 @@ from tests.fake_openai_server import (
     completion_body,
 )
 from tests.test_secret_leaks import QuotingStatus, assert_key_absent
-from tests.tui_fakes import ask, wait_until
+from tests.tui_fakes import ask, run_command, status, wait_until
 from tui_assistant.context import open_context
 from tui_assistant.core.history import HISTORY_FILE_NAME
 from tui_assistant.core.ledger import LEDGER_FILE_NAME
@@ -65,23 +63,8 @@ def server() -> Iterator[FakeOpenAIServer]:
         yield running
 
 
-def status(app: AssistantApp) -> str:
-    return str(app.status_bar.query_one("#status-outcome", Static).render())
-
-
 def screen_text(app: AssistantApp) -> str:
     return "\n".join(str(static.render()) for static in app.screen.query(Static))
-
-
-async def run_command(pilot: Pilot[object], app: AssistantApp, words: str) -> None:
-    """Open the command palette with ctrl+p, type, and run the first match."""
-    await pilot.press("ctrl+p")
-    await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
-    await pilot.press(*words)
-    await pilot.pause(0.3)
-    await pilot.press("enter")
-    await wait_until(pilot, lambda: not isinstance(app.screen, CommandPalette))
-    await pilot.pause()
 
 
 async def test_the_key_is_nowhere_the_app_shows_or_writes(

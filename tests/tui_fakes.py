@@ -1,4 +1,4 @@
-"""Fakes at the provider boundary and helpers for driving the real app in tests."""
+"""Fakes at the provider boundary and helpers for driving and reading the real app in tests."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from textual import events
+from textual.command import CommandPalette
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from tui_assistant.context import AppContext, build_retriever
 from tui_assistant.core.lessons import Lesson, LessonLibrary
@@ -110,3 +112,29 @@ async def ask(pilot: Pilot[object], question: str, *, typed: bool = False) -> No
         focused.post_message(events.Paste(question))
         await pilot.pause()
     await pilot.press("enter")
+
+
+async def run_command(pilot: Pilot[object], app: AssistantApp, words: str) -> None:
+    """Open the command palette with ctrl+p, type, and run the first match."""
+    await pilot.press("ctrl+p")
+    await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+    await pilot.press(*words)
+    await pilot.pause(0.3)
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: not isinstance(app.screen, CommandPalette))
+    await pilot.pause()
+
+
+def status(app: AssistantApp) -> str:
+    """The status bar's outcome words, as the user reads them."""
+    return str(app.status_bar.query_one("#status-outcome", Static).render())
+
+
+def chat_text(app: AssistantApp) -> str:
+    """Every line of text in the chat, as the user reads it."""
+    return "\n".join(str(static.render()) for static in app.chat.query(Static))
+
+
+def notices(app: AssistantApp) -> list[str]:
+    """The chat's notices (warnings about the library, history and so on)."""
+    return [str(static.render()) for static in app.chat.query(".notice")]
