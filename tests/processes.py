@@ -42,7 +42,14 @@ def start_cli(
         text=True,
         env=cli_env(data_dir, env),
         cwd=cwd,
+        preexec_fn=_answer_ctrl_c,
     )
+
+
+def _answer_ctrl_c() -> None:
+    # A test suite started in the background by a non-interactive shell inherits SIGINT
+    # as ignored, and so would the CLI; a user's terminal delivers it. Restore that.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def kill(process: subprocess.Popen[str]) -> str:
