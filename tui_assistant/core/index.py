@@ -24,7 +24,7 @@ from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import accumulate, chain, repeat
 from typing import Any
 
 from tui_assistant.core.lessons import Lesson
@@ -224,58 +224,96 @@ def key_normaliser() -> Callable[[str], list[str]]:
     return normalise
 
 
-class _FieldBuilder:
-    """Per-word postings of one field while an index is built.
+class _WordNumbers(dict[str, int]):
+    """Word -> its number in a field, numbered in order of first appearance."""
 
-    Counts start as one byte each (almost every count is below 256) and a word's
-    count array widens only when one of its counts does not fit: a hundred thousand
-    lessons make some twelve million postings, so four-byte counts would cost
-    36 MB more while building.
+    def __init__(self, words: list[str]) -> None:
+        super().__init__()
+        self.words = words
+
+    def __missing__(self, word: str) -> int:
+        number = self[word] = len(self.words)
+        self.words.append(word)
+        return number
+
+
+class _FieldBuilder:
+    """Postings of one field while an index is built, kept lesson by lesson.
+
+    While files are read, each lesson's distinct words are appended as word numbers
+    to one shared array (two bytes each while the field has under 65,536 words),
+    their counts to another (one byte each while every count is below 256). Only
+    `finish` turns them into the word-by-word flat arrays, written into arrays
+    allocated once at their exact size. A hundred thousand lessons make some twelve
+    million postings: one growing Python array per word, copied into the flat arrays
+    at the end, held both at once and cost about three times as much memory.
     """
 
-    __slots__ = ("counts", "lessons")
+    __slots__ = ("counts", "numbers", "sizes", "word_numbers", "words")
 
     def __init__(self) -> None:
-        self.lessons: dict[str, array[int]] = {}
-        self.counts: dict[str, array[int]] = {}
+        self.words: list[str] = []
+        self.numbers = _WordNumbers(self.words)
+        self.word_numbers = array("H")
+        self.counts = array("B")
+        # How many distinct words each lesson has, in lesson order.
+        self.sizes = array(LESSON_TYPECODE)
 
     def add(self, number: int, keys: list[str]) -> None:
-        # The hot loop of a cold start: one step per distinct word of every lesson.
-        # (C-level map() variants measured no faster than this plain loop.)
-        lessons, counts = self.lessons, self.counts
-        for word, count in Counter(keys).items():
-            numbers = lessons.get(word)
-            if numbers is None:
-                numbers = lessons[word] = array(LESSON_TYPECODE)
-                counts[word] = array("B")
-            numbers.append(number)
-            try:
-                counts[word].append(count)
-            except OverflowError:
-                counts[word] = widened = array("I", counts[word])
-                widened.append(count)
+        # The hot loop of a cold start, kept to C-level calls per lesson.
+        assert number == len(self.sizes), "lessons are added in order"
+        tally = Counter(keys)
+        numbers = list(map(self.numbers.__getitem__, tally))
+        if self.word_numbers.typecode == "H" and len(self.words) > 1 << 16:
+            self.word_numbers = array(LESSON_TYPECODE, self.word_numbers)
+        self.word_numbers.extend(numbers)
+        counts = self.counts
+        filled = len(counts)
+        try:
+            counts.extend(tally.values())
+        except OverflowError:
+            del counts[filled:]  # extend stops part way through
+            self.counts = counts = array("I", counts)
+            counts.extend(tally.values())
+        self.sizes.append(len(numbers))
 
     def finish(self) -> FieldSnapshot:
-        words = tuple(self.lessons)
-        total = sum(map(len, self.lessons.values()))
-        count_typecode = "I" if any(c.typecode != "B" for c in self.counts.values()) else "B"
-        starts = array(LESSON_TYPECODE, bytes(array(LESSON_TYPECODE).itemsize * (len(words) + 1)))
-        all_lessons = array(LESSON_TYPECODE)
-        all_counts = array(count_typecode)
+        words = tuple(self.words)
+        word_numbers, counts, sizes = self.word_numbers, self.counts, self.sizes
+        self.word_numbers, self.counts, self.sizes = array("H"), array("B"), array("i")
+        self.numbers.clear()
+        frequency = Counter(word_numbers)
+        starts = array(LESSON_TYPECODE, [0])
+        starts.extend(accumulate(map(frequency.__getitem__, range(len(words)))))
+        del frequency
+        total = starts[-1]
+        assert total == len(word_numbers)
+        all_lessons = array(LESSON_TYPECODE, [0]) * total
+        all_counts = array(counts.typecode, [0]) * total
+        # Next free place of each word in the flat arrays.
+        free = starts.tolist()
+        take, put_lesson, put_count, advance = (
+            free.__getitem__,
+            all_lessons.__setitem__,
+            all_counts.__setitem__,
+            free.__setitem__,
+        )
         position = 0
-        for slot, word in enumerate(words):
-            # Pop as we go so the per-word arrays are freed while the flat ones grow.
-            numbers = self.lessons.pop(word)
-            all_lessons.extend(numbers)
-            word_counts = self.counts.pop(word)
-            if word_counts.typecode == count_typecode:
-                all_counts.extend(word_counts)
-            else:
-                all_counts.extend(array(count_typecode, word_counts))
-            position += len(numbers)
-            starts[slot + 1] = position
-        assert position == total
+        for lesson, size in enumerate(sizes):
+            if not size:
+                continue
+            end = position + size
+            lesson_words = word_numbers[position:end]
+            places = list(map(take, lesson_words))
+            # Each map runs to the end: the setters return None, so any() never stops.
+            any(map(put_lesson, places, repeat(lesson, size)))
+            any(map(put_count, places, counts[position:end]))
+            any(map(advance, lesson_words, map(_NEXT, places)))
+            position = end
         return FieldSnapshot(words, starts, all_lessons, compact_counts(all_counts))
+
+
+_NEXT = (1).__add__
 
 
 def compact_counts(counts: array[int]) -> array[int]:

@@ -37,6 +37,24 @@ class LibraryError(Exception):
         self.problems = problems
 
 
+@dataclass(frozen=True, slots=True)
+class LessonFolder:
+    """Where the on-disk lessons of one library live, shared by all of them.
+
+    A lesson's file and source path both follow from its id, so a library of a
+    hundred thousand on-disk lessons keeps two short strings in all, not two per lesson.
+    """
+
+    display_folder: str
+    absolute_folder: str
+
+    def source_path(self, lesson_id: str) -> str:
+        return f"{self.display_folder}/{lesson_id}.md"
+
+    def file(self, lesson_id: str) -> str:
+        return os.path.join(self.absolute_folder, f"{lesson_id}.md")
+
+
 class Lesson:
     """One lesson: id, title, text and the path shown as its source.
 
@@ -47,29 +65,36 @@ class Lesson:
     Immutable, compared and hashed by value like the dataclass it replaces.
     """
 
-    __slots__ = ("_file", "_text", "id", "source_path", "title")
+    __slots__ = ("_text", "_where", "id", "title")
 
     id: str
     title: str
-    source_path: str
     _text: str | None
-    _file: str | None
+    # The source path itself, or the shared folder of an on-disk lesson.
+    _where: str | LessonFolder
 
     def __init__(self, id: str, title: str, text: str, source_path: str) -> None:
         _set = object.__setattr__
         _set(self, "id", id)
         _set(self, "title", title)
-        _set(self, "source_path", source_path)
+        _set(self, "_where", source_path)
         _set(self, "_text", text)
-        _set(self, "_file", None)
 
     @classmethod
-    def on_disk(cls, id: str, title: str, source_path: str, file: str) -> Lesson:
-        """A lesson whose text is read from `file` when first used."""
-        lesson = cls(id, title, "", source_path)
-        object.__setattr__(lesson, "_text", None)
-        object.__setattr__(lesson, "_file", file)
+    def on_disk(cls, id: str, title: str, folder: LessonFolder) -> Lesson:
+        """A lesson whose text is read from its file in `folder` when first used."""
+        lesson = cls.__new__(cls)
+        _set = object.__setattr__
+        _set(lesson, "id", id)
+        _set(lesson, "title", title)
+        _set(lesson, "_where", folder)
+        _set(lesson, "_text", None)
         return lesson
+
+    @property
+    def source_path(self) -> str:
+        where = self._where
+        return where if isinstance(where, str) else where.source_path(self.id)
 
     @property
     def text(self) -> str:
@@ -111,8 +136,9 @@ def _reread_text(lesson: Lesson) -> str:
     unreadable or invalid, the text says so instead of raising: the app keeps
     working, and a user sees why this one lesson has no text until the next start.
     """
-    file = lesson._file
-    assert file is not None
+    folder = lesson._where
+    assert isinstance(folder, LessonFolder)
+    file = folder.file(lesson.id)
     try:
         data = _read_capped(file)
     except _NotRegularFile:
@@ -218,8 +244,12 @@ class LessonLibrary:
 
         lessons: list[Lesson] = []
         problems: list[LessonProblem] = []
-        absolute_folder = os.path.abspath(folder)
-        for entry in entries:
+        # An absolute path, so the texts are found even after a change of directory.
+        on_disk = LessonFolder(folder.name, os.path.abspath(folder))
+        # Consumed from the end, so the listing shrinks while the lessons grow.
+        entries.reverse()
+        while entries:
+            entry = entries.pop()
             if not entry.name.endswith(".md"):
                 continue  # not a lesson file; other files may live beside lessons
             result = read_lesson(entry, display_folder=folder.name)
@@ -229,9 +259,7 @@ class LessonLibrary:
             if on_lesson is not None:
                 on_lesson(result)
             if not keep_text:
-                # An absolute path, so the text is found even after a change of directory.
-                file = os.path.join(absolute_folder, entry.name)
-                result = Lesson.on_disk(result.id, result.title, result.source_path, file)
+                result = Lesson.on_disk(result.id, result.title, on_disk)
             lessons.append(result)
         if not lessons:
             detail = f" ({len(problems)} skipped)" if problems else ""
