@@ -15,6 +15,7 @@ the recorded stamp is the old one and the next start rebuilds, never the reverse
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import hashlib
 import itertools
@@ -24,6 +25,7 @@ import sys
 import tempfile
 import zlib
 from array import array
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -45,8 +47,42 @@ _MAX_HEADER_BYTES = 1024 * 1024 * 1024
 # Above this many bytes of lesson files, lesson texts stay on disk until used.
 TEXT_IN_MEMORY_BYTES = 16 * 1024 * 1024
 
-# file name -> (size in bytes, mtime in nanoseconds)
-FileStamps = dict[str, tuple[int, int]]
+
+class FileStamps(Mapping[str, tuple[int, int]]):
+    """File name -> (size in bytes, mtime in nanoseconds), sorted by name.
+
+    Compact on purpose: a folder of a hundred thousand files costs one name string
+    and sixteen bytes per file, not a tuple and two integer objects as well.
+    """
+
+    __slots__ = ("_mtimes", "_names", "_sizes")
+
+    def __init__(self, stamps: Iterable[tuple[str, int, int]] = ()) -> None:
+        names: list[str] = []
+        sizes, mtimes = array("q"), array("q")
+        for name, size, mtime in stamps:
+            names.append(name)
+            sizes.append(size)
+            mtimes.append(mtime)
+        order = sorted(range(len(names)), key=names.__getitem__)
+        self._names = [names[place] for place in order]
+        self._sizes = array("q", map(sizes.__getitem__, order))
+        self._mtimes = array("q", map(mtimes.__getitem__, order))
+
+    def __getitem__(self, name: str) -> tuple[int, int]:
+        place = bisect.bisect_left(self._names, name)
+        if place == len(self._names) or self._names[place] != name:
+            raise KeyError(name)
+        return self._sizes[place], self._mtimes[place]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def total_size(self) -> int:
+        return sum(self._sizes)
 
 
 @dataclass(frozen=True)
@@ -58,12 +94,21 @@ class LoadedLibrary:
 
 def stamp_folder(folder: Path) -> FileStamps:
     """Size and mtime of every regular `*.md` file directly in `folder` (no symlinks)."""
-    stamps: FileStamps = {}
     try:
-        entries = list(os.scandir(folder))
+        listing = os.scandir(folder)
     except OSError:
-        return stamps  # LessonLibrary.load reports the folder problem
-    for entry in entries:
+        return FileStamps()  # LessonLibrary.load reports the folder problem
+    # Streamed, not listed first: each entry caches its stat result (about a
+    # kilobyte), and a list of a hundred thousand of them would hold all at once.
+    try:
+        with listing:
+            return FileStamps(_stamps(listing))
+    except OSError:
+        return FileStamps()
+
+
+def _stamps(listing: Iterator[os.DirEntry[str]]) -> Iterator[tuple[str, int, int]]:
+    for entry in listing:
         if not entry.name.endswith(".md"):
             continue
         try:
@@ -72,8 +117,7 @@ def stamp_folder(folder: Path) -> FileStamps:
             info = entry.stat(follow_symlinks=False)
         except OSError:
             continue
-        stamps[entry.name] = (info.st_size, info.st_mtime_ns)
-    return stamps
+        yield entry.name, info.st_size, info.st_mtime_ns
 
 
 def cache_path(cache_dir: Path, folder: Path) -> Path:
@@ -96,7 +140,7 @@ def open_library(folder: Path, cache_dir: Path) -> LoadedLibrary:
     index.
     """
     stamps = stamp_folder(folder)
-    keep_text = sum(size for size, _mtime in stamps.values()) <= TEXT_IN_MEMORY_BYTES
+    keep_text = stamps.total_size() <= TEXT_IN_MEMORY_BYTES
     path = cache_path(cache_dir, folder)
     header = read_header(path)
     builder = None if header is not None and _stamps_match(header, stamps) else IndexBuilder()
