@@ -20,12 +20,13 @@ memoised; a word's bit set is kept only when it is no larger than its postings.
 from __future__ import annotations
 
 import re
+import tempfile
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain, repeat
-from typing import Any
+from typing import IO, Any
 
 from tui_assistant.core.lessons import Lesson
 from tui_assistant.core.text import STOPWORDS, stem, without_escape_sequences
@@ -237,31 +238,56 @@ class _WordNumbers(dict[str, int]):
         return number
 
 
+@dataclass(slots=True)
+class _Chunk:
+    """Consecutive lessons' postings in lesson order: per lesson, its distinct words'
+    numbers and counts. `numbers`/`counts` are None once written to the spill file."""
+
+    sizes: array[int]
+    numbers: array[int] | None
+    counts: array[int] | None
+    number_typecode: str
+    count_typecode: str
+    posting_count: int
+
+
+# Postings per chunk: 1,048,576 take 3 MB in memory before the chunk is spilled.
+CHUNK_POSTINGS = 1 << 20
+
+
 class _FieldBuilder:
     """Postings of one field while an index is built, kept lesson by lesson.
 
     While files are read, each lesson's distinct words are appended as word numbers
-    to one shared array (two bytes each while the field has under 65,536 words),
-    their counts to another (one byte each while every count is below 256). Only
-    `finish` turns them into the word-by-word flat arrays, written into arrays
-    allocated once at their exact size. A hundred thousand lessons make some twelve
-    million postings: one growing Python array per word, copied into the flat arrays
-    at the end, held both at once and cost about three times as much memory.
+    to a chunk array (two bytes each while the field has under 65,536 words), their
+    counts to another (one byte each while every count is below 256). A full chunk
+    is written to an unnamed temporary file, so memory holds one chunk, not the
+    whole library's postings. Only `finish` turns them into the word-by-word flat
+    arrays, written into arrays allocated once at their exact size while the chunks
+    are read back. A hundred thousand lessons make some twelve million postings:
+    one growing Python array per word, copied into the flat arrays at the end, cost
+    about three times the memory of the flat arrays; postings kept in memory in
+    lesson order would still cost half as much again while the flat arrays fill.
+    If no temporary file can be made, chunks stay in memory.
     """
 
-    __slots__ = ("counts", "numbers", "sizes", "word_numbers", "words")
+    __slots__ = ("chunks", "counts", "numbers", "sizes", "spill", "word_numbers", "words")
 
     def __init__(self) -> None:
         self.words: list[str] = []
         self.numbers = _WordNumbers(self.words)
-        self.word_numbers = array("H")
+        self.chunks: list[_Chunk] = []
+        self.spill: IO[bytes] | None = None
+        self._new_chunk()
+
+    def _new_chunk(self) -> None:
+        self.word_numbers = array("H" if len(self.words) <= 1 << 16 else LESSON_TYPECODE)
         self.counts = array("B")
         # How many distinct words each lesson has, in lesson order.
         self.sizes = array(LESSON_TYPECODE)
 
-    def add(self, number: int, keys: list[str]) -> None:
+    def add(self, keys: list[str]) -> None:
         # The hot loop of a cold start, kept to C-level calls per lesson.
-        assert number == len(self.sizes), "lessons are added in order"
         tally = Counter(keys)
         numbers = list(map(self.numbers.__getitem__, tally))
         if self.word_numbers.typecode == "H" and len(self.words) > 1 << 16:
@@ -276,20 +302,58 @@ class _FieldBuilder:
             self.counts = counts = array("I", counts)
             counts.extend(tally.values())
         self.sizes.append(len(numbers))
+        if len(counts) >= CHUNK_POSTINGS:
+            self._close_chunk(spill=True)
+
+    def _close_chunk(self, *, spill: bool) -> None:
+        numbers, counts = self.word_numbers, self.counts
+        chunk = _Chunk(self.sizes, numbers, counts, numbers.typecode, counts.typecode, len(counts))
+        self.chunks.append(chunk)
+        self._new_chunk()
+        if not spill:
+            return
+        if self.spill is None:
+            try:
+                # Open across calls until finish() closes it; deleted by the system.
+                self.spill = tempfile.TemporaryFile()  # noqa: SIM115
+            except OSError:
+                return
+        try:
+            numbers.tofile(self.spill)
+            counts.tofile(self.spill)
+        except OSError:
+            return  # the chunk stays in memory (a partial write is never read back)
+        chunk.numbers = chunk.counts = None
+
+    def _chunk_postings(self) -> Iterator[tuple[array[int], array[int], array[int]]]:
+        """Each chunk's lesson sizes, word numbers and counts, read back in order."""
+        spill, position = self.spill, 0
+        for chunk in self.chunks:
+            numbers, counts = chunk.numbers, chunk.counts
+            if numbers is None or counts is None:
+                assert spill is not None
+                spill.seek(position)
+                numbers, counts = array(chunk.number_typecode), array(chunk.count_typecode)
+                numbers.fromfile(spill, chunk.posting_count)
+                counts.fromfile(spill, chunk.posting_count)
+                position = spill.tell()
+            yield chunk.sizes, numbers, counts
 
     def finish(self) -> FieldSnapshot:
+        self._close_chunk(spill=False)
         words = tuple(self.words)
-        word_numbers, counts, sizes = self.word_numbers, self.counts, self.sizes
-        self.word_numbers, self.counts, self.sizes = array("H"), array("B"), array("i")
         self.numbers.clear()
-        frequency = Counter(word_numbers)
+        frequency = [0] * len(words)
+        for _sizes, numbers, _counts in self._chunk_postings():
+            for number, found in Counter(numbers).items():
+                frequency[number] += found
         starts = array(LESSON_TYPECODE, [0])
-        starts.extend(accumulate(map(frequency.__getitem__, range(len(words)))))
+        starts.extend(accumulate(frequency))
         del frequency
         total = starts[-1]
-        assert total == len(word_numbers)
+        wide = any(chunk.count_typecode != "B" for chunk in self.chunks)
         all_lessons = array(LESSON_TYPECODE, [0]) * total
-        all_counts = array(counts.typecode, [0]) * total
+        all_counts = array("I" if wide else "B", [0]) * total
         # Next free place of each word in the flat arrays.
         free = starts.tolist()
         take, put_lesson, put_count, advance = (
@@ -298,18 +362,24 @@ class _FieldBuilder:
             all_counts.__setitem__,
             free.__setitem__,
         )
-        position = 0
-        for lesson, size in enumerate(sizes):
-            if not size:
-                continue
-            end = position + size
-            lesson_words = word_numbers[position:end]
-            places = list(map(take, lesson_words))
-            # Each map runs to the end: the setters return None, so any() never stops.
-            any(map(put_lesson, places, repeat(lesson, size)))
-            any(map(put_count, places, counts[position:end]))
-            any(map(advance, lesson_words, map(_NEXT, places)))
-            position = end
+        lesson = 0
+        for sizes, numbers, counts in self._chunk_postings():
+            position = 0
+            for size in sizes:
+                if size:
+                    end = position + size
+                    lesson_words = numbers[position:end]
+                    places = list(map(take, lesson_words))
+                    # Each map runs to the end: setters return None, so any() never stops.
+                    any(map(put_lesson, places, repeat(lesson, size)))
+                    any(map(put_count, places, counts[position:end]))
+                    any(map(advance, lesson_words, map(_NEXT, places)))
+                    position = end
+                lesson += 1
+        self.chunks.clear()
+        if self.spill is not None:
+            self.spill.close()
+            self.spill = None
         return FieldSnapshot(words, starts, all_lessons, compact_counts(all_counts))
 
 
@@ -340,13 +410,12 @@ class IndexBuilder:
         self._body_lengths = array(LESSON_TYPECODE)
 
     def add(self, lesson: Lesson) -> None:
-        number = len(self._title_lengths)
         title_keys = self._normalise(lesson.title)
         body_keys = self._normalise(lesson.text)
         self._title_lengths.append(len(title_keys))
         self._body_lengths.append(len(body_keys))
-        self._title.add(number, title_keys)
-        self._body.add(number, body_keys)
+        self._title.add(title_keys)
+        self._body.add(body_keys)
 
     def finish(self) -> IndexSnapshot:
         return IndexSnapshot(

@@ -148,6 +148,7 @@ def open_library(folder: Path, cache_dir: Path) -> LoadedLibrary:
         folder, keep_text=keep_text, on_lesson=builder.add if builder is not None else None
     )
     manifest = _manifest(library, stamps)
+    del stamps  # not needed again; freed before the index arrays are made
     if manifest is not None and builder is None:
         snapshot = read_cache(path, manifest, len(library))
         if snapshot is not None:
