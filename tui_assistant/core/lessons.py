@@ -12,7 +12,8 @@ import re
 import stat
 import unicodedata
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from tui_assistant.core.text import clean_display_text
@@ -200,10 +201,12 @@ class LessonLibrary:
     folder: Path
     lessons: tuple[Lesson, ...]
     problems: tuple[LessonProblem, ...] = ()
-    _by_id: dict[str, Lesson] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_by_id", {lesson.id: lesson for lesson in self.lessons})
+    @cached_property
+    def _by_id(self) -> dict[str, Lesson]:
+        # Built on first use: a hundred thousand lessons' lookup costs ~5 MB, and
+        # answering questions never needs it.
+        return {lesson.id: lesson for lesson in self.lessons}
 
     def __len__(self) -> int:
         return len(self.lessons)
@@ -232,7 +235,7 @@ class LessonLibrary:
         """
         folder = Path(folder)
         try:
-            entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+            names, irregular = _list_lesson_files(folder)
         except FileNotFoundError:
             raise LibraryError(f"lessons folder {folder} does not exist") from None
         except NotADirectoryError:
@@ -246,13 +249,14 @@ class LessonLibrary:
         problems: list[LessonProblem] = []
         # An absolute path, so the texts are found even after a change of directory.
         on_disk = LessonFolder(folder.name, os.path.abspath(folder))
+        folder_path = os.fspath(folder)
         # Consumed from the end, so the listing shrinks while the lessons grow.
-        entries.reverse()
-        while entries:
-            entry = entries.pop()
-            if not entry.name.endswith(".md"):
-                continue  # not a lesson file; other files may live beside lessons
-            result = read_lesson(entry, display_folder=folder.name)
+        names.reverse()
+        while names:
+            name = names.pop()
+            result = _read_lesson_file(
+                name, os.path.join(folder_path, name), irregular.get(name), folder.name
+            )
             if isinstance(result, LessonProblem):
                 problems.append(result)
                 continue
@@ -269,18 +273,52 @@ class LessonLibrary:
         return cls(folder=folder, lessons=tuple(lessons), problems=tuple(problems))
 
 
+def _list_lesson_files(folder: Path) -> tuple[list[str], dict[str, str]]:
+    """The sorted names of the `*.md` entries in `folder`, and why each one that is
+    not a regular file is skipped.
+
+    Names only, not the directory entries: a hundred thousand entries held at once
+    cost about 30 MB, their names a quarter of that.
+    """
+    names: list[str] = []
+    irregular: dict[str, str] = {}
+    with os.scandir(folder) as listing:
+        for entry in listing:
+            name = entry.name
+            if not name.endswith(".md"):
+                continue  # not a lesson file; other files may live beside lessons
+            names.append(name)
+            problem = _irregular(entry)
+            if problem is not None:
+                irregular[name] = problem
+    names.sort()
+    return names, irregular
+
+
+def _irregular(entry: os.DirEntry[str]) -> str | None:
+    """Why `entry` is not read as a lesson file, or None for a regular file."""
+    if entry.is_symlink():
+        return "is a symlink (not followed)"
+    if not entry.is_file(follow_symlinks=False):
+        return "is not a regular file"
+    return None
+
+
 def read_lesson(entry: os.DirEntry[str], display_folder: str) -> Lesson | LessonProblem:
     """Read one directory entry as a lesson, or say why it is not one."""
-    name = entry.name
+    return _read_lesson_file(entry.name, entry.path, _irregular(entry), display_folder)
+
+
+def _read_lesson_file(
+    name: str, path: str, irregular: str | None, display_folder: str
+) -> Lesson | LessonProblem:
     lesson_id = name[: -len(".md")]
-    if entry.is_symlink():
-        return LessonProblem(name, "is a symlink (not followed)")
-    if not entry.is_file(follow_symlinks=False):
-        return LessonProblem(name, "is not a regular file")
+    if irregular is not None:
+        return LessonProblem(name, irregular)
     if not LESSON_ID.match(lesson_id):
         return LessonProblem(name, "invalid id (use lower-case letters, digits and single hyphens)")
     try:
-        data = _read_capped(entry.path)
+        data = _read_capped(path)
     except _NotRegularFile:
         return LessonProblem(name, "is not a regular file")
     except OSError as error:
