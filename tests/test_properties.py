@@ -60,9 +60,8 @@ stopwords = st.sampled_from(sorted(STOPWORDS))
 # Arbitrary Unicode, surrogates and controls included.
 any_text = st.text(st.characters(codec=None), max_size=200)
 # Text with no escape-sequence start (ESC or an 8-bit C1 introducer).
-text_without_escapes = st.text(
-    st.characters(exclude_characters="\x1b\x90\x98\x9b\x9d\x9e\x9f"), max_size=200
-)
+ESCAPE_STARTS = "\x1b\x90\x98\x9b\x9d\x9e\x9f"
+text_without_escapes = st.text(st.characters(exclude_characters=ESCAPE_STARTS), max_size=200)
 lesson_ids = st.from_regex(r"[a-z0-9]{1,8}(-[a-z0-9]{1,8}){0,2}", fullmatch=True)
 
 
@@ -98,7 +97,15 @@ def test_normalise_is_the_concatenation_over_whitespace_separated_chunks(text: s
 
 @PROPERTY
 @given(
-    st.lists(st.one_of(vocabulary_words, st.text(min_size=1, max_size=12)), max_size=12),
+    # Escape-free: an unclosed escape sequence swallows what follows it, so inserting
+    # a word after one changes what it swallows (see `without_escape_sequences`).
+    st.lists(
+        st.one_of(
+            vocabulary_words,
+            st.text(st.characters(exclude_characters=ESCAPE_STARTS), min_size=1, max_size=12),
+        ),
+        max_size=12,
+    ),
     st.lists(stopwords, max_size=12),
     st.randoms(use_true_random=False),
 )
