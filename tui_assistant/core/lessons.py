@@ -140,22 +140,10 @@ def _reread_text(lesson: Lesson) -> str:
     folder = lesson._where
     assert isinstance(folder, LessonFolder)
     file = folder.file(lesson.id)
-    try:
-        data = _read_capped(file)
-    except _NotRegularFile:
-        return _gone(lesson, "is no longer a regular file")
-    except OSError as error:
-        return _gone(lesson, f"cannot be read ({error.strerror or error})")
-    if data is None:
-        return _gone(lesson, f"is now larger than {MAX_LESSON_BYTES // (1024 * 1024)} MiB")
-    result = parse_lesson(lesson.id, data, lesson.source_path)
+    result = _read_and_parse(file, lesson.id, lesson.source_path)
     if isinstance(result, str):
-        return _gone(lesson, result)
+        return f"(The file {lesson.source_path} changed since the app started: {result}.)"
     return result.text
-
-
-def _gone(lesson: Lesson, reason: str) -> str:
-    return f"(The file {lesson.source_path} changed since the app started and {reason}.)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,18 +305,25 @@ def _read_lesson_file(
         return LessonProblem(name, irregular)
     if not LESSON_ID.match(lesson_id):
         return LessonProblem(name, "invalid id (use lower-case letters, digits and single hyphens)")
-    try:
-        data = _read_capped(path)
-    except _NotRegularFile:
-        return LessonProblem(name, "is not a regular file")
-    except OSError as error:
-        return LessonProblem(name, f"cannot be read ({error.strerror or error})")
-    if data is None:
-        return LessonProblem(name, f"larger than {MAX_LESSON_BYTES // (1024 * 1024)} MiB")
-    result = parse_lesson(lesson_id, data, source_path=f"{display_folder}/{name}")
+    result = _read_and_parse(path, lesson_id, f"{display_folder}/{name}")
     if isinstance(result, str):
         return LessonProblem(name, result)
     return result
+
+
+def _read_and_parse(path: str, lesson_id: str, source_path: str) -> Lesson | str:
+    """Read and parse one lesson file under the library's rules (regular file only, no
+    symlink, capped size): the lesson, or why it is not one. The first read and the
+    later re-read of an on-disk lesson's text both go through here."""
+    try:
+        data = _read_capped(path)
+    except _NotRegularFile:
+        return "is not a regular file"
+    except OSError as error:
+        return f"cannot be read ({error.strerror or error})"
+    if data is None:
+        return f"larger than {MAX_LESSON_BYTES // (1024 * 1024)} MiB"
+    return parse_lesson(lesson_id, data, source_path=source_path)
 
 
 class _NotRegularFile(Exception):
