@@ -13,11 +13,12 @@ read and never answered. Then, per run, with a fresh app:
   (target <= +0.5 s).
 
 A classic terminal sends Esc as a lone ESC byte, the same byte that starts every
-escape sequence, so Textual only reports the key once no more bytes follow: its
-input thread notices at its next 0.1 s select timeout. Terminals speaking the kitty
-keyboard protocol (which Textual turns on) send Esc as the unambiguous `CSI 27 u`,
-reported at once. Cancel is measured both ways: the second shows the app's own
-reaction. Prints medians over the runs.
+escape sequence, so the key is only known once no more bytes follow within the
+escape delay (40 ms in the app's terminal driver, `tui_assistant/ui/terminal_driver.py`).
+Terminals speaking the kitty keyboard protocol (which Textual turns on) send Esc as
+the unambiguous `CSI 27 u`, reported at once. Cancel is measured both ways: the
+second shows the app's own reaction. Esc is written as soon as the server holds the
+request, the worst moment. Prints medians over the runs.
 """
 
 from __future__ import annotations

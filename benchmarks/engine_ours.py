@@ -29,7 +29,7 @@ def main(argv: list[str]) -> int:
     from tui_assistant.settings import Settings
 
     start = time.perf_counter()
-    context = open_context(Settings(_env_file=None, lessons_dir=folder, data_dir=workdir))  # type: ignore[call-arg]
+    context = open_context(Settings(lessons_dir=folder, data_dir=workdir))
     ready = time.perf_counter() - start
     questions = read_questions(cases)
     latencies = []

@@ -17,7 +17,6 @@ from pathlib import Path
 import httpx
 import pytest
 import respx
-from pydantic import SecretStr
 
 from tests.fake_openai_server import (
     CloseMidBody,
@@ -39,6 +38,7 @@ from tui_assistant.core.provider import (
     new_http_client,
 )
 from tui_assistant.core.retrieval import KeywordRetriever
+from tui_assistant.core.secret import Secret
 from tui_assistant.core.service import AnswerService
 
 BASE_URL = "https://models.example.test/v1"
@@ -72,7 +72,7 @@ def make_service(
         client=new_http_client(deadline),
         base_url=base_url,
         model="test-model",
-        api_key=SecretStr(api_key) if api_key is not None else None,
+        api_key=Secret(api_key) if api_key is not None else None,
         deadline_seconds=deadline,
         ledger=ledger,
     )

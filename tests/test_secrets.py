@@ -3,6 +3,8 @@ in a configuration error, or in anything the CLI prints or writes."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -11,6 +13,8 @@ import pytest
 from pydantic import ValidationError
 
 from tests.conftest import CliResult
+from tui_assistant.core.secret import Secret
+from tui_assistant.environment_settings import EnvironmentSettings
 from tui_assistant.settings import ConfigError, Settings, load_settings
 
 RunCli = Callable[..., CliResult]
@@ -64,8 +68,8 @@ def test_repr_and_str_of_settings_hide_the_key(
         str(settings),
         f"{settings}",
         f"{settings!r}",
-        settings.model_dump_json(),
-        str(settings.model_dump()),
+        json.dumps(dataclasses.asdict(settings), default=str),
+        str(dataclasses.asdict(settings)),
         repr(settings.api_key),
         str(settings.api_key),
     ):
@@ -85,8 +89,14 @@ def test_a_key_read_from_dotenv_is_hidden_too(tmp_path: Path) -> None:
     assert KEY not in str(settings)
 
 
-def test_a_key_pasted_with_surrounding_whitespace_is_the_same_key() -> None:
-    settings = Settings(provider="openai", api_key=f"  {KEY}\n")  # type: ignore[arg-type]
+@pytest.mark.usefixtures("clean_environment")
+def test_a_key_pasted_with_surrounding_whitespace_is_the_same_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_PROVIDER", "openai")
+    monkeypatch.setenv("TUI_ASSISTANT_API_KEY", f"  {KEY}\n")
+
+    settings = load_settings()
 
     assert settings.api_key is not None and settings.api_key.get_secret_value() == KEY
 
@@ -168,9 +178,30 @@ def test_a_key_unfit_for_a_header_is_refused_without_echo(
     ids=["nul in key", "password in url", "key in url", "key as deadline"],
 )
 def test_even_the_raw_validation_error_quotes_no_secret(fields: dict[str, str]) -> None:
-    """Code that builds `Settings` directly, not through `load_settings`, still cannot
-    print a secret in a traceback."""
+    """Code that uses the pydantic-settings model directly, not through
+    `load_settings`, still cannot print a secret in a traceback."""
     with pytest.raises(ValidationError) as caught:
+        EnvironmentSettings(provider="openai", **fields)  # type: ignore[arg-type]
+
+    assert_no_secret(str(caught.value))
+    assert_no_secret(repr(caught.value))
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"api_key": Secret(f"{KEY}\x00")},
+        {"api_key": Secret(KEY), "base_url": BAD_URLS["user and password"][0]},
+        {"api_key": Secret(KEY), "base_url": BAD_URLS["key in the query"][0]},
+    ],
+    ids=["nul in key", "password in url", "key in url"],
+)
+def test_settings_built_in_code_meet_the_same_rules_without_echo(
+    fields: dict[str, object],
+) -> None:
+    """`Settings` made by code (a test, a script) cannot hold a key unfit for a header or
+    a URL that would send credentials, and its error quotes neither."""
+    with pytest.raises(ValueError) as caught:
         Settings(provider="openai", **fields)  # type: ignore[arg-type]
 
     assert_no_secret(str(caught.value))

@@ -76,7 +76,7 @@ def make_context(
     **settings: object,
 ) -> AppContext:
     """An AppContext built like `open_context`, with a fake provider plugged in."""
-    config = Settings(_env_file=None, lessons_dir=lessons_dir, data_dir=data_dir, **settings)  # type: ignore[call-arg]
+    config = Settings(lessons_dir=lessons_dir, data_dir=data_dir, **settings)  # type: ignore[arg-type]
     library = LessonLibrary.load(lessons_dir)
     service = service_class(build_retriever(config, library), provider, config.support_check)
     return AppContext(settings=config, library=library, service=service)

@@ -14,23 +14,18 @@ import logging
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from tui_assistant import __version__
 from tui_assistant.context import AppContext, open_context
 from tui_assistant.core.conversation import Conversation
-from tui_assistant.core.evaluation import (
-    CasesError,
-    EvalCase,
-    EvalReport,
-    check_expected_lessons,
-    evaluate,
-    parse_cases,
-)
 from tui_assistant.core.lessons import LessonProblem, LibraryError
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.text import clean_display_text
-from tui_assistant.settings import ConfigError, load_settings
+from tui_assistant.settings import ConfigError, Settings, load_settings
+
+if TYPE_CHECKING:
+    from tui_assistant.core.evaluation import EvalCase, EvalReport
 
 PROG = "tui-assistant"
 MAX_ECHOED_QUESTION_CHARS = 500
@@ -146,8 +141,10 @@ def _warn_skipped(problems: Iterable[LessonProblem]) -> None:
         print(f"{PROG}: warning: {_one_line(str(problem))}", file=sys.stderr)
 
 
-def _open(args: argparse.Namespace) -> AppContext:
-    settings = load_settings(getattr(args, "lessons", None))
+def _open(args: argparse.Namespace, settings: Settings | None = None) -> AppContext:
+    """The context for a command; `settings` when already read, else read now."""
+    if settings is None:
+        settings = load_settings(getattr(args, "lessons", None))
     try:
         context = open_context(settings)
     except LibraryError as error:
@@ -159,10 +156,13 @@ def _open(args: argparse.Namespace) -> AppContext:
 
 
 def _run_tui(args: argparse.Namespace) -> int:
-    context = _open(args)
+    from tui_assistant.settings_prefetch import prefetch_settings
+
+    # Settings are read in a child process while Textual is imported here.
+    reading = prefetch_settings(getattr(args, "lessons", None))
     from tui_assistant.ui.app import run_app
 
-    return run_app(context)
+    return run_app(_open(args, reading.result()))
 
 
 def _run_lessons(args: argparse.Namespace) -> int:
@@ -204,6 +204,8 @@ def _run_ask(args: argparse.Namespace) -> int:
 
 
 def _run_eval(args: argparse.Namespace) -> int:
+    from tui_assistant.core.evaluation import CasesError, check_expected_lessons, evaluate
+
     # Everything that can fail with exit 2 happens before anything is printed.
     cases = _read_cases(args.cases)
     context = _open(args)
@@ -232,6 +234,8 @@ def _show_progress(done: int, total: int) -> None:
 
 
 def _read_cases(path: Path) -> list[EvalCase]:
+    from tui_assistant.core.evaluation import CasesError, parse_cases
+
     try:
         with path.open(encoding="utf-8-sig") as stream:
             return parse_cases(stream)

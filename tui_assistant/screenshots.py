@@ -69,7 +69,6 @@ class FrozenClock:
 
 def demo_context(data_dir: Path, provider: AnswerProvider | None) -> AppContext:
     settings = Settings(
-        _env_file=None,  # type: ignore[call-arg]
         lessons_dir=bundled_lessons_dir(),
         data_dir=data_dir,
         provider="openai" if provider else "deterministic",

@@ -1,4 +1,10 @@
-"""Every setting of the contract, read once from the environment and `.env`.
+"""The settings the app runs with, and the rules every setting must meet.
+
+`Settings` is a plain frozen dataclass, so using settings never imports pydantic:
+reading them from the environment and `.env` is pydantic-settings' job
+(`environment_settings`), and the TUI does that in a child process while it imports
+Textual (`settings_prefetch`). The rules live here, in `Settings.__post_init__`, so
+settings built in code (tests, screenshots, benchmarks) meet them too.
 
 Errors become one line that names the variable and what is wrong with it, and never
 echo a value (a mistyped URL may sit next to a key in the same `.env`).
@@ -6,64 +12,60 @@ echo a value (a mistyped URL may sit next to a key in the same `.env`).
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from tui_assistant.core.secret import Secret
 
 ENV_PREFIX = "TUI_ASSISTANT_"
 MAX_DEADLINE_SECONDS = 20.0
+
+Provider = Literal["deterministic", "openai"]
+Retrieval = Literal["keyword", "ranked"]
+SupportCheck = Literal["off", "warn", "strict"]
 
 
 class ConfigError(Exception):
     """A setting or path the app cannot start with; the message is one line for users."""
 
 
-class Settings(BaseSettings):
-    model_config = SettingsConfigDict(
-        env_prefix=ENV_PREFIX,
-        env_file=".env",
-        env_file_encoding="utf-8",
-        extra="ignore",
-        validate_default=True,
-        # A validation error's text would otherwise quote the inputs, key included.
-        hide_input_in_errors=True,
-    )
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    """Every setting of the contract, checked; see `load_settings` for where they come from."""
 
     lessons_dir: Path | None = None
-    provider: Literal["deterministic", "openai"] = "deterministic"
+    provider: Provider = "deterministic"
     base_url: str = "https://api.openai.com/v1"
     model: str = "gpt-4o-mini"
-    api_key: SecretStr | None = None
-    deadline_seconds: float = Field(default=MAX_DEADLINE_SECONDS, gt=0, le=MAX_DEADLINE_SECONDS)
-    monthly_call_limit: int | None = Field(default=None, ge=0)
+    api_key: Secret | None = None
+    deadline_seconds: float = MAX_DEADLINE_SECONDS
+    monthly_call_limit: int | None = None
     data_dir: Path | None = None
-    retrieval: Literal["keyword", "ranked"] = "keyword"
-    support_check: Literal["off", "warn", "strict"] = "warn"
+    retrieval: Retrieval = "keyword"
+    support_check: SupportCheck = "warn"
 
-    @field_validator("api_key", "monthly_call_limit", "lessons_dir", "data_dir", mode="before")
-    @classmethod
-    def _blank_is_unset(cls, value: object) -> object:
-        return None if isinstance(value, str) and not value.strip() else value
-
-    @field_validator("api_key", mode="before")
-    @classmethod
-    def _strip_key(cls, value: object) -> object:
-        # A key pasted with a trailing newline or space is the same key.
-        return value.strip() if isinstance(value, str) else value
-
-    @model_validator(mode="after")
-    def _check_provider(self) -> Settings:
+    def __post_init__(self) -> None:
+        """Raises ValueError("field: what is wrong"), never quoting the value."""
+        if not 0 < self.deadline_seconds <= MAX_DEADLINE_SECONDS:
+            raise ValueError(
+                f"deadline_seconds: must be greater than 0 and at most {MAX_DEADLINE_SECONDS:g}"
+            )
+        if self.monthly_call_limit is not None and self.monthly_call_limit < 0:
+            raise ValueError("monthly_call_limit: must be 0 or more")
+        # The provider settings matter (and are checked) only when a provider is used.
         if self.provider == "openai":
             check_base_url(self.base_url)
             if self.api_key is not None:
                 check_api_key(self.api_key.get_secret_value())
             if not self.model.strip():
                 raise ValueError("model: must not be empty")
-        return self
+
+    def with_lessons_dir(self, lessons_dir: Path) -> Settings:
+        return dataclasses.replace(self, lessons_dir=lessons_dir)
 
 
 def check_base_url(url: str) -> None:
@@ -101,27 +103,13 @@ def is_loopback(host: str) -> bool:
 
 
 def load_settings(lessons_dir: Path | None = None) -> Settings:
-    """Read settings; `lessons_dir` (from `--lessons`) overrides the environment.
+    """Read settings from the environment and `.env` in the working folder;
+    `lessons_dir` (from `--lessons`) overrides the environment.
 
     Raises `ConfigError` with one line naming the variable.
     """
-    try:
-        settings = Settings()
-    except ValidationError as error:
-        raise ConfigError(_describe(error)) from None
-    if lessons_dir is not None:
-        settings = settings.model_copy(update={"lessons_dir": lessons_dir})
-    return settings
+    # Imported here: pydantic is a sixth of the TUI's start-up, and only reading needs it.
+    from tui_assistant.environment_settings import read_settings
 
-
-def _describe(error: ValidationError) -> str:
-    first = error.errors(include_url=False, include_input=False)[0]
-    location = [str(part) for part in first.get("loc", ())]
-    message = str(first.get("msg", "is invalid"))
-    message = message.removeprefix("Value error, ")
-    # Model-level checks name their field as "field: message".
-    if not location and ": " in message:
-        name, message = message.split(": ", 1)
-        location = [name]
-    variable = ENV_PREFIX + (location[0].upper() if location else "SETTINGS")
-    return f"{variable}: {message}"
+    settings = read_settings()
+    return settings if lessons_dir is None else settings.with_lessons_dir(lessons_dir)

@@ -9,6 +9,7 @@ a cancel is dropped, never shown.
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
@@ -20,6 +21,7 @@ from textual.app import App, ComposeResult, ScreenStackError, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.driver import Driver
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -77,6 +79,18 @@ class AssistantApp(App[int]):
         self._cursor_blink = cursor_blink
         self.history_loaded = False
         self._core_warnings: NoticeHandler | None = None
+
+    def get_driver_class(self) -> type[Driver]:
+        # On Linux and macOS terminals, Esc (cancel) must not wait for a 0.1 s poll.
+        driver_class = super().get_driver_class()
+        if sys.platform == "win32":
+            return driver_class
+        # Imported here: the Linux driver needs termios, which Windows lacks.
+        from textual.drivers.linux_driver import LinuxDriver
+
+        from tui_assistant.ui.terminal_driver import PromptEscapeDriver
+
+        return PromptEscapeDriver if driver_class is LinuxDriver else driver_class
 
     # -- layout ---------------------------------------------------------------
 
@@ -161,7 +175,13 @@ class AssistantApp(App[int]):
         self.status_bar.show_asking()
         self.question_box.set_busy(True)
         self.refresh_bindings()
-        self._await_answer(step)
+        # Draw `asking` first, then call the provider: the screen answers the key at
+        # once, and the app is idle (so Esc is read at once) while the model thinks.
+        self.call_after_refresh(self._send, step)
+
+    def _send(self, pending: PendingAnswer) -> None:
+        if self.pending is pending:  # not cancelled before the screen was drawn
+            self._await_answer(pending)
 
     @work(exclusive=True, group="ask", exit_on_error=False)
     async def _await_answer(self, pending: PendingAnswer) -> None:

@@ -95,5 +95,8 @@ class StatusBar(Horizontal):
         return f"asking… {elapsed:.1f} s (esc to stop)"
 
     def _tick(self) -> None:
-        if self._asking_since is not None:
-            self._show(self._asking_text(), "asking")
+        # Only the text changes: re-applying the classes would restyle the bar ten
+        # times a second while the app should be waiting for keys, Esc above all.
+        if self._asking_since is not None and self.is_mounted:
+            self.status_text = self._asking_text()
+            self.query_one("#status-outcome", Static).update(Content(self.status_text))
