@@ -44,6 +44,11 @@ SCRIPT = textwrap.dedent(
     elif how == "child stalls":
         settings_prefetch.CHILD_WAIT_SECONDS = 0.5
         settings_prefetch.load_settings = in_child_only(lambda: time.sleep(60))
+    elif how == "child garbles":
+        real_to_json = settings_prefetch.settings_to_json
+        def garbled(settings):
+            return {"bogus": 1} if os.getpid() != parent else real_to_json(settings)
+        settings_prefetch.settings_to_json = garbled
     elif how == "threads running":
         threading.Thread(target=time.sleep, args=(2,), daemon=True).start()
 
@@ -192,7 +197,7 @@ def test_a_bad_setting_is_the_same_one_line_error(
     assert "\n" not in error and KEY not in error
 
 
-@pytest.mark.parametrize("how", ["child dies", "child stalls"])
+@pytest.mark.parametrize("how", ["child dies", "child stalls", "child garbles"])
 def test_a_failed_child_falls_back_to_reading_inline(tmp_path: Path, how: str) -> None:
     result = prefetch(tmp_path, env={"TUI_ASSISTANT_MODEL": "llama3"}, how=how)
 

@@ -50,7 +50,10 @@ class SettingsPrefetch:
             return load_settings(self._lessons_dir)
         if "error" in answer:
             raise ConfigError(str(answer["error"]))
-        settings = settings_from_json(answer["settings"])
+        try:
+            settings = settings_from_json(answer["settings"])
+        except (KeyError, TypeError, ValueError):
+            return load_settings(self._lessons_dir)  # a garbled answer: read them here
         return (
             settings if self._lessons_dir is None else settings.with_lessons_dir(self._lessons_dir)
         )
