@@ -66,14 +66,21 @@ def _sentences(rng: random.Random, picked: list[str]) -> str:
     return " ".join(parts)
 
 
+def locate(root: Path, size: int) -> Corpus:
+    """Where the corpus of `size` lessons lives under `root`."""
+    folder = root / f"zipf-{size}"
+    return Corpus(folder, folder / "lessons", folder / "cases.jsonl", size)
+
+
+def is_complete(corpus: Corpus) -> bool:
+    return (corpus.folder / ".complete").exists()
+
+
 def generate(root: Path, size: int, question_count: int = QUESTION_COUNT) -> Corpus:
     """Write the corpus of `size` lessons under `root` (skipped when already complete)."""
-    folder = root / f"zipf-{size}"
-    lessons = folder / "lessons"
-    cases = folder / "cases.jsonl"
-    done = folder / ".complete"
-    corpus = Corpus(folder, lessons, cases, size)
-    if done.exists():
+    corpus = locate(root, size)
+    lessons, cases, done = corpus.lessons, corpus.cases, corpus.folder / ".complete"
+    if is_complete(corpus):
         return corpus
     lessons.mkdir(parents=True, exist_ok=True)
     rng = random.Random(SEED)
@@ -111,3 +118,9 @@ def generate(root: Path, size: int, question_count: int = QUESTION_COUNT) -> Cor
             stream.write(json.dumps(case) + "\n")
     done.write_text("ok\n")
     return corpus
+
+
+if __name__ == "__main__":
+    import sys
+
+    generate(Path(sys.argv[1]), int(sys.argv[2]))

@@ -22,7 +22,8 @@ from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.lessons import LessonProblem, LibraryError
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.text import clean_display_text
-from tui_assistant.settings import ConfigError, Settings, load_settings
+from tui_assistant.settings import ConfigError, Settings
+from tui_assistant.settings_prefetch import prefetch_settings
 
 if TYPE_CHECKING:
     from tui_assistant.core.evaluation import EvalCase, EvalReport
@@ -142,9 +143,13 @@ def _warn_skipped(problems: Iterable[LessonProblem]) -> None:
 
 
 def _open(args: argparse.Namespace, settings: Settings | None = None) -> AppContext:
-    """The context for a command; `settings` when already read, else read now."""
+    """The context for a command; `settings` when already read, else read now.
+
+    Settings are read in a forked child (see `settings_prefetch`), so no command's
+    process holds pydantic: 11 MB of a large library's memory budget.
+    """
     if settings is None:
-        settings = load_settings(getattr(args, "lessons", None))
+        settings = prefetch_settings(getattr(args, "lessons", None)).result()
     try:
         context = open_context(settings)
     except LibraryError as error:
@@ -156,8 +161,6 @@ def _open(args: argparse.Namespace, settings: Settings | None = None) -> AppCont
 
 
 def _run_tui(args: argparse.Namespace) -> int:
-    from tui_assistant.settings_prefetch import prefetch_settings
-
     # Settings are read in a child process while Textual is imported here.
     reading = prefetch_settings(getattr(args, "lessons", None))
     from tui_assistant.ui.app import run_app
