@@ -120,3 +120,12 @@ def test_the_key_never_appears_in_repr(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "sk-secret-value" not in str(settings)
     assert settings.api_key is not None
     assert settings.api_key.get_secret_value() == "sk-secret-value"
+
+
+def test_a_dotenv_that_is_not_utf8_is_one_line_naming_the_file(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_bytes(b"TUI_ASSISTANT_API_KEY=sk-\xff-secret\n")
+    with pytest.raises(ConfigError) as raised:
+        load_settings()
+    message = str(raised.value)
+    assert message == ".env in the working folder is not UTF-8 text (byte 26)"
+    assert raised.value.__cause__ is None and raised.value.__suppress_context__

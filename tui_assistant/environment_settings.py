@@ -24,12 +24,13 @@ from tui_assistant.settings import (
 )
 
 _DEFAULTS = Settings()
+ENV_FILE = ".env"
 
 
 class EnvironmentSettings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix=ENV_PREFIX,
-        env_file=".env",
+        env_file=ENV_FILE,
         env_file_encoding="utf-8",
         extra="ignore",
         validate_default=True,
@@ -86,6 +87,15 @@ def read_settings() -> Settings:
         return EnvironmentSettings().to_settings()
     except ValidationError as error:
         raise ConfigError(_describe(error)) from None
+    except UnicodeDecodeError as error:
+        # Only the position: the bytes around it may be a key.
+        raise ConfigError(
+            f"{ENV_FILE} in the working folder is not UTF-8 text (byte {error.start + 1})"
+        ) from None
+    except OSError as error:
+        raise ConfigError(
+            f"{ENV_FILE} in the working folder cannot be read ({error.strerror or error})"
+        ) from None
 
 
 def _describe(error: ValidationError) -> str:
