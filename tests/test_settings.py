@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tui_assistant.settings import ConfigError, load_settings
+from tui_assistant.settings import ConfigError, Settings, load_settings
 
 
 @pytest.fixture(autouse=True)
@@ -129,3 +129,18 @@ def test_a_dotenv_that_is_not_utf8_is_one_line_naming_the_file(tmp_path: Path) -
     message = str(raised.value)
     assert message == ".env in the working folder is not UTF-8 text (byte 26)"
     assert raised.value.__cause__ is None and raised.value.__suppress_context__
+
+
+@pytest.mark.parametrize(
+    ("fields", "named"),
+    [
+        ({"deadline_seconds": 0}, "deadline_seconds"),
+        ({"deadline_seconds": 21}, "deadline_seconds"),
+        ({"monthly_call_limit": -1}, "monthly_call_limit"),
+        ({"provider": "openai", "model": " "}, "model"),
+        ({"provider": "openai", "base_url": "http://example.com/v1"}, "base_url"),
+    ],
+)
+def test_settings_built_in_code_meet_the_same_rules(fields: dict[str, object], named: str) -> None:
+    with pytest.raises(ValueError, match=f"^{named}: "):
+        Settings(**fields)  # type: ignore[arg-type]

@@ -2,8 +2,8 @@
 
 `Settings` is a plain frozen dataclass, so using settings never imports pydantic:
 reading them from the environment and `.env` is pydantic-settings' job
-(`environment_settings`), and the TUI does that in a child process while it imports
-Textual (`settings_prefetch`). The rules live here, in `Settings.__post_init__`, so
+(`environment_settings`), done in a forked child (`settings_prefetch`), beside the
+TUI's import of Textual. The rules live here, in `Settings.__post_init__`, so
 settings built in code (tests, screenshots, benchmarks) meet them too.
 
 Errors become one line that names the variable and what is wrong with it, and never
