@@ -53,12 +53,9 @@ class SettingsPrefetch:
         if "error" in answer:
             raise ConfigError(str(answer["error"]))
         try:
-            settings = settings_from_json(answer["settings"])
+            return settings_from_json(answer["settings"])
         except (KeyError, TypeError, ValueError):
             return load_settings(self._lessons_dir)  # a garbled answer: read them here
-        return (
-            settings if self._lessons_dir is None else settings.with_lessons_dir(self._lessons_dir)
-        )
 
     def _child_answer(self) -> dict[str, Any] | None:
         """The child's JSON answer, or None when there is no child or it failed."""
@@ -92,16 +89,16 @@ def prefetch_settings(lessons_dir: Path | None = None) -> SettingsPrefetch:
         return SettingsPrefetch(lessons_dir, None, None)
     if child == 0:  # pragma: no cover - runs in the child, which never returns
         os.close(read_end)
-        _answer_and_exit(write_end)
+        _answer_and_exit(write_end, lessons_dir)
     os.close(write_end)
     return SettingsPrefetch(lessons_dir, child, read_end)
 
 
-def _answer_and_exit(pipe: int) -> None:  # pragma: no cover - child only
+def _answer_and_exit(pipe: int, lessons_dir: Path | None) -> None:  # pragma: no cover
     status = 1
     try:
         try:
-            answer: dict[str, Any] = {"settings": settings_to_json(load_settings())}
+            answer: dict[str, Any] = {"settings": settings_to_json(load_settings(lessons_dir))}
         except ConfigError as error:
             answer = {"error": str(error)}
         data = json.dumps(answer).encode("utf-8")
