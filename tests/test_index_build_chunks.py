@@ -15,10 +15,10 @@ import pytest
 
 from tui_assistant.core import index as index_module
 from tui_assistant.core.index import IndexSnapshot, build_snapshot, key_normaliser
-from tui_assistant.core.lessons import Lesson
+from tui_assistant.core.passages import Passage
 
 
-def _library() -> list[Lesson]:
+def _library() -> list[Passage]:
     lessons = []
     for number in range(40):
         body = " ".join(f"word{(number * 7 + step) % 53}" for step in range(number % 11 + 3))
@@ -26,11 +26,11 @@ def _library() -> list[Lesson]:
             body += " often" * 300  # a count that does not fit in one byte
         if number % 9 == 4:
             body = "the and of"  # stopwords only: a lesson with no body keys
-        lessons.append(Lesson(f"lesson-{number}", f"Title word{number % 5} topic", body, "x.md"))
+        lessons.append(Passage(f"lesson-{number}", f"Title word{number % 5} topic", body, "x.md"))
     return lessons
 
 
-def _expected_postings(lessons: list[Lesson], field: str) -> dict[str, list[tuple[int, int]]]:
+def _expected_postings(lessons: list[Passage], field: str) -> dict[str, list[tuple[int, int]]]:
     normalise = key_normaliser()
     postings: dict[str, list[tuple[int, int]]] = {}
     for number, lesson in enumerate(lessons):
@@ -94,8 +94,8 @@ def test_field_with_more_than_65536_words_keeps_every_word_apart(
     monkeypatch.setattr(index_module, "CHUNK_POSTINGS", 20_000)
     many = " ".join(f"q{number}" for number in range(70_000))
     lessons = [
-        Lesson("first", "One", many, "a.md"),
-        Lesson("second", "Two", "q69999 q0 q65536 q65537", "b.md"),
+        Passage("first", "One", many, "a.md"),
+        Passage("second", "Two", "q69999 q0 q65536 q65537", "b.md"),
     ]
     snapshot = build_snapshot(lessons)
     body = _postings(snapshot, "body")

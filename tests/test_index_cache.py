@@ -27,7 +27,7 @@ def answer(folder: Path, data_dir: Path, question: str) -> tuple[bool, str | Non
     """(index came from the cache, id of the retrieved lesson)."""
     loaded = open_library(folder, data_dir)
     evidence = KeywordRetriever(loaded.index).retrieve(question)
-    return loaded.from_cache, None if evidence is None else evidence.lesson.id
+    return loaded.from_cache, None if evidence is None else evidence.passage.id
 
 
 def touch_later(path: Path) -> None:

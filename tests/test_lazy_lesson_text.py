@@ -51,7 +51,7 @@ def test_a_large_library_answers_the_same_cold_and_warm(
         for loaded in (cold, warm):
             evidence = KeywordRetriever(loaded.index).retrieve(question)
             assert evidence == expected
-            assert evidence is not None and evidence.lesson.text == LESSONS[evidence.lesson.id][1]
+            assert evidence is not None and evidence.passage.text == LESSONS[evidence.passage.id][1]
 
 
 @pytest.mark.usefixtures("texts_on_disk")
@@ -86,7 +86,7 @@ def test_a_stale_cache_with_the_same_stamps_is_still_rebuilt(
     again = open_library(folder, data_dir)
     assert not again.from_cache
     evidence = KeywordRetriever(again.index).retrieve("how long to boil eggs")
-    assert evidence is not None and evidence.lesson.id == "boiled-eggs"
+    assert evidence is not None and evidence.passage.id == "boiled-eggs"
 
 
 def test_a_word_repeated_hundreds_of_times_keeps_its_exact_count(
