@@ -1,17 +1,18 @@
 """The in-memory inverted index that both retrieval modes read.
 
-For each match key it keeps, per field (title, body), the numbers of the passages that
-hold it (ascending) and how often. A question walks only the postings of its own
-keys. Keys come from a passage's content words (what the store keeps) through the
-retrieval mode's key function (`text.stem` for `keyword`), so the same stored words
-serve every mode.
+For each content word (`text.content_words`) it keeps, per field (title, body), the
+numbers of the passages that hold it and how often. The store keeps the same postings
+word by word, so one stored index serves every retrieval mode: a mode's key function
+(`text.stem` for `keyword`) groups the words that share a key, and `title(key)` /
+`body(key)` return the postings of all of them together. A question walks only the
+postings of its own keys.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 KeyFunction = Callable[[str], str]
@@ -24,58 +25,66 @@ COUNT_TYPECODE = "H"
 
 @dataclass(frozen=True, slots=True)
 class Postings:
-    """Passage numbers holding one key in one field, and the key's count in each."""
+    """Passage numbers holding a word (or key) in one field, and its count in each."""
 
     numbers: array[int]
     counts: array[int]
 
 
-_NO_POSTINGS = Postings(array(NUMBER_TYPECODE), array(COUNT_TYPECODE))
+def new_postings() -> Postings:
+    return Postings(array(NUMBER_TYPECODE), array(COUNT_TYPECODE))
+
+
+_NO_POSTINGS = new_postings()
 
 
 class InvertedIndex:
-    """Postings per field, and every passage's field lengths (in keys)."""
+    """Word postings per field, looked up by key; every passage's field lengths."""
 
     def __init__(
         self,
-        title: dict[str, Postings],
-        body: dict[str, Postings],
+        title: Mapping[str, Postings],
+        body: Mapping[str, Postings],
         title_lengths: array[int],
         body_lengths: array[int],
+        key: KeyFunction,
     ) -> None:
         self._title = title
         self._body = body
         self.title_lengths = title_lengths
         self.body_lengths = body_lengths
+        self._words: dict[str, list[str]] = {}
+        for word in title.keys() | body.keys():
+            self._words.setdefault(key(word), []).append(word)
 
     def __len__(self) -> int:
         return len(self.title_lengths)
 
     def title(self, key: str) -> Postings:
-        return self._title.get(key, _NO_POSTINGS)
+        return self._postings(self._title, key)
 
     def body(self, key: str) -> Postings:
-        return self._body.get(key, _NO_POSTINGS)
+        return self._postings(self._body, key)
 
-
-class _KeyMemo(dict[str, str]):
-    """Word -> key, each distinct word keyed once: a library repeats a few thousand
-    words millions of times."""
-
-    def __init__(self, key: KeyFunction) -> None:
-        super().__init__()
-        self._key = key
-
-    def __missing__(self, word: str) -> str:
-        key = self[word] = self._key(word)
-        return key
+    def _postings(self, field: Mapping[str, Postings], key: str) -> Postings:
+        found = [field[word] for word in self._words.get(key, ()) if word in field]
+        if not found:
+            return _NO_POSTINGS
+        if len(found) == 1:
+            return found[0]
+        # Several words share the key (`boil`, `boiling`): one passage, summed counts.
+        totals: Counter[int] = Counter()
+        for postings in found:
+            for number, count in zip(postings.numbers, postings.counts, strict=True):
+                totals[number] += count
+        return Postings(array(NUMBER_TYPECODE, totals.keys()), array("I", totals.values()))
 
 
 class IndexBuilder:
-    """Builds an index one passage at a time, in library order."""
+    """Builds an index in memory, one passage at a time, numbered from 0."""
 
     def __init__(self, key: KeyFunction) -> None:
-        self._keys = _KeyMemo(key)
+        self._key = key
         self._title: dict[str, Postings] = {}
         self._body: dict[str, Postings] = {}
         self._title_lengths = array(NUMBER_TYPECODE)
@@ -84,21 +93,22 @@ class IndexBuilder:
     def add(self, title_words: Iterable[str], body_words: Iterable[str]) -> None:
         """Add the next passage by its content words (`text.content_words`)."""
         number = len(self._title_lengths)
-        self._title_lengths.append(_add_field(self._title, number, self._keys, title_words))
-        self._body_lengths.append(_add_field(self._body, number, self._keys, body_words))
+        self._title_lengths.append(add_postings(self._title, number, title_words))
+        self._body_lengths.append(add_postings(self._body, number, body_words))
 
     def finish(self) -> InvertedIndex:
-        return InvertedIndex(self._title, self._body, self._title_lengths, self._body_lengths)
+        return InvertedIndex(
+            self._title, self._body, self._title_lengths, self._body_lengths, self._key
+        )
 
 
-def _add_field(
-    field: dict[str, Postings], number: int, keys: _KeyMemo, words: Iterable[str]
-) -> int:
-    tally = Counter(map(keys.__getitem__, words))
-    for key, count in tally.items():
-        postings = field.get(key)
+def add_postings(field: dict[str, Postings], number: int, words: Iterable[str]) -> int:
+    """Record passage `number`'s words in `field`; the number of words."""
+    tally = Counter(words)
+    for word, count in tally.items():
+        postings = field.get(word)
         if postings is None:
-            postings = field[key] = Postings(array(NUMBER_TYPECODE), array(COUNT_TYPECODE))
+            postings = field[word] = new_postings()
         postings.numbers.append(number)
         postings.counts.append(count)
     return tally.total()

@@ -11,8 +11,8 @@ disk in sight, so every rule below is tested on strings:
 - no passage text is longer than `MAX_PASSAGE_CHARS`: a longer section is cut at
   blank lines between paragraphs, else between lines (a single longer line is cut
   at a space, else anywhere);
-- a passage's title is the document title and its heading path
-  (`File system › Promises API › fsPromises.readFile()`), its id the document id plus
+- a passage's title is the document title and its heading path joined by
+  `TITLE_SEPARATOR` (`File system › Promises API`), its id the document id plus
   `#` and a slug of its heading (none for the document's first passage), and its
   `line`/`end_line` the 1-based lines it spans in the file.
 """
@@ -27,13 +27,16 @@ from dataclasses import dataclass, field
 from tui_assistant.core.text import clean_display_text
 
 MAX_PASSAGE_CHARS = 4000
-TITLE_SEPARATOR = " › "
+TITLE_SEPARATOR = " \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} "
 PASSAGE_ID = re.compile(r"^[a-z0-9]+([-/#][a-z0-9]+)*$")
 
 _HEADING = re.compile(r"^ {0,3}(#{1,3})(?:[ \t]+(.*?))?[ \t]*$")
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _FRONT_MATTER_END = frozenset({"---", "..."})
+_MINOR_HEADING = re.compile(r"^ {0,3}#{4,6}(?:[ \t]|$)")
+_HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
 _TITLE_KEY = re.compile(r"^title[ \t]*:[ \t]*(.*?)[ \t]*$")
 _NOT_ID_CHARACTERS = re.compile(r"[^a-z0-9/]+")
 _NOT_SLUG_CHARACTERS = re.compile(r"[^a-z0-9]+")
@@ -122,6 +125,7 @@ class _Section:
     """Lines between two headings, while a document is read."""
 
     heading_line: int | None  # 1-based line of its heading; None before the first one
+    level: int  # its heading's level; 0 before the first heading
     path: tuple[str, ...]  # heading texts from level 1 down to this one
     lines: list[tuple[int, str]] = field(default_factory=list)
 
@@ -132,10 +136,7 @@ def split_document(relative_path: str, text: str) -> Document:
     title, body_start = _front_matter_title(lines)
     sections = list(_sections(lines, body_start))
     if title is None:
-        title = next(
-            (section.path[0] for section in sections if len(section.path) == 1 and section.path),
-            None,
-        )
+        title = next((section.path[-1] for section in sections if section.level == 1), None)
         level_one_title = title
     else:
         level_one_title = None
@@ -144,6 +145,8 @@ def split_document(relative_path: str, text: str) -> Document:
     drafts: list[PassageDraft] = []
     anchors = _UniqueAnchors()
     for section in sections:
+        if section.heading_line is None and _only_markup(section.lines):
+            continue  # a banner or a maintainers' comment before the first heading
         chunks = list(_cut(section.lines))
         if not chunks:
             continue
@@ -154,10 +157,8 @@ def split_document(relative_path: str, text: str) -> Document:
         passage_title = _join_title(title, heading_path)
         base = slug(heading_path[-1] if heading_path else title)
         for number, chunk in enumerate(chunks):
-            first = not drafts
-            anchor = "" if first else anchors.take(base if number == 0 else f"{base}-{number + 1}")
-            if first:
-                anchors.reserve(base)
+            piece = base if number == 0 else f"{base}-part-{number + 1}"
+            anchor = anchors.take(piece) if drafts else ""
             start = section.heading_line if number == 0 and section.heading_line else chunk[0][0]
             drafts.append(
                 PassageDraft(
@@ -190,9 +191,6 @@ class _UniqueAnchors:
 
     def __init__(self) -> None:
         self._taken: set[str] = set()
-
-    def reserve(self, anchor: str) -> None:
-        self._taken.add(anchor)
 
     def take(self, anchor: str) -> str:
         candidate, number = anchor, 1
@@ -228,13 +226,14 @@ def _unquote(value: str) -> str:
 def _heading_text(raw: str) -> str | None:
     """A heading's visible text, or None when nothing visible is left."""
     text = _CLOSING_HASHES.sub("", raw.strip()).strip()
+    text = _HTML_TAG.sub("", text)  # `<a name="env"></a> Set ...`: an anchor, not words
     text = " ".join(clean_display_text(text).split())
     return text or None
 
 
 def _sections(lines: list[str], start: int) -> Iterator[_Section]:
     """The document's sections in order: headings of levels 1-3 outside code fences."""
-    section = _Section(heading_line=None, path=())
+    section = _Section(heading_line=None, level=0, path=())
     stack: list[tuple[int, str]] = []
     fence: str | None = None
     for index in range(start, len(lines)):
@@ -261,7 +260,7 @@ def _sections(lines: list[str], start: int) -> Iterator[_Section]:
         while stack and stack[-1][0] >= level:
             stack.pop()
         stack.append((level, text))
-        section = _Section(heading_line=number, path=tuple(text for _, text in stack))
+        section = _Section(heading_line=number, level=level, path=tuple(t for _, t in stack))
     yield section
 
 
@@ -286,21 +285,35 @@ def _cut(lines: list[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
 
 def _units(lines: list[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
     """The pieces a long section is cut between: paragraphs with the blank lines after
-    them; a paragraph over the limit as its lines; a line over the limit in parts."""
-    paragraph: list[tuple[int, str]] = []
-    for index, (number, line) in enumerate(lines):
-        paragraph.append((number, line))
-        at_end = index + 1 == len(lines)
-        if not at_end and (line.strip() or lines[index + 1][1].strip() == ""):
+    them (a minor heading kept with the paragraph it heads); a paragraph over the limit
+    as its lines; a line over the limit in parts."""
+    held: list[tuple[int, str]] = []
+    for paragraph in _paragraphs(lines):
+        if _MINOR_HEADING.match(paragraph[0][1]) and len(_trimmed(paragraph)) == 1:
+            held += paragraph
             continue
-        if at_end or not line.strip():
-            if _length(paragraph) <= MAX_PASSAGE_CHARS:
-                yield paragraph
-            else:
-                for number_, line_ in paragraph:
-                    for part in _line_parts(line_):
-                        yield [(number_, part)]
+        paragraph = held + paragraph
+        held = []
+        if _length(paragraph) <= MAX_PASSAGE_CHARS:
+            yield paragraph
+            continue
+        for number, line in paragraph:
+            for part in _line_parts(line):
+                yield [(number, part)]
+    if held:
+        yield held
+
+
+def _paragraphs(lines: list[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
+    """Runs of non-blank lines, each with the blank lines that follow it."""
+    paragraph: list[tuple[int, str]] = []
+    for number, line in lines:
+        if line.strip() and paragraph and not paragraph[-1][1].strip():
+            yield paragraph
             paragraph = []
+        paragraph.append((number, line))
+    if paragraph:
+        yield paragraph
 
 
 def _line_parts(line: str) -> Iterable[str]:
@@ -311,6 +324,16 @@ def _line_parts(line: str) -> Iterable[str]:
         yield line[:cut]
         line = line[cut:].lstrip(" ")
     yield line
+
+
+def _only_markup(lines: list[tuple[int, str]]) -> bool:
+    """Whether the lines hold only HTML comments and lines that are one HTML element."""
+    text = _HTML_COMMENT.sub("", "\n".join(line for _, line in lines))
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not (line.startswith("<") and line.endswith(">")):
+            return False
+    return True
 
 
 def _trimmed(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:

@@ -28,8 +28,8 @@ from typing import Any, Final
 import httpx
 
 from tui_assistant.core.ledger import CallLedger, LedgerUnavailable
-from tui_assistant.core.passages import Passage
 from tui_assistant.core.outcome import Reason
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.secret import Secret
 from tui_assistant.core.service import ProviderFailure
 

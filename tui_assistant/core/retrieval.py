@@ -10,6 +10,7 @@ the library.
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from dataclasses import dataclass
 from typing import Protocol
@@ -58,31 +59,33 @@ class KeywordRetriever:
 
     def retrieve(self, question: str) -> Evidence | None:
         index = self.library.index
-        scores: Counter[int] = Counter()
-        matches: Counter[int] = Counter()
-        present: list[tuple[str, set[int]]] = []
+        # Per question word that occurs at all: the passages holding it anywhere, and
+        # those whose title holds it.
+        present: list[tuple[str, set[int], array[int]]] = []
         for key in question_keys(question, self.key):
             in_title = index.title(key).numbers
             anywhere = set(in_title)
             anywhere.update(index.body(key).numbers)
-            if not anywhere:
-                continue
-            present.append((key, anywhere))
-            matches.update(anywhere)
-            scores.update(anywhere)
-            scores.update(in_title)
-        qualified = [number for number, count in matches.items() if count >= MIN_DISTINCT_MATCHES]
+            if anywhere:
+                present.append((key, anywhere, in_title))
+        # Only passages holding MIN_DISTINCT_MATCHES (two) distinct words compete.
+        qualified: set[int] = set()
+        for first, (_, anywhere, _) in enumerate(present):
+            for _, other, _ in present[first + 1 :]:
+                qualified |= anywhere & other
         if not qualified:
             return None
-        best_score = max(scores[number] for number in qualified)
-        best = [number for number in qualified if scores[number] == best_score]
-        if len(best) != 1:
+        scores: Counter[int] = Counter()
+        for _, anywhere, in_title in present:
+            scores.update(anywhere & qualified)
+            scores.update(qualified.intersection(in_title))
+        (winner, best_score), *rest = scores.most_common(2)
+        runner_up = rest[0][1] if rest else None
+        if runner_up == best_score:
             return None  # a tie at the best score
-        winner = best[0]
-        runner_up = max((scores[n] for n in qualified if n != winner), default=None)
         return Evidence(
             passage=self.library.passage(winner),
-            matched_words=tuple(key for key, anywhere in present if winner in anywhere),
+            matched_words=tuple(key for key, anywhere, _ in present if winner in anywhere),
             score=best_score,
             runner_up_score=runner_up,
         )

@@ -18,7 +18,6 @@ from typing import Literal, Protocol
 
 from tui_assistant.core.citations import check_citations
 from tui_assistant.core.conversation import Conversation, is_repeat_request
-from tui_assistant.core.passages import Passage
 from tui_assistant.core.outcome import (
     Outcome,
     Reason,
@@ -27,6 +26,7 @@ from tui_assistant.core.outcome import (
     refused,
     timed_out,
 )
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence, Retriever
 from tui_assistant.core.support import check_support
 

@@ -18,10 +18,12 @@ opens it (`files`, `passages`, `meta`).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
 import sqlite3
+import sys
 import threading
 from array import array
 from collections.abc import Callable
@@ -29,7 +31,15 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from tui_assistant.core.index import IndexBuilder, KeyFunction
+from tui_assistant.core.index import (
+    COUNT_TYPECODE,
+    NUMBER_TYPECODE,
+    InvertedIndex,
+    KeyFunction,
+    Postings,
+    add_postings,
+    new_postings,
+)
 from tui_assistant.core.library import (
     DocumentInfo,
     FileProblem,
@@ -70,7 +80,7 @@ CREATE TABLE files (
     problem TEXT                -- why the file was skipped; NULL when read
 );
 CREATE TABLE passages (
-    number INTEGER PRIMARY KEY AUTOINCREMENT,
+    number INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused, so postings stay sorted
     path TEXT NOT NULL REFERENCES files (path),
     position INTEGER NOT NULL,  -- order within the document
     anchor TEXT NOT NULL,       -- id part after '#'; '' for the document's first passage
@@ -78,11 +88,22 @@ CREATE TABLE passages (
     text TEXT NOT NULL,
     line INTEGER NOT NULL,
     end_line INTEGER NOT NULL,
-    title_words TEXT NOT NULL,  -- content words, space-separated
-    body_words TEXT NOT NULL
+    title_length INTEGER NOT NULL,  -- content words in the title
+    body_length INTEGER NOT NULL    -- content words in the text
 );
 CREATE INDEX passages_in_order ON passages (path, position);
+-- Per content word and field: the passage numbers holding it (unsigned 32-bit) and its
+-- count in each (unsigned 16-bit), as arrays in the machine's byte order.
+CREATE TABLE postings (
+    word TEXT NOT NULL,
+    field TEXT NOT NULL CHECK (field IN ('title', 'body')),
+    numbers BLOB NOT NULL,
+    counts BLOB NOT NULL,
+    PRIMARY KEY (word, field)
+) WITHOUT ROWID;
 """
+
+FIELDS = ("title", "body")
 
 
 class StoreProblem(Exception):
@@ -180,9 +201,12 @@ def _check(connection: sqlite3.Connection, folder: Path) -> None:
     meta = dict(connection.execute("SELECT key, value FROM meta"))
     if meta.get("words") != str(NORMALISER_VERSION):
         raise StoreProblem("holds words from another version")
+    if meta.get("byte_order") != sys.byteorder:
+        raise StoreProblem(f"was written on a {meta.get('byte_order')}-endian machine")
     # Read every table once, so a damaged file fails here rather than mid-answer.
     connection.execute("SELECT count(*), max(mtime_ns) FROM files").fetchone()
     connection.execute("SELECT max(number) FROM passages").fetchone()
+    connection.execute("SELECT count(*) FROM postings").fetchone()
 
 
 def _create(connection: sqlite3.Connection, folder: Path) -> None:
@@ -191,17 +215,19 @@ def _create(connection: sqlite3.Connection, folder: Path) -> None:
     connection.executescript(f"BEGIN; {_SCHEMA} COMMIT;")
     connection.executemany(
         "INSERT INTO meta (key, value) VALUES (?, ?)",
-        [("words", str(NORMALISER_VERSION)), ("folder", os.path.abspath(folder))],
+        [
+            ("words", str(NORMALISER_VERSION)),
+            ("byte_order", sys.byteorder),
+            ("folder", os.path.abspath(folder)),
+        ],
     )
 
 
 def _rebuilt(path: Path, folder: Path, problem: str) -> sqlite3.Connection:
     logger.warning("index store %s %s; rebuilding it", path, problem)
     for suffix in ("", "-wal", "-shm", "-journal"):
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(f"{path}{suffix}")
-        except FileNotFoundError:
-            pass
     connection = _connect(path)
     _create(connection, folder)
     return connection
@@ -224,33 +250,111 @@ def _update(
         return
     connection.execute("BEGIN IMMEDIATE")
     try:
-        for path in removed:
-            connection.execute("DELETE FROM passages WHERE path = ?", (path,))
-            connection.execute("DELETE FROM files WHERE path = ?", (path,))
+        postings = _PostingChanges()
+        for path in [*removed, *(stamp.path for stamp in changed if stamp.path in stored)]:
+            _forget_passages(connection, path, postings)
+        connection.executemany("DELETE FROM files WHERE path = ?", [(path,) for path in removed])
         for done, stamp in enumerate(changed, start=1):
-            _store_file(connection, stamp, read_document(folder, stamp.path))
+            _store_file(connection, stamp, read_document(folder, stamp.path), postings)
             if progress is not None:
                 progress(done, len(changed))
+        postings.write(connection, fresh=not stored)
         connection.execute("COMMIT")
     except BaseException:
         connection.execute("ROLLBACK")
         raise
 
 
-def _store_file(connection: sqlite3.Connection, stamp: FileStamp, read: Document | str) -> None:
-    connection.execute("DELETE FROM passages WHERE path = ?", (stamp.path,))
+class _PostingChanges:
+    """What one update does to the stored postings, per field and word: passage numbers
+    to drop (their files changed or went away) and postings to append (new passages,
+    whose numbers are larger than any stored one)."""
+
+    def __init__(self) -> None:
+        self.dropped: dict[str, dict[str, set[int]]] = {field: {} for field in FIELDS}
+        self.added: dict[str, dict[str, Postings]] = {field: {} for field in FIELDS}
+
+    def drop(self, number: int, title: str, text: str) -> None:
+        for field, value in zip(FIELDS, (title, text), strict=True):
+            dropped = self.dropped[field]
+            for word in set(content_words(value)):
+                dropped.setdefault(word, set()).add(number)
+
+    def add(self, number: int, title_words: list[str], body_words: list[str]) -> tuple[int, int]:
+        return (
+            add_postings(self.added["title"], number, title_words),
+            add_postings(self.added["body"], number, body_words),
+        )
+
+    def write(self, connection: sqlite3.Connection, fresh: bool) -> None:
+        for field in FIELDS:
+            dropped, added = self.dropped[field], self.added[field]
+            for word in dropped.keys() | added.keys():
+                postings = new_postings() if fresh else _stored_postings(connection, word, field)
+                gone = dropped.get(word)
+                if gone:
+                    kept = [i for i, number in enumerate(postings.numbers) if number not in gone]
+                    postings = Postings(
+                        array(NUMBER_TYPECODE, map(postings.numbers.__getitem__, kept)),
+                        array(COUNT_TYPECODE, map(postings.counts.__getitem__, kept)),
+                    )
+                extra = added.get(word)
+                if extra is not None:
+                    postings.numbers.extend(extra.numbers)
+                    postings.counts.extend(extra.counts)
+                if postings.numbers:
+                    connection.execute(
+                        "INSERT OR REPLACE INTO postings (word, field, numbers, counts)"
+                        " VALUES (?, ?, ?, ?)",
+                        (word, field, postings.numbers.tobytes(), postings.counts.tobytes()),
+                    )
+                else:
+                    connection.execute(
+                        "DELETE FROM postings WHERE word = ? AND field = ?", (word, field)
+                    )
+            dropped.clear()
+            added.clear()
+
+
+def _stored_postings(connection: sqlite3.Connection, word: str, field: str) -> Postings:
+    postings = new_postings()
+    row = connection.execute(
+        "SELECT numbers, counts FROM postings WHERE word = ? AND field = ?", (word, field)
+    ).fetchone()
+    if row is not None:
+        postings.numbers.frombytes(row[0])
+        postings.counts.frombytes(row[1])
+    return postings
+
+
+def _forget_passages(connection: sqlite3.Connection, path: str, postings: _PostingChanges) -> None:
+    for number, title, text in connection.execute(
+        "SELECT number, title, text FROM passages WHERE path = ?", (path,)
+    ).fetchall():
+        postings.drop(number, title, text)
+    connection.execute("DELETE FROM passages WHERE path = ?", (path,))
+
+
+def _store_file(
+    connection: sqlite3.Connection,
+    stamp: FileStamp,
+    read: Document | str,
+    postings: _PostingChanges,
+) -> None:
     problem = read if isinstance(read, str) else None
     title = None if isinstance(read, str) else read.title
     connection.execute(
-        "INSERT OR REPLACE INTO files (path, size, mtime_ns, title, problem) VALUES (?, ?, ?, ?, ?)",
+        "INSERT OR REPLACE INTO files (path, size, mtime_ns, title, problem)"
+        " VALUES (?, ?, ?, ?, ?)",
         (stamp.path, stamp.size, stamp.mtime_ns, title, problem),
     )
     if isinstance(read, str):
         return
-    connection.executemany(
-        "INSERT INTO passages (path, position, anchor, title, text, line, end_line,"
-        " title_words, body_words) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
+    for position, draft in enumerate(read.passages):
+        title_words, body_words = content_words(draft.title), content_words(draft.text)
+        cursor = connection.execute(
+            "INSERT INTO passages (path, position, anchor, title, text, line, end_line,"
+            " title_length, body_length) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 stamp.path,
                 position,
@@ -259,12 +363,12 @@ def _store_file(connection: sqlite3.Connection, stamp: FileStamp, read: Document
                 draft.text,
                 draft.line,
                 draft.end_line,
-                " ".join(content_words(draft.title)),
-                " ".join(content_words(draft.text)),
-            )
-            for position, draft in enumerate(read.passages)
-        ],
-    )
+                len(title_words),
+                len(body_words),
+            ),
+        )
+        assert cursor.lastrowid is not None
+        postings.add(cursor.lastrowid, title_words, body_words)
 
 
 def _begin_snapshot(connection: sqlite3.Connection) -> None:
@@ -294,7 +398,11 @@ class _Texts:
 def _load(
     connection: sqlite3.Connection, folder: Path, listing: Listing, key: KeyFunction
 ) -> Library:
-    """The in-memory library and index, from the store's snapshot."""
+    """The in-memory library and index, from the store's snapshot.
+
+    In memory, passages are numbered by their place in the library (path order);
+    the stored postings, numbered by store row, are renumbered as they are read.
+    """
     display_folder = os.path.basename(os.path.abspath(folder))
     problems: list[FileProblem] = list(listing.problems)
     titles: dict[str, str] = {}
@@ -307,18 +415,31 @@ def _load(
             titles[path] = title
     ids, notices = document_ids(titles)
     problems.extend(notices)
-    builder = IndexBuilder(key)
+    problems.sort(key=lambda problem: problem.path)
+    highest = connection.execute("SELECT max(number) FROM passages").fetchone()[0]
+    place = array("l", [-1]) * ((highest or 0) + 1)
     infos: list[PassageInfo] = []
     documents: list[DocumentInfo] = []
     rows = array("q")
-    for number, path, anchor, title, line, end_line, title_words, body_words in connection.execute(
-        "SELECT number, path, anchor, title, line, end_line, title_words, body_words"
+    title_lengths, body_lengths = array(NUMBER_TYPECODE), array(NUMBER_TYPECODE)
+    for (
+        number,
+        path,
+        anchor,
+        title,
+        line,
+        end_line,
+        title_length,
+        body_length,
+    ) in connection.execute(
+        "SELECT number, path, anchor, title, line, end_line, title_length, body_length"
         " FROM passages ORDER BY path, position"
     ):
         if not documents or documents[-1].path != path:
             documents.append(DocumentInfo(path, titles[path], len(infos), 0))
         document = documents[-1]
-        documents[-1] = DocumentInfo(document.path, document.title, document.first, document.count + 1)
+        documents[-1] = DocumentInfo(path, document.title, document.first, document.count + 1)
+        place[number] = len(infos)
         infos.append(
             PassageInfo(
                 passage_id(ids[path], anchor),
@@ -326,12 +447,12 @@ def _load(
                 f"{display_folder}/{path}",
                 line,
                 end_line,
-                document.path,
+                path,
             )
         )
         rows.append(number)
-        builder.add(title_words.split(), body_words.split())
-    problems.sort(key=lambda problem: problem.path)
+        title_lengths.append(title_length)
+        body_lengths.append(body_length)
     if not infos:
         skipped = sum(problem.skipped for problem in problems)
         detail = f" ({skipped} skipped)" if skipped else ""
@@ -340,6 +461,15 @@ def _load(
             f"with text{detail}",
             problems,
         )
-    return Library(
-        folder, infos, documents, builder.finish(), _Texts(connection, rows), problems
-    )
+    fields: dict[str, dict[str, Postings]] = {field: {} for field in FIELDS}
+    to_place = place.__getitem__
+    for word, field, numbers, counts in connection.execute(
+        "SELECT word, field, numbers, counts FROM postings"
+    ):
+        stored, postings = array(NUMBER_TYPECODE), new_postings()
+        stored.frombytes(numbers)
+        postings.numbers.extend(map(to_place, stored))
+        postings.counts.frombytes(counts)
+        fields[field][word] = postings
+    index = InvertedIndex(fields["title"], fields["body"], title_lengths, body_lengths, key)
+    return Library(folder, infos, documents, index, _Texts(connection, rows), problems)

@@ -29,8 +29,8 @@ import re
 from dataclasses import dataclass
 
 from tui_assistant.core.citations import strip_citations
-from tui_assistant.core.passages import Passage
 from tui_assistant.core.outcome import SupportReport
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.text import normalise, normalise_distinct, stem
 
 # Chosen from the measurements in docs/evaluation.md (scripts/measure_support_threshold.py).

@@ -143,15 +143,33 @@ def content_words(text: str) -> list[str]:
     """The words of `text` that can carry a topic, in order: stopwords and single
     letters dropped (numbers kept), apostrophes removed. This is what the index store
     keeps for every passage; each retrieval mode turns these words into its keys."""
-    kept: list[str] = []
-    for word in words(text):
-        if word in STOPWORDS:
-            continue
-        word = word.replace("'", "")
-        if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
-            continue
-        kept.append(word)
-    return kept
+    return [word for word in map(_CONTENT_WORDS.__getitem__, words(text)) if word]
+
+
+def _content_word(word: str) -> str:
+    """`word` as a content word, or "" when it is dropped."""
+    if word in STOPWORDS:
+        return ""
+    word = word.replace("'", "")
+    if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
+        return ""
+    return word
+
+
+class _Memo(dict[str, str]):
+    """Each distinct word decided once: a library repeats a few thousand words millions
+    of times. Emptied when it grows past its limit, so odd input cannot grow it."""
+
+    LIMIT = 500_000
+
+    def __missing__(self, word: str) -> str:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        kept = self[word] = _content_word(word)
+        return kept
+
+
+_CONTENT_WORDS = _Memo()
 
 
 def normalise(text: str) -> list[str]:
