@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tui_assistant.core.lessons import Lesson, LessonLibrary
+from tui_assistant.core.passages import Passage, LessonLibrary
 from tui_assistant.core.text import STOPWORDS, words
 
 TITLE_WEIGHT = 2.0
@@ -29,7 +29,7 @@ TEXT_WEIGHT = 1.0
 class Fts5TopOne:
     """FTS5's best match for a question, or None when no lesson shares a word with it."""
 
-    def __init__(self, lessons: tuple[Lesson, ...], drop_stopwords: bool = False) -> None:
+    def __init__(self, lessons: tuple[Passage, ...], drop_stopwords: bool = False) -> None:
         self.lessons = lessons
         self.drop_stopwords = drop_stopwords
         self.database = sqlite3.connect(":memory:")
@@ -41,7 +41,7 @@ class Fts5TopOne:
             [(number, lesson.title, lesson.text) for number, lesson in enumerate(lessons)],
         )
 
-    def retrieve(self, question: str) -> Lesson | None:
+    def retrieve(self, question: str) -> Passage | None:
         terms = [word for word in words(question) if word.replace("'", "").isalnum()]
         if self.drop_stopwords:
             terms = [word for word in terms if word not in STOPWORDS]

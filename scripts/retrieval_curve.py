@@ -29,7 +29,7 @@ from fts5_top1 import Fts5TopOne  # noqa: E402
 
 from tui_assistant.core import ranked  # noqa: E402
 from tui_assistant.core.index import InvertedIndex  # noqa: E402
-from tui_assistant.core.lessons import Lesson, LessonLibrary  # noqa: E402
+from tui_assistant.core.passages import Passage, LessonLibrary  # noqa: E402
 from tui_assistant.core.ranked import RankedRetriever, Ranking  # noqa: E402
 from tui_assistant.core.retrieval import Evidence, KeywordRetriever  # noqa: E402
 
@@ -117,9 +117,9 @@ def measure_set(name: str, cases_path: Path, lessons_path: Path) -> DevSet:
     fts5_all_words = Fts5TopOne(library.lessons)
 
     def evidence_id(evidence: Evidence | None) -> str | None:
-        return None if evidence is None else evidence.lesson.id
+        return None if evidence is None else evidence.passage.id
 
-    def lesson_id(lesson: Lesson | None) -> str | None:
+    def lesson_id(lesson: Passage | None) -> str | None:
         return None if lesson is None else lesson.id
 
     print(f"\n== {name}: {len(library)} lessons, {len(cases)} cases ({cases_path.name})")

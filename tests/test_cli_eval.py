@@ -13,7 +13,7 @@ import pytest
 from conftest import PROJECT_ROOT, CliResult
 
 from tui_assistant import cli, context
-from tui_assistant.core.lessons import Lesson
+from tui_assistant.core.passages import Passage
 
 BUNDLED_CASES = PROJECT_ROOT / "eval" / "bundled.jsonl"
 RunCli = Callable[..., CliResult]
@@ -173,7 +173,7 @@ class ScriptedProvider:
         self.script = script
         self.calls: list[str] = []
 
-    async def complete(self, question: str, lesson: Lesson) -> str:
+    async def complete(self, question: str, lesson: Passage) -> str:
         self.calls.append(question)
         return self.script[lesson.id]
 

@@ -59,7 +59,7 @@ async def test_deterministic_answer_is_the_lesson_text_with_its_citation(
     outcome = await service.ask("How much salt should I add to pasta water?", Conversation())
     assert outcome.kind is OutcomeKind.ANSWERED
     assert outcome.evidence is not None
-    assert outcome.answer == outcome.evidence.lesson.text
+    assert outcome.answer == outcome.evidence.passage.text
     assert outcome.citations == ("pasta-water",)
     assert outcome.to_json()["source_path"] == "lessons/pasta-water.md"
 

@@ -17,7 +17,7 @@ from tui_assistant.core.evaluation import (
     parse_cases,
 )
 from tui_assistant.core.index import InvertedIndex
-from tui_assistant.core.lessons import Lesson, LessonLibrary
+from tui_assistant.core.passages import Passage, LessonLibrary
 from tui_assistant.core.outcome import Reason
 from tui_assistant.core.retrieval import KeywordRetriever
 from tui_assistant.core.service import AnswerService, ProviderFailure, SupportMode
@@ -123,7 +123,7 @@ class ScriptedProvider:
         self.script = script
         self.calls: list[tuple[str, str]] = []
 
-    async def complete(self, question: str, lesson: Lesson) -> str:
+    async def complete(self, question: str, lesson: Passage) -> str:
         self.calls.append((question, lesson.id))
         reply = self.script[question]
         if isinstance(reply, Exception):

@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 from tui_assistant.core.history import HistoryStore, Turn, export_markdown
-from tui_assistant.core.lessons import Lesson
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.outcome import Reason, SupportReport, answered, refused
 from tui_assistant.core.retrieval import Evidence
 
-LESSON = Lesson("pasta-water", "Salting pasta water", "Salt the water.", "lessons/pasta-water.md")
+LESSON = Passage("pasta-water", "Salting pasta water", "Salt the water.", "lessons/pasta-water.md")
 EVIDENCE = Evidence(LESSON, ("salt", "pasta"), 4.0, 1.0)
 
 

@@ -19,7 +19,7 @@ import pytest
 from tests.conftest import BUNDLED_LESSONS, PROJECT_ROOT, CliResult, cli_env, write_lesson
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.index import InvertedIndex
-from tui_assistant.core.lessons import Lesson, LessonLibrary
+from tui_assistant.core.passages import Passage, LessonLibrary
 from tui_assistant.core.outcome import OutcomeKind, Reason
 from tui_assistant.core.retrieval import KeywordRetriever
 from tui_assistant.core.service import AnswerService
@@ -93,7 +93,7 @@ async def test_service_gives_a_clear_outcome(service: AnswerService, name: str) 
     else:
         assert outcome.kind is OutcomeKind.ANSWERED
         assert outcome.evidence is not None
-        assert outcome.evidence.lesson.id == expected
+        assert outcome.evidence.passage.id == expected
     assert outcome.question == question
 
 
@@ -119,7 +119,7 @@ async def test_service_survives_a_megabyte_question(
         assert outcome.reason is Reason.NO_EVIDENCE
     else:
         assert outcome.evidence is not None
-        assert outcome.evidence.lesson.id == expected
+        assert outcome.evidence.passage.id == expected
 
 
 def argv_questions() -> list[str]:
@@ -227,7 +227,7 @@ class ObedientProvider:
     def __init__(self) -> None:
         self.calls = 0
 
-    async def complete(self, question: str, lesson: Lesson) -> str:
+    async def complete(self, question: str, lesson: Passage) -> str:
         self.calls += 1
         order = re.search(r"cite (\[source:[^\]]*\])", lesson.text + " " + question)
         if order is not None:
@@ -238,7 +238,7 @@ class ObedientProvider:
 class BothMarkersProvider(ObedientProvider):
     """Obeys the injection but also cites what it was given."""
 
-    async def complete(self, question: str, lesson: Lesson) -> str:
+    async def complete(self, question: str, lesson: Passage) -> str:
         answer = await super().complete(question, lesson)
         return f"{answer} [source:{lesson.id}]"
 
@@ -298,7 +298,7 @@ async def test_instructions_in_a_lesson_cannot_redirect_the_citation(
     assert outcome.kind is OutcomeKind.REFUSED
     assert outcome.reason is Reason.UNVERIFIED
     assert outcome.evidence is not None
-    assert outcome.evidence.lesson.id == "pasta-water"
+    assert outcome.evidence.passage.id == "pasta-water"
     assert outcome.answer is None
     assert outcome.to_json()["citations"] == []
 

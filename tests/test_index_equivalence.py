@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tui_assistant.core.index import InvertedIndex, key_normaliser
-from tui_assistant.core.lessons import Lesson
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence, KeywordRetriever
 from tui_assistant.core.text import normalise
 
 
-def reference_retrieve(lessons: list[Lesson], question: str) -> Evidence | None:
+def reference_retrieve(lessons: list[Passage], question: str) -> Evidence | None:
     keys = list(dict.fromkeys(normalise(question)))
     scored: list[tuple[int, int, tuple[str, ...]]] = []
     for number, lesson in enumerate(lessons):
@@ -96,7 +96,7 @@ free_text = st.text(max_size=40)
 texts = st.one_of(phrases, phrases, free_text)
 lesson_lists = st.lists(st.tuples(texts, texts), min_size=1, max_size=12).map(
     lambda rows: [
-        Lesson(id=f"lesson-{number}", title=title, text=text, source_path=f"l/{number}.md")
+        Passage(id=f"lesson-{number}", title=title, text=text, source_path=f"l/{number}.md")
         for number, (title, text) in enumerate(rows)
     ]
 )
@@ -105,7 +105,7 @@ lesson_lists = st.lists(st.tuples(texts, texts), min_size=1, max_size=12).map(
 @settings(max_examples=300, deadline=None)
 @given(lessons=lesson_lists, questions=st.lists(texts, min_size=1, max_size=5))
 def test_index_retriever_answers_exactly_like_the_rule(
-    lessons: list[Lesson], questions: list[str]
+    lessons: list[Passage], questions: list[str]
 ) -> None:
     index = InvertedIndex(lessons)
     retrievers = [
@@ -126,7 +126,7 @@ def test_fast_tokenizer_gives_the_keys_of_normalise(text: str) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(lessons=lesson_lists)
-def test_postings_list_every_lesson_holding_a_word_with_its_count(lessons: list[Lesson]) -> None:
+def test_postings_list_every_lesson_holding_a_word_with_its_count(lessons: list[Passage]) -> None:
     index = InvertedIndex(lessons)
     words = {key for lesson in lessons for key in normalise(lesson.title + " " + lesson.text)}
     for word in words | {"absent"}:
@@ -144,14 +144,14 @@ def test_postings_list_every_lesson_holding_a_word_with_its_count(lessons: list[
 def test_a_large_library_still_refuses_a_tie_and_reports_the_runner_up() -> None:
     # 200 lessons share "pasta water"; only one adds "salt" in its title.
     lessons = [
-        Lesson(f"lesson-{number}", "Pasta notes", "water for pasta", f"l/{number}.md")
+        Passage(f"lesson-{number}", "Pasta notes", "water for pasta", f"l/{number}.md")
         for number in range(200)
     ]
     tie = KeywordRetriever(InvertedIndex(lessons)).retrieve("pasta water")
     assert tie is None
-    lessons[137] = Lesson("lesson-137", "Salt the pasta water", "salt it well", "l/137.md")
+    lessons[137] = Passage("lesson-137", "Salt the pasta water", "salt it well", "l/137.md")
     evidence = KeywordRetriever(InvertedIndex(lessons)).retrieve("pasta water salt")
     assert evidence is not None
-    assert evidence.lesson.id == "lesson-137"
+    assert evidence.passage.id == "lesson-137"
     assert evidence.matched_words == ("pasta", "water", "salt")
     assert (evidence.score, evidence.runner_up_score) == (6, 3)

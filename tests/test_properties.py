@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from tests.conftest import BUNDLED_LESSONS
 from tui_assistant.core.citations import MAX_ANSWER_CHARS, check_citations
 from tui_assistant.core.index import InvertedIndex
-from tui_assistant.core.lessons import Lesson, LessonLibrary, parse_lesson
+from tui_assistant.core.passages import Passage, LessonLibrary, parse_lesson
 from tui_assistant.core.retrieval import (
     BODY_WEIGHT,
     MIN_DISTINCT_MATCHES,
@@ -130,14 +130,14 @@ def test_every_stopword_alone_has_no_key() -> None:
 
 
 @st.composite
-def libraries(draw: st.DrawFn) -> tuple[Lesson, ...]:
+def libraries(draw: st.DrawFn) -> tuple[Passage, ...]:
     count = draw(st.integers(min_value=1, max_value=6))
     lessons = []
     for number in range(count):
         title = " ".join(draw(st.lists(vocabulary_words, min_size=1, max_size=3)))
         body = " ".join(draw(st.lists(st.one_of(vocabulary_words, stopwords), max_size=10)))
         lessons.append(
-            Lesson(f"lesson-{number}", title, body or "text", f"lessons/lesson-{number}.md")
+            Passage(f"lesson-{number}", title, body or "text", f"lessons/lesson-{number}.md")
         )
     return tuple(lessons)
 
@@ -154,7 +154,7 @@ plain_questions = st.lists(
 ).map(" ".join)
 
 
-def expected_evidence(lessons: Sequence[Lesson], question: str) -> tuple[str, int] | None:
+def expected_evidence(lessons: Sequence[Passage], question: str) -> tuple[str, int] | None:
     """The distinct-word rule computed the slow, obvious way: every lesson, every word."""
     keys = normalise_distinct(question)
     scored = []
@@ -174,7 +174,7 @@ def summary(evidence: Evidence | None) -> tuple[str, float, float | None, frozen
     if evidence is None:
         return None
     return (
-        evidence.lesson.id,
+        evidence.passage.id,
         evidence.score,
         evidence.runner_up_score,
         frozenset(evidence.matched_words),
@@ -184,7 +184,7 @@ def summary(evidence: Evidence | None) -> tuple[str, float, float | None, frozen
 @PROPERTY
 @given(libraries(), questions)
 def test_scorer_picks_the_unique_best_lesson_with_two_distinct_matches(
-    lessons: tuple[Lesson, ...], question: str
+    lessons: tuple[Passage, ...], question: str
 ) -> None:
     evidence = KeywordRetriever(InvertedIndex(lessons)).retrieve(question)
 
@@ -192,7 +192,7 @@ def test_scorer_picks_the_unique_best_lesson_with_two_distinct_matches(
     if evidence is None:
         assert expected is None
         return
-    assert (evidence.lesson.id, evidence.score) == expected
+    assert (evidence.passage.id, evidence.score) == expected
     assert len(set(evidence.matched_words)) == len(evidence.matched_words)
     assert len(evidence.matched_words) >= MIN_DISTINCT_MATCHES
     assert evidence.runner_up_score is None or evidence.runner_up_score < evidence.score
@@ -201,7 +201,7 @@ def test_scorer_picks_the_unique_best_lesson_with_two_distinct_matches(
 @PROPERTY
 @given(libraries(), plain_questions, st.data())
 def test_repeating_a_question_word_never_changes_the_result(
-    lessons: tuple[Lesson, ...], question: str, data: st.DataObject
+    lessons: tuple[Passage, ...], question: str, data: st.DataObject
 ) -> None:
     question_words = question.split()
     assume(question_words)

@@ -111,7 +111,7 @@ async def test_cited_answer_is_accepted_and_the_request_holds_only_the_one_passa
     assert outcome.answer == "Use about 10 grams per litre. [source:pasta-water]"
     assert outcome.citations == ("pasta-water",)
     assert outcome.evidence is not None
-    assert outcome.evidence.lesson.source_path.endswith("pasta-water.md")
+    assert outcome.evidence.passage.source_path.endswith("pasta-water.md")
 
     request = route.calls[1].request
     assert request.headers["authorization"] == f"Bearer {API_KEY}"

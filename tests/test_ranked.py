@@ -16,7 +16,7 @@ import pytest
 
 from tui_assistant.context import build_retriever
 from tui_assistant.core.index import InvertedIndex
-from tui_assistant.core.lessons import Lesson, LessonLibrary
+from tui_assistant.core.passages import Passage, LessonLibrary
 from tui_assistant.core.ranked import RankedRetriever
 from tui_assistant.core.retrieval import KeywordRetriever
 from tui_assistant.settings import Settings
@@ -58,7 +58,7 @@ def test_ranked_picks_the_lesson_with_the_rare_word_where_keyword_ties(
     assert keyword.retrieve(question) is None
     evidence = ranked.retrieve(question)
     assert evidence is not None
-    assert evidence.lesson.id == "ceramic-knives"
+    assert evidence.passage.id == "ceramic-knives"
 
 
 def test_ranked_answers_a_one_word_question_that_keyword_refuses(
@@ -68,7 +68,7 @@ def test_ranked_answers_a_one_word_question_that_keyword_refuses(
     assert keyword.retrieve("Tell me about serrated blades") is None
     evidence = ranked.retrieve("serrated")
     assert evidence is not None
-    assert evidence.lesson.id == "bread"
+    assert evidence.passage.id == "bread"
     assert evidence.matched_words == ("serrat",)
 
 
@@ -76,7 +76,7 @@ def test_evidence_reports_matched_words_score_and_runner_up(make_library: MakeLi
     _, ranked = retrievers(make_library(KITCHEN))
     evidence = ranked.retrieve("Which knife edge chips on a ceramic board?")
     assert evidence is not None
-    assert evidence.lesson.id == "ceramic-knives"
+    assert evidence.passage.id == "ceramic-knives"
     # Matched words come in question order, as normalised keys.
     assert evidence.matched_words == ("knif", "edg", "chip", "ceramic")
     assert evidence.runner_up_score is not None
@@ -87,7 +87,7 @@ def test_runner_up_is_none_when_only_one_lesson_matches(make_library: MakeLibrar
     _, ranked = retrievers(make_library(KITCHEN))
     evidence = ranked.retrieve("magnetic strip")
     assert evidence is not None
-    assert evidence.lesson.id == "storage"
+    assert evidence.passage.id == "storage"
     assert evidence.runner_up_score is None
 
 
@@ -142,13 +142,13 @@ def test_question_framing_words_do_not_count_in_ranked(make_library: MakeLibrary
     # Counted as topic words, think/know/try/make would hand this to "Thinking ahead".
     evidence = ranked.retrieve("I'm thinking I know how to try to make a knife block")
     assert evidence is not None
-    assert evidence.lesson.id == "storage"
+    assert evidence.passage.id == "storage"
     assert evidence.matched_words == ("knif", "block")
 
 
 def test_ranked_never_reads_lesson_files(monkeypatch: pytest.MonkeyPatch) -> None:
     lessons = [
-        Lesson(lesson_id, title, text, f"nowhere/{lesson_id}.md")
+        Passage(lesson_id, title, text, f"nowhere/{lesson_id}.md")
         for lesson_id, (title, text) in KITCHEN.items()
     ]
     ranked = RankedRetriever(InvertedIndex(lessons))
@@ -162,7 +162,7 @@ def test_ranked_never_reads_lesson_files(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(Path, "read_bytes", no_file_access)
     evidence = ranked.retrieve("ceramic knife")
     assert evidence is not None
-    assert evidence.lesson.id == "ceramic-knives"
+    assert evidence.passage.id == "ceramic-knives"
 
 
 def test_settings_choose_the_retrieval_mode(make_library: MakeLibrary) -> None:
@@ -206,7 +206,7 @@ def test_ranked_meets_the_refusal_goal_on_the_committed_django_faq_set() -> None
             if (case["expect_lesson"] is not None) != answerable:
                 continue
             evidence = retriever.retrieve(case["question"])
-            got = None if evidence is None else evidence.lesson.id
+            got = None if evidence is None else evidence.passage.id
             count += got == case["expect_lesson"]
         return count
 
@@ -248,7 +248,7 @@ def test_keyword_results_on_bundled_lessons_are_unchanged(
         assert evidence is None
     else:
         assert evidence is not None
-        assert (evidence.lesson.id, evidence.matched_words, evidence.score) == (
+        assert (evidence.passage.id, evidence.matched_words, evidence.score) == (
             lesson_id,
             matched,
             score,
@@ -258,7 +258,7 @@ def test_keyword_results_on_bundled_lessons_are_unchanged(
 def test_keyword_results_on_a_fixture_are_unchanged(make_library: MakeLibrary) -> None:
     keyword, _ = retrievers(make_library(KITCHEN))
     results = {
-        question: (evidence.lesson.id, evidence.score) if evidence else None
+        question: (evidence.passage.id, evidence.score) if evidence else None
         for question in [
             "How do I sharpen a ceramic knife?",
             "I'm trying to sharpen my knife on a whetstone",

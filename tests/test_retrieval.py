@@ -20,14 +20,14 @@ def retrieve(folder: Path, question: str) -> Evidence | None:
 
 def winner(folder: Path, question: str) -> str | None:
     evidence = retrieve(folder, question)
-    return evidence.lesson.id if evidence else None
+    return evidence.passage.id if evidence else None
 
 
 def test_seed_example_pasta_water_question_finds_the_pasta_lesson() -> None:
     evidence = retrieve(BUNDLED_LESSONS, "How much salt should I add to pasta water?")
     assert evidence is not None
-    assert evidence.lesson.id == "pasta-water"
-    assert evidence.lesson.source_path == "lessons/pasta-water.md"
+    assert evidence.passage.id == "pasta-water"
+    assert evidence.passage.source_path == "lessons/pasta-water.md"
 
 
 def test_unrelated_question_finds_nothing_in_bundled_lessons() -> None:
@@ -64,7 +64,7 @@ def test_a_title_word_scores_two_and_a_body_word_one(make_library: MakeLibrary) 
     )
     evidence = retrieve(folder, "salt pepper thyme")
     assert evidence is not None
-    assert (evidence.lesson.id, evidence.score, evidence.runner_up_score) == ("titled", 4, 3)
+    assert (evidence.passage.id, evidence.score, evidence.runner_up_score) == ("titled", 4, 3)
 
 
 def test_a_word_in_title_and_body_counts_once(make_library: MakeLibrary) -> None:

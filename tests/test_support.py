@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tui_assistant.core.conversation import Conversation
-from tui_assistant.core.lessons import Lesson, LessonLibrary
+from tui_assistant.core.passages import Passage, LessonLibrary
 from tui_assistant.core.outcome import Outcome, OutcomeKind, Reason
 from tui_assistant.core.retrieval import Evidence
 from tui_assistant.core.service import AnswerService, SupportMode
@@ -22,7 +22,7 @@ from tui_assistant.core.support import (
     split_sentences,
 )
 
-PASTA = Lesson(
+PASTA = Passage(
     id="pasta-water",
     title="Salting pasta water",
     text=(
@@ -38,7 +38,7 @@ PASTA = Lesson(
 CITE = "[source:pasta-water]"
 
 
-def unsupported(answer: str, lesson: Lesson = PASTA) -> tuple[str, ...]:
+def unsupported(answer: str, lesson: Passage = PASTA) -> tuple[str, ...]:
     return check_support(answer, lesson).unsupported_sentences
 
 
@@ -109,7 +109,7 @@ def test_a_short_sentence_with_a_wrong_number_is_still_flagged() -> None:
 
 
 def test_citation_markers_are_ignored_for_scoring() -> None:
-    lesson = Lesson(
+    lesson = Passage(
         id="zebra-quantum-77-violin",
         title=PASTA.title,
         text=PASTA.text,
@@ -154,7 +154,7 @@ def test_an_answer_of_only_a_citation_is_supported() -> None:
 
 
 def test_the_title_backs_sentences_too() -> None:
-    lesson = Lesson("x", "Salting pasta water", "Boil it.", "lessons/x.md")
+    lesson = Passage("x", "Salting pasta water", "Boil it.", "lessons/x.md")
     assert check_support("Salting pasta water matters.", lesson).supported
 
 
@@ -200,7 +200,7 @@ class FixedProvider:
         self.text = text
         self.calls: list[str] = []
 
-    async def complete(self, question: str, lesson: Lesson) -> str:
+    async def complete(self, question: str, lesson: Passage) -> str:
         self.calls.append(question)
         return self.text
 

@@ -20,7 +20,7 @@ from tui_fakes import (
     wait_until,
 )
 
-from tui_assistant.core.lessons import Lesson
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.outcome import Outcome, Reason, SupportReport
 from tui_assistant.core.retrieval import Evidence
 from tui_assistant.core.service import AnswerService, ProviderFailure
@@ -114,7 +114,7 @@ async def test_unrelated_question_is_refused_without_a_provider_call(tmp_path: P
 
 async def test_provider_failure_is_a_refusal_in_plain_words(tmp_path: Path) -> None:
     class FailingProvider(CitingProvider):
-        async def complete(self, question: str, lesson: Lesson) -> str:
+        async def complete(self, question: str, lesson: Passage) -> str:
             raise ProviderFailure(Reason.PROVIDER_ERROR, "HTTP 503")
 
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, FailingProvider()))
@@ -124,12 +124,12 @@ async def test_provider_failure_is_a_refusal_in_plain_words(tmp_path: Path) -> N
         assert status(app) == "refused: the provider did not return a usable answer (HTTP 503)"
         assert "lesson: lessons/pasta-water.md" in shown_text(app.chat)
         # A refusal after retrieval still shows the lesson it was about.
-        assert app.evidence.lesson is not None and app.evidence.lesson.id == "pasta-water"
+        assert app.evidence.passage is not None and app.evidence.passage.id == "pasta-water"
 
 
 async def test_an_answer_that_cites_another_source_is_refused(tmp_path: Path) -> None:
     class WrongCitation(CitingProvider):
-        async def complete(self, question: str, lesson: Lesson) -> str:
+        async def complete(self, question: str, lesson: Passage) -> str:
             return "Salt it well. [source:boiled-eggs]"
 
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, WrongCitation()))
@@ -146,13 +146,13 @@ async def test_lesson_browser_arrows_and_enter_change_the_evidence(tmp_path: Pat
         await pilot.press("ctrl+l")
         assert isinstance(app.focused, LessonList)
         await pilot.press("down", "enter")
-        assert app.evidence.lesson is not None
-        assert app.evidence.lesson.id == "knife-care"
+        assert app.evidence.passage is not None
+        assert app.evidence.passage.id == "knife-care"
         assert "Caring for kitchen knives" in shown_text(app.evidence)
         await pilot.press("down", "enter")
-        assert app.evidence.lesson.id == "pasta-water"
+        assert app.evidence.passage.id == "pasta-water"
         await pilot.press("up", "up", "enter")
-        assert app.evidence.lesson.id == "boiled-eggs"
+        assert app.evidence.passage.id == "boiled-eggs"
 
 
 async def test_typing_in_the_lesson_browser_filters_it(tmp_path: Path) -> None:
@@ -163,7 +163,7 @@ async def test_typing_in_the_lesson_browser_filters_it(tmp_path: Path) -> None:
         assert [lesson.id for lesson in lesson_list.shown] == ["knife-care"]
         assert "filter: kni (1)" in str(app.lesson_browser.border_subtitle)
         await pilot.press("enter")
-        assert app.evidence.lesson is not None and app.evidence.lesson.id == "knife-care"
+        assert app.evidence.passage is not None and app.evidence.passage.id == "knife-care"
         await pilot.press("backspace", "backspace", "backspace")
         assert len(lesson_list.shown) == 3
 
@@ -177,7 +177,7 @@ async def test_escape_cancels_a_hanging_request_and_no_answer_appears(tmp_path: 
         assert status(app).startswith("asking")
         assert app.question_box.busy
         # The evidence is shown while waiting; the answer text is not.
-        assert app.evidence.lesson is not None and app.evidence.lesson.id == "pasta-water"
+        assert app.evidence.passage is not None and app.evidence.passage.id == "pasta-water"
         await pilot.press("escape")
         assert status(app) == "cancelled"
         assert not app.question_box.busy

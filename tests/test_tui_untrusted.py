@@ -10,7 +10,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 from tui_fakes import ask, make_app, make_context, wait_until
 
-from tui_assistant.core.lessons import Lesson
+from tui_assistant.core.passages import Passage
 from tui_assistant.ui.lesson_browser import LessonList
 
 HOSTILE_TITLE = "[bold]x[/] salting [@click=app.quit]click me[/] pasta"
@@ -28,7 +28,7 @@ HOSTILE_ANSWER = (
 class HostileProvider:
     deadline_seconds = 5.0
 
-    async def complete(self, question: str, lesson: Lesson) -> str:
+    async def complete(self, question: str, lesson: Passage) -> str:
         return HOSTILE_ANSWER
 
 

@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from tui_assistant.context import AppContext, build_retriever
-from tui_assistant.core.lessons import Lesson, LessonLibrary
+from tui_assistant.core.passages import Passage, LessonLibrary
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.settings import Settings
 from tui_assistant.ui.app import AssistantApp
@@ -26,7 +26,7 @@ class CitingProvider:
         self.answer = answer
         self.calls: list[tuple[str, str]] = []
 
-    async def complete(self, question: str, lesson: Lesson) -> str:
+    async def complete(self, question: str, lesson: Passage) -> str:
         self.calls.append((question, lesson.id))
         return f"{self.answer} [source:{lesson.id}]"
 
@@ -42,7 +42,7 @@ class HangingProvider:
         self.swallow_cancel = swallow_cancel
         self.calls = 0
 
-    async def complete(self, question: str, lesson: Lesson) -> str:
+    async def complete(self, question: str, lesson: Passage) -> str:
         self.calls += 1
         self.started.set()
         try:
@@ -62,7 +62,7 @@ class DeadlineProvider:
     def __init__(self, deadline_seconds: float = 0.2) -> None:
         self.deadline_seconds = deadline_seconds
 
-    async def complete(self, question: str, lesson: Lesson) -> str:
+    async def complete(self, question: str, lesson: Passage) -> str:
         async with asyncio.timeout(self.deadline_seconds):
             await asyncio.Event().wait()
         raise AssertionError("unreachable")

@@ -12,15 +12,17 @@ import asyncio
 import json
 import logging
 import sys
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from tui_assistant import __version__
 from tui_assistant.context import AppContext, open_context
 from tui_assistant.core.conversation import Conversation
-from tui_assistant.core.lessons import LessonProblem, LibraryError
+from tui_assistant.core.library import FileProblem, LibraryError
 from tui_assistant.core.outcome import Outcome
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.text import clean_display_text
 from tui_assistant.settings import ConfigError, Settings
 from tui_assistant.settings_prefetch import prefetch_settings
@@ -137,7 +139,7 @@ def _error_line(message: str) -> None:
     print(f"{PROG}: error: {_one_line(message)}", file=sys.stderr)
 
 
-def _warn_skipped(problems: Iterable[LessonProblem]) -> None:
+def _warn_skipped(problems: Iterable[FileProblem]) -> None:
     for problem in problems:
         print(f"{PROG}: warning: {_one_line(str(problem))}", file=sys.stderr)
 
@@ -151,7 +153,8 @@ def _open(args: argparse.Namespace, settings: Settings | None = None) -> AppCont
     if settings is None:
         settings = prefetch_settings(getattr(args, "lessons", None)).result()
     try:
-        context = open_context(settings)
+        with _ProgressLine("indexing", "files") as progress:
+            context = open_context(settings, progress)
     except LibraryError as error:
         # When no lesson is left, the skipped files are the explanation.
         _warn_skipped(error.problems)
@@ -172,15 +175,24 @@ def _run_lessons(args: argparse.Namespace) -> int:
     context = _open(args)
     if args.json:
         rows = [
-            {"id": lesson.id, "title": lesson.title, "source_path": lesson.source_path}
-            for lesson in context.library
+            {
+                "id": passage.id,
+                "title": passage.title,
+                "source_path": passage.source_path,
+                "line": passage.line,
+                "end_line": passage.end_line,
+            }
+            for passage in context.library
         ]
         print(json.dumps(rows, indent=2))
         return 0
-    width = max(len(lesson.id) for lesson in context.library)
-    for lesson in context.library:
+    width = max(len(passage.id) for passage in context.library)
+    for passage in context.library:
         # The source path starts with the user's folder name, which may hold anything.
-        line = f"{lesson.id:<{width}}  {_one_line(lesson.title)}  ({lesson.source_path})"
+        line = (
+            f"{passage.id:<{width}}  {_one_line(passage.title)}  "
+            f"({passage.source_path}:{passage.line})"
+        )
         print(clean_display_text(line))
     return 0
 
@@ -234,6 +246,35 @@ def _run_eval(args: argparse.Namespace) -> int:
 
 def _show_progress(done: int, total: int) -> None:
     print(f"\rcase {done}/{total}", end="", file=sys.stderr, flush=True)
+
+
+class _ProgressLine:
+    """`indexing 1,200/20,000 files` on stderr, redrawn in place, once the work has
+    taken a second, and only when stderr is a terminal; erased when the work ends."""
+
+    DELAY_SECONDS = 1.0
+
+    def __init__(self, verb: str, unit: str) -> None:
+        self.verb, self.unit = verb, unit
+        self.shown = False
+        self.started = time.monotonic()
+        self.last = 0.0
+        self.enabled = sys.stderr.isatty()
+
+    def __enter__(self) -> Callable[[int, int], None] | None:
+        return self if self.enabled else None
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.started < self.DELAY_SECONDS or (now - self.last < 0.1 and done < total):
+            return
+        self.last = now
+        self.shown = True
+        print(f"\r{self.verb} {done:,}/{total:,} {self.unit}", end="", file=sys.stderr, flush=True)
+
+    def __exit__(self, *_: object) -> None:
+        if self.shown:
+            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
 
 
 def _read_cases(path: Path) -> list[EvalCase]:
@@ -324,6 +365,10 @@ def _question_line(question: str) -> str:
     return line
 
 
+def _location(passage: Passage) -> str:
+    return f"{passage.source_path}:{passage.line}-{passage.end_line}"
+
+
 def _print_json(outcome: Outcome) -> None:
     # ensure_ascii escapes every control and bidi character: safe on any terminal.
     print(json.dumps(outcome.to_json()), flush=True)
@@ -333,16 +378,16 @@ def _print_readable(outcome: Outcome) -> None:
     lines: list[str] = [f"? {_question_line(outcome.question)}"]
     evidence = outcome.evidence
     if outcome.answered and evidence is not None:
-        lines.append(f"answered from {evidence.lesson.title} [{evidence.lesson.id}]")
+        lines.append(f"answered from {evidence.passage.title} [{evidence.passage.id}]")
         lines.append("")
         lines.append(outcome.answer or "")
         lines.append("")
-        lines.append(f"source: {evidence.lesson.source_path}")
+        lines.append(f"source: {_location(evidence.passage)}")
         if outcome.support and outcome.support.unsupported_sentences:
             lines.append("not backed by the lesson:")
             lines.extend(f"  ! {sentence}" for sentence in outcome.support.unsupported_sentences)
     else:
         lines.append(outcome.describe())
         if evidence is not None:
-            lines.append(f"lesson: {evidence.lesson.source_path}")
+            lines.append(f"passage: {_location(evidence.passage)}")
     print(clean_display_text("\n".join(lines)) + "\n", flush=True)

@@ -9,12 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from tui_assistant.core.index import InvertedIndex
-from tui_assistant.core.index_cache import open_library
-from tui_assistant.core.lessons import LessonLibrary
+from tui_assistant.core.library import Library
 from tui_assistant.core.ranked import RankedRetriever
 from tui_assistant.core.retrieval import KeywordRetriever, Retriever
 from tui_assistant.core.service import AnswerProvider, AnswerService
+from tui_assistant.core.store import Progress, open_library
 from tui_assistant.locations import bundled_lessons_dir, default_data_dir
 from tui_assistant.settings import Settings
 
@@ -22,7 +21,7 @@ from tui_assistant.settings import Settings
 @dataclass
 class AppContext:
     settings: Settings
-    library: LessonLibrary
+    library: Library
     service: AnswerService
 
     @property
@@ -38,6 +37,11 @@ class AppContext:
 
         return f"{self.settings.model} @ {urlsplit(self.settings.base_url).hostname}"
 
+    def use_library(self, library: Library) -> None:
+        """Answer from `library` from now on (after a reload)."""
+        self.library = library
+        self.service.retriever = build_retriever(self.settings, library)
+
     async def aclose(self) -> None:
         closer = getattr(self.service.provider, "aclose", None)
         if closer is not None:
@@ -48,14 +52,20 @@ def lessons_folder(settings: Settings) -> Path:
     return settings.lessons_dir if settings.lessons_dir is not None else bundled_lessons_dir()
 
 
-def build_retriever(
-    settings: Settings, library: LessonLibrary, index: InvertedIndex | None = None
-) -> Retriever:
-    # `index` comes from the on-disk cache when open_context has one.
-    index = index if index is not None else InvertedIndex(library.lessons)
-    if settings.retrieval == "ranked":
-        return RankedRetriever(index)
-    return KeywordRetriever(index)
+def retriever_class(settings: Settings) -> type[KeywordRetriever] | type[RankedRetriever]:
+    return RankedRetriever if settings.retrieval == "ranked" else KeywordRetriever
+
+
+def load_library(settings: Settings, progress: Progress | None = None) -> Library:
+    """The library from its folder, through the index store in the data folder, indexed
+    with the keys of the configured retrieval mode."""
+    data_dir = settings.data_dir or default_data_dir()
+    key = retriever_class(settings).key
+    return open_library(lessons_folder(settings), data_dir, key, progress)
+
+
+def build_retriever(settings: Settings, library: Library) -> Retriever:
+    return retriever_class(settings)(library)
 
 
 def build_provider(settings: Settings, data_dir: Path) -> AnswerProvider | None:
@@ -80,14 +90,12 @@ def build_provider(settings: Settings, data_dir: Path) -> AnswerProvider | None:
     )
 
 
-def open_context(settings: Settings) -> AppContext:
+def open_context(settings: Settings, progress: Progress | None = None) -> AppContext:
     """Load the library and build the service; raises `LibraryError` or `ConfigError`."""
+    library = load_library(settings, progress)
     data_dir = settings.data_dir or default_data_dir()
-    # The library plus its index, the index from the data folder's cache when valid.
-    loaded = open_library(lessons_folder(settings), data_dir)
-    library = loaded.library
     service = AnswerService(
-        retriever=build_retriever(settings, library, loaded.index),
+        retriever=build_retriever(settings, library),
         provider=build_provider(settings, data_dir),
         support_mode=settings.support_check,
     )

@@ -18,8 +18,9 @@ from pathlib import Path
 from textual import events
 from textual.pilot import Pilot
 
-from tui_assistant.context import AppContext, build_retriever
-from tui_assistant.core.lessons import Lesson, LessonLibrary
+from tui_assistant.context import AppContext, build_retriever, retriever_class
+from tui_assistant.core.passages import Passage
+from tui_assistant.core.store import open_library
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.locations import bundled_lessons_dir
 from tui_assistant.settings import Settings
@@ -43,7 +44,7 @@ class ScriptedProvider:
 
     deadline_seconds = 20.0
 
-    async def complete(self, question: str, lesson: Lesson) -> str:
+    async def complete(self, question: str, lesson: Passage) -> str:
         return SCRIPTED_ANSWERS.get(lesson.id, f"See the lesson. [source:{lesson.id}]")
 
 
@@ -52,7 +53,7 @@ class WaitingProvider:
 
     deadline_seconds = 20.0
 
-    async def complete(self, question: str, lesson: Lesson) -> str:
+    async def complete(self, question: str, lesson: Passage) -> str:
         await asyncio.Event().wait()
         raise AssertionError("unreachable")
 
@@ -75,7 +76,7 @@ def demo_context(data_dir: Path, provider: AnswerProvider | None) -> AppContext:
         model=DEMO_MODEL,
         base_url=DEMO_BASE_URL,
     )
-    library = LessonLibrary.load(bundled_lessons_dir())
+    library = open_library(bundled_lessons_dir(), None, retriever_class(settings).key)
     service = AnswerService(build_retriever(settings, library), provider, settings.support_check)
     return AppContext(settings=settings, library=library, service=service)
 

@@ -48,7 +48,7 @@ class CaseResult:
     def got(self) -> str | None:
         """The retrieved lesson id, or None when retrieval found no lesson."""
         evidence = self.outcome.evidence
-        return evidence.lesson.id if evidence is not None else None
+        return evidence.passage.id if evidence is not None else None
 
     @property
     def correct(self) -> bool:

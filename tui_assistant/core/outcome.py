@@ -96,14 +96,16 @@ class Outcome:
 
     def to_json(self) -> dict[str, Any]:
         """The contract's `ask --json` object; every field always present."""
-        lesson = self.evidence.lesson if self.evidence else None
+        passage = self.evidence.passage if self.evidence else None
         return {
             "question": self.question,
             "outcome": self.kind.value,
             "reason": self.reason.value if self.reason else None,
-            "lesson_id": lesson.id if lesson else None,
-            "title": lesson.title if lesson else None,
-            "source_path": lesson.source_path if lesson else None,
+            "lesson_id": passage.id if passage else None,
+            "title": passage.title if passage else None,
+            "source_path": passage.source_path if passage else None,
+            "line": passage.line if passage else None,
+            "end_line": passage.end_line if passage else None,
             "answer": self.answer if self.answered else None,
             "citations": list(self.citations) if self.answered else [],
             "support": (
@@ -127,7 +129,7 @@ def answered(question: str, evidence: Evidence, answer: str, **extra: Any) -> Ou
         kind=OutcomeKind.ANSWERED,
         evidence=evidence,
         answer=answer,
-        citations=(evidence.lesson.id,),
+        citations=(evidence.passage.id,),
         **extra,
     )
 

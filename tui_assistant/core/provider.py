@@ -28,7 +28,7 @@ from typing import Any, Final
 import httpx
 
 from tui_assistant.core.ledger import CallLedger, LedgerUnavailable
-from tui_assistant.core.lessons import Lesson
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.outcome import Reason
 from tui_assistant.core.secret import Secret
 from tui_assistant.core.service import ProviderFailure
@@ -69,7 +69,7 @@ def user_message(question: str, passage_id: str, passage_text: str) -> str:
 
 
 def build_messages(
-    question: str, lesson: Lesson, with_example: bool = True
+    question: str, lesson: Passage, with_example: bool = True
 ) -> list[dict[str, str]]:
     """Pure: the chat messages for one question. System first, the real question last."""
     messages = [{"role": "system", "content": SYSTEM_MESSAGE}]
@@ -87,7 +87,7 @@ def build_messages(
     return messages
 
 
-def _passage_text(lesson: Lesson) -> str:
+def _passage_text(lesson: Passage) -> str:
     return f"{lesson.title}\n\n{lesson.text}".strip()
 
 
@@ -154,7 +154,7 @@ class OpenAIProvider:
         # Spelled out so the key can never reach a log through a repr.
         return f"OpenAIProvider(url={self.url!r}, model={self.model!r})"
 
-    def request_body(self, question: str, lesson: Lesson) -> dict[str, Any]:
+    def request_body(self, question: str, lesson: Passage) -> dict[str, Any]:
         return {
             "model": self.model,
             "messages": build_messages(question, lesson, self.with_example),
@@ -163,7 +163,7 @@ class OpenAIProvider:
             "stream": False,
         }
 
-    async def complete(self, question: str, lesson: Lesson) -> str:
+    async def complete(self, question: str, lesson: Passage) -> str:
         key = self._api_key.get_secret_value().strip() if self._api_key else ""
         if not key:
             raise ProviderFailure(Reason.MISSING_API_KEY)

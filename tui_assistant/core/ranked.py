@@ -27,9 +27,10 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tui_assistant.core.index import InvertedIndex
+from tui_assistant.core.index import KeyFunction
+from tui_assistant.core.library import Library
 from tui_assistant.core.retrieval import Evidence, question_keys
-from tui_assistant.core.text import normalise_distinct
+from tui_assistant.core.text import normalise_distinct, stem
 
 # BM25F parameters. k1 and b are the usual BM25 defaults; the title weight matches
 # `keyword` and the FTS5 peer. They were not tuned on the development sets.
@@ -89,25 +90,28 @@ class Ranking:
 class RankedRetriever:
     """BM25F scores over the postings of the question's words; refuses unless confident."""
 
+    key: KeyFunction = staticmethod(stem)
+
     def __init__(
         self,
-        index: InvertedIndex,
+        library: Library,
         min_margin: float = MIN_MARGIN,
         min_matched_share: float = MIN_MATCHED_SHARE,
     ) -> None:
-        self.index = index
+        self.library = library
+        self.index = library.index
         self.min_margin = min_margin
         self.min_matched_share = min_matched_share
         # Per-lesson length normalisers, computed once so a question only walks postings.
-        self._title_norms = _length_norms(index.title_lengths, TITLE_LENGTH_EFFECT)
-        self._body_norms = _length_norms(index.body_lengths, BODY_LENGTH_EFFECT)
+        self._title_norms = _length_norms(self.index.title_lengths, TITLE_LENGTH_EFFECT)
+        self._body_norms = _length_norms(self.index.body_lengths, BODY_LENGTH_EFFECT)
 
     def retrieve(self, question: str) -> Evidence | None:
         ranking = self.rank(question)
         if ranking is None or not self.accepts(ranking):
             return None
         return Evidence(
-            lesson=self.index.lessons[ranking.lesson_number],
+            passage=self.library.passage(ranking.lesson_number),
             matched_words=ranking.matched_words,
             score=round(ranking.score, 4),
             runner_up_score=(
@@ -121,7 +125,7 @@ class RankedRetriever:
 
     def rank(self, question: str) -> Ranking | None:
         """The best-scoring lesson and its confidence numbers; None when no lesson matches."""
-        keys = [key for key in question_keys(question) if key not in _QUESTION_KEYS]
+        keys = [key for key in question_keys(question, self.key) if key not in _QUESTION_KEYS]
         lesson_count = len(self.index)
         if not keys or lesson_count == 0:
             return None
@@ -133,9 +137,9 @@ class RankedRetriever:
             body = self.index.body(key)
             # Pseudo term frequency per lesson: field counts, weighted and length-normalised.
             frequency: dict[int, float] = {}
-            for number, count in zip(title.lessons, title.counts, strict=True):
+            for number, count in zip(title.numbers, title.counts, strict=True):
                 frequency[number] = TITLE_WEIGHT * count / self._title_norms[number]
-            for number, count in zip(body.lessons, body.counts, strict=True):
+            for number, count in zip(body.numbers, body.counts, strict=True):
                 frequency[number] = (
                     frequency.get(number, 0.0) + BODY_WEIGHT * count / self._body_norms[number]
                 )

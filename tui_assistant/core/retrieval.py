@@ -1,21 +1,23 @@
-"""Keyword retrieval: the seed's distinct-word rule, over an inverted index.
+"""Keyword retrieval: the distinct-word rule, over the inverted index.
 
 The rule (`TUI_ASSISTANT_RETRIEVAL=keyword`): each *distinct* normalised question word
-scores 2 for a lesson whose title has it, else 1 if its body has it; a lesson needs at
-least two distinct matching words; the best score wins, and a tie at the best score
-returns no lesson. Scoring walks the postings of the question's words only, so a
-question costs in proportion to how many lessons share its words, not to the size of
+scores 2 for a passage whose title has it, else 1 if its body has it; a passage needs
+at least two distinct matching words; the best score wins, and a tie at the best score
+returns no passage. Scoring walks the postings of the question's words only, so a
+question costs in proportion to how many passages share its words, not to the size of
 the library.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Protocol
 
-from tui_assistant.core.index import InvertedIndex
-from tui_assistant.core.lessons import Lesson
-from tui_assistant.core.text import normalise
+from tui_assistant.core.index import KeyFunction
+from tui_assistant.core.library import Library
+from tui_assistant.core.passages import Passage
+from tui_assistant.core.text import content_words, stem
 
 TITLE_WEIGHT = 2
 BODY_WEIGHT = 1
@@ -24,87 +26,63 @@ MIN_DISTINCT_MATCHES = 2
 
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """The one lesson retrieval chose, and why it won."""
+    """The one passage retrieval chose, and why it won."""
 
-    lesson: Lesson
+    passage: Passage
     matched_words: tuple[str, ...]
     score: float
     runner_up_score: float | None
 
 
 class Retriever(Protocol):
+    library: Library
+
     def retrieve(self, question: str) -> Evidence | None:
-        """The single lesson that answers `question`, or None to refuse."""
+        """The single passage that answers `question`, or None to refuse."""
         ...
 
 
-def question_keys(question: str) -> list[str]:
-    """Distinct normalised words of a question, in the order they first appear."""
-    return list(dict.fromkeys(normalise(question)))
+def question_keys(question: str, key: KeyFunction = stem) -> list[str]:
+    """Distinct keys of a question's content words, in the order they first appear."""
+    return list(dict.fromkeys(map(key, content_words(question))))
 
 
 class KeywordRetriever:
-    """The distinct-word rule, scored with bit sets over the whole library at once.
+    """The distinct-word rule: per passage, 1 for each question word it holds anywhere
+    plus 1 more when its title holds it (title 2, body 1)."""
 
-    Every lesson's score is the sum, over the question's distinct words, of 1 when
-    the lesson holds the word anywhere plus 1 more when its title does (title 2, body
-    1). The sums are kept "bit-sliced": `slices[i]` is the bit set of lessons whose
-    score has bit i, so adding one word costs a few integer operations over
-    len(library)/8 bytes, however many lessons hold the word.
-    """
+    key: KeyFunction = staticmethod(stem)
 
-    def __init__(self, index: InvertedIndex) -> None:
-        self.index = index
+    def __init__(self, library: Library) -> None:
+        self.library = library
 
     def retrieve(self, question: str) -> Evidence | None:
-        index = self.index
-        slices: list[int] = []
-        matched_once = 0
-        matched_twice = 0
-        present: list[tuple[str, int]] = []
-        for key in question_keys(question):
-            anywhere = index.presence(key)
+        index = self.library.index
+        scores: Counter[int] = Counter()
+        matches: Counter[int] = Counter()
+        present: list[tuple[str, set[int]]] = []
+        for key in question_keys(question, self.key):
+            in_title = index.title(key).numbers
+            anywhere = set(in_title)
+            anywhere.update(index.body(key).numbers)
             if not anywhere:
                 continue
             present.append((key, anywhere))
-            matched_twice |= matched_once & anywhere
-            matched_once |= anywhere
-            _add_one(slices, anywhere)
-            in_title = index.title_presence(key)
-            if in_title:
-                _add_one(slices, in_title)
-        # Only lessons with MIN_DISTINCT_MATCHES (two) distinct words compete.
-        best_set, best_score = _highest(slices, matched_twice)
-        if best_set.bit_count() != 1:
-            return None  # nobody qualifies, or a tie at the best score
-        best = best_set.bit_length() - 1
-        others = matched_twice & ~best_set
-        runner_up = _highest(slices, others)[1] if others else None
+            matches.update(anywhere)
+            scores.update(anywhere)
+            scores.update(in_title)
+        qualified = [number for number, count in matches.items() if count >= MIN_DISTINCT_MATCHES]
+        if not qualified:
+            return None
+        best_score = max(scores[number] for number in qualified)
+        best = [number for number in qualified if scores[number] == best_score]
+        if len(best) != 1:
+            return None  # a tie at the best score
+        winner = best[0]
+        runner_up = max((scores[n] for n in qualified if n != winner), default=None)
         return Evidence(
-            lesson=index.lessons[best],
-            matched_words=tuple(key for key, anywhere in present if anywhere >> best & 1),
+            passage=self.library.passage(winner),
+            matched_words=tuple(key for key, anywhere in present if winner in anywhere),
             score=best_score,
             runner_up_score=runner_up,
         )
-
-
-def _add_one(slices: list[int], members: int) -> None:
-    """Add 1 to the score of every lesson in `members` (a ripple-carry adder on bit sets)."""
-    carry = members
-    for position, bits in enumerate(slices):
-        slices[position] = bits ^ carry
-        carry &= bits
-        if not carry:
-            return
-    slices.append(carry)
-
-
-def _highest(slices: list[int], candidates: int) -> tuple[int, int]:
-    """The candidates sharing the highest score, and that score (0 when none)."""
-    score = 0
-    for position in range(len(slices) - 1, -1, -1):
-        narrowed = candidates & slices[position]
-        if narrowed:
-            candidates = narrowed
-            score |= 1 << position
-    return candidates, score

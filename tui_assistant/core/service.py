@@ -18,7 +18,7 @@ from typing import Literal, Protocol
 
 from tui_assistant.core.citations import check_citations
 from tui_assistant.core.conversation import Conversation, is_repeat_request
-from tui_assistant.core.lessons import Lesson
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.outcome import (
     Outcome,
     Reason,
@@ -54,7 +54,7 @@ class AnswerProvider(Protocol):
 
     deadline_seconds: float
 
-    async def complete(self, question: str, lesson: Lesson) -> str: ...
+    async def complete(self, question: str, lesson: Passage) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +93,7 @@ class AnswerService:
         if evidence is None:
             return refused(question, Reason.NO_EVIDENCE).with_timing(question, _ms(started))
         if self.provider is None:
-            return answered(question, evidence, evidence.lesson.text, elapsed_ms=_ms(started))
+            return answered(question, evidence, evidence.passage.text, elapsed_ms=_ms(started))
         return PendingAnswer(question=question, evidence=evidence, started=started)
 
     async def finish(self, pending: PendingAnswer) -> Outcome:
@@ -101,7 +101,7 @@ class AnswerService:
         assert self.provider is not None
         question, evidence = pending.question, pending.evidence
         try:
-            text = await self.provider.complete(question, evidence.lesson)
+            text = await self.provider.complete(question, evidence.passage)
         except ProviderFailure as failure:
             outcome = refused(question, failure.reason, evidence, failure.detail)
         except TimeoutError:
@@ -119,13 +119,13 @@ class AnswerService:
         check, `warn` accepts the answer with its report, `strict` refuses it when any
         sentence is unsupported (keeping the report, so a display can say which).
         """
-        check = check_citations(text, evidence.lesson.id)
+        check = check_citations(text, evidence.passage.id)
         if not check.accepted:
             return refused(question, Reason.UNVERIFIED, evidence, check.problem)
         answer = text.strip()
         if self.support_mode == "off":
             return answered(question, evidence, answer)
-        support = check_support(answer, evidence.lesson)
+        support = check_support(answer, evidence.passage)
         if self.support_mode == "strict" and not support.supported:
             count = len(support.unsupported_sentences)
             detail = f"{count} sentence{'' if count == 1 else 's'}"

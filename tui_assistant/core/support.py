@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 
 from tui_assistant.core.citations import strip_citations
-from tui_assistant.core.lessons import Lesson
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.outcome import SupportReport
 from tui_assistant.core.text import normalise, normalise_distinct, stem
 
@@ -128,7 +128,7 @@ class SentenceVerdict:
 
 
 @dataclass(frozen=True, slots=True)
-class Passage:
+class CheckedPassage:
     """A lesson prepared for checking: its match keys, numbers and normalised text."""
 
     keys: frozenset[str]
@@ -136,7 +136,7 @@ class Passage:
     flat_text: str
 
     @classmethod
-    def of(cls, lesson: Lesson) -> Passage:
+    def of(cls, lesson: Passage) -> CheckedPassage:
         text = f"{lesson.title}\n{lesson.text}"
         return cls(
             keys=normalise_distinct(text),
@@ -146,16 +146,16 @@ class Passage:
 
 
 def check_support(
-    answer: str, lesson: Lesson, threshold: float = SUPPORT_THRESHOLD
+    answer: str, lesson: Passage, threshold: float = SUPPORT_THRESHOLD
 ) -> SupportReport:
     """The support report of `answer` against `lesson` (its title and text)."""
-    verdicts = judge_sentences(answer, Passage.of(lesson), threshold)
+    verdicts = judge_sentences(answer, CheckedPassage.of(lesson), threshold)
     unsupported = tuple(verdict.sentence for verdict in verdicts if not verdict.supported)
     return SupportReport(supported=not unsupported, unsupported_sentences=unsupported)
 
 
 def judge_sentences(
-    answer: str, passage: Passage, threshold: float = SUPPORT_THRESHOLD
+    answer: str, passage: CheckedPassage, threshold: float = SUPPORT_THRESHOLD
 ) -> list[SentenceVerdict]:
     """A verdict for every sentence of `answer` that has something to check."""
     verdicts: list[SentenceVerdict] = []

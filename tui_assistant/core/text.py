@@ -139,20 +139,24 @@ def without_escape_sequences(text: str) -> str:
     return text
 
 
-def normalise(text: str) -> list[str]:
-    """The match keys of `text` in order: words minus stopwords, stemmed.
-
-    Single letters are dropped (they carry no topic); numbers are kept.
-    """
-    keys: list[str] = []
+def content_words(text: str) -> list[str]:
+    """The words of `text` that can carry a topic, in order: stopwords and single
+    letters dropped (numbers kept), apostrophes removed. This is what the index store
+    keeps for every passage; each retrieval mode turns these words into its keys."""
+    kept: list[str] = []
     for word in words(text):
         if word in STOPWORDS:
             continue
         word = word.replace("'", "")
         if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
             continue
-        keys.append(stem(word))
-    return keys
+        kept.append(word)
+    return kept
+
+
+def normalise(text: str) -> list[str]:
+    """The match keys of `text` in order: its content words, stemmed."""
+    return [stem(word) for word in content_words(text)]
 
 
 def normalise_distinct(text: str) -> frozenset[str]:

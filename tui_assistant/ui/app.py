@@ -100,7 +100,7 @@ class AssistantApp(App[int]):
             yield ChatPane()
             with Vertical(id="side"):
                 yield EvidencePanel()
-                yield LessonBrowser(library.lessons)
+                yield LessonBrowser(library.passages)
         question_box = QuestionBox()
         question_box.cursor_blink = self._cursor_blink
         yield question_box
@@ -262,7 +262,9 @@ class AssistantApp(App[int]):
 
     @on(LessonChosen)
     def _show_lesson(self, message: LessonChosen) -> None:
-        self.evidence.show_lesson(message.lesson)
+        passage = self.context.library.get(message.passage_id)
+        if passage is not None:
+            self.evidence.show_lesson(passage)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

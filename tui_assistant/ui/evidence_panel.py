@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from tui_assistant.core.lessons import Lesson
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence
 from tui_assistant.core.text import clean_display_text, normalise
 from tui_assistant.ui.literal import literal, one_line
@@ -65,7 +65,7 @@ class EvidencePanel(VerticalScroll):
     def __init__(self) -> None:
         super().__init__(id="evidence", classes="-empty")
         self.border_title = "Evidence"
-        self.lesson: Lesson | None = None
+        self.lesson: Passage | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="evidence-title")
@@ -79,13 +79,13 @@ class EvidencePanel(VerticalScroll):
             score += f" (runner-up {evidence.runner_up_score:g})"
         matched = ", ".join(evidence.matched_words)
         self._show(
-            evidence.lesson,
+            evidence.passage,
             extra=[score, f"matched: {matched}"] if matched else [score],
             matched_keys=evidence.matched_words,
             source="answer evidence",
         )
 
-    def show_lesson(self, lesson: Lesson) -> None:
+    def show_lesson(self, lesson: Passage) -> None:
         """A lesson the user picked in the browser (no question, so nothing highlighted)."""
         self._show(lesson, extra=[], matched_keys=(), source="browsing")
 
@@ -98,7 +98,7 @@ class EvidencePanel(VerticalScroll):
         self.query_one("#evidence-body", Static).update(Content(HINT))
 
     def _show(
-        self, lesson: Lesson, extra: list[str], matched_keys: Collection[str], source: str
+        self, lesson: Passage, extra: list[str], matched_keys: Collection[str], source: str
     ) -> None:
         self.lesson = lesson
         self.remove_class("-empty")

@@ -12,12 +12,12 @@ from textual.widget import Widget
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from tui_assistant.core.lessons import Lesson
+from tui_assistant.core.library import PassageInfo
 from tui_assistant.ui.literal import one_line
 from tui_assistant.ui.messages import LessonChosen
 
 
-def matches_filter(lesson: Lesson, text: str) -> bool:
+def matches_filter(lesson: PassageInfo, text: str) -> bool:
     """Every typed word appears in the title or id (case-insensitive)."""
     haystack = f"{lesson.title} {lesson.id}".casefold()
     return all(word in haystack for word in text.casefold().split())
@@ -26,11 +26,11 @@ def matches_filter(lesson: Lesson, text: str) -> bool:
 class LessonList(OptionList):
     """The list itself. Printable keys edit the filter; arrows and enter work as usual."""
 
-    def __init__(self, lessons: Sequence[Lesson]) -> None:
+    def __init__(self, lessons: Sequence[PassageInfo]) -> None:
         super().__init__(id="lesson-list")
         self.lessons = tuple(lessons)
         self.filter_text = ""
-        self.shown: tuple[Lesson, ...] = ()
+        self.shown: tuple[PassageInfo, ...] = ()
 
     def on_mount(self) -> None:
         # Filled after the first frame: a large library must not delay `ready`.
@@ -65,7 +65,7 @@ class LessonList(OptionList):
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if 0 <= event.option_index < len(self.shown):
-            self.post_message(LessonChosen(self.shown[event.option_index]))
+            self.post_message(LessonChosen(self.shown[event.option_index].id))
 
 
 class LessonBrowser(Vertical):
@@ -81,7 +81,7 @@ class LessonBrowser(Vertical):
     LessonBrowser > OptionList:focus { border: none; }
     """
 
-    def __init__(self, lessons: Sequence[Lesson]) -> None:
+    def __init__(self, lessons: Sequence[PassageInfo]) -> None:
         super().__init__(id="lessons")
         self.border_title = f"Lessons ({len(lessons)}) ctrl+l"
         self.border_subtitle = "type to filter"

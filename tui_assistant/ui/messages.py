@@ -6,8 +6,6 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from tui_assistant.core.lessons import Lesson
-
 
 @dataclass
 class QuestionAsked(Message):
@@ -18,6 +16,6 @@ class QuestionAsked(Message):
 
 @dataclass
 class LessonChosen(Message):
-    """The user picked a lesson in the lesson browser to read it in the evidence panel."""
+    """The user picked a passage in the lesson browser to read it in the evidence panel."""
 
-    lesson: Lesson
+    passage_id: str
