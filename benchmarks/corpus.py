@@ -1,8 +1,9 @@
 """Deterministic synthetic lesson libraries and question files for the benchmarks.
 
 A corpus is N lesson files (titles of 3-8 words, bodies of 120-180 words) drawn from
-a Zipf-distributed vocabulary of 30,000 made-up words, plus a JSON-lines case file in
-the `tui-assistant eval` format. The same seed gives byte-identical files, so every
+a Zipf-distributed vocabulary of 30,000 made-up words, in a tree of folders two levels
+deep (`group-003/section-4/lesson-03412.md`, a hundred files a folder), plus a
+JSON-lines case file in the `tui-assistant eval` format. The same seed gives byte-identical files, so every
 engine reads the same library and every run can be compared with the last.
 """
 
@@ -66,9 +67,14 @@ def _sentences(rng: random.Random, picked: list[str]) -> str:
     return " ".join(parts)
 
 
+def lesson_path(number: int, width: int) -> str:
+    """Where lesson `number` lives in the tree, without `.md` (also its id)."""
+    return f"group-{number // 1000:03d}/section-{number // 100 % 10}/lesson-{number:0{width}d}"
+
+
 def locate(root: Path, size: int) -> Corpus:
     """Where the corpus of `size` lessons lives under `root`."""
-    folder = root / f"zipf-{size}"
+    folder = root / f"zipf-tree-{size}"
     return Corpus(folder, folder / "lessons", folder / "cases.jsonl", size)
 
 
@@ -97,7 +103,9 @@ def generate(root: Path, size: int, question_count: int = QUESTION_COUNT) -> Cor
         titles.append(title)
         bodies.append(body)
         text = f"# {' '.join(title).capitalize()}\n\n{_sentences(rng, body)}\n"
-        (lessons / f"lesson-{number:0{width}d}.md").write_text(text, encoding="utf-8")
+        path = lessons / f"{lesson_path(number, width)}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
     with cases.open("w", encoding="utf-8") as stream:
         for _ in range(question_count):
             if rng.random() < _UNKNOWN_SHARE:
@@ -113,7 +121,7 @@ def generate(root: Path, size: int, question_count: int = QUESTION_COUNT) -> Cor
                 picked = picked[:3]
                 case = {
                     "question": rng.choice(_FILLERS).format(*picked),
-                    "expect_lesson": f"lesson-{number:0{width}d}",
+                    "expect_lesson": lesson_path(number, width),
                 }
             stream.write(json.dumps(case) + "\n")
     done.write_text("ok\n")

@@ -1,7 +1,8 @@
 """What every engine script of `run.py` shares, so the engines differ only in the index.
 
 Each engine runs in its own process as `engine_X.py LESSONS CASES WORKDIR`, reads the
-lesson files the same way (`*.md`, title = first `# ` line, text = the rest), keeps its
+lesson files the same way (`*.md` at any depth, title = first `# ` line, text = the
+rest, id = the path without `.md`), keeps its
 saved index only while every file's size and mtime match, times the start-up to ready
 and each question, and prints one JSON object: ready_seconds, latencies_ms, answered.
 """
@@ -23,19 +24,22 @@ Answer = Callable[[str], str | None]
 
 
 def signature(folder: Path) -> list[tuple[str, int, int]]:
-    """(file name, size, mtime in ns) of every lesson file, sorted: what a saved index
-    must still match to be reused."""
+    """(path relative to `folder`, size, mtime in ns) of every lesson file at any depth,
+    sorted: what a saved index must still match to be reused."""
     rows = []
-    for entry in os.scandir(folder):
-        if entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
-            info = entry.stat(follow_symlinks=False)
-            rows.append((entry.name, info.st_size, info.st_mtime_ns))
+    for root, _folders, names in os.walk(folder):
+        for name in names:
+            path = os.path.join(root, name)
+            if name.endswith(".md") and not os.path.islink(path):
+                info = os.stat(path, follow_symlinks=False)
+                rows.append((os.path.relpath(path, folder), info.st_size, info.st_mtime_ns))
     rows.sort()
     return rows
 
 
-def lesson_id(file_name: str) -> str:
-    return file_name[: -len(".md")]
+def lesson_id(relative_path: str) -> str:
+    """The id our app gives a single-passage document of the corpus: its path without `.md`."""
+    return relative_path[: -len(".md")]
 
 
 def read_lesson(path: str) -> tuple[str, str]:

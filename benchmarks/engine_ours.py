@@ -5,7 +5,7 @@ for the whole-pipeline, peak-memory and warm-pipeline columns; that process repo
 no per-question timings. This driver supplies the columns it cannot: time to ready
 after imports (cold and warm) and each question's latency. It runs the same start-up
 path as `eval` (`open_context`: settings, lesson files, the index from the data
-folder's cache or built fresh) and then `AnswerService.ask` for each question in a
+folder's index store) and then `AnswerService.ask` for each question in a
 fresh conversation, exactly as `eval` does, timing each call.
 
 Prints one JSON object: ready_seconds, latencies_ms, answered.

@@ -3,16 +3,17 @@
     python benchmarks/run.py                 # 20,000 lessons, 500 questions
     python benchmarks/run.py --stretch       # also 100,000 lessons
 
-Generates the corpora deterministically under benchmarks/data/ (git-ignored), then
-runs each engine in its own process twice on the same folder: a cold start (empty
-work folder: read files, build the index, answer every question) and a warm start
-(the engine's saved index, after checking every file's size and mtime). Prints one
+Generates the corpora (lesson files in nested folders) deterministically under
+benchmarks/data/ (git-ignored), then runs each engine in its own process three times on
+the same folder: a cold start (empty work folder: read files, build the index, answer
+every question), a warm start (the engine's saved index, after checking every file's
+size and mtime), and a warm start after one file was edited (put back afterwards). Prints one
 table; every column has its ratio to ours (peer / ours: above 1.00x we are faster
 or smaller).
 
 Our side is the real command: `python -m tui_assistant eval CASES.jsonl --lessons DIR
 --json`, with TUI_ASSISTANT_DATA_DIR pointing at a fresh work folder (so the second
-run finds the index cache the first one wrote). That process gives our pipeline,
+run finds the index store the first one wrote). That process gives our pipeline,
 warm pipeline and peak-memory columns. It prints no per-question timings, so the
 build, median, p95 and warm-start columns for us come from a separate measured driver
 (`engine_ours.py`: the same start-up path and the same `AnswerService.ask` per
@@ -22,7 +23,9 @@ Columns: pipeline = wall time of the whole cold process (interpreter start, impo
 reading files, indexing, answering every question); warm pipeline = the same on the
 second run; build = cold time to ready after imports; median / p95 = per-question
 latency; peak = the cold process's peak resident memory (getrusage maxrss of that
-child); warm start = time to ready on the second start, after imports; picked =
+child); warm start = time to ready on the second start, after imports; warm mean
+query = mean per-question latency on the second start; 1 file changed: start = time to
+ready on the start after one file was edited; picked =
 questions for which the engine chose a lesson. Peers whose package is missing
 (`pip install -e .[bench]`) are listed as skipped.
 """
@@ -39,6 +42,8 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -71,6 +76,7 @@ class Result:
     engine: str
     cold: Run
     warm: Run
+    changed: Run  # a warm start right after one file was edited
 
 
 @dataclass
@@ -134,12 +140,27 @@ def run_process(command: list[str]) -> Run:
     )
 
 
+@contextmanager
+def one_file_edited(lessons: Path) -> Iterator[None]:
+    """One lesson file with a line appended, put back exactly (bytes and mtime) after."""
+    path = sorted(lessons.rglob("*.md"))[len(list(lessons.rglob("*.md"))) // 2]
+    original, info = path.read_bytes(), path.stat()
+    path.write_bytes(original + b"\nOne more line about the lesson.\n")
+    try:
+        yield
+    finally:
+        path.write_bytes(original)
+        os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+
+
 def run_engine(engine: str, script: str, lessons: Path, cases: Path, work: Path) -> Result:
     shutil.rmtree(work, ignore_errors=True)
     command = [sys.executable, str(HERE / script), str(lessons), str(cases), str(work)]
     cold = run_process(command)
     warm = run_process(command)
-    return Result(engine, cold, warm)
+    with one_file_edited(lessons):
+        changed = run_process(command)
+    return Result(engine, cold, warm, changed)
 
 
 def eval_picked(report: dict[str, Any]) -> int:
@@ -167,6 +188,8 @@ def run_ours(lessons: Path, cases: Path, work: Path) -> Result:
     ]
     eval_cold = measure_process(command, env)
     eval_warm = measure_process(command, env)
+    with one_file_edited(lessons):
+        eval_changed = measure_process(command, env)
     driver = [
         sys.executable,
         str(HERE / "engine_ours.py"),
@@ -176,6 +199,8 @@ def run_ours(lessons: Path, cases: Path, work: Path) -> Result:
     ]
     driver_cold = run_process(driver)
     driver_warm = run_process(driver)
+    with one_file_edited(lessons):
+        driver_changed = run_process(driver)
     cold = Run(
         eval_cold.wall_seconds,
         eval_cold.peak_mb,
@@ -190,12 +215,19 @@ def run_ours(lessons: Path, cases: Path, work: Path) -> Result:
         driver_warm.latencies_ms,
         eval_picked(eval_warm.report),
     )
+    changed = Run(
+        eval_changed.wall_seconds,
+        eval_changed.peak_mb,
+        driver_changed.ready_seconds,
+        driver_changed.latencies_ms,
+        eval_picked(eval_changed.report),
+    )
     if driver_cold.answered != cold.answered:
         raise RuntimeError(
             f"the driver picked {driver_cold.answered} lessons, eval {cold.answered}: "
             "they should run the same path"
         )
-    return Result("tui-assistant", cold, warm)
+    return Result("tui-assistant", cold, warm, changed)
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -215,9 +247,21 @@ def table(size: int, results: list[Result], skipped: list[str]) -> str:
             result.cold.peak_mb,
             result.warm.wall_seconds,
             result.warm.ready_seconds,
+            statistics.fmean(result.warm.latencies_ms),
+            result.changed.ready_seconds,
         ]
 
-    units = ["{:.2f} s", "{:.2f} s", "{:.3f} ms", "{:.3f} ms", "{:.0f} MB", "{:.2f} s", "{:.2f} s"]
+    units = [
+        "{:.2f} s",
+        "{:.2f} s",
+        "{:.3f} ms",
+        "{:.3f} ms",
+        "{:.0f} MB",
+        "{:.2f} s",
+        "{:.2f} s",
+        "{:.3f} ms",
+        "{:.2f} s",
+    ]
     headers = [
         "engine",
         "pipeline",
@@ -227,6 +271,8 @@ def table(size: int, results: list[Result], skipped: list[str]) -> str:
         "peak memory",
         "warm pipeline",
         "warm start",
+        "warm mean query",
+        "1 file changed: start",
         "picked",
     ]
     base = metrics(ours)
