@@ -22,8 +22,7 @@ from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.lessons import LessonProblem, LibraryError
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.text import clean_display_text
-from tui_assistant.settings import ConfigError, Settings
-from tui_assistant.settings_prefetch import prefetch_settings
+from tui_assistant.settings import ConfigError, Settings, load_settings
 
 if TYPE_CHECKING:
     from tui_assistant.core.evaluation import EvalCase, EvalReport
@@ -143,13 +142,9 @@ def _warn_skipped(problems: Iterable[LessonProblem]) -> None:
 
 
 def _open(args: argparse.Namespace, settings: Settings | None = None) -> AppContext:
-    """The context for a command; `settings` when already read, else read now.
-
-    Settings are read in a forked child (see `settings_prefetch`), so no command's
-    process holds pydantic: 11 MB of a large library's memory budget.
-    """
+    """The context for a command; `settings` when already read, else read now."""
     if settings is None:
-        settings = prefetch_settings(getattr(args, "lessons", None)).result()
+        settings = load_settings(getattr(args, "lessons", None))
     try:
         context = open_context(settings)
     except LibraryError as error:
@@ -161,11 +156,11 @@ def _open(args: argparse.Namespace, settings: Settings | None = None) -> AppCont
 
 
 def _run_tui(args: argparse.Namespace) -> int:
-    # Settings are read in a child process while Textual is imported here.
-    reading = prefetch_settings(getattr(args, "lessons", None))
+    # Settings first: a configuration error is reported before Textual is imported.
+    settings = load_settings(getattr(args, "lessons", None))
     from tui_assistant.ui.app import run_app
 
-    return run_app(_open(args, reading.result()))
+    return run_app(_open(args, settings))
 
 
 def _run_lessons(args: argparse.Namespace) -> int:
