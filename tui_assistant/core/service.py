@@ -87,11 +87,11 @@ class AnswerService:
         if is_repeat_request(question):
             previous = conversation.last_answered()
             if previous is None:
-                return refused(question, Reason.NO_EVIDENCE).with_timing(question, _ms(started))
-            return previous.with_timing(question, _ms(started))
+                return refused(question, Reason.NO_EVIDENCE).with_elapsed(_ms(started))
+            return previous.for_question(question, _ms(started))
         evidence = self.retriever.retrieve(question)
         if evidence is None:
-            return refused(question, Reason.NO_EVIDENCE).with_timing(question, _ms(started))
+            return refused(question, Reason.NO_EVIDENCE).with_elapsed(_ms(started))
         if self.provider is None:
             return answered(question, evidence, evidence.lesson.text, elapsed_ms=_ms(started))
         return PendingAnswer(question=question, evidence=evidence, started=started)
@@ -109,7 +109,7 @@ class AnswerService:
             outcome = timed_out(question, evidence, detail)
         else:
             outcome = self.judge(question, evidence, text)
-        return outcome.with_timing(question, pending.elapsed_ms())
+        return outcome.with_elapsed(pending.elapsed_ms())
 
     def judge(self, question: str, evidence: Evidence, text: str) -> Outcome:
         """Pure: the outcome for a model's raw answer to `question` from `evidence`.
@@ -140,9 +140,7 @@ class AnswerService:
             try:
                 outcome = await self.finish(step)
             except asyncio.CancelledError:
-                conversation.add(
-                    cancelled(question, step.evidence).with_timing(question, step.elapsed_ms())
-                )
+                conversation.add(cancelled(question, step.evidence).with_elapsed(step.elapsed_ms()))
                 raise
         else:
             outcome = step
