@@ -21,7 +21,7 @@ from tui_assistant.context import AppContext, open_context
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.lessons import LessonProblem, LibraryError
 from tui_assistant.core.outcome import Outcome
-from tui_assistant.core.text import clean_display_text
+from tui_assistant.core.text import clean_display_text, one_line
 from tui_assistant.settings import ConfigError, Settings, load_settings
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ class _WarningLines(logging.Handler):
     one-line `warning:` messages, instead of logging's bare last-resort output."""
 
     def emit(self, record: logging.LogRecord) -> None:
-        print(f"{PROG}: warning: {_one_line(record.getMessage())}", file=sys.stderr)
+        print(f"{PROG}: warning: {one_line(record.getMessage())}", file=sys.stderr)
 
 
 def _show_core_warnings() -> None:
@@ -127,18 +127,13 @@ def _show_core_warnings() -> None:
         logger.addHandler(_WarningLines(logging.WARNING))
 
 
-def _one_line(text: str) -> str:
-    """Untrusted text made safe for the terminal and squeezed onto one line."""
-    return " ".join(clean_display_text(text).split())
-
-
 def _error_line(message: str) -> None:
-    print(f"{PROG}: error: {_one_line(message)}", file=sys.stderr)
+    print(f"{PROG}: error: {one_line(message)}", file=sys.stderr)
 
 
 def _warn_skipped(problems: Iterable[LessonProblem]) -> None:
     for problem in problems:
-        print(f"{PROG}: warning: {_one_line(str(problem))}", file=sys.stderr)
+        print(f"{PROG}: warning: {one_line(str(problem))}", file=sys.stderr)
 
 
 def _open(args: argparse.Namespace, settings: Settings | None = None) -> AppContext:
@@ -175,7 +170,7 @@ def _run_lessons(args: argparse.Namespace) -> int:
     width = max(len(lesson.id) for lesson in context.library)
     for lesson in context.library:
         # The source path starts with the user's folder name, which may hold anything.
-        line = f"{lesson.id:<{width}}  {_one_line(lesson.title)}  ({lesson.source_path})"
+        line = f"{lesson.id:<{width}}  {one_line(lesson.title)}  ({lesson.source_path})"
         print(clean_display_text(line))
     return 0
 
@@ -313,7 +308,7 @@ def _stdin_questions(stream: TextIO) -> Iterator[str]:
 def _question_line(question: str) -> str:
     """The question echoed on one line (a newline in it cannot forge an output line),
     shortened when huge: the full text is in `--json` output."""
-    line = _one_line(question)
+    line = one_line(question)
     if len(line) > MAX_ECHOED_QUESTION_CHARS:
         line = f"{line[:MAX_ECHOED_QUESTION_CHARS]}... ({len(question):,} characters)"
     return line
