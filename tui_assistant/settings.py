@@ -20,13 +20,14 @@ from urllib.parse import urlsplit
 from pydantic import SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from tui_assistant.core.support import SupportMode
+
 ENV_PREFIX = "TUI_ASSISTANT_"
 ENV_FILE = ".env"
 MAX_DEADLINE_SECONDS = 20.0
 
 Provider = Literal["deterministic", "openai"]
 Retrieval = Literal["keyword", "ranked"]
-SupportCheck = Literal["off", "warn", "strict"]
 
 
 class ConfigError(Exception):
@@ -57,7 +58,7 @@ class Settings(BaseSettings):
     monthly_call_limit: int | None = None
     data_dir: Path | None = None
     retrieval: Retrieval = "keyword"
-    support_check: SupportCheck = "warn"
+    support_check: SupportMode = "warn"
 
     @field_validator("api_key", "monthly_call_limit", "lessons_dir", "data_dir", mode="before")
     @classmethod

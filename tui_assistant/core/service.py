@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, replace
-from typing import Literal, Protocol
+from typing import Protocol
 
 from tui_assistant.core.citations import check_citations
 from tui_assistant.core.conversation import Conversation, is_repeat_request
@@ -28,9 +28,7 @@ from tui_assistant.core.outcome import (
     timed_out,
 )
 from tui_assistant.core.retrieval import Evidence, Retriever
-from tui_assistant.core.support import check_support
-
-SupportMode = Literal["off", "warn", "strict"]
+from tui_assistant.core.support import SupportMode, check_support
 
 
 class ProviderFailure(Exception):
