@@ -1,20 +1,23 @@
 """Cancel latency and deadline accuracy of the real app, on a pseudo-terminal.
 
-    python benchmarks/cancel_and_deadline.py [--runs 5] [--deadline 2]
+    python benchmarks/cancel_and_deadline.py [--runs 5] [--deadline 2] [--escdelay MS]
 
 Starts `python -m tui_assistant` (bundled lessons, model mode) on an 80x24
 pseudo-terminal against `tests/fake_openai_server.py` with `Hang()`: the request is
 read and never answered. Then, per run, with a fresh app:
 
 - cancel: ask a question, wait until `asking` is drawn and the server holds the
-  request, write Esc, and time until `cancelled` is drawn (target <= 0.1 s);
+  request, write Esc, and time until `cancelled` is drawn (target <= 0.15 s);
 - deadline: with TUI_ASSISTANT_DEADLINE_SECONDS set, ask and time from the enter key
   until `timed out` is drawn; the overshoot is that time minus the deadline
   (target <= +0.5 s).
 
 A classic terminal sends Esc as a lone ESC byte, the same byte that starts every
 escape sequence, so the key is only known once no more bytes follow within the
-escape delay (40 ms in the app's terminal driver, `tui_assistant/ui/terminal_driver.py`).
+escape delay. The app uses Textual's own terminal driver: its delay is `ESCDELAY`
+(milliseconds, as in curses; Textual's default is 100), and its input thread looks
+for the end of the delay at a 0.1 s poll, so a lone ESC byte takes between about 0.1
+and 0.2 s to become the Esc key. `--escdelay` sets `ESCDELAY` for the app.
 Terminals speaking the kitty keyboard protocol (which Textual turns on) send Esc as
 the unambiguous `CSI 27 u`, reported at once. Cancel is measured both ways: the
 second shows the app's own reaction. Esc is written as soon as the server holds the
@@ -83,7 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--deadline", type=float, default=2.0, help="seconds")
+    parser.add_argument("--escdelay", type=int, help="ESCDELAY for the app, in milliseconds")
     args = parser.parse_args(argv)
+    escdelay = {} if args.escdelay is None else {"ESCDELAY": str(args.escdelay)}
     cancels_legacy: list[float] = []
     cancels_kitty: list[float] = []
     overshoots: list[float] = []
@@ -92,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
         # `cancelled` or `timed out` at start-up and end the wait too soon.
         folders = (tempfile.mkdtemp(dir=scratch) for _ in range(3 * args.runs))
         for _ in range(args.runs):
-            legacy = cancel_latency(server, app_env(server, next(folders)), LONE_ESCAPE)
+            legacy_env = app_env(server, next(folders), **escdelay)
+            legacy = cancel_latency(server, legacy_env, LONE_ESCAPE)
             cancels_legacy.append(legacy)
             kitty = cancel_latency(server, app_env(server, next(folders)), KITTY_ESCAPE)
             cancels_kitty.append(kitty)
@@ -107,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"cancel, kitty-protocol Esc (CSI 27 u) -> 'cancelled' drawn: {show(cancels_kitty)}")
     print(f"cancel, lone ESC byte (classic terminal) -> 'cancelled':   {show(cancels_legacy)}")
-    print("  target <= 0.100 s")
+    print(f"  target <= 0.150 s (ESCDELAY {args.escdelay or 'unset: Textual uses 100'} ms)")
     print(f"deadline {args.deadline:g} s, enter -> 'timed out', overshoot: {show(overshoots)}")
     print("  target <= +0.500 s")
     return 0

@@ -5,7 +5,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tui_assistant.core.history import HistoryStore, Turn, export_markdown
+import pytest
+
+from tui_assistant.core import history
+from tui_assistant.core.history import (
+    COMPACT_SLACK,
+    HISTORY_FILE_NAME,
+    MAX_TURNS_KEPT,
+    HistoryStore,
+    Turn,
+    export_markdown,
+)
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.outcome import Reason, SupportReport, answered, refused
 from tui_assistant.core.retrieval import Evidence
@@ -45,7 +55,7 @@ def test_damaged_and_torn_records_are_skipped_with_a_warning(tmp_path: Path) -> 
     loaded = store.load()
     assert [turn.question for turn in loaded.turns] == ["good one"]
     assert len(loaded.warnings) == 3
-    assert all("skipped damaged history record" in warning for warning in loaded.warnings)
+    assert all("removed damaged history record" in warning for warning in loaded.warnings)
     assert "line 2" in loaded.warnings[0]
 
 
@@ -117,3 +127,85 @@ def test_export_names_each_answers_source_path() -> None:
     assert "Source: `lessons/pasta-water.md`" in markdown
     assert "## capital of france?" in markdown
     assert "*refused: no lesson matched this question*" in markdown
+
+
+def test_damage_is_repaired_once_so_the_next_load_is_quiet(tmp_path: Path) -> None:
+    store = HistoryStore(tmp_path)
+    store.append(answered("before", EVIDENCE, "A [source:pasta-water]"))
+    with store.path.open("ab") as file:
+        file.write(b"not json at all\n")
+    store.append(refused("after", Reason.NO_EVIDENCE))
+
+    first = HistoryStore(tmp_path).load()
+    assert [warning.split(" (")[0] for warning in first.warnings] == [
+        "removed damaged history record on line 2"
+    ]
+    second = HistoryStore(tmp_path).load()
+    assert second.warnings == []
+    assert [turn.question for turn in second.turns] == ["before", "after"]
+    assert b"not json" not in store.path.read_bytes()
+    assert store.path.stat().st_mode & 0o077 == 0  # the rewritten file is private too
+    assert [path.name for path in tmp_path.iterdir()] == [HISTORY_FILE_NAME]
+
+
+def test_a_repair_that_cannot_be_written_still_loads_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = HistoryStore(tmp_path)
+    store.append(refused("kept", Reason.NO_EVIDENCE))
+    with store.path.open("ab") as file:
+        file.write(b"garbage\n")
+
+    def read_only_folder(source: object, target: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(history.os, "replace", read_only_folder)
+    loaded = store.load()
+    monkeypatch.undo()
+    assert [turn.question for turn in loaded.turns] == ["kept"]
+    assert loaded.warnings[0].startswith("removed damaged history record on line 2")
+    assert "could not be repaired (Permission denied)" in loaded.warnings[-1]
+    assert [path.name for path in tmp_path.iterdir()] == [HISTORY_FILE_NAME]  # no leftovers
+
+
+def test_the_cap_keeps_the_most_recent_turns(tmp_path: Path) -> None:
+    store = HistoryStore(tmp_path, keep=5)
+    for number in range(8):
+        store.append(refused(f"q{number}", Reason.NO_EVIDENCE))
+    loaded = HistoryStore(tmp_path, keep=5).load()
+    assert [turn.question for turn in loaded.turns] == [f"q{n}" for n in range(3, 8)]
+    assert loaded.total == 5 and loaded.warnings == []
+    # The file itself was trimmed, not just what was shown.
+    assert len(store.path.read_bytes().splitlines()) == 5
+
+
+def test_appends_past_the_cap_compact_the_file(tmp_path: Path) -> None:
+    store = HistoryStore(tmp_path, keep=3)
+    store.load()  # the app loads before it appends; that is when the count is known
+    for number in range(3 + COMPACT_SLACK + 1):
+        store.append(refused(f"q{number}", Reason.NO_EVIDENCE))
+    lines = store.path.read_bytes().splitlines()
+    assert len(lines) == 3
+    assert [json.loads(line)["outcome"]["question"] for line in lines] == [
+        f"q{n}" for n in range(COMPACT_SLACK + 1, COMPACT_SLACK + 4)
+    ]
+
+
+def test_the_default_cap() -> None:
+    assert HistoryStore(Path("unused")).keep == MAX_TURNS_KEPT == 1000
+
+
+def test_an_append_after_a_compaction_by_another_store_lands_in_the_new_file(
+    tmp_path: Path,
+) -> None:
+    """Two apps on one data folder: one rewrites the file while the other appends."""
+    one, other = HistoryStore(tmp_path, keep=2), HistoryStore(tmp_path)
+    for number in range(4):
+        one.append(refused(f"q{number}", Reason.NO_EVIDENCE))
+    one.load()  # trims the file to two turns: a new file is put in place
+    other.append(refused("from the other app", Reason.NO_EVIDENCE))
+    assert [turn.question for turn in HistoryStore(tmp_path).load().turns] == [
+        "q2",
+        "q3",
+        "from the other app",
+    ]

@@ -4,8 +4,8 @@ Real processes and real files throughout. A writer process appends records with
 `HistoryStore` (the app's own code for it) and is killed with `SIGKILL`, which nothing
 can intercept, so no tidying up happens. Then `HistoryStore.load` and the real app
 (`run_test`) start on what it left: every complete record is there, a torn record is
-skipped with a warning that names its line, and the next record starts on a fresh line
-so it is never glued to the torn bytes.
+removed with one warning that names its line (the next load is quiet), and a record
+appended before any load starts on a fresh line so it is never glued to the torn bytes.
 """
 
 from __future__ import annotations
@@ -77,7 +77,11 @@ KILLED_MID_RECORD = textwrap.dedent(
 
 
 def numbers_in(store: HistoryStore) -> list[int]:
-    return [int(turn.question.split()[1]) for turn in store.load().turns]
+    loaded = store.load()
+    # Only a torn last record may be damaged, and it is reported.
+    assert all(warning.startswith("removed damaged history record") for warning in loaded.warnings)
+    assert len(loaded.warnings) <= 1
+    return [int(turn.question.split()[1]) for turn in loaded.turns]
 
 
 def kill_after(
@@ -128,6 +132,7 @@ def test_writers_killed_mid_append_again_and_again_lose_no_complete_record(
         told = kill_after(writer, store.path, small, round_number % 2 == 0, rng)
         assert told == list(range(first, first + len(told)))
 
+        torn_tails += not store.path.read_bytes().endswith(b"\n")
         found = numbers_in(store)
         # Every record a writer finished is there, in order, once; at most one more per
         # kill (written, but killed before it could say so).
@@ -136,19 +141,17 @@ def test_writers_killed_mid_append_again_and_again_lose_no_complete_record(
         assert this_round in (told, [*told, first + len(told)])
         expected = found
 
-        if not store.path.read_bytes().endswith(b"\n"):
-            torn_tails += 1
-        # One warning per torn record so far: the last one, and any that a later
-        # writer then wrote past. Never a complete record reported as damaged.
-        warnings = store.load().warnings
-        assert len(warnings) == torn_tails
-        assert all(warning.startswith("skipped damaged history record") for warning in warnings)
+        # `numbers_in` loaded once, which repaired the torn record (if any): the next
+        # load is quiet, and the file ends with a whole record.
+        # Never a complete record reported as damaged.
+        assert store.load().warnings == []
+        assert store.path.read_bytes().endswith(b"\n")
     # The kills did tear records (killing while the file grows nearly always does),
-    # so the checks above saw torn records, at the end and in the middle.
+    # so the checks above saw repairs.
     assert torn_tails >= 1
-    # One line per record plus one per torn record: no line holds two records.
+    # One line per record: no line holds two records, no torn bytes are left.
     lines = [line for line in store.path.read_bytes().split(b"\n") if line]
-    assert len(lines) == len(expected) + torn_tails
+    assert len(lines) == len(expected)
 
 
 def kill_mid_record(folder: Path, whole: int) -> None:
@@ -157,9 +160,7 @@ def kill_mid_record(folder: Path, whole: int) -> None:
     assert writer.returncode == -signal.SIGKILL, stderr
 
 
-def test_a_torn_last_record_is_skipped_with_a_warning_and_the_next_starts_a_new_line(
-    tmp_path: Path,
-) -> None:
+def test_a_torn_last_record_is_removed_once_with_a_warning(tmp_path: Path) -> None:
     kill_mid_record(tmp_path, whole=3)
     store = HistoryStore(tmp_path)
     assert not store.path.read_bytes().endswith(b"\n")  # the kill did tear a record
@@ -167,19 +168,26 @@ def test_a_torn_last_record_is_skipped_with_a_warning_and_the_next_starts_a_new_
     loaded = store.load()
     assert [turn.question for turn in loaded.turns] == [f"whole question {n}" for n in range(3)]
     assert len(loaded.warnings) == 1
-    assert loaded.warnings[0].startswith("skipped damaged history record on line 4")
+    assert loaded.warnings[0].startswith("removed damaged history record on line 4")
+    # Repaired: the next start has nothing to say.
+    again = HistoryStore(tmp_path).load()
+    assert again.warnings == [] and again.turns == loaded.turns
 
-    # Another killed writer later: the torn record is now in the middle of the file.
+
+def test_a_torn_record_written_past_is_removed_from_the_middle(tmp_path: Path) -> None:
+    kill_mid_record(tmp_path, whole=3)
+    # Another killed writer before any load: the first torn record is now in the middle.
     kill_mid_record(tmp_path, whole=2)
-    loaded = store.load()
+    loaded = HistoryStore(tmp_path).load()
     assert [turn.question for turn in loaded.turns] == [
         *(f"whole question {n}" for n in range(3)),
         *(f"whole question {n}" for n in range(2)),
     ]
     assert [warning.split(" (")[0] for warning in loaded.warnings] == [
-        "skipped damaged history record on line 4",
-        "skipped damaged history record on line 7",
+        "removed damaged history record on line 4",
+        "removed damaged history record on line 7",
     ]
+    assert HistoryStore(tmp_path).load().warnings == []
 
 
 async def test_the_app_starts_on_a_torn_history_and_keeps_every_complete_turn(
@@ -197,7 +205,7 @@ async def test_the_app_starts_on_a_torn_history_and_keeps_every_complete_turn(
             assert f"> whole question {number}" in shown
         assert "the torn question" not in shown
         [warning] = notices(app)
-        assert warning.startswith("warning: skipped damaged history record on line 4")
+        assert warning.startswith("warning: removed damaged history record on line 4")
         # The app's own next turn is stored on a line of its own.
         await ask(pilot, "how much salt for pasta water")
         await wait_until(pilot, lambda: len(app.turns) == 4)
@@ -206,15 +214,14 @@ async def test_the_app_starts_on_a_torn_history_and_keeps_every_complete_turn(
     async with again.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: again.history_loaded)
         await pilot.pause()
-        # The torn record is now in the middle; everything around it is shown.
+        # The torn record was removed at the first start: no warning now.
         assert "earlier conversation (4 turns)" in chat_text(again)
         assert "> how much salt for pasta water" in chat_text(again)
         assert "source: lessons/pasta-water.md" in chat_text(again)
-        [warning] = notices(again)
-        assert warning.startswith("warning: skipped damaged history record on line 4")
+        assert notices(again) == []
     stored = (tmp_path / HISTORY_FILE_NAME).read_bytes()
     assert stored.endswith(b"\n")
-    assert stored.count(b"\n") == 5  # 3 whole, the torn one ended by the new record's start
+    assert stored.count(b"\n") == 4  # the 3 whole records and the new one
 
 
 def test_a_short_write_is_completed_not_left_torn(

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -76,3 +78,32 @@ def test_wheel_ships_the_lessons_and_the_installed_app_finds_them(tmp_path: Path
         check=True,
     )
     assert located.stdout.startswith(str(target))
+    metadata = next(name for name in names if name.endswith(".dist-info/METADATA"))
+    text = zipfile.ZipFile(wheel).read(metadata).decode("utf-8")
+    assert "License-Expression: MIT" in text
+    assert "Classifier: Operating System :: POSIX :: Linux" in text
+    assert "Classifier: Operating System :: MacOS" in text
+    assert "Requires-Dist: textual<9,>=8.2" in text
+    assert any(name.endswith("licenses/LICENSE") for name in names)
+
+
+def test_sdist_carries_the_license(tmp_path: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "hatchling", "build", "-t", "sdist", "-d", str(tmp_path)],
+        check=True,
+        capture_output=True,
+        cwd=PROJECT_ROOT,
+    )
+    (sdist,) = tmp_path.glob("tui_assistant-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    assert {"LICENSE", "pyproject.toml", "README.md"} <= names
+    assert (PROJECT_ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+
+
+def test_only_textuals_public_api_is_imported() -> None:
+    """Private modules (`textual._...`) change without notice within a release range."""
+    for folder in ("tui_assistant", "tests", "benchmarks"):
+        for path in (PROJECT_ROOT / folder).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            assert not re.search(r"(from|import)\s+textual\._", text), path

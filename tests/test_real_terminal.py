@@ -1,4 +1,4 @@
-"""The real app on a pseudo-terminal, where its own terminal driver reads the keys.
+"""The real app on a pseudo-terminal, where Textual's terminal driver reads the keys.
 
 `App.run_test()` uses Textual's headless driver, so only a real terminal shows how
 keys arrive as bytes: a classic terminal sends Esc as a lone ESC byte, the byte that
@@ -61,8 +61,9 @@ def test_a_lone_escape_byte_cancels_the_request(
 
         terminal.write(LONE_ESCAPE)
         terminal.wait_for(b"cancelled")
+        # The record is written just after the screen shows the outcome.
+        turns = wait_for_turns(tmp_path, 1)
 
-    turns = HistoryStore(tmp_path).load().turns
     assert [(turn.question, turn.outcome) for turn in turns] == [(QUESTION, "cancelled")]
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
-from tui_assistant.settings import ConfigError, Settings, load_settings
+from tui_assistant.settings import ConfigError, Settings, describe, load_settings
 
 
 @pytest.fixture(autouse=True)
@@ -142,5 +143,41 @@ def test_a_dotenv_that_is_not_utf8_is_one_line_naming_the_file(tmp_path: Path) -
     ],
 )
 def test_settings_built_in_code_meet_the_same_rules(fields: dict[str, object], named: str) -> None:
-    with pytest.raises(ValueError, match=f"^{named}: "):
+    with pytest.raises(ValidationError) as raised:
         Settings(**fields)  # type: ignore[arg-type]
+    assert describe(raised.value).startswith(f"TUI_ASSISTANT_{named.upper()}: ")
+
+
+def test_settings_built_in_code_read_the_rest_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_MODEL", "llama3")
+    settings = Settings(lessons_dir=tmp_path, data_dir=tmp_path)
+    assert (settings.lessons_dir, settings.data_dir, settings.model) == (
+        tmp_path,
+        tmp_path,
+        "llama3",
+    )
+
+
+def test_the_deadline_is_checked_whatever_the_provider(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_DEADLINE_SECONDS", "25")
+    with pytest.raises(ConfigError) as raised:
+        load_settings()
+    assert str(raised.value) == (
+        "TUI_ASSISTANT_DEADLINE_SECONDS: must be greater than 0 and at most 20"
+    )
+
+
+def test_an_empty_model_is_refused_only_in_openai_mode(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_MODEL", " ")
+    assert load_settings().model == " "
+    monkeypatch.setenv("TUI_ASSISTANT_PROVIDER", "openai")
+    with pytest.raises(ConfigError, match=r"^TUI_ASSISTANT_MODEL: must not be empty$"):
+        load_settings()
+
+
+def test_settings_are_frozen() -> None:
+    settings = Settings()
+    with pytest.raises(ValidationError):
+        settings.model = "other"  # type: ignore[misc]

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import threading
 from pathlib import Path
 
 from conftest import BUNDLED_LESSONS
 from tui_fakes import ask, chat_text, make_app, make_context, run_command, status, wait_until
 
-from tui_assistant.core.history import HISTORY_FILE_NAME
+from tui_assistant.core.history import HISTORY_FILE_NAME, HistoryStore, Turn
+from tui_assistant.core.outcome import Outcome
+from tui_assistant.ui.app import AssistantApp
 
 SIZE = (100, 32)
 
@@ -48,7 +52,7 @@ async def test_a_damaged_history_record_is_a_warning_not_fatal(tmp_path: Path) -
         await wait_until(pilot, lambda: second.history_loaded)
         await pilot.pause()
         notices = [str(static.render()) for static in second.chat.query(".notice")]
-        assert any("skipped damaged history record on line 2" in notice for notice in notices)
+        assert any("removed damaged history record on line 2" in notice for notice in notices)
         assert "> how much salt for pasta water" in chat_text(second)
         await ask(pilot, "how long to boil eggs")
         await wait_until(pilot, lambda: status(second) == "answered")
@@ -108,3 +112,66 @@ async def test_clear_history_command_empties_screen_and_file(tmp_path: Path) -> 
         await wait_until(pilot, lambda: again.history_loaded)
         assert again.turns == []
         assert "salt for pasta" not in chat_text(again)
+
+
+class SlowDisk(HistoryStore):
+    """A history store whose appends block until the test lets them through, and
+    which records the thread each append ran on."""
+
+    def __init__(self, data_dir: Path) -> None:
+        super().__init__(data_dir)
+        self.release = threading.Event()
+        self.threads: list[threading.Thread] = []
+
+    def append(self, outcome: Outcome, asked_at: str | None = None) -> Turn:
+        self.threads.append(threading.current_thread())
+        assert self.release.wait(10), "the test never let the write through"
+        return super().append(outcome, asked_at)
+
+
+async def test_a_slow_history_write_never_holds_up_the_screen(tmp_path: Path) -> None:
+    store = SlowDisk(tmp_path)
+    app = AssistantApp(make_context(BUNDLED_LESSONS, tmp_path), history=store, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.history_loaded)
+        await ask(pilot, "how much salt for pasta water")
+        await ask(pilot, "how long to boil eggs")
+        # Both answers are on screen while the first write is still stuck on the disk.
+        await wait_until(pilot, lambda: len(app.turns) == 2 and status(app) == "answered")
+        assert "> how long to boil eggs" in chat_text(app)
+        assert not (tmp_path / HISTORY_FILE_NAME).exists()
+        assert store.threads and store.threads[0] is not threading.main_thread()
+        store.release.set()
+        await app.flush_history()
+    stored = (tmp_path / HISTORY_FILE_NAME).read_text(encoding="utf-8")
+    questions = [json.loads(line)["outcome"]["question"] for line in stored.splitlines()]
+    assert questions == ["how much salt for pasta water", "how long to boil eggs"]
+    assert len(set(store.threads)) == 1  # one writer thread: the order of the turns
+
+
+async def test_quitting_waits_for_the_writes_still_queued(tmp_path: Path) -> None:
+    store = SlowDisk(tmp_path)
+    app = AssistantApp(make_context(BUNDLED_LESSONS, tmp_path), history=store, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: len(app.turns) == 1)
+        # Let the write through only once the app is on its way out.
+        threading.Timer(0.2, store.release.set).start()
+        await pilot.press("ctrl+q")
+    stored = (tmp_path / HISTORY_FILE_NAME).read_text(encoding="utf-8")
+    assert "how much salt for pasta water" in stored
+
+
+async def test_a_failed_history_write_is_a_warning(tmp_path: Path) -> None:
+    class FullDisk(HistoryStore):
+        def append(self, outcome: Outcome, asked_at: str | None = None) -> Turn:
+            raise OSError(28, "No space left on device")
+
+    app = AssistantApp(
+        make_context(BUNDLED_LESSONS, tmp_path), history=FullDisk(tmp_path), cursor_blink=False
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: "history not saved" in chat_text(app))
+        assert "warning: history not saved (No space left on device)" in chat_text(app)
+        assert status(app) == "answered"

@@ -18,7 +18,7 @@ import json
 import logging
 import secrets
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -158,7 +158,7 @@ async def test_the_key_is_nowhere_the_app_shows_or_writes(
             caplog.text,
             repr(settings),
             str(settings),
-            str(asdict(settings)),
+            str(settings.model_dump()),
             repr(context),
             repr(context.service.provider),
         ],

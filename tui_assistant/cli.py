@@ -23,9 +23,8 @@ from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.library import FileProblem, LibraryError
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.passages import Passage
-from tui_assistant.core.text import clean_display_text
-from tui_assistant.settings import ConfigError, Settings
-from tui_assistant.settings_prefetch import prefetch_settings
+from tui_assistant.core.text import clean_display_text, one_line
+from tui_assistant.settings import ConfigError, Settings, load_settings
 
 if TYPE_CHECKING:
     from tui_assistant.core.evaluation import EvalCase, EvalReport
@@ -121,7 +120,7 @@ class _WarningLines(logging.Handler):
     one-line `warning:` messages, instead of logging's bare last-resort output."""
 
     def emit(self, record: logging.LogRecord) -> None:
-        print(f"{PROG}: warning: {_one_line(record.getMessage())}", file=sys.stderr)
+        print(f"{PROG}: warning: {one_line(record.getMessage())}", file=sys.stderr)
 
 
 def _show_core_warnings() -> None:
@@ -130,28 +129,19 @@ def _show_core_warnings() -> None:
         logger.addHandler(_WarningLines(logging.WARNING))
 
 
-def _one_line(text: str) -> str:
-    """Untrusted text made safe for the terminal and squeezed onto one line."""
-    return " ".join(clean_display_text(text).split())
-
-
 def _error_line(message: str) -> None:
-    print(f"{PROG}: error: {_one_line(message)}", file=sys.stderr)
+    print(f"{PROG}: error: {one_line(message)}", file=sys.stderr)
 
 
 def _warn_skipped(problems: Iterable[FileProblem]) -> None:
     for problem in problems:
-        print(f"{PROG}: warning: {_one_line(str(problem))}", file=sys.stderr)
+        print(f"{PROG}: warning: {one_line(str(problem))}", file=sys.stderr)
 
 
 def _open(args: argparse.Namespace, settings: Settings | None = None) -> AppContext:
-    """The context for a command; `settings` when already read, else read now.
-
-    Settings are read in a forked child (see `settings_prefetch`), so no command's
-    process holds pydantic: 11 MB of a large library's memory budget.
-    """
+    """The context for a command; `settings` when already read, else read now."""
     if settings is None:
-        settings = prefetch_settings(getattr(args, "lessons", None)).result()
+        settings = load_settings(getattr(args, "lessons", None))
     try:
         with _ProgressLine("indexing", "files") as progress:
             context = open_context(settings, progress)
@@ -164,11 +154,11 @@ def _open(args: argparse.Namespace, settings: Settings | None = None) -> AppCont
 
 
 def _run_tui(args: argparse.Namespace) -> int:
-    # Settings are read in a child process while Textual is imported here.
-    reading = prefetch_settings(getattr(args, "lessons", None))
+    # Settings first: a configuration error is reported before Textual is imported.
+    settings = load_settings(getattr(args, "lessons", None))
     from tui_assistant.ui.app import run_app
 
-    return run_app(_open(args, reading.result()))
+    return run_app(_open(args, settings))
 
 
 def _run_lessons(args: argparse.Namespace) -> int:
@@ -190,7 +180,7 @@ def _run_lessons(args: argparse.Namespace) -> int:
     for passage in context.library:
         # The source path starts with the user's folder name, which may hold anything.
         line = (
-            f"{passage.id:<{width}}  {_one_line(passage.title)}  "
+            f"{passage.id:<{width}}  {one_line(passage.title)}  "
             f"({passage.source_path}:{passage.line})"
         )
         print(clean_display_text(line))
@@ -359,7 +349,7 @@ def _stdin_questions(stream: TextIO) -> Iterator[str]:
 def _question_line(question: str) -> str:
     """The question echoed on one line (a newline in it cannot forge an output line),
     shortened when huge: the full text is in `--json` output."""
-    line = _one_line(question)
+    line = one_line(question)
     if len(line) > MAX_ECHOED_QUESTION_CHARS:
         line = f"{line[:MAX_ECHOED_QUESTION_CHARS]}... ({len(question):,} characters)"
     return line

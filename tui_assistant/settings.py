@@ -1,96 +1,140 @@
 """The settings the app runs with, and the rules every setting must meet.
 
-`Settings` is a plain frozen dataclass, so using settings never imports pydantic:
-reading them from the environment and `.env` is pydantic-settings' job
-(`environment_settings`), done in a forked child (`settings_prefetch`), beside the
-TUI's import of Textual. The rules live here, in `Settings.__post_init__`, so
-settings built in code (tests, screenshots, benchmarks) meet them too.
+`Settings` is the one pydantic-settings class: it reads the environment, then `.env`
+in the working folder, every name with the `TUI_ASSISTANT_` prefix. Settings built in
+code (tests, screenshots, benchmarks) meet the same rules, and read the environment
+for whatever they do not set.
 
-Errors become one line that names the variable and what is wrong with it, and never
-echo a value (a mistyped URL may sit next to a key in the same `.env`).
+`load_settings` is what the commands call: it applies `--lessons` and turns any
+problem into a `ConfigError` of one line that names the variable and what is wrong
+with it, and never echoes a value (a mistyped URL may sit next to a key in `.env`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import ipaddress
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from tui_assistant.core.secret import Secret
+from pydantic import SecretStr, ValidationError, ValidationInfo, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from tui_assistant.core.support import SupportMode
 
 ENV_PREFIX = "TUI_ASSISTANT_"
+ENV_FILE = ".env"
 MAX_DEADLINE_SECONDS = 20.0
 
 Provider = Literal["deterministic", "openai"]
 Retrieval = Literal["keyword", "ranked"]
-SupportCheck = Literal["off", "warn", "strict"]
 
 
 class ConfigError(Exception):
     """A setting or path the app cannot start with; the message is one line for users."""
 
 
-@dataclass(frozen=True, kw_only=True)
-class Settings:
-    """Every setting of the contract, checked; see `load_settings` for where they come from."""
+class Settings(BaseSettings):
+    """Every setting of the contract, checked. Fields are validated in this order, so
+    the provider is known when the provider settings are checked."""
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        env_file=ENV_FILE,
+        env_file_encoding="utf-8",
+        extra="ignore",
+        frozen=True,
+        validate_default=True,
+        # A validation error's text would otherwise quote the inputs, key included.
+        hide_input_in_errors=True,
+    )
 
     lessons_dir: Path | None = None
     provider: Provider = "deterministic"
     base_url: str = "https://api.openai.com/v1"
     model: str = "gpt-4o-mini"
-    api_key: Secret | None = None
+    api_key: SecretStr | None = None
     deadline_seconds: float = MAX_DEADLINE_SECONDS
     monthly_call_limit: int | None = None
     data_dir: Path | None = None
     retrieval: Retrieval = "keyword"
-    support_check: SupportCheck = "warn"
+    support_check: SupportMode = "warn"
 
-    def __post_init__(self) -> None:
-        """Raises ValueError("field: what is wrong"), never quoting the value."""
-        if not 0 < self.deadline_seconds <= MAX_DEADLINE_SECONDS:
-            raise ValueError(
-                f"deadline_seconds: must be greater than 0 and at most {MAX_DEADLINE_SECONDS:g}"
-            )
-        if self.monthly_call_limit is not None and self.monthly_call_limit < 0:
-            raise ValueError("monthly_call_limit: must be 0 or more")
-        # The provider settings matter (and are checked) only when a provider is used.
-        if self.provider == "openai":
-            check_base_url(self.base_url)
-            if self.api_key is not None:
-                check_api_key(self.api_key.get_secret_value())
-            if not self.model.strip():
-                raise ValueError("model: must not be empty")
+    @field_validator("api_key", "monthly_call_limit", "lessons_dir", "data_dir", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
 
-    def with_lessons_dir(self, lessons_dir: Path) -> Settings:
-        return dataclasses.replace(self, lessons_dir=lessons_dir)
+    @field_validator("api_key", mode="before")
+    @classmethod
+    def _strip_key(cls, value: object) -> object:
+        # A key pasted with a trailing newline or space is the same key.
+        return value.strip() if isinstance(value, str) else value
+
+    @field_validator("deadline_seconds")
+    @classmethod
+    def _deadline_in_range(cls, value: float) -> float:
+        if not 0 < value <= MAX_DEADLINE_SECONDS:
+            raise ValueError(f"must be greater than 0 and at most {MAX_DEADLINE_SECONDS:g}")
+        return value
+
+    @field_validator("monthly_call_limit")
+    @classmethod
+    def _limit_not_negative(cls, value: int | None) -> int | None:
+        if value is not None and value < 0:
+            raise ValueError("must be 0 or more")
+        return value
+
+    # The provider settings matter (and are checked) only when a provider is used.
+    @field_validator("base_url")
+    @classmethod
+    def _usable_base_url(cls, value: str, info: ValidationInfo) -> str:
+        if _openai(info):
+            check_base_url(value)
+        return value
+
+    @field_validator("model")
+    @classmethod
+    def _model_named(cls, value: str, info: ValidationInfo) -> str:
+        if _openai(info) and not value.strip():
+            raise ValueError("must not be empty")
+        return value
+
+    @field_validator("api_key")
+    @classmethod
+    def _key_fits_a_header(cls, value: SecretStr | None, info: ValidationInfo) -> SecretStr | None:
+        if _openai(info) and value is not None:
+            check_api_key(value.get_secret_value())
+        return value
+
+
+def _openai(info: ValidationInfo) -> bool:
+    return info.data.get("provider") == "openai"
 
 
 def check_base_url(url: str) -> None:
-    """https:// anywhere; plain http:// only to a loopback host."""
+    """https:// anywhere; plain http:// only to a loopback host. Raises ValueError."""
     try:
         parts = urlsplit(url)
         host = parts.hostname
         parts.port  # noqa: B018 - raises ValueError on a malformed port
     except ValueError:
-        raise ValueError("base_url: is not a valid URL") from None
+        raise ValueError("is not a valid URL") from None
     if not host or parts.scheme not in ("http", "https"):
-        raise ValueError("base_url: must be an https:// URL with a host")
+        raise ValueError("must be an https:// URL with a host")
     if parts.username or parts.password:
-        raise ValueError("base_url: must not contain a user name or password")
+        raise ValueError("must not contain a user name or password")
     if parts.query or parts.fragment:
-        raise ValueError("base_url: must not contain a query or fragment")
+        raise ValueError("must not contain a query or fragment")
     if parts.scheme == "http" and not is_loopback(host):
-        raise ValueError("base_url: https is required (plain http only to a loopback host)")
+        raise ValueError("https is required (plain http only to a loopback host)")
 
 
 def check_api_key(key: str) -> None:
     """Visible ASCII only. Anything else cannot go into an HTTP header, and the HTTP
     library's complaint about an illegal header value would quote the key itself."""
     if not all("!" <= char <= "~" for char in key):
-        raise ValueError("api_key: must be visible ASCII characters only (no spaces)")
+        raise ValueError("must be visible ASCII characters only (no spaces)")
 
 
 def is_loopback(host: str) -> bool:
@@ -106,10 +150,28 @@ def load_settings(lessons_dir: Path | None = None) -> Settings:
     """Read settings from the environment and `.env` in the working folder;
     `lessons_dir` (from `--lessons`) overrides the environment.
 
-    Raises `ConfigError` with one line naming the variable.
+    Raises `ConfigError` with one line naming the variable or the file.
     """
-    # Imported here: pydantic is a sixth of the TUI's start-up, and only reading needs it.
-    from tui_assistant.environment_settings import read_settings
+    try:
+        return Settings() if lessons_dir is None else Settings(lessons_dir=lessons_dir)
+    except ValidationError as error:
+        raise ConfigError(describe(error)) from None
+    except UnicodeDecodeError as error:
+        # Only the position: the bytes around it may be a key.
+        raise ConfigError(
+            f"{ENV_FILE} in the working folder is not UTF-8 text (byte {error.start + 1})"
+        ) from None
+    except OSError as error:
+        raise ConfigError(
+            f"{ENV_FILE} in the working folder cannot be read ({error.strerror or error})"
+        ) from None
 
-    settings = read_settings()
-    return settings if lessons_dir is None else settings.with_lessons_dir(lessons_dir)
+
+def describe(error: ValidationError) -> str:
+    """The first problem as one line, `TUI_ASSISTANT_NAME: what is wrong`."""
+    first = error.errors(include_url=False, include_input=False)[0]
+    location = [str(part) for part in first.get("loc", ())]
+    message = " ".join(str(first.get("msg", "is invalid")).split())
+    message = message.removeprefix("Value error, ")
+    variable = ENV_PREFIX + (location[0].upper() if location else "SETTINGS")
+    return f"{variable}: {message}"

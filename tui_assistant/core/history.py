@@ -1,17 +1,29 @@
-"""Conversation history on disk: one JSON record per line, appended, never rewritten.
+"""Conversation history on disk: one JSON record per line, appended.
 
 Each record is written with a single `write` of a complete line and `fsync`ed, so a
 crash can at worst leave one torn final line. Loading skips any line that is not a
-valid record and reports it as a warning: damaged history must never stop the app.
+valid record and reports it as a warning once: the file is then rewritten with its
+valid records only (a new file put in place atomically), so the next start is quiet.
+Damaged history never stops the app.
+
+The file keeps the most recent `MAX_TURNS_KEPT` turns: loading trims it to that, and
+an append that takes it `COMPACT_SLACK` turns past it trims it again (compacting at
+every append past the cap would rewrite the whole file each time).
+
+Every read and write holds an exclusive `flock` on the file, so two running apps
+never interleave an append with a rewrite.
+
 The file holds questions and outcomes (the `ask --json` object), never settings, so
 no API key can end up in it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,6 +37,10 @@ RECORD_VERSION = 1
 # Start-up reads the whole file but shows at most this many turns: the screen is for
 # the recent conversation, and rendering thousands of turns would slow the start.
 MAX_TURNS_SHOWN = 200
+# The history file keeps this many turns, the most recent ones.
+MAX_TURNS_KEPT = 1000
+# How far appends may take the file past the cap before it is compacted again.
+COMPACT_SLACK = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,29 +104,32 @@ class LoadedHistory:
 class HistoryStore:
     """The history file in the data folder; created on the first append."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, keep: int = MAX_TURNS_KEPT) -> None:
         self.path = Path(data_dir) / HISTORY_FILE_NAME
+        self.keep = keep
+        # Records in the file, once a load or a compaction has counted them.
+        self._stored: int | None = None
 
     def load(self, limit: int = MAX_TURNS_SHOWN) -> LoadedHistory:
-        """The last `limit` valid turns, and one warning per damaged record."""
+        """The last `limit` valid turns, and one warning per damaged record; damaged
+        records are removed from the file, and turns past the cap dropped."""
         try:
-            data = self.path.read_bytes()
+            with self._locked(os.O_RDONLY) as descriptor:
+                lines, turns, warnings = _parse(_read_all(descriptor))
+                if warnings or len(lines) > self.keep:
+                    try:
+                        self._rewrite(lines[-self.keep :])
+                    except OSError as error:
+                        warnings.append(
+                            f"history {self.path} could not be repaired ({error.strerror or error})"
+                        )
         except FileNotFoundError:
+            self._stored = 0
             return LoadedHistory()
         except OSError as error:
             return LoadedHistory(warnings=[f"history {self.path} cannot be read: {error}"])
-        turns: list[Turn] = []
-        warnings: list[str] = []
-        for number, line in enumerate(data.split(b"\n"), start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-                if not isinstance(record, dict):
-                    raise ValueError("not a JSON object")
-                turns.append(Turn.from_record(record))
-            except (ValueError, UnicodeDecodeError, AttributeError, TypeError) as error:
-                warnings.append(f"skipped damaged history record on line {number} ({error})")
+        turns = turns[-self.keep :]
+        self._stored = len(turns)
         return LoadedHistory(turns=turns[-limit:], warnings=warnings, total=len(turns))
 
     def append(self, outcome: Outcome, asked_at: str | None = None) -> Turn:
@@ -119,30 +138,96 @@ class HistoryStore:
         line = json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         created = not self.path.exists()
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
-        try:
-            size = os.fstat(fd).st_size
+        with self._locked(os.O_RDWR | os.O_CREAT | os.O_APPEND) as descriptor:
+            size = os.fstat(descriptor).st_size
             # A torn last record has no newline; start a fresh line so this one survives.
-            if size and os.pread(fd, 1, size - 1) != b"\n":
+            if size and os.pread(descriptor, 1, size - 1) != b"\n":
                 line = b"\n" + line
-            _write_all(fd, line)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if created:
-            _sync_folder(self.path.parent)
+            _write_all(descriptor, line)
+            os.fsync(descriptor)
+            if created:
+                _sync_folder(self.path.parent)
+            if self._stored is not None:
+                self._stored += 1
+                if self._stored > self.keep + COMPACT_SLACK:
+                    lines, _, _ = _parse(_read_all(descriptor))
+                    self._rewrite(lines[-self.keep :])
         return Turn.from_record(record)
 
     def clear(self) -> None:
         """Forget every turn (the file is emptied, not deleted, keeping its permissions)."""
         try:
-            fd = os.open(self.path, os.O_WRONLY | os.O_TRUNC)
+            with self._locked(os.O_WRONLY) as descriptor:
+                os.ftruncate(descriptor, 0)
+                os.fsync(descriptor)
         except FileNotFoundError:
             return
+        self._stored = 0
+
+    @contextlib.contextmanager
+    def _locked(self, flags: int) -> Iterator[int]:
+        """The file, opened with `flags` and locked. A file replaced by a compaction
+        while this waited for the lock is opened again, so nothing goes to the old one."""
+        while True:
+            descriptor = os.open(self.path, flags, 0o600)
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX)
+                try:
+                    current = os.stat(self.path).st_ino == os.fstat(descriptor).st_ino
+                except FileNotFoundError:
+                    current = False
+                if current:
+                    yield descriptor
+                    return
+            finally:
+                os.close(descriptor)  # closing releases the lock
+
+    def _rewrite(self, lines: list[bytes]) -> None:
+        """Put a file of exactly `lines` in place atomically (caller holds the lock)."""
+        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+            try:
+                _write_all(descriptor, b"".join(line + b"\n" for line in lines))
+                os.fsync(descriptor)
+            finally:
+                os.close(descriptor)
+            os.replace(temporary, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+            raise
+        _sync_folder(self.path.parent)
+        self._stored = len(lines)
+
+
+def _parse(data: bytes) -> tuple[list[bytes], list[Turn], list[str]]:
+    """The valid records' lines and turns, and a warning per damaged record."""
+    lines: list[bytes] = []
+    turns: list[Turn] = []
+    warnings: list[str] = []
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            if not isinstance(record, dict):
+                raise ValueError("not a JSON object")
+            turns.append(Turn.from_record(record))
+        except (ValueError, UnicodeDecodeError, AttributeError, TypeError) as error:
+            warnings.append(f"removed damaged history record on line {number} ({error})")
+        else:
+            lines.append(line)
+    return lines, turns, warnings
+
+
+def _read_all(descriptor: int) -> bytes:
+    chunks: list[bytes] = []
+    offset = 0
+    while chunk := os.pread(descriptor, 1 << 20, offset):
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
 
 
 def export_markdown(turns: Iterable[Turn]) -> str:

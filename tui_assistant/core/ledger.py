@@ -82,11 +82,6 @@ class CallLedger:
     def path(self) -> Path:
         return self.folder / LEDGER_FILE_NAME
 
-    def calls_this_month(self) -> int:
-        """How many calls are recorded for the current month (takes the lock to read)."""
-        with self._locked():
-            return len(self._read(self._month()).calls)
-
     def try_record_call(self) -> bool:
         """Record one call if the month's limit allows it; False (nothing written) if not.
 
@@ -109,10 +104,6 @@ class CallLedger:
                 return True
         except OSError as error:
             raise LedgerUnavailable(f"call ledger in {self.folder}: {error.strerror}") from None
-
-    def _month(self) -> tuple[int, int]:
-        now = self.clock().astimezone(UTC)
-        return (now.year, now.month)
 
     @contextmanager
     def _locked(self) -> Iterator[None]:

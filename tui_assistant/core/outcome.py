@@ -91,7 +91,13 @@ class Outcome:
         words = describe_reason(self.reason)
         return f"refused: {words}" + (f" ({self.detail})" if self.detail else "")
 
-    def with_timing(self, question: str, elapsed_ms: int) -> Outcome:
+    def with_elapsed(self, elapsed_ms: int) -> Outcome:
+        """This outcome, stamped with how long it took."""
+        return replace(self, elapsed_ms=elapsed_ms)
+
+    def for_question(self, question: str, elapsed_ms: int) -> Outcome:
+        """This outcome as the answer to another question (a repeat request), stamped
+        with how long that took."""
         return replace(self, question=question, elapsed_ms=elapsed_ms)
 
     def to_json(self) -> dict[str, Any]:

@@ -1,28 +1,10 @@
-"""A credential that is kept, used, and never shown."""
+"""The one credential type: pydantic's `SecretStr`, masked in repr and str, so a
+settings object or a provider can be logged or shown in a traceback without the key."""
 
 from __future__ import annotations
 
+from pydantic import SecretStr
 
-class Secret:
-    """A credential that never shows itself: repr and str are masked, so a settings
-    object can be logged, printed or put in a traceback without leaking the key."""
+Secret = SecretStr
 
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str) -> None:
-        self._value = value
-
-    def get_secret_value(self) -> str:
-        return self._value
-
-    def __repr__(self) -> str:
-        return "Secret('**********')"
-
-    def __str__(self) -> str:
-        return "**********"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Secret) and other._value == self._value
-
-    def __hash__(self) -> int:
-        return hash(self._value)
+__all__ = ["Secret"]

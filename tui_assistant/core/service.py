@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, replace
-from typing import Literal, Protocol
+from typing import Protocol
 
 from tui_assistant.core.citations import check_citations
 from tui_assistant.core.conversation import Conversation, is_repeat_request
@@ -28,9 +28,7 @@ from tui_assistant.core.outcome import (
 )
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence, Retriever
-from tui_assistant.core.support import check_support
-
-SupportMode = Literal["off", "warn", "strict"]
+from tui_assistant.core.support import SupportMode, check_support
 
 
 class ProviderFailure(Exception):
@@ -87,11 +85,11 @@ class AnswerService:
         if is_repeat_request(question):
             previous = conversation.last_answered()
             if previous is None:
-                return refused(question, Reason.NO_EVIDENCE).with_timing(question, _ms(started))
-            return previous.with_timing(question, _ms(started))
+                return refused(question, Reason.NO_EVIDENCE).with_elapsed(_ms(started))
+            return previous.for_question(question, _ms(started))
         evidence = self.retriever.retrieve(question)
         if evidence is None:
-            return refused(question, Reason.NO_EVIDENCE).with_timing(question, _ms(started))
+            return refused(question, Reason.NO_EVIDENCE).with_elapsed(_ms(started))
         if self.provider is None:
             return answered(question, evidence, evidence.passage.text, elapsed_ms=_ms(started))
         return PendingAnswer(question=question, evidence=evidence, started=started)
@@ -109,7 +107,7 @@ class AnswerService:
             outcome = timed_out(question, evidence, detail)
         else:
             outcome = self.judge(question, evidence, text)
-        return outcome.with_timing(question, pending.elapsed_ms())
+        return outcome.with_elapsed(pending.elapsed_ms())
 
     def judge(self, question: str, evidence: Evidence, text: str) -> Outcome:
         """Pure: the outcome for a model's raw answer to `question` from `evidence`.
@@ -140,9 +138,7 @@ class AnswerService:
             try:
                 outcome = await self.finish(step)
             except asyncio.CancelledError:
-                conversation.add(
-                    cancelled(question, step.evidence).with_timing(question, step.elapsed_ms())
-                )
+                conversation.add(cancelled(question, step.evidence).with_elapsed(step.elapsed_ms()))
                 raise
         else:
             outcome = step

@@ -27,11 +27,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from tui_assistant.core.citations import strip_citations
 from tui_assistant.core.outcome import SupportReport
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.text import normalise, normalise_distinct, stem
+
+# What the app does with the check: nothing, flag unsupported sentences, or refuse
+# an answer that has one (the setting `TUI_ASSISTANT_SUPPORT_CHECK`).
+SupportMode = Literal["off", "warn", "strict"]
 
 # Chosen from the measurements in docs/evaluation.md (scripts/measure_support_threshold.py).
 SUPPORT_THRESHOLD = 0.55

@@ -67,7 +67,9 @@ _IRREGULAR: dict[str, str] = {
     "women": "woman",
 }
 
-_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+# A word: letters and digits, with apostrophes inside (`don't`, `cook's`). The one
+# definition of a word's shape, for anything that finds words in text.
+WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
 _VOWELS = frozenset("aeiouy")
 _KEEP_DOUBLE = frozenset("lsfz")
 
@@ -129,7 +131,7 @@ def words(text: str) -> list[str]:
     Terminal escape sequences are formatting, not words: a question pasted in colour,
     `ESC[31msalting`, means `salting`, as it reads on screen.
     """
-    return _WORD.findall(without_escape_sequences(text).casefold())
+    return WORD.findall(without_escape_sequences(text).casefold())
 
 
 def without_escape_sequences(text: str) -> str:
@@ -219,3 +221,9 @@ def clean_display_text(text: str) -> str:
         if ch in "\n\t"
         or (ch not in _BIDI_CONTROLS and unicodedata.category(ch) not in ("Cc", "Cs"))
     )
+
+
+def one_line(text: str) -> str:
+    """Untrusted text made safe for the terminal and folded onto one line (titles,
+    list entries, status and error lines)."""
+    return " ".join(clean_display_text(text).split())

@@ -4,14 +4,18 @@ Every question goes through `AnswerService`: `start` (retrieval, deterministic a
 runs at once; a model answer is awaited in one exclusive async worker that `escape`
 cancels. The app remembers which request is current, so an answer that arrives after
 a cancel is dropped, never shown.
+
+History is written (`append`, with its `fsync`) on one writer thread, so a slow disk
+never holds up the screen; one thread keeps the records in the order of the turns,
+and quitting waits for the writes still queued.
 """
 
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar
@@ -21,7 +25,6 @@ from textual.app import App, ComposeResult, ScreenStackError, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.driver import Driver
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -78,19 +81,10 @@ class AssistantApp(App[int]):
         self._pending_view: TurnView | None = None
         self._cursor_blink = cursor_blink
         self.history_loaded = False
+        # Every history read and write, in order, off the event loop.
+        self._history_writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="history")
+        self._history_writes: set[asyncio.Future[Turn]] = set()
         self._core_warnings: NoticeHandler | None = None
-
-    def get_driver_class(self) -> type[Driver]:
-        # On Linux and macOS terminals, Esc (cancel) must not wait for a 0.1 s poll.
-        driver_class = super().get_driver_class()
-        if sys.platform == "win32":
-            return driver_class
-        # Imported here: the Linux driver needs termios, which Windows lacks.
-        from textual.drivers.linux_driver import LinuxDriver
-
-        from tui_assistant.ui.terminal_driver import PromptEscapeDriver
-
-        return PromptEscapeDriver if driver_class is LinuxDriver else driver_class
 
     # -- layout ---------------------------------------------------------------
 
@@ -140,7 +134,8 @@ class AssistantApp(App[int]):
     @work(group="history")
     async def _load_history(self) -> None:
         """Read the stored conversation off the event loop, so start-up never waits."""
-        loaded = await asyncio.to_thread(self.history.load)
+        loop = asyncio.get_running_loop()
+        loaded = await loop.run_in_executor(self._history_writer, self.history.load)
         self._show_history(loaded)
 
     def _show_history(self, loaded: LoadedHistory) -> None:
@@ -193,8 +188,8 @@ class AssistantApp(App[int]):
                 outcome = await service.finish(pending)
         except TimeoutError:
             detail = f"no answer within {deadline:g} s"
-            outcome = timed_out(pending.question, pending.evidence, detail).with_timing(
-                pending.question, pending.elapsed_ms()
+            outcome = timed_out(pending.question, pending.evidence, detail).with_elapsed(
+                pending.elapsed_ms()
             )
         except asyncio.CancelledError:
             raise
@@ -204,7 +199,7 @@ class AssistantApp(App[int]):
                 Reason.PROVIDER_ERROR,
                 pending.evidence,
                 f"unexpected {type(error).__name__}",
-            ).with_timing(pending.question, pending.elapsed_ms())
+            ).with_elapsed(pending.elapsed_ms())
         if self.pending is not pending:
             return  # cancelled while the answer was on its way: never shown
         self._conclude(outcome, self._pending_view)
@@ -215,9 +210,7 @@ class AssistantApp(App[int]):
             return
         self.workers.cancel_group(self, "ask")
         outcome = cancelled(pending.question, pending.evidence)
-        self._conclude(
-            outcome.with_timing(pending.question, pending.elapsed_ms()), self._pending_view
-        )
+        self._conclude(outcome.with_elapsed(pending.elapsed_ms()), self._pending_view)
 
     def action_focus_question(self) -> None:
         self.question_box.focus()
@@ -237,11 +230,8 @@ class AssistantApp(App[int]):
         self._pending_view = None
         self.conversation.add(outcome)
         asked_at = datetime.now(UTC).isoformat(timespec="seconds")
-        try:
-            turn = self.history.append(outcome, asked_at)
-        except OSError as error:
-            turn = Turn.from_outcome(outcome, asked_at)
-            self.chat.add_notice(f"warning: history not saved ({error.strerror or error})")
+        turn = Turn.from_outcome(outcome, asked_at)
+        self._save_turn(outcome, asked_at)
         self.turns.append(turn)
         if view is not None and view.is_attached:
             self.chat.conclude(view, turn)
@@ -254,6 +244,26 @@ class AssistantApp(App[int]):
         self.status_bar.show_outcome(outcome.describe(), outcome.kind.value)
         self.question_box.set_busy(False)
         self.refresh_bindings()
+
+    def _save_turn(self, outcome: Outcome, asked_at: str) -> None:
+        """Queue the turn's record for the writer thread; the screen does not wait."""
+        loop = asyncio.get_running_loop()
+        writing = loop.run_in_executor(self._history_writer, self.history.append, outcome, asked_at)
+        self._history_writes.add(writing)
+        writing.add_done_callback(self._turn_saved)
+
+    def _turn_saved(self, writing: asyncio.Future[Turn]) -> None:
+        self._history_writes.discard(writing)
+        error = None if writing.cancelled() else writing.exception()
+        if isinstance(error, OSError):
+            self._show_core_warning(f"warning: history not saved ({error.strerror or error})")
+        elif error is not None:
+            self._show_core_warning(f"warning: history not saved ({type(error).__name__})")
+
+    async def flush_history(self) -> None:
+        """Wait until every queued history write has reached the disk."""
+        if self._history_writes:
+            await asyncio.gather(*self._history_writes, return_exceptions=True)
 
     # -- lessons, help --------------------------------------------------------
 
@@ -313,8 +323,10 @@ class AssistantApp(App[int]):
     async def action_clear_history(self) -> None:
         if self.pending is not None:
             self.action_cancel()
+        loop = asyncio.get_running_loop()
         try:
-            self.history.clear()
+            # On the writer thread, after the appends queued before it.
+            await loop.run_in_executor(self._history_writer, self.history.clear)
         except OSError as error:
             self.chat.add_notice(f"history not cleared: {error.strerror or error}")
             return
@@ -335,6 +347,9 @@ class AssistantApp(App[int]):
         chat.add_notice(text)
 
     async def on_unmount(self) -> None:
+        # Quitting right after an answer must not lose its record.
+        await self.flush_history()
+        self._history_writer.shutdown(wait=True)
         if self._core_warnings is not None:
             stop_showing(self._core_warnings)
             self._core_warnings = None

@@ -10,14 +10,10 @@ from __future__ import annotations
 from textual.content import Content
 
 from tui_assistant.core.text import clean_display_text
+from tui_assistant.core.text import one_line as one_line  # the widgets' import of it
 
 
 def literal(text: str, style: str = "") -> Content:
     """Cleaned text as Content, shown exactly as written (optionally in one style)."""
     content = Content(clean_display_text(text))
     return content.stylize(style) if style else content
-
-
-def one_line(text: str) -> str:
-    """Cleaned text folded onto one line (for titles, list entries and status lines)."""
-    return " ".join(clean_display_text(text).split())
