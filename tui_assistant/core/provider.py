@@ -26,11 +26,11 @@ import json
 from typing import Any, Final
 
 import httpx
+from pydantic import SecretStr
 
 from tui_assistant.core.ledger import CallLedger, LedgerUnavailable
 from tui_assistant.core.outcome import Reason
 from tui_assistant.core.passages import Passage
-from tui_assistant.core.secret import Secret
 from tui_assistant.core.service import ProviderFailure
 
 MAX_RESPONSE_BYTES: Final = 1024 * 1024
@@ -137,7 +137,7 @@ class OpenAIProvider:
         client: httpx.AsyncClient,
         base_url: str,
         model: str,
-        api_key: Secret | None,
+        api_key: SecretStr | None,
         deadline_seconds: float,
         ledger: CallLedger | None = None,
         with_example: bool = True,
