@@ -123,6 +123,7 @@ class _Section:
 
     heading_line: int | None  # 1-based line of its heading; None before the first one
     path: tuple[str, ...]  # heading texts from level 1 down to this one
+    level: int = 0  # its heading's level (1-3); 0 before the first heading
     lines: list[tuple[int, str]] = field(default_factory=list)
 
 
@@ -133,7 +134,7 @@ def split_document(relative_path: str, text: str) -> Document:
     sections = list(_sections(lines, body_start))
     if title is None:
         title = next(
-            (section.path[0] for section in sections if len(section.path) == 1 and section.path),
+            (section.path[-1] for section in sections if section.level == 1),
             None,
         )
         level_one_title = title
@@ -261,7 +262,7 @@ def _sections(lines: list[str], start: int) -> Iterator[_Section]:
         while stack and stack[-1][0] >= level:
             stack.pop()
         stack.append((level, text))
-        section = _Section(heading_line=number, path=tuple(text for _, text in stack))
+        section = _Section(heading_line=number, path=tuple(text for _, text in stack), level=level)
     yield section
 
 
