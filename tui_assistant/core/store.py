@@ -50,7 +50,7 @@ logger = logging.getLogger(__name__)
 
 # Bump when the tables, the passage rules or the stored words change meaning: an older
 # store is then rebuilt.
-SCHEMA_VERSION = 2  # 2: only a level-1 heading names a document
+SCHEMA_VERSION = 3  # 3: lines end at newlines only; 2: only a level-1 heading names a document
 # "TUIA": marks the file as ours, so a foreign database at our path is never read.
 APPLICATION_ID = 0x54554941
 STORE_FOLDER = "libraries"
