@@ -40,6 +40,7 @@ _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
 _TITLE_KEY = re.compile(r"^title[ \t]*:[ \t]*(.*?)[ \t]*$")
 _NOT_ID_CHARACTERS = re.compile(r"[^a-z0-9/]+")
 _NOT_SLUG_CHARACTERS = re.compile(r"[^a-z0-9]+")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,14 +126,14 @@ class _Section:
     """Lines between two headings, while a document is read."""
 
     heading_line: int | None  # 1-based line of its heading; None before the first one
-    level: int  # its heading's level; 0 before the first heading
+    level: int  # its heading's level (1-3); 0 before the first heading
     path: tuple[str, ...]  # heading texts from level 1 down to this one
     lines: list[tuple[int, str]] = field(default_factory=list)
 
 
 def split_document(relative_path: str, text: str) -> Document:
     """The title and passages of one Markdown document (`text` already decoded)."""
-    lines = text.removeprefix("\ufeff").splitlines()
+    lines = _lines(text.removeprefix("\ufeff"))
     title, body_start = _front_matter_title(lines)
     sections = list(_sections(lines, body_start))
     if title is None:
@@ -172,6 +173,16 @@ def split_document(relative_path: str, text: str) -> Document:
     if len(drafts) == 1 and drafts[0].title != title:
         drafts[0] = _retitled(drafts[0], title)
     return Document(title=title, passages=tuple(drafts))
+
+
+def _lines(text: str) -> list[str]:
+    r"""The file's lines as editors, grep and sed count them: ended by `\n`, `\r\n` or
+    `\r`, never by the other characters `str.splitlines` breaks at (form feed, `\x85`,
+    `\u2028`...), which would shift every line number after them."""
+    lines = _LINE_BREAK.split(text)
+    if lines[-1] == "":
+        lines.pop()  # the newline that ends the last line starts no new one
+    return lines
 
 
 def _retitled(draft: PassageDraft, title: str) -> PassageDraft:

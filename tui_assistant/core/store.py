@@ -150,12 +150,33 @@ def open_library(
             _begin_snapshot(connection)
         except sqlite3.DatabaseError as error:
             connection.close()
-            connection = _rebuilt(path, folder, f"is damaged ({error})")
-            _update(connection, folder, listing, progress)
-            _begin_snapshot(connection)
+            connection = _rebuilt_and_updated(path, folder, listing, progress, error)
     finally:
         lock.release()
-    return _load(connection, folder, listing, key)
+    try:
+        return _load(connection, folder, listing, key)
+    except sqlite3.DatabaseError as error:
+        # Damage the checks above did not reach (a scrambled page of passages) shows
+        # only when every row is read: rebuild rather than fail to start.
+        connection.close()
+        with lock:
+            connection = _rebuilt_and_updated(path, folder, listing, progress, error)
+        return _load(connection, folder, listing, key)
+
+
+def _rebuilt_and_updated(
+    path: Path,
+    folder: Path,
+    listing: Listing,
+    progress: Progress | None,
+    error: sqlite3.DatabaseError,
+) -> sqlite3.Connection:
+    """A fresh store in place of a damaged one, indexed and in its snapshot (the
+    caller holds the lock)."""
+    connection = _rebuilt(path, folder, f"is damaged ({error})")
+    _update(connection, folder, listing, progress)
+    _begin_snapshot(connection)
+    return connection
 
 
 def _in_memory(

@@ -1,0 +1,492 @@
+"""The index store: what is read again when, what survives damage, and what several
+processes sharing one store see."""
+
+from __future__ import annotations
+
+import gc
+import json
+import logging
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tui_assistant.core import store
+from tui_assistant.core.library import Library, LibraryError
+from tui_assistant.core.store import SCHEMA_VERSION, open_library, store_path
+from tui_assistant.core.text import stem
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+PASTA = "# Pasta water\n\nSalt the pasta water with ten grams per litre.\n"
+EGGS = "# Boiled eggs\n\nBoil the eggs for six minutes for a runny yolk.\n"
+KNIVES = "# Knife care\n\nHone the knife blade before each use.\n\n## Storage\n\nKeep knives in a block.\n"
+
+
+def write(folder: Path, relative: str, text: str) -> Path:
+    """Write a document and give it a fresh stamp (size may not change, mtime does)."""
+    path = folder / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    old = path.stat().st_mtime_ns if path.exists() else 0
+    path.write_text(text, encoding="utf-8")
+    stamp = max(path.stat().st_mtime_ns, old + 1_000_000_000)
+    os.utime(path, ns=(stamp, stamp))
+    return path
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    library = tmp_path / "lessons"
+    write(library, "pasta-water.md", PASTA)
+    write(library, "boiled-eggs.md", EGGS)
+    write(library, "kitchen/knife-care.md", KNIVES)
+    return library
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The documents the store reads from disk, in order."""
+    seen: list[str] = []
+    real = store.read_document
+
+    def counting(folder: Path, relative_path: str) -> object:
+        seen.append(relative_path)
+        return real(folder, relative_path)
+
+    monkeypatch.setattr(store, "read_document", counting)
+    return seen
+
+
+def open_(folder: Path, data_dir: Path | None) -> Library:
+    return open_library(folder, data_dir, key=stem)
+
+
+def contents(library: Library) -> dict[str, tuple[str, str]]:
+    """id -> (title, text) of every passage."""
+    return {
+        info.id: (info.title, library.passage(n).text) for n, info in enumerate(library.passages)
+    }
+
+
+def problems(library: Library) -> dict[str, str]:
+    return {problem.path: problem.reason for problem in library.problems}
+
+
+def closed(library: Library) -> None:
+    """Let go of a library's store connection, as a process that exits does (the
+    caller must hold no other reference to it)."""
+    del library
+    gc.collect()
+
+
+def contents_once(folder: Path, data_dir: Path) -> dict[str, tuple[str, str]]:
+    """Open, read every passage, and let go of the store again."""
+    found = contents(open_(folder, data_dir))
+    gc.collect()
+    return found
+
+
+def store_file(folder: Path, data_dir: Path) -> Path:
+    return store_path(data_dir, folder)
+
+
+EXPECTED = {
+    "boiled-eggs": ("Boiled eggs", "Boil the eggs for six minutes for a runny yolk."),
+    "kitchen/knife-care": ("Knife care", "Hone the knife blade before each use."),
+    "kitchen/knife-care#storage": ("Knife care › Storage", "Keep knives in a block."),
+    "pasta-water": ("Pasta water", "Salt the pasta water with ten grams per litre."),
+}
+
+
+# -- reading as little as possible -------------------------------------------------
+
+
+def test_first_open_indexes_every_document(folder: Path, data_dir: Path, reads: list[str]) -> None:
+    library = open_(folder, data_dir)
+    assert sorted(reads) == ["boiled-eggs.md", "kitchen/knife-care.md", "pasta-water.md"]
+    assert contents(library) == EXPECTED
+    info = library.passages[library.number_of("kitchen/knife-care#storage")]
+    assert (info.source_path, info.line, info.end_line) == (
+        "lessons/kitchen/knife-care.md",
+        5,
+        7,
+    )
+    assert library.problems == ()
+
+
+def test_an_unchanged_second_open_reads_no_file(
+    folder: Path, data_dir: Path, reads: list[str]
+) -> None:
+    first = contents(open_(folder, data_dir))
+    reads.clear()
+    second = open_(folder, data_dir)
+    assert reads == []
+    assert contents(second) == first
+
+
+def test_a_changed_file_alone_is_read_again_and_its_text_changes(
+    folder: Path, data_dir: Path, reads: list[str]
+) -> None:
+    open_(folder, data_dir)
+    reads.clear()
+    write(folder, "pasta-water.md", "# Pasta water\n\nUse plenty of water and stir often.\n")
+    library = open_(folder, data_dir)
+    assert reads == ["pasta-water.md"]
+    assert library.get("pasta-water").text == "Use plenty of water and stir often."
+    assert library.get("boiled-eggs").text == EXPECTED["boiled-eggs"][1]
+
+
+def test_a_change_that_keeps_the_size_is_still_seen(
+    folder: Path, data_dir: Path, reads: list[str]
+) -> None:
+    open_(folder, data_dir)
+    reads.clear()
+    write(folder, "pasta-water.md", PASTA.replace("ten", "two"))  # same length
+    library = open_(folder, data_dir)
+    assert reads == ["pasta-water.md"]
+    assert "two grams" in library.get("pasta-water").text
+
+
+def test_an_added_file_appears(folder: Path, data_dir: Path, reads: list[str]) -> None:
+    open_(folder, data_dir)
+    reads.clear()
+    write(folder, "sauces/roux.md", "# Roux\n\nCook flour in butter.\n")
+    library = open_(folder, data_dir)
+    assert reads == ["sauces/roux.md"]
+    assert library.get("sauces/roux").text == "Cook flour in butter."
+    assert len(library) == 5
+
+
+def test_a_removed_file_passages_vanish(folder: Path, data_dir: Path, reads: list[str]) -> None:
+    open_(folder, data_dir)
+    (folder / "kitchen" / "knife-care.md").unlink()
+    reads.clear()
+    library = open_(folder, data_dir)
+    assert reads == []
+    assert library.get("kitchen/knife-care") is None
+    assert library.get("kitchen/knife-care#storage") is None
+    assert sorted(contents(library)) == ["boiled-eggs", "pasta-water"]
+    assert [d.path for d in library.documents] == ["boiled-eggs.md", "pasta-water.md"]
+
+
+def test_a_file_that_becomes_invalid_becomes_a_problem(folder: Path, data_dir: Path) -> None:
+    open_(folder, data_dir)
+    path = folder / "boiled-eggs.md"
+    path.write_bytes(b"# Boiled eggs\n\n\xff\xfe not text\n")
+    os.utime(path, ns=(10**18, 10**18))
+    library = open_(folder, data_dir)
+    assert library.get("boiled-eggs") is None
+    assert problems(library) == {"boiled-eggs.md": "not UTF-8"}
+
+
+def test_problems_persist_in_the_store(folder: Path, data_dir: Path, reads: list[str]) -> None:
+    (folder / "binary.md").write_bytes(b"\x00\x01\x02")
+    write(folder, "empty.md", "")
+    assert problems(open_(folder, data_dir)) == {
+        "binary.md": "binary file (contains NUL bytes)",
+        "empty.md": "empty",
+    }
+    gc.collect()
+    reads.clear()
+    warm = open_(folder, data_dir)
+    assert reads == []
+    assert problems(warm) == {
+        "binary.md": "binary file (contains NUL bytes)",
+        "empty.md": "empty",
+    }
+
+
+def test_listing_problems_and_id_notices_are_reported_on_every_open(
+    folder: Path, data_dir: Path
+) -> None:
+    (folder / "link.md").symlink_to(folder / "pasta-water.md")
+    write(folder, "Pasta Water.md", "# Other pasta\n\nA different lesson entirely.\n")
+    for _ in range(2):
+        library = open_(folder, data_dir)
+        assert problems(library) == {
+            "link.md": "is a symlink (not followed)",
+            "pasta-water.md": "id pasta-water is taken, so its id is pasta-water-2",
+        }
+        assert library.get("pasta-water").text == "A different lesson entirely."
+        assert library.get("pasta-water-2").text == EXPECTED["pasta-water"][1]
+
+
+def test_progress_counts_the_files_read(folder: Path, data_dir: Path) -> None:
+    calls: list[tuple[int, int]] = []
+    open_library(folder, data_dir, stem, progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(1, 3), (2, 3), (3, 3)]
+    calls.clear()
+    open_library(folder, data_dir, stem, progress=lambda done, total: calls.append((done, total)))
+    assert calls == []
+
+
+def test_a_library_with_no_text_is_an_error_listing_the_skipped_files(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    folder = tmp_path / "lessons"
+    write(folder, "empty.md", "")
+    write(folder, "headings.md", "# Only a heading\n")
+    with pytest.raises(LibraryError, match=r"2 skipped") as raised:
+        open_(folder, data_dir)
+    assert {p.path for p in raised.value.problems} == {"empty.md", "headings.md"}
+
+
+# -- where the store lives ----------------------------------------------------------
+
+
+def test_the_store_is_a_plain_sqlite_database(folder: Path, data_dir: Path) -> None:
+    closed(open_(folder, data_dir))
+    path = store_file(folder, data_dir)
+    assert path.parent == data_dir / "libraries"
+    with sqlite3.connect(path) as connection:
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+        assert {"files", "passages"} <= tables
+        rows = connection.execute("SELECT path FROM files ORDER BY path").fetchall()
+        assert rows == [("boiled-eggs.md",), ("kitchen/knife-care.md",), ("pasta-water.md",)]
+        texts = {row[0] for row in connection.execute("SELECT text FROM passages")}
+        assert texts == {text for _, text in EXPECTED.values()}
+    connection.close()
+
+
+def test_two_folders_with_the_same_name_get_different_stores(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    write(tmp_path / "a" / "lessons", "one.md", "# One\n\nFirst library text.\n")
+    write(tmp_path / "b" / "lessons", "two.md", "# Two\n\nSecond library text.\n")
+    first = open_(tmp_path / "a" / "lessons", data_dir)
+    second = open_(tmp_path / "b" / "lessons", data_dir)
+    assert [info.id for info in first] == ["one"]
+    assert [info.id for info in second] == ["two"]
+
+
+def test_no_data_folder_indexes_in_memory(folder: Path, tmp_path: Path) -> None:
+    before = set(tmp_path.rglob("*"))
+    library = open_(folder, None)
+    assert contents(library) == EXPECTED
+    assert set(tmp_path.rglob("*")) == before
+
+
+def test_an_unwritable_data_folder_falls_back_to_memory_with_a_warning(
+    folder: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the data folder should be")
+    with caplog.at_level(logging.WARNING, logger="tui_assistant.core.store"):
+        library = open_(folder, blocker)
+    assert contents(library) == EXPECTED
+    (record,) = caplog.records
+    assert "indexing in memory" in record.getMessage()
+    assert "\n" not in record.getMessage()
+
+
+# -- damaged stores are rebuilt -----------------------------------------------------
+
+
+def random_bytes(data: bytes) -> bytes:
+    return random.Random(7).randbytes(len(data))
+
+
+def truncated(data: bytes) -> bytes:
+    return data[: len(data) // 2]
+
+
+def header_only(data: bytes) -> bytes:
+    return data[:100]
+
+
+def one_damaged_page(data: bytes) -> bytes:
+    # Page 2 onwards hold the tables; scramble one page in the middle of them.
+    page = 4096
+    middle = (len(data) // page) // 2 * page
+    return data[:middle] + random.Random(3).randbytes(page) + data[middle + page :]
+
+
+@pytest.fixture
+def big_folder(tmp_path: Path) -> Path:
+    """Enough documents that the store spans many pages."""
+    library = tmp_path / "big"
+    for n in range(40):
+        write(library, f"doc{n:02d}.md", f"# Document {n}\n\n" + f"topic{n} words here. " * 200)
+    return library
+
+
+@pytest.mark.parametrize(
+    "damage", [random_bytes, truncated, header_only, one_damaged_page], ids=lambda f: f.__name__
+)
+def test_a_damaged_store_is_rebuilt_with_a_one_line_warning(
+    big_folder: Path,
+    data_dir: Path,
+    caplog: pytest.LogCaptureFixture,
+    damage: Callable[[bytes], bytes],
+) -> None:
+    good = contents_once(big_folder, data_dir)
+    path = store_file(big_folder, data_dir)
+    path.write_bytes(damage(path.read_bytes()))
+    with caplog.at_level(logging.WARNING, logger="tui_assistant.core.store"):
+        library = open_(big_folder, data_dir)
+        assert contents(library) == good
+    (record,) = caplog.records
+    message = record.getMessage()
+    assert str(path) in message
+    assert "rebuilding" in message
+    assert "\n" not in message
+    # The rebuilt store is trusted next time, silently.
+    closed(library)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="tui_assistant.core.store"):
+        assert contents(open_(big_folder, data_dir)) == good
+    assert caplog.records == []
+
+
+def test_another_apps_database_at_the_store_path_is_rebuilt(
+    folder: Path, data_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = store_file(folder, data_dir)
+    path.parent.mkdir(parents=True)
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE files (name TEXT, size INTEGER)")
+        other.execute("INSERT INTO files VALUES ('x', 1)")
+    other.close()
+    with caplog.at_level(logging.WARNING, logger="tui_assistant.core.store"):
+        library = open_(folder, data_dir)
+    assert contents(library) == EXPECTED
+    (record,) = caplog.records
+    assert "is not a tui-assistant index store" in record.getMessage()
+
+
+def test_a_store_of_another_schema_version_is_rebuilt(
+    folder: Path, data_dir: Path, caplog: pytest.LogCaptureFixture, reads: list[str]
+) -> None:
+    closed(open_(folder, data_dir))
+    path = store_file(folder, data_dir)
+    with sqlite3.connect(path) as connection:
+        connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        # Make the stale store say something wrong, to see it is not trusted.
+        connection.execute("UPDATE passages SET text = 'stale'")
+    connection.close()
+    reads.clear()
+    with caplog.at_level(logging.WARNING, logger="tui_assistant.core.store"):
+        library = open_(folder, data_dir)
+    assert contents(library) == EXPECTED
+    assert len(reads) == 3
+    (record,) = caplog.records
+    assert f"schema {SCHEMA_VERSION + 1}" in record.getMessage()
+
+
+def test_an_empty_file_at_the_store_path_becomes_a_store_silently(
+    folder: Path, data_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = store_file(folder, data_dir)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"")
+    with caplog.at_level(logging.WARNING, logger="tui_assistant.core.store"):
+        assert contents(open_(folder, data_dir)) == EXPECTED
+    assert caplog.records == []
+
+
+# -- several readers and writers --------------------------------------------------
+
+
+def test_a_loaded_library_keeps_showing_the_text_it_indexed(folder: Path, data_dir: Path) -> None:
+    """Process A loads; process B finds a changed file and updates the store; A keeps
+    answering with the texts it indexed, B with the new ones."""
+    a = open_(folder, data_dir)
+    number = a.number_of("pasta-water")
+    assert number is not None
+    write(folder, "pasta-water.md", "# Pasta water\n\nNew advice: salt after boiling starts.\n")
+    write(folder, "boiled-eggs.md", "# Boiled eggs\n\nEggs: seven minutes now.\n")
+    b = open_(folder, data_dir)
+    assert b.get("pasta-water").text == "New advice: salt after boiling starts."
+    assert a.passage(number).text == EXPECTED["pasta-water"][1]
+    assert a.get("boiled-eggs").text == EXPECTED["boiled-eggs"][1]
+    assert contents(a) == EXPECTED
+
+
+def test_a_library_can_be_read_from_another_thread(folder: Path, data_dir: Path) -> None:
+    import threading
+
+    library = open_(folder, data_dir)
+    seen: list[str] = []
+    worker = threading.Thread(target=lambda: seen.append(library.get("boiled-eggs").text))
+    worker.start()
+    worker.join()
+    assert seen == [EXPECTED["boiled-eggs"][1]]
+
+
+def ask_command(folder: Path, *questions: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "tui_assistant",
+        "ask",
+        "--json",
+        "--lessons",
+        str(folder),
+        *questions,
+    ]
+
+
+@pytest.fixture
+def cli_env(tmp_path: Path, data_dir: Path) -> Iterator[dict[str, str]]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TUI_ASSISTANT_")}
+    env["PYTHONPATH"] = str(PROJECT_ROOT)
+    env["TUI_ASSISTANT_DATA_DIR"] = str(data_dir)
+    yield env
+
+
+@pytest.mark.e2e
+def test_processes_starting_together_on_a_cold_store_all_answer(
+    big_folder: Path,
+    folder: Path,
+    data_dir: Path,
+    cli_env: dict[str, str],
+    reads: list[str],
+    tmp_path: Path,
+) -> None:
+    # The lessons folder holds the three cooking lessons and forty filler documents.
+    for path in big_folder.iterdir():
+        (folder / path.name).write_bytes(path.read_bytes())
+    questions = [
+        "How much salt goes in pasta water?",
+        "How long do I boil eggs for a runny yolk?",
+    ]
+    workdir = tmp_path / "cwd"
+    workdir.mkdir()
+    processes = [
+        subprocess.Popen(
+            ask_command(folder, *questions),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=cli_env,
+            cwd=workdir,
+        )
+        for _ in range(4)
+    ]
+    for process in processes:
+        stdout, stderr = process.communicate(timeout=120)
+        assert process.returncode == 0, stderr
+        rows = [json.loads(line) for line in stdout.splitlines()]
+        assert [(row["outcome"], row["lesson_id"]) for row in rows] == [
+            ("answered", "pasta-water"),
+            ("answered", "boiled-eggs"),
+        ]
+        assert rows[0]["answer"] == EXPECTED["pasta-water"][1]
+        assert rows[1]["answer"] == EXPECTED["boiled-eggs"][1]
+        assert rows[0]["source_path"] == "lessons/pasta-water.md"
+        assert "warning" not in stderr
+    # Nothing was lost or left half-written: a warm open reads no file.
+    library = open_(folder, data_dir)
+    assert reads == []
+    assert len(library) == 44
+    assert library.get("pasta-water").text == EXPECTED["pasta-water"][1]
