@@ -26,6 +26,7 @@ from tui_assistant.core.text import content_words, stem
 # Far beyond any useful document; reading no more keeps a stray 50 MB file from
 # costing memory or time.
 MAX_DOCUMENT_BYTES = 1024 * 1024
+UNREADABLE = "cannot be read"
 
 
 class LibraryError(Exception):
@@ -171,7 +172,7 @@ def read_document(folder: Path, relative_path: str) -> Document | str:
     except _NotRegularFile:
         return "is not a regular file"
     except OSError as error:
-        return f"cannot be read ({error.strerror or error})"
+        return f"{UNREADABLE} ({error.strerror or error})"
     if data is None:
         return f"larger than {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB"
     return parse_document(relative_path, data)

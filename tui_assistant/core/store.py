@@ -41,6 +41,7 @@ from tui_assistant.core.index import (
     new_postings,
 )
 from tui_assistant.core.library import (
+    UNREADABLE,
     DocumentInfo,
     FileProblem,
     FileStamp,
@@ -364,10 +365,13 @@ def _store_file(
 ) -> None:
     problem = read if isinstance(read, str) else None
     title = None if isinstance(read, str) else read.title
+    # A file that could not be read (permissions) is tried again at the next start:
+    # making it readable does not change its size or mtime.
+    size = -1 if problem is not None and problem.startswith(UNREADABLE) else stamp.size
     connection.execute(
         "INSERT OR REPLACE INTO files (path, size, mtime_ns, title, problem)"
         " VALUES (?, ?, ?, ?, ?)",
-        (stamp.path, stamp.size, stamp.mtime_ns, title, problem),
+        (stamp.path, size, stamp.mtime_ns, title, problem),
     )
     if isinstance(read, str):
         return
