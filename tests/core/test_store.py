@@ -206,6 +206,30 @@ def test_problems_persist_in_the_store(folder: Path, data_dir: Path, reads: list
     }
 
 
+def test_a_file_that_could_not_be_read_is_tried_again_at_the_next_start(
+    folder: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Permissions cannot be taken away from root, so the read itself is made to fail.
+    from tui_assistant.core import library
+
+    real = library._read_capped
+
+    def refused(path: str) -> bytes | None:
+        if path.endswith("pasta-water.md"):
+            raise PermissionError(13, "Permission denied")
+        return real(path)
+
+    monkeypatch.setattr(library, "_read_capped", refused)
+    assert problems(open_(folder, data_dir)) == {
+        "pasta-water.md": "cannot be read (Permission denied)"
+    }
+    monkeypatch.setattr(library, "_read_capped", real)
+    gc.collect()
+    warm = open_(folder, data_dir)
+    assert problems(warm) == {}
+    assert warm.get("pasta-water") is not None
+
+
 def test_listing_problems_and_id_notices_are_reported_on_every_open(
     folder: Path, data_dir: Path
 ) -> None:
