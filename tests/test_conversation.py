@@ -6,18 +6,16 @@ from dataclasses import replace
 
 import pytest
 
-from tests.conftest import BUNDLED_LESSONS
+from tests.conftest import BUNDLED_LESSONS, memory_library
 from tui_assistant.core.conversation import Conversation, is_repeat_request
-from tui_assistant.core.store import open_library
 from tui_assistant.core.outcome import OutcomeKind, Reason, SupportReport
 from tui_assistant.core.retrieval import KeywordRetriever
 from tui_assistant.core.service import AnswerService
-from tui_assistant.core.text import stem
 
 
 @pytest.fixture
 def service() -> AnswerService:
-    library = open_library(BUNDLED_LESSONS, None, stem)
+    library = memory_library(BUNDLED_LESSONS)
     return AnswerService(KeywordRetriever(library))
 
 
@@ -104,7 +102,7 @@ async def test_history_is_never_evidence_for_a_new_question(service: AnswerServi
 
 
 def test_an_answer_with_unsupported_sentences_says_so_in_its_status() -> None:
-    retriever = KeywordRetriever(open_library(BUNDLED_LESSONS, None, stem))
+    retriever = KeywordRetriever(memory_library(BUNDLED_LESSONS))
     evidence = retriever.retrieve("pasta water salt")
     assert evidence is not None
     service = AnswerService(retriever)
