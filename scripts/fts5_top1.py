@@ -19,8 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tui_assistant.core.passages import Passage, LessonLibrary
-from tui_assistant.core.text import STOPWORDS, words
+from tui_assistant.core.library import Library
+from tui_assistant.core.passages import Passage
+from tui_assistant.core.store import open_library
+from tui_assistant.core.text import STOPWORDS, stem, words
 
 TITLE_WEIGHT = 2.0
 TEXT_WEIGHT = 1.0
@@ -56,6 +58,11 @@ class Fts5TopOne:
         return None if row is None else self.lessons[row[0]]
 
 
+def all_passages(library: Library) -> tuple[Passage, ...]:
+    """Every passage of the library, text included, in library order."""
+    return tuple(library.passage(number) for number in range(len(library)))
+
+
 def load_cases(path: Path) -> list[dict[str, str | None]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
@@ -70,8 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         help="remove the app's stopwords from the question first",
     )
     args = parser.parse_args(argv)
-    library = LessonLibrary.load(args.lessons)
-    peer = Fts5TopOne(library.lessons, drop_stopwords=args.drop_stopwords)
+    library = open_library(args.lessons, None, stem)  # indexed in memory
+    peer = Fts5TopOne(all_passages(library), drop_stopwords=args.drop_stopwords)
     answerable = correct_answerable = unanswerable = refused = 0
     for case in load_cases(args.cases):
         found = peer.retrieve(str(case["question"]))

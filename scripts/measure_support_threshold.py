@@ -21,13 +21,14 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_ROOT))
 
-from tui_assistant.core.lessons import LessonLibrary  # noqa: E402
+from tui_assistant.core.store import open_library  # noqa: E402
 from tui_assistant.core.support import (  # noqa: E402
     SUPPORT_THRESHOLD,
-    Passage,
+    CheckedPassage,
     SentenceVerdict,
     judge_sentences,
 )
+from tui_assistant.core.text import stem  # noqa: E402
 
 THRESHOLDS = [round(0.30 + 0.05 * step, 2) for step in range(15)]
 
@@ -52,7 +53,7 @@ def load_answers(path: Path) -> list[LabelledAnswer]:
 
 
 def verdicts_at(
-    answer: LabelledAnswer, passage: Passage, threshold: float
+    answer: LabelledAnswer, passage: CheckedPassage, threshold: float
 ) -> list[SentenceVerdict]:
     return judge_sentences(answer.answer, passage, threshold)
 
@@ -61,7 +62,7 @@ def passes(verdicts: list[SentenceVerdict]) -> bool:
     return all(verdict.supported for verdict in verdicts)
 
 
-def lowest_coverage(answer: LabelledAnswer, passage: Passage) -> float | None:
+def lowest_coverage(answer: LabelledAnswer, passage: CheckedPassage) -> float | None:
     coverages = [
         verdict.coverage
         for verdict in judge_sentences(answer.answer, passage)
@@ -88,8 +89,11 @@ def main() -> int:
     parser.add_argument("--lessons", type=Path, default=PROJECT_ROOT / "lessons")
     args = parser.parse_args()
 
-    library = LessonLibrary.load(args.lessons)
-    passages = {lesson.id: Passage.of(lesson) for lesson in library}
+    library = open_library(args.lessons, None, stem)  # indexed in memory
+    passages = {
+        info.id: CheckedPassage.of(library.passage(number))
+        for number, info in enumerate(library.passages)
+    }
     answers = load_answers(args.answers)
     faithful = [a for a in answers if a.faithful]
     unfaithful = [a for a in answers if not a.faithful]

@@ -33,13 +33,13 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from porter_stem import porter_stem  # noqa: E402
 
-from tui_assistant.core.index import InvertedIndex  # noqa: E402
-from tui_assistant.core.lessons import LessonLibrary  # noqa: E402
+from tui_assistant.core.library import Library  # noqa: E402
 from tui_assistant.core.ranked import (  # noqa: E402
     _QUESTION_KEYS,
     _inverse_document_frequency,
     _length_norms,
 )
+from tui_assistant.core.store import open_library  # noqa: E402
 from tui_assistant.core.text import STOPWORDS, stem, words  # noqa: E402
 
 SETS = [
@@ -75,7 +75,7 @@ class Features:
 class DevSet:
     name: str
     cases: list[dict[str, str | None]]
-    index: InvertedIndex
+    library: Library
     # Porter stem -> the index keys of the library's words with that stem.
     porter_groups: dict[str, set[str]] = field(default_factory=dict)
 
@@ -98,11 +98,9 @@ def question_terms(question: str) -> list[tuple[str, str]]:
 
 def load(name: str, cases_path: Path, lessons_path: Path) -> DevSet:
     lines = cases_path.read_text(encoding="utf-8").splitlines()
-    lessons = LessonLibrary.load(lessons_path).lessons
-    dev_set = DevSet(
-        name, [json.loads(line) for line in lines if line.strip()], InvertedIndex(lessons)
-    )
-    for lesson in lessons:
+    library = open_library(lessons_path, None, stem)  # indexed in memory
+    dev_set = DevSet(name, [json.loads(line) for line in lines if line.strip()], library)
+    for lesson in (library.passage(number) for number in range(len(library))):
         for word in set(words(lesson.title)) | set(words(lesson.text)):
             if word in STOPWORDS:
                 continue
@@ -113,7 +111,7 @@ def load(name: str, cases_path: Path, lessons_path: Path) -> DevSet:
 
 
 def rank(dev_set: DevSet, variant: Variant, question: str) -> Features | None:
-    index = dev_set.index
+    index = dev_set.library.index
     title_norms = _length_norms(index.title_lengths, variant.length_effect)
     body_norms = _length_norms(index.body_lengths, variant.length_effect)
     terms = question_terms(question)
@@ -128,7 +126,7 @@ def rank(dev_set: DevSet, variant: Variant, question: str) -> Features | None:
         own_keys = {key for _, key in terms}
         for first, second in itertools.pairwise(raw):
             key = stem((first + second).replace("'", ""))
-            if key not in own_keys and (index.title(key).lessons or index.body(key).lessons):
+            if key not in own_keys and (index.title(key).numbers or index.body(key).numbers):
                 groups.append(("+" + key, {key}, False))
     scores: dict[int, float] = defaultdict(float)
     matched: dict[int, list[str]] = defaultdict(list)
@@ -137,10 +135,10 @@ def rank(dev_set: DevSet, variant: Variant, question: str) -> Features | None:
         frequency: dict[int, float] = defaultdict(float)
         for key in keys:
             for number, count in zip(
-                index.title(key).lessons, index.title(key).counts, strict=True
+                index.title(key).numbers, index.title(key).counts, strict=True
             ):
                 frequency[number] += variant.title_weight * count / title_norms[number]
-            for number, count in zip(index.body(key).lessons, index.body(key).counts, strict=True):
+            for number, count in zip(index.body(key).numbers, index.body(key).counts, strict=True):
                 frequency[number] += count / body_norms[number]
         weight = _inverse_document_frequency(len(index), len(frequency))
         if counted:
@@ -160,7 +158,7 @@ def rank(dev_set: DevSet, variant: Variant, question: str) -> Features | None:
     runner_up = scores[ordered[1]] if len(ordered) > 1 else None
     counted_matches = [label for label in matched[best] if label in weights]
     return Features(
-        lesson_id=index.lessons[best].id,
+        lesson_id=dev_set.library.passages[best].id,
         margin=1.0 if runner_up is None else (scores[best] - runner_up) / scores[best],
         share=sum(weights[label] for label in counted_matches) / total,
         normalised_score=scores[best] / total,

@@ -25,13 +25,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from fts5_top1 import Fts5TopOne  # noqa: E402
+from fts5_top1 import Fts5TopOne, all_passages  # noqa: E402
 
 from tui_assistant.core import ranked  # noqa: E402
-from tui_assistant.core.index import InvertedIndex  # noqa: E402
-from tui_assistant.core.passages import Passage, LessonLibrary  # noqa: E402
+from tui_assistant.core.library import Library  # noqa: E402
+from tui_assistant.core.passages import Passage  # noqa: E402
 from tui_assistant.core.ranked import RankedRetriever, Ranking  # noqa: E402
 from tui_assistant.core.retrieval import Evidence, KeywordRetriever  # noqa: E402
+from tui_assistant.core.store import open_library  # noqa: E402
+from tui_assistant.core.text import stem  # noqa: E402
 
 DEFAULT_SETS = [
     ("small (FAQ only)", ROOT / "eval/django-faq.jsonl", ROOT / "eval/django-faq-lessons"),
@@ -100,21 +102,21 @@ def score(cases: Sequence[Case], answer: Callable[[str], str | None]) -> Score:
 class DevSet:
     name: str
     cases: list[Case]
-    index: InvertedIndex
+    library: Library
     rankings: list[Ranking | None]
 
 
 def measure_set(name: str, cases_path: Path, lessons_path: Path) -> DevSet:
     """Print every mode's numbers on one set; return its rankings for the curve."""
     cases = load_cases(cases_path)
-    library = LessonLibrary.load(lessons_path)
     started = time.perf_counter()
-    index = InvertedIndex(library.lessons)
+    library = open_library(lessons_path, None, stem)  # read and indexed in memory
     index_seconds = time.perf_counter() - started
-    keyword = KeywordRetriever(index)
-    chosen = RankedRetriever(index)
-    fts5 = Fts5TopOne(library.lessons, drop_stopwords=True)
-    fts5_all_words = Fts5TopOne(library.lessons)
+    keyword = KeywordRetriever(library)
+    chosen = RankedRetriever(library)
+    passages = all_passages(library)
+    fts5 = Fts5TopOne(passages, drop_stopwords=True)
+    fts5_all_words = Fts5TopOne(passages)
 
     def evidence_id(evidence: Evidence | None) -> str | None:
         return None if evidence is None else evidence.passage.id
@@ -123,7 +125,7 @@ def measure_set(name: str, cases_path: Path, lessons_path: Path) -> DevSet:
         return None if lesson is None else lesson.id
 
     print(f"\n== {name}: {len(library)} lessons, {len(cases)} cases ({cases_path.name})")
-    print(f"   index built in {index_seconds:.2f} s")
+    print(f"   library read and indexed in {index_seconds:.2f} s")
     rows: list[tuple[str, Callable[[str], str | None]]] = [
         ("keyword", lambda q: evidence_id(keyword.retrieve(q))),
         (
@@ -140,22 +142,22 @@ def measure_set(name: str, cases_path: Path, lessons_path: Path) -> DevSet:
         per_question_ms = (time.perf_counter() - started) * 1000 / len(cases)
         print(f"   {label:<40} {result}   {per_question_ms:5.2f} ms/question")
     rankings = [chosen.rank(case.question) for case in cases]
-    return DevSet(name, cases, index, rankings)
+    return DevSet(name, cases, library, rankings)
 
 
 def top_one(retriever: RankedRetriever, question: str) -> str | None:
     ranking = retriever.rank(question)
-    return None if ranking is None else retriever.index.lessons[ranking.lesson_number].id
+    return None if ranking is None else retriever.library.passages[ranking.lesson_number].id
 
 
 def judge_set(dev_set: DevSet, margin: float, share: float) -> tuple[Score, int]:
     """The set's score at these thresholds, and how many wrong lessons would be shown."""
-    judge = RankedRetriever(dev_set.index, min_margin=margin, min_matched_share=share)
+    judge = RankedRetriever(dev_set.library, min_margin=margin, min_matched_share=share)
     answerable = right = unanswerable = refused = wrong = 0
     for case, ranking in zip(dev_set.cases, dev_set.rankings, strict=True):
         got = None
         if ranking is not None and judge.accepts(ranking):
-            got = dev_set.index.lessons[ranking.lesson_number].id
+            got = dev_set.library.passages[ranking.lesson_number].id
         wrong += got is not None and got != case.expect_lesson
         if case.expect_lesson is None:
             unanswerable += 1

@@ -17,6 +17,9 @@ import pytest
 from hypothesis import settings
 
 from tests.fake_openai_server import FakeOpenAIServer
+from tui_assistant.core.library import Library
+from tui_assistant.core.store import open_library
+from tui_assistant.core.text import stem
 
 # CI runs the same examples every time, so a submission never fails on a fresh random
 # draw; local runs keep exploring (and keep what they find in .hypothesis/).
@@ -26,6 +29,11 @@ if os.environ.get("CI"):
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 BUNDLED_LESSONS = PROJECT_ROOT / "lessons"
+
+
+def memory_library(folder: Path) -> Library:
+    """The library at `folder`, indexed in memory (no store on disk) with the keyword keys."""
+    return open_library(folder, None, stem)
 
 
 def write_lesson(folder: Path, lesson_id: str, title: str, text: str) -> Path:

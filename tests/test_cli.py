@@ -20,6 +20,8 @@ CONTRACT_FIELDS = {
     "lesson_id",
     "title",
     "source_path",
+    "line",
+    "end_line",
     "answer",
     "citations",
     "support",
@@ -48,6 +50,7 @@ def test_ask_json_from_stdin_is_one_conversation_with_a_follow_up(run_cli: RunCl
         ["pasta-water"],
     )
     assert pasta["source_path"] == "lessons/pasta-water.md"
+    assert (pasta["line"], pasta["end_line"]) == (1, 11)
     assert pasta["reason"] is None and pasta["support"] is None
     assert (france["outcome"], france["reason"], france["answer"]) == (
         "refused",
@@ -55,6 +58,8 @@ def test_ask_json_from_stdin_is_one_conversation_with_a_follow_up(run_cli: RunCl
         None,
     )
     assert france["lesson_id"] is None and france["citations"] == []
+    assert france["source_path"] is None
+    assert france["line"] is None and france["end_line"] is None
     assert (repeat["outcome"], repeat["lesson_id"], repeat["answer"]) == (
         "answered",
         "pasta-water",
@@ -79,7 +84,7 @@ def test_readable_output_shows_the_answer_and_the_source_path_on_its_own_line(
     result = run_cli("ask", "how much salt goes in pasta water?", "what is the capital of France?")
     assert result.returncode == 0
     lines = result.stdout.splitlines()
-    assert "source: lessons/pasta-water.md" in lines
+    assert "source: lessons/pasta-water.md:1-11" in lines
     assert any("10 grams of salt per litre" in line for line in lines)
     assert "refused: no lesson matched this question" in lines
 
@@ -91,8 +96,12 @@ def test_lessons_json_lists_the_library(run_cli: RunCli) -> None:
         "id": "pasta-water",
         "title": "Salting pasta water",
         "source_path": "lessons/pasta-water.md",
+        "line": 1,
+        "end_line": 11,
     } in lessons
-    assert all(set(lesson) == {"id", "title", "source_path"} for lesson in lessons)
+    assert all(
+        set(lesson) == {"id", "title", "source_path", "line", "end_line"} for lesson in lessons
+    )
 
 
 def test_lessons_option_and_setting_choose_the_library(run_cli: RunCli, tmp_path: Path) -> None:
@@ -101,7 +110,15 @@ def test_lessons_option_and_setting_choose_the_library(run_cli: RunCli, tmp_path
     write_lesson(folder, "rice", "Cooking rice", "Rinse the rice, then simmer it.")
     by_option = run_cli("lessons", "--lessons", str(folder), "--json")
     by_setting = run_cli("lessons", "--json", env={"TUI_ASSISTANT_LESSONS_DIR": str(folder)})
-    expected = [{"id": "rice", "title": "Cooking rice", "source_path": "notes/rice.md"}]
+    expected = [
+        {
+            "id": "rice",
+            "title": "Cooking rice",
+            "source_path": "notes/rice.md",
+            "line": 1,
+            "end_line": 3,
+        }
+    ]
     assert json.loads(by_option.stdout) == expected
     assert json.loads(by_setting.stdout) == expected
     answer = run_cli("ask", "--lessons", str(folder), "--json", "how to rinse rice").json_lines()
@@ -114,14 +131,20 @@ def test_bad_lesson_files_are_warned_about_once_each_on_stderr(
     folder = tmp_path / "notes"
     folder.mkdir()
     write_lesson(folder, "rice", "Cooking rice", "Rinse the rice.")
+    # Any name is fine, and a file without a "# " title is titled with its name.
     (folder / "Bad Name.md").write_text("# x\n\ny", encoding="utf-8")
     (folder / "untitled.md").write_text("nothing", encoding="utf-8")
-    result = run_cli("lessons", "--lessons", str(folder))
+    # These cannot be read as documents.
+    (folder / "binary.md").write_bytes(b"# Binary\n\n\x00")
+    (folder / "headings.md").write_text("# Only\n## Headings\n", encoding="utf-8")
+    result = run_cli("lessons", "--lessons", str(folder), "--json")
     assert result.returncode == 0
-    warnings = result.stderr.splitlines()
-    assert len(warnings) == 2
-    assert any("Bad Name.md" in w and "invalid id" in w for w in warnings)
-    assert any("untitled.md" in w and "no title" in w for w in warnings)
+    listed = {row["id"]: row["title"] for row in json.loads(result.stdout)}
+    assert listed == {"bad-name": "x", "rice": "Cooking rice", "untitled": "untitled"}
+    assert result.stderr.splitlines() == [
+        "tui-assistant: warning: skipped file binary.md: binary file (contains NUL bytes)",
+        "tui-assistant: warning: skipped file headings.md: has no text (headings only)",
+    ]
 
 
 def test_version(run_cli: RunCli) -> None:
@@ -163,12 +186,14 @@ def test_usage_and_configuration_errors_exit_2_with_one_line(
     assert "Traceback" not in result.stderr
 
 
-def test_a_folder_without_valid_lessons_exits_2(run_cli: RunCli, tmp_path: Path) -> None:
+def test_a_folder_without_a_document_with_text_exits_2(run_cli: RunCli, tmp_path: Path) -> None:
     folder = tmp_path / "empty"
     folder.mkdir()
     result = run_cli("ask", "--lessons", str(folder), "q")
     assert result.returncode == 2
-    assert "no valid lesson" in result.stderr.splitlines()[-1]
+    assert result.stderr.splitlines()[-1] == (
+        f"tui-assistant: error: lessons folder {folder} has no Markdown document with text"
+    )
 
 
 def test_http_base_url_is_fine_for_loopback_and_unused_in_deterministic_mode(

@@ -6,10 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from tests.conftest import BUNDLED_LESSONS
+from tests.conftest import BUNDLED_LESSONS, memory_library
 from tui_assistant.core.conversation import Conversation, is_repeat_request
-from tui_assistant.core.index import InvertedIndex
-from tui_assistant.core.lessons import LessonLibrary
 from tui_assistant.core.outcome import OutcomeKind, Reason, SupportReport
 from tui_assistant.core.retrieval import KeywordRetriever
 from tui_assistant.core.service import AnswerService
@@ -17,8 +15,8 @@ from tui_assistant.core.service import AnswerService
 
 @pytest.fixture
 def service() -> AnswerService:
-    library = LessonLibrary.load(BUNDLED_LESSONS)
-    return AnswerService(KeywordRetriever(InvertedIndex(library.lessons)))
+    library = memory_library(BUNDLED_LESSONS)
+    return AnswerService(KeywordRetriever(library))
 
 
 @pytest.mark.parametrize(
@@ -104,10 +102,10 @@ async def test_history_is_never_evidence_for_a_new_question(service: AnswerServi
 
 
 def test_an_answer_with_unsupported_sentences_says_so_in_its_status() -> None:
-    library = LessonLibrary.load(BUNDLED_LESSONS)
-    evidence = KeywordRetriever(InvertedIndex(library.lessons)).retrieve("pasta water salt")
+    retriever = KeywordRetriever(memory_library(BUNDLED_LESSONS))
+    evidence = retriever.retrieve("pasta water salt")
     assert evidence is not None
-    service = AnswerService(KeywordRetriever(InvertedIndex(library.lessons)))
+    service = AnswerService(retriever)
     outcome = service.judge("q", evidence, "Salt the water. [source:pasta-water]")
     assert outcome.describe() == "answered"
     one = replace(outcome, support=SupportReport(False, ("Salt the water.",)))

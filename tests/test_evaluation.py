@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import memory_library
 from tui_assistant.core.evaluation import (
     CasesError,
     EvalCase,
@@ -16,9 +17,9 @@ from tui_assistant.core.evaluation import (
     evaluate,
     parse_cases,
 )
-from tui_assistant.core.index import InvertedIndex
-from tui_assistant.core.passages import Passage, LessonLibrary
+from tui_assistant.core.library import Library
 from tui_assistant.core.outcome import Reason
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import KeywordRetriever
 from tui_assistant.core.service import AnswerService, ProviderFailure, SupportMode
 
@@ -70,17 +71,17 @@ def jsonl(rows: list[dict[str, Any]]) -> list[str]:
 
 
 @pytest.fixture
-def fixture_library(make_library: Callable[[Mapping[str, tuple[str, str]]], Path]) -> LessonLibrary:
-    return LessonLibrary.load(make_library(FIXTURE_LESSONS))
+def fixture_library(make_library: Callable[[Mapping[str, tuple[str, str]]], Path]) -> Library:
+    return memory_library(make_library(FIXTURE_LESSONS))
 
 
 def service_for(
-    library: LessonLibrary, provider: Any = None, mode: SupportMode = "warn"
+    library: Library, provider: Any = None, mode: SupportMode = "warn"
 ) -> AnswerService:
-    return AnswerService(KeywordRetriever(InvertedIndex(library.lessons)), provider, mode)
+    return AnswerService(KeywordRetriever(library), provider, mode)
 
 
-async def test_report_numbers_on_the_fixture(fixture_library: LessonLibrary) -> None:
+async def test_report_numbers_on_the_fixture(fixture_library: Library) -> None:
     report = await evaluate(parse_cases(jsonl(FIXTURE_CASES)), service_for(fixture_library))
     assert report.to_json() == {
         "cases": 8,
@@ -156,7 +157,7 @@ def scripted_provider() -> ScriptedProvider:
     [("warn", 3, 1), ("strict", 2, 1), ("off", 3, 0)],
 )
 async def test_model_mode_counts_what_the_model_did(
-    fixture_library: LessonLibrary, mode: SupportMode, accepted: int, flagged: int
+    fixture_library: Library, mode: SupportMode, accepted: int, flagged: int
 ) -> None:
     provider = scripted_provider()
     report = await evaluate(
@@ -183,7 +184,7 @@ async def test_model_mode_counts_what_the_model_did(
     assert (data["cases"], data["correct"], len(data["failures"])) == (8, 6, 2)
 
 
-async def test_each_case_is_its_own_conversation(fixture_library: LessonLibrary) -> None:
+async def test_each_case_is_its_own_conversation(fixture_library: Library) -> None:
     cases = parse_cases(
         jsonl(
             [
@@ -256,7 +257,7 @@ def test_expected_lesson_missing_from_the_library_is_reported_by_line() -> None:
     assert "tea-brewnig" in str(raised.value)
 
 
-async def test_progress_is_reported_after_each_case(fixture_library: LessonLibrary) -> None:
+async def test_progress_is_reported_after_each_case(fixture_library: Library) -> None:
     seen: list[tuple[int, int]] = []
     cases = parse_cases(jsonl(FIXTURE_CASES[:3]))
     await evaluate(

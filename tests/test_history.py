@@ -16,8 +16,8 @@ from tui_assistant.core.history import (
     Turn,
     export_markdown,
 )
-from tui_assistant.core.passages import Passage
 from tui_assistant.core.outcome import Reason, SupportReport, answered, refused
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence
 
 LESSON = Passage("pasta-water", "Salting pasta water", "Salt the water.", "lessons/pasta-water.md")

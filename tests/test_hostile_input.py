@@ -16,11 +16,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import BUNDLED_LESSONS, PROJECT_ROOT, CliResult, cli_env, write_lesson
+from tests.conftest import (
+    BUNDLED_LESSONS,
+    PROJECT_ROOT,
+    CliResult,
+    cli_env,
+    memory_library,
+    write_lesson,
+)
 from tui_assistant.core.conversation import Conversation
-from tui_assistant.core.index import InvertedIndex
-from tui_assistant.core.passages import Passage, LessonLibrary
 from tui_assistant.core.outcome import OutcomeKind, Reason
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import KeywordRetriever
 from tui_assistant.core.service import AnswerService
 
@@ -77,8 +83,7 @@ def run_cli_bytes(tmp_path: Path, *args: str, stdin: bytes) -> tuple[int, bytes,
 
 @pytest.fixture(scope="module")
 def service() -> AnswerService:
-    library = LessonLibrary.load(BUNDLED_LESSONS)
-    return AnswerService(KeywordRetriever(InvertedIndex(library.lessons)))
+    return AnswerService(KeywordRetriever(memory_library(BUNDLED_LESSONS)))
 
 
 @pytest.mark.parametrize("name", HOSTILE_QUESTIONS)
@@ -244,8 +249,7 @@ class BothMarkersProvider(ObedientProvider):
 
 
 def service_over(folder: Path, provider: ObedientProvider | None) -> AnswerService:
-    library = LessonLibrary.load(folder)
-    return AnswerService(KeywordRetriever(InvertedIndex(library.lessons)), provider)
+    return AnswerService(KeywordRetriever(memory_library(folder)), provider)
 
 
 KNIFE_CARE = ("Caring for kitchen knives", "Hone the edge with a steel.")

@@ -1,7 +1,7 @@
 """Property-based tests: the rules hold for any input, not only the examples we thought of.
 
 Covers the tokenizer and normaliser, the keyword scorer, the citation check and the
-lesson parser. Each must take arbitrary Unicode (or bytes) without an exception, and
+document parser. Each must take arbitrary Unicode (or bytes) without an exception, and
 keep its invariants.
 """
 
@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import BUNDLED_LESSONS
+from tests.conftest import BUNDLED_LESSONS, memory_library
 from tui_assistant.core.citations import MAX_ANSWER_CHARS, check_citations
-from tui_assistant.core.index import InvertedIndex
-from tui_assistant.core.passages import Passage, LessonLibrary, parse_lesson
+from tui_assistant.core.library import Library, parse_document
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import (
     BODY_WEIGHT,
     MIN_DISTINCT_MATCHES,
@@ -186,7 +186,7 @@ def summary(evidence: Evidence | None) -> tuple[str, float, float | None, frozen
 def test_scorer_picks_the_unique_best_lesson_with_two_distinct_matches(
     lessons: tuple[Passage, ...], question: str
 ) -> None:
-    evidence = KeywordRetriever(InvertedIndex(lessons)).retrieve(question)
+    evidence = KeywordRetriever(Library.from_passages(lessons)).retrieve(question)
 
     expected = expected_evidence(lessons, question)
     if evidence is None:
@@ -209,12 +209,12 @@ def test_repeating_a_question_word_never_changes_the_result(
     position = data.draw(st.integers(min_value=0, max_value=len(question_words)))
     times = data.draw(st.integers(min_value=1, max_value=3))
     longer = question_words[:position] + [repeated] * times + question_words[position:]
-    retriever = KeywordRetriever(InvertedIndex(lessons))
+    retriever = KeywordRetriever(Library.from_passages(lessons))
 
     assert summary(retriever.retrieve(" ".join(longer))) == summary(retriever.retrieve(question))
 
 
-BUNDLED_RETRIEVER = KeywordRetriever(InvertedIndex(LessonLibrary.load(BUNDLED_LESSONS).lessons))
+BUNDLED_RETRIEVER = KeywordRetriever(memory_library(BUNDLED_LESSONS))
 
 
 @PROPERTY
@@ -311,22 +311,13 @@ def test_text_that_cites_only_its_evidence_is_accepted(evidence_id: str, parts: 
     assert check_citations(answer, evidence_id).accepted
 
 
-# --- the lesson parser -------------------------------------------------------------
-
-
-def title_line_count(text: str, title: str) -> int:
-    """Lines that, stripped, are `# <title>`."""
-    return sum(
-        1
-        for line in text.splitlines()
-        if line.strip().startswith("# ") and line.strip()[2:].strip() == title
-    )
+# --- the document parser -----------------------------------------------------------
 
 
 @PROPERTY
 @given(st.binary(max_size=400))
 def test_parser_takes_any_bytes(data: bytes) -> None:
-    result = parse_lesson("lesson", data, "lessons/lesson.md")
+    result = parse_document("lesson.md", data)
 
     if isinstance(result, str):
         assert result.strip()
@@ -339,29 +330,48 @@ def lesson_files(draw: st.DrawFn) -> str:
     line = st.one_of(
         any_text.map(lambda text: text.replace("\n", " ")),
         any_text.map(lambda text: "# " + text.replace("\n", " ")),
-        st.sampled_from(["", "#", "# ", "#title", "  # indented", "\ufeff# bom"]),
+        any_text.map(lambda text: "## " + text.replace("\n", " ")),
+        st.sampled_from(["", "#", "# ", "#title", "  # indented", "\ufeff# bom", "### deep"]),
     )
     separator = draw(st.sampled_from(["\n", "\r\n", "\r"]))
     prefix = draw(st.sampled_from(["", "\ufeff"]))
     return prefix + separator.join(draw(st.lists(line, max_size=8)))
 
 
+def one_visible_line(title: str) -> bool:
+    return (
+        title == title.strip()
+        and len(title.splitlines()) == 1
+        and bool(clean_display_text(title).strip())
+    )
+
+
 @PROPERTY
 @given(lesson_files())
-def test_a_parsed_lesson_has_a_one_line_title_kept_out_of_its_text(content: str) -> None:
+def test_parsed_passages_have_one_line_titles_and_their_own_lines_as_text(content: str) -> None:
     data = content.encode("utf-8", errors="surrogatepass")
 
-    result = parse_lesson("lesson", data, "lessons/lesson.md")
+    result = parse_document("lesson.md", data)
 
     if isinstance(result, str):
         return
-    assert result.title == result.title.strip()
-    assert len(result.title.splitlines()) == 1
-    assert clean_display_text(result.title).strip()
-    assert result.text and result.text == result.text.strip()
-    content = content.removeprefix("\ufeff")  # a byte-order mark is not part of the file
-    assert title_line_count(content, result.title) >= 1  # the title comes from the file
-    # The title line is taken out of the text once; any repeat of it stays as text.
-    assert title_line_count(result.text, result.title) == (
-        title_line_count(content, result.title) - 1
+    assert one_visible_line(result.title)
+    lines = content.removeprefix("\ufeff").splitlines()  # a byte-order mark is not text
+    # The title comes from the file: a "# " heading in it, else the file name.
+    assert result.title == "lesson" or any(
+        line.lstrip(" ").startswith("#")
+        and result.title in " ".join(clean_display_text(line).split())
+        for line in lines
     )
+    assert result.passages
+    previous_end = 0
+    for passage in result.passages:
+        assert one_visible_line(passage.title)
+        assert passage.title.startswith(result.title)
+        assert passage.text and passage.text == passage.text.strip()
+        # Passages follow each other in the file without overlapping ...
+        assert previous_end < passage.line <= passage.end_line <= len(lines)
+        previous_end = passage.end_line
+        # ... and a passage's text is its lines, less the heading line that starts it.
+        span = lines[passage.line - 1 : passage.end_line]
+        assert passage.text in ("\n".join(span).strip(), "\n".join(span[1:]).strip())

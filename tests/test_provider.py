@@ -18,6 +18,7 @@ import httpx
 import pytest
 import respx
 
+from tests.conftest import memory_library
 from tests.fake_openai_server import (
     CloseMidBody,
     Drip,
@@ -27,9 +28,8 @@ from tests.fake_openai_server import (
     Redirect,
 )
 from tui_assistant.core.conversation import Conversation
-from tui_assistant.core.index import InvertedIndex
 from tui_assistant.core.ledger import CallLedger
-from tui_assistant.core.lessons import LessonLibrary
+from tui_assistant.core.library import Library
 from tui_assistant.core.outcome import Outcome, OutcomeKind, Reason
 from tui_assistant.core.provider import (
     MAX_RESPONSE_BYTES,
@@ -57,12 +57,12 @@ def completion(content: object) -> dict[str, object]:
 
 
 @pytest.fixture
-def library(make_library: Callable[[Mapping[str, tuple[str, str]]], Path]) -> LessonLibrary:
-    return LessonLibrary.load(make_library(LESSONS))
+def library(make_library: Callable[[Mapping[str, tuple[str, str]]], Path]) -> Library:
+    return memory_library(make_library(LESSONS))
 
 
 def make_service(
-    library: LessonLibrary,
+    library: Library,
     base_url: str = BASE_URL,
     api_key: str | None = API_KEY,
     deadline: float = 5.0,
@@ -76,7 +76,7 @@ def make_service(
         deadline_seconds=deadline,
         ledger=ledger,
     )
-    return AnswerService(KeywordRetriever(InvertedIndex(library.lessons)), provider)
+    return AnswerService(KeywordRetriever(library), provider)
 
 
 async def ask(service: AnswerService, question: str = PASTA_QUESTION) -> Outcome:
@@ -92,7 +92,7 @@ async def ask(service: AnswerService, question: str = PASTA_QUESTION) -> Outcome
 
 @respx.mock
 async def test_cited_answer_is_accepted_and_the_request_holds_only_the_one_passage(
-    library: LessonLibrary,
+    library: Library,
 ) -> None:
     # An earlier model turn about eggs: none of it may reach the second request.
     route = respx.post(f"{BASE_URL}/chat/completions")
@@ -161,7 +161,7 @@ def test_chat_completions_url_neither_doubles_nor_loses_a_slash(
 )
 @respx.mock
 async def test_an_answer_that_fails_the_citation_check_is_refused_unverified(
-    library: LessonLibrary, answer: str
+    library: Library, answer: str
 ) -> None:
     respx.post(f"{BASE_URL}/chat/completions").respond(json=completion(answer))
     outcome = await ask(make_service(library))
@@ -195,7 +195,7 @@ async def test_an_answer_that_fails_the_citation_check_is_refused_unverified(
 )
 @respx.mock
 async def test_a_bad_response_is_refused_as_provider_error_in_plain_words(
-    library: LessonLibrary, response: httpx.Response, detail: str
+    library: Library, response: httpx.Response, detail: str
 ) -> None:
     respx.post(f"{BASE_URL}/chat/completions").mock(return_value=response)
     outcome = await ask(make_service(library))
@@ -208,7 +208,7 @@ async def test_a_bad_response_is_refused_as_provider_error_in_plain_words(
 
 
 @respx.mock
-async def test_a_transport_error_is_a_provider_error(library: LessonLibrary) -> None:
+async def test_a_transport_error_is_a_provider_error(library: Library) -> None:
     respx.post(f"{BASE_URL}/chat/completions").mock(side_effect=httpx.ConnectError("refused"))
     outcome = await ask(make_service(library))
     assert outcome.reason is Reason.PROVIDER_ERROR
@@ -218,7 +218,7 @@ async def test_a_transport_error_is_a_provider_error(library: LessonLibrary) -> 
 @pytest.mark.parametrize("key", [None, "", "   "])
 @respx.mock
 async def test_missing_api_key_refuses_without_any_request(
-    library: LessonLibrary, key: str | None
+    library: Library, key: str | None
 ) -> None:
     route = respx.post(f"{BASE_URL}/chat/completions").respond(json=completion("x"))
     outcome = await ask(make_service(library, api_key=key))
@@ -228,7 +228,7 @@ async def test_missing_api_key_refuses_without_any_request(
 
 
 @respx.mock
-async def test_the_key_appears_in_no_outcome_detail_or_repr(library: LessonLibrary) -> None:
+async def test_the_key_appears_in_no_outcome_detail_or_repr(library: Library) -> None:
     respx.post(f"{BASE_URL}/chat/completions").respond(401, text=f"bad key {API_KEY}")
     service = make_service(library)
     outcome = await ask(service)
@@ -239,7 +239,7 @@ async def test_the_key_appears_in_no_outcome_detail_or_repr(library: LessonLibra
 
 @respx.mock
 async def test_past_the_monthly_limit_the_call_is_refused_without_a_request(
-    library: LessonLibrary, tmp_path: Path
+    library: Library, tmp_path: Path
 ) -> None:
     route = respx.post(f"{BASE_URL}/chat/completions").respond(
         json=completion("Use 10 grams. [source:pasta-water]")
@@ -255,7 +255,7 @@ async def test_past_the_monthly_limit_the_call_is_refused_without_a_request(
 
 @respx.mock
 async def test_an_unusable_ledger_refuses_rather_than_sending_uncounted(
-    library: LessonLibrary, tmp_path: Path
+    library: Library, tmp_path: Path
 ) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the data folder should be")
@@ -269,7 +269,7 @@ async def test_an_unusable_ledger_refuses_rather_than_sending_uncounted(
 # -- real sockets: body cap, broken bodies, redirects -----------------------------
 
 
-async def test_a_huge_body_is_refused_without_reading_it_all(library: LessonLibrary) -> None:
+async def test_a_huge_body_is_refused_without_reading_it_all(library: Library) -> None:
     with FakeOpenAIServer(HugeBody(size=20 * 1024 * 1024)) as server:
         outcome = await ask(make_service(library, base_url=server.base_url))
         assert server.requests[0].disconnected.wait(5)
@@ -280,14 +280,14 @@ async def test_a_huge_body_is_refused_without_reading_it_all(library: LessonLibr
     assert MAX_RESPONSE_BYTES < sent < 10 * 1024 * 1024
 
 
-async def test_a_body_cut_off_midway_is_a_provider_error(library: LessonLibrary) -> None:
+async def test_a_body_cut_off_midway_is_a_provider_error(library: Library) -> None:
     with FakeOpenAIServer(CloseMidBody()) as server:
         outcome = await ask(make_service(library, base_url=server.base_url))
     assert outcome.reason is Reason.PROVIDER_ERROR
     assert outcome.detail == "the connection broke before the answer was complete"
 
 
-async def test_a_redirect_is_not_followed(library: LessonLibrary) -> None:
+async def test_a_redirect_is_not_followed(library: Library) -> None:
     with FakeOpenAIServer() as target:
         with FakeOpenAIServer(Redirect(f"{target.base_url}/chat/completions")) as server:
             outcome = await ask(make_service(library, base_url=server.base_url))
@@ -306,7 +306,7 @@ SHORT_DEADLINE = 0.6
     [pytest.param(Hang(), id="hanging"), pytest.param(Drip(interval=0.1), id="slow-drip")],
 )
 async def test_a_stalled_response_ends_timed_out_close_to_the_deadline(
-    library: LessonLibrary, behaviour: Hang | Drip
+    library: Library, behaviour: Hang | Drip
 ) -> None:
     with FakeOpenAIServer(behaviour) as server:
         started = time.monotonic()
@@ -326,7 +326,7 @@ async def test_a_stalled_response_ends_timed_out_close_to_the_deadline(
         assert server.requests[0].bytes_sent >= 3
 
 
-async def test_cancelling_the_call_ends_cancelled_not_timed_out(library: LessonLibrary) -> None:
+async def test_cancelling_the_call_ends_cancelled_not_timed_out(library: Library) -> None:
     with FakeOpenAIServer(Hang()) as server:
         service = make_service(library, base_url=server.base_url, deadline=10)
         conversation = Conversation()

@@ -35,6 +35,8 @@ from tests.fake_openai_server import (
 )
 from tests.provider_fault_catalogue import (
     PASTA,
+    PASTA_LINES,
+    PASTA_LOCATION,
     PASTA_SOURCE,
     REFUSALS,
     model_settings,
@@ -129,6 +131,7 @@ def test_each_fault_gives_the_documented_outcome_as_one_json_line(
     assert row["support"] is None
     # Retrieval ran before the call, so the lesson is still named.
     assert (row["lesson_id"], row["source_path"]) == ("pasta-water", PASTA_SOURCE)
+    assert (row["line"], row["end_line"]) == PASTA_LINES
     if fault.outcome == "timed_out":
         deadline_ms = float(fault.deadline) * 1000
         assert deadline_ms <= row["elapsed_ms"] < deadline_ms + 1500
@@ -148,7 +151,7 @@ def test_each_fault_is_explained_in_plain_words_in_readable_output(
     lines = result.stdout.splitlines()
     assert lines[0] == f"? {PASTA}"
     assert lines[1] == expected
-    assert lines[2] == f"lesson: {PASTA_SOURCE}"
+    assert lines[2] == f"passage: {PASTA_LOCATION}"
     # Neither the model's unchecked text nor the server's error text is shown.
     if fault.model_text_start is not None:
         assert fault.model_text_start not in result.stdout

@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import memory_library
 from tui_assistant.context import build_retriever
-from tui_assistant.core.index import InvertedIndex
-from tui_assistant.core.passages import Passage, LessonLibrary
+from tui_assistant.core.library import Library
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.ranked import RankedRetriever
 from tui_assistant.core.retrieval import KeywordRetriever
 from tui_assistant.settings import Settings
@@ -45,8 +46,8 @@ KITCHEN = {
 
 
 def retrievers(folder: Path) -> tuple[KeywordRetriever, RankedRetriever]:
-    index = InvertedIndex(LessonLibrary.load(folder).lessons)
-    return KeywordRetriever(index), RankedRetriever(index)
+    library = memory_library(folder)
+    return KeywordRetriever(library), RankedRetriever(library)
 
 
 def test_ranked_picks_the_lesson_with_the_rare_word_where_keyword_ties(
@@ -107,13 +108,13 @@ def test_a_runner_up_within_the_margin_refuses(make_library: MakeLibrary) -> Non
         "soup": ("Chicken soup", "Simmer chicken with onion and carrot for one hour."),
         "bread": ("Bread", "Bake bread in a hot oven."),
     }
-    index = InvertedIndex(LessonLibrary.load(make_library(close)).lessons)
+    library = memory_library(make_library(close))
     question = "How long do I simmer chicken bones?"
-    confident = RankedRetriever(index, min_margin=0.0, min_matched_share=0.0)
+    confident = RankedRetriever(library, min_margin=0.0, min_matched_share=0.0)
     evidence = confident.retrieve(question)
     assert evidence is not None and evidence.runner_up_score is not None
     margin = (evidence.score - evidence.runner_up_score) / evidence.score
-    strict = RankedRetriever(index, min_margin=margin + 0.05, min_matched_share=0.0)
+    strict = RankedRetriever(library, min_margin=margin + 0.05, min_matched_share=0.0)
     assert strict.retrieve(question) is None
 
 
@@ -151,7 +152,7 @@ def test_ranked_never_reads_lesson_files(monkeypatch: pytest.MonkeyPatch) -> Non
         Passage(lesson_id, title, text, f"nowhere/{lesson_id}.md")
         for lesson_id, (title, text) in KITCHEN.items()
     ]
-    ranked = RankedRetriever(InvertedIndex(lessons))
+    ranked = RankedRetriever(Library.from_passages(lessons))
 
     def no_file_access(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("retrieval touched the file system")
@@ -166,7 +167,7 @@ def test_ranked_never_reads_lesson_files(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_settings_choose_the_retrieval_mode(make_library: MakeLibrary) -> None:
-    library = LessonLibrary.load(make_library(KITCHEN))
+    library = memory_library(make_library(KITCHEN))
     assert isinstance(build_retriever(Settings(retrieval="ranked"), library), RankedRetriever)
     assert isinstance(build_retriever(Settings(retrieval="keyword"), library), KeywordRetriever)
 

@@ -1,21 +1,18 @@
-"""The seed's keyword rule, one test per clause, so breaking any clause fails a test."""
+"""The keyword rule, one test per clause, so breaking any clause fails a test."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from tests.conftest import BUNDLED_LESSONS
-from tui_assistant.core.index import InvertedIndex
-from tui_assistant.core.lessons import LessonLibrary
+from tests.conftest import BUNDLED_LESSONS, memory_library
 from tui_assistant.core.retrieval import Evidence, KeywordRetriever
 
 MakeLibrary = Callable[[Mapping[str, tuple[str, str]]], Path]
 
 
 def retrieve(folder: Path, question: str) -> Evidence | None:
-    library = LessonLibrary.load(folder)
-    return KeywordRetriever(InvertedIndex(library.lessons)).retrieve(question)
+    return KeywordRetriever(memory_library(folder)).retrieve(question)
 
 
 def winner(folder: Path, question: str) -> str | None:
@@ -23,7 +20,7 @@ def winner(folder: Path, question: str) -> str | None:
     return evidence.passage.id if evidence else None
 
 
-def test_seed_example_pasta_water_question_finds_the_pasta_lesson() -> None:
+def test_the_pasta_water_question_finds_the_pasta_lesson() -> None:
     evidence = retrieve(BUNDLED_LESSONS, "How much salt should I add to pasta water?")
     assert evidence is not None
     assert evidence.passage.id == "pasta-water"

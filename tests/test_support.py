@@ -5,18 +5,18 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import BUNDLED_LESSONS, PROJECT_ROOT
+from conftest import BUNDLED_LESSONS, PROJECT_ROOT, memory_library
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tui_assistant.core.conversation import Conversation
-from tui_assistant.core.passages import Passage, LessonLibrary
 from tui_assistant.core.outcome import Outcome, OutcomeKind, Reason
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence
 from tui_assistant.core.service import AnswerService, SupportMode
 from tui_assistant.core.support import (
     SUPPORT_THRESHOLD,
-    Passage,
+    CheckedPassage,
     check_support,
     judge_sentences,
     split_sentences,
@@ -159,7 +159,7 @@ def test_the_title_backs_sentences_too() -> None:
 
 
 def test_coverage_threshold_is_what_separates_judged_sentences() -> None:
-    passage = Passage.of(PASTA)
+    passage = CheckedPassage.of(PASTA)
     # 2 of the 4 content words (salt, water) are in the passage: 0.5 coverage.
     [verdict] = judge_sentences("Salt the water with seaweed flakes.", passage)
     assert verdict.coverage == 0.5
@@ -175,7 +175,7 @@ def load_labelled_answers() -> list[dict[str, object]]:
 
 def test_hand_labelled_set_faithful_answers_pass_and_misquotes_fail() -> None:
     # The guarantees docs/evaluation.md states for the chosen threshold.
-    library = LessonLibrary.load(BUNDLED_LESSONS)
+    library = memory_library(BUNDLED_LESSONS)
     rows = load_labelled_answers()
     assert len(rows) >= 60
     for row in rows:
