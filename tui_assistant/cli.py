@@ -168,7 +168,13 @@ def _run_tui(args: argparse.Namespace) -> int:
     reading = prefetch_settings(getattr(args, "lessons", None))
     from tui_assistant.ui.app import run_app
 
-    return run_app(_open(args, reading.result()))
+    # The app draws its screen at once and loads the library itself, showing progress.
+    try:
+        return run_app(reading.result())
+    except LibraryError as error:
+        # When no lesson is left, the skipped files are the explanation.
+        _warn_skipped(error.problems)
+        raise
 
 
 def _run_lessons(args: argparse.Namespace) -> int:
