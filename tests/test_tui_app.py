@@ -69,7 +69,7 @@ async def test_question_answers_with_source_evidence_and_status(tmp_path: Path) 
         assert "cites: pasta-water" in chat
         evidence = shown_text(app.evidence)
         assert "Salting pasta water" in evidence
-        assert "pasta-water · lessons/pasta-water.md:1\u2013" in evidence
+        assert "pasta-water\nlessons/pasta-water.md:1\u2013" in evidence
         assert app.question_box.value == ""
 
 

@@ -112,7 +112,7 @@ class EvidencePanel(VerticalScroll):
         self.passage = passage
         self.remove_class("-empty")
         self.border_subtitle = source
-        meta = "\n".join([f"{one_line(passage.id)} · {location(passage)}", *extra])
+        meta = "\n".join([one_line(passage.id), location(passage), *extra])
         self.query_one("#evidence-title", Static).update(literal(one_line(passage.title)))
         self.query_one("#evidence-meta", Static).update(literal(meta))
         self.query_one("#evidence-body", Static).update(highlighted(passage.text, matched_keys))
