@@ -9,19 +9,20 @@ from pathlib import Path
 from conftest import BUNDLED_LESSONS
 from textual.content import Content
 from textual.widgets import Static
-from tui_fakes import (running, 
+from tui_fakes import (
     CitingProvider,
     DeadlineProvider,
     HangingProvider,
     ask,
     make_app,
     make_context,
+    running,
     status,
     wait_until,
 )
 
-from tui_assistant.core.passages import Passage
 from tui_assistant.core.outcome import Outcome, Reason, SupportReport
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence
 from tui_assistant.core.service import AnswerService, ProviderFailure
 from tui_assistant.ui.app import AssistantApp

@@ -5,7 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import BUNDLED_LESSONS
-from tui_fakes import running, ask, chat_text, make_app, make_context, run_command, status, wait_until
+from tui_fakes import (
+    ask,
+    chat_text,
+    make_app,
+    make_context,
+    run_command,
+    running,
+    status,
+    wait_until,
+)
 
 from tui_assistant.core.history import HISTORY_FILE_NAME
 

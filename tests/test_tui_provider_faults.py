@@ -38,7 +38,7 @@ from tests.provider_fault_catalogue import (
     serve,
     the_one_request,
 )
-from tests.tui_fakes import running, ask, chat_text, status, wait_until
+from tests.tui_fakes import ask, chat_text, running, status, wait_until
 from tui_assistant.settings import load_settings
 from tui_assistant.ui.app import AssistantApp
 

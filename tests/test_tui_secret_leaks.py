@@ -34,7 +34,7 @@ from tests.fake_openai_server import (
     completion_body,
 )
 from tests.test_secret_leaks import QuotingStatus, assert_key_absent
-from tests.tui_fakes import running, ask, run_command, status, wait_until
+from tests.tui_fakes import ask, run_command, running, status, wait_until
 from tui_assistant.core.history import HISTORY_FILE_NAME
 from tui_assistant.core.ledger import LEDGER_FILE_NAME
 from tui_assistant.settings import load_settings

@@ -8,7 +8,7 @@ from pathlib import Path
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
-from tui_fakes import running, ask, make_app, make_context, wait_until
+from tui_fakes import ask, make_app, make_context, running, wait_until
 
 from tui_assistant.core.passages import Passage
 from tui_assistant.ui.lesson_browser import LessonTree
