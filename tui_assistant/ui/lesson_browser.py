@@ -344,7 +344,13 @@ class LessonBrowser(Vertical):
         min-height: 5;
     }
     LessonBrowser:focus-within { border: round $accent; }
-    LessonBrowser > Tree { border: none; height: 1fr; padding: 0; background: transparent; }
+    LessonBrowser > Tree {
+        border: none;
+        height: 1fr;
+        padding: 0;
+        background: transparent;
+        overflow-x: hidden;
+    }
     LessonBrowser > Tree:focus { border: none; }
     """
 
