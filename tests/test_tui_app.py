@@ -16,18 +16,19 @@ from tui_fakes import (
     ask,
     make_app,
     make_context,
+    running,
     status,
     wait_until,
 )
 
-from tui_assistant.core.passages import Passage
 from tui_assistant.core.outcome import Outcome, Reason, SupportReport
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence
 from tui_assistant.core.service import AnswerService, ProviderFailure
 from tui_assistant.ui.app import AssistantApp
 from tui_assistant.ui.chat_pane import UNSUPPORTED_LEGEND, UNSUPPORTED_MARKER
 from tui_assistant.ui.evidence_panel import HIGHLIGHT_STYLE, HINT
-from tui_assistant.ui.lesson_browser import LessonList
+from tui_assistant.ui.lesson_browser import LessonTree
 from tui_assistant.ui.question_box import QuestionBox
 
 SIZE = (100, 32)
@@ -48,17 +49,17 @@ def finished(app: AssistantApp) -> Callable[[], bool]:
 
 async def test_starts_ready_with_the_question_box_focused(tmp_path: Path) -> None:
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await pilot.pause()
         assert status(app) == "ready"
-        assert "deterministic · 3 lessons" in shown_text(app.status_bar)
+        assert "deterministic · 3 passages" in shown_text(app.status_bar)
         assert isinstance(app.focused, QuestionBox)
         assert HINT in shown_text(app.evidence)
 
 
 async def test_question_answers_with_source_evidence_and_status(tmp_path: Path) -> None:
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, PASTA_QUESTION, typed=True)
         await wait_until(pilot, finished(app))
         assert status(app) == "answered"
@@ -69,13 +70,13 @@ async def test_question_answers_with_source_evidence_and_status(tmp_path: Path) 
         assert "cites: pasta-water" in chat
         evidence = shown_text(app.evidence)
         assert "Salting pasta water" in evidence
-        assert "pasta-water · lessons/pasta-water.md" in evidence
+        assert "pasta-water\nlessons/pasta-water.md:1\u2013" in evidence
         assert app.question_box.value == ""
 
 
 async def test_evidence_highlights_the_matched_words(tmp_path: Path) -> None:
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, "how long to boil eggs for a runny yolk")
         await wait_until(pilot, finished(app))
         body = app.evidence.query_one("#evidence-body", Static).render()
@@ -89,7 +90,7 @@ async def test_evidence_highlights_the_matched_words(tmp_path: Path) -> None:
 async def test_model_answer_shows_citation_and_score(tmp_path: Path) -> None:
     provider = CitingProvider()
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, provider))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, PASTA_QUESTION)
         await wait_until(pilot, finished(app))
         assert status(app) == "answered"
@@ -103,7 +104,7 @@ async def test_model_answer_shows_citation_and_score(tmp_path: Path) -> None:
 async def test_unrelated_question_is_refused_without_a_provider_call(tmp_path: Path) -> None:
     provider = CitingProvider()
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, provider))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, "what is the capital of france")
         await wait_until(pilot, finished(app))
         assert status(app) == "refused: no lesson matched this question"
@@ -118,7 +119,7 @@ async def test_provider_failure_is_a_refusal_in_plain_words(tmp_path: Path) -> N
             raise ProviderFailure(Reason.PROVIDER_ERROR, "HTTP 503")
 
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, FailingProvider()))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, PASTA_QUESTION)
         await wait_until(pilot, finished(app))
         assert status(app) == "refused: the provider did not return a usable answer (HTTP 503)"
@@ -133,7 +134,7 @@ async def test_an_answer_that_cites_another_source_is_refused(tmp_path: Path) ->
             return "Salt it well. [source:boiled-eggs]"
 
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, WrongCitation()))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, PASTA_QUESTION)
         await wait_until(pilot, finished(app))
         assert status(app).startswith("refused: the model's answer did not cite")
@@ -142,9 +143,9 @@ async def test_an_answer_that_cites_another_source_is_refused(tmp_path: Path) ->
 
 async def test_lesson_browser_arrows_and_enter_change_the_evidence(tmp_path: Path) -> None:
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await pilot.press("ctrl+l")
-        assert isinstance(app.focused, LessonList)
+        assert isinstance(app.focused, LessonTree)
         await pilot.press("down", "enter")
         assert app.evidence.passage is not None
         assert app.evidence.passage.id == "knife-care"
@@ -157,21 +158,22 @@ async def test_lesson_browser_arrows_and_enter_change_the_evidence(tmp_path: Pat
 
 async def test_typing_in_the_lesson_browser_filters_it(tmp_path: Path) -> None:
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await pilot.press("ctrl+l", "k", "n", "i")
-        lesson_list = app.lesson_browser.lesson_list
-        assert [lesson.id for lesson in lesson_list.shown] == ["knife-care"]
+        tree = app.lesson_browser.lesson_tree
+        assert [str(node.label) for node in tree.root.children] == ["Caring for kitchen knives"]
         assert "filter: kni (1)" in str(app.lesson_browser.border_subtitle)
         await pilot.press("enter")
         assert app.evidence.passage is not None and app.evidence.passage.id == "knife-care"
         await pilot.press("backspace", "backspace", "backspace")
-        assert len(lesson_list.shown) == 3
+        assert len(tree.root.children) == 3
+        assert "type to filter" in str(app.lesson_browser.border_subtitle)
 
 
 async def test_escape_cancels_a_hanging_request_and_no_answer_appears(tmp_path: Path) -> None:
     provider = HangingProvider()
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, provider))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, PASTA_QUESTION)
         await wait_until(pilot, provider.started.is_set)
         assert status(app).startswith("asking")
@@ -193,7 +195,7 @@ async def test_escape_cancels_a_hanging_request_and_no_answer_appears(tmp_path: 
 async def test_a_late_answer_after_cancel_is_never_shown(tmp_path: Path) -> None:
     provider = HangingProvider(swallow_cancel=True)
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, provider))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, PASTA_QUESTION)
         await wait_until(pilot, provider.started.is_set)
         await pilot.press("escape")
@@ -207,7 +209,7 @@ async def test_a_late_answer_after_cancel_is_never_shown(tmp_path: Path) -> None
 async def test_one_request_at_a_time(tmp_path: Path) -> None:
     provider = HangingProvider()
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, provider))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, PASTA_QUESTION)
         await wait_until(pilot, provider.started.is_set)
         await ask(pilot, "how long to boil eggs")
@@ -220,7 +222,7 @@ async def test_one_request_at_a_time(tmp_path: Path) -> None:
 
 async def test_deadline_says_timed_out_not_cancelled(tmp_path: Path) -> None:
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, DeadlineProvider(0.2)))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, PASTA_QUESTION)
         await wait_until(pilot, finished(app))
         assert status(app) == "timed out: no answer within 0.2 s"
@@ -231,7 +233,7 @@ async def test_deadline_says_timed_out_not_cancelled(tmp_path: Path) -> None:
 async def test_a_provider_ignoring_its_deadline_still_times_out(tmp_path: Path) -> None:
     # The app's own backstop: deadline plus a grace second.
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, HangingProvider(deadline_seconds=0.1)))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, PASTA_QUESTION)
         await wait_until(pilot, finished(app), timeout=5)
         assert status(app).startswith("timed out")
@@ -239,9 +241,9 @@ async def test_a_provider_ignoring_its_deadline_still_times_out(tmp_path: Path) 
 
 async def test_escape_without_a_request_returns_focus_to_the_question_box(tmp_path: Path) -> None:
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await pilot.press("ctrl+l")
-        assert isinstance(app.focused, LessonList)
+        assert isinstance(app.focused, LessonTree)
         await pilot.press("escape")
         assert isinstance(app.focused, QuestionBox)
         assert status(app) == "ready"
@@ -249,7 +251,7 @@ async def test_escape_without_a_request_returns_focus_to_the_question_box(tmp_pa
 
 async def test_up_and_down_recall_earlier_questions(tmp_path: Path) -> None:
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, "boil eggs runny")
         await ask(pilot, "sharpen knife whetstone")
         await pilot.press("d", "r")
@@ -267,12 +269,12 @@ async def test_f1_shows_help_and_escape_closes_it(tmp_path: Path) -> None:
     from tui_assistant.ui.help_screen import HelpScreen
 
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         help_text = shown_text(app.screen)
-        for key in ("enter", "escape", "ctrl+l", "ctrl+q", "f1", "ctrl+p"):
+        for key in ("enter", "escape", "ctrl+l", "ctrl+o", "ctrl+r", "ctrl+q", "f1", "ctrl+p"):
             assert key in help_text
         await pilot.press("escape")
         await pilot.pause()
@@ -285,14 +287,14 @@ async def test_footer_bindings_all_have_ids() -> None:
 
     from tui_assistant.ui.help_screen import HelpScreen
 
-    for owner in (AssistantApp, QuestionBox, HelpScreen):
+    for owner in (AssistantApp, QuestionBox, HelpScreen, LessonTree):
         for binding in owner.BINDINGS:
             assert isinstance(binding, Binding) and binding.id, (owner, binding)
 
 
 async def test_ctrl_q_quits(tmp_path: Path) -> None:
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert not app.is_running
@@ -307,7 +309,7 @@ async def test_unsupported_sentences_are_marked_with_a_legend(tmp_path: Path) ->
     provider = CitingProvider("Use 10 grams per litre. Olive oil stops sticking.")
     context = make_context(BUNDLED_LESSONS, tmp_path, provider, service_class=FlaggingService)
     app = make_app(context)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, PASTA_QUESTION)
         await wait_until(pilot, finished(app))
         answer = app.chat.query_one(".answer", Static).render()
@@ -324,19 +326,19 @@ async def test_library_problems_are_shown_once_as_a_notice(
     tmp_path: Path, make_library: Callable[[Mapping[str, tuple[str, str]]], Path]
 ) -> None:
     folder = make_library({"pasta-water": ("Salting pasta water", "Salt the water well.")})
-    (folder / "Bad Name.md").write_text("# Bad\n\ntext\n", encoding="utf-8")
+    (folder / "latin-1.md").write_bytes(b"# Caf\xe9\n\ntext\n")
     app = make_app(make_context(folder, tmp_path / "data"))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await pilot.pause()
         notices = [str(s.render()) for s in app.chat.query(".notice")]
         assert len(notices) == 1
-        assert "Bad Name.md" in notices[0] and "invalid id" in notices[0]
+        assert "latin-1.md" in notices[0] and "not UTF-8" in notices[0]
 
 
 async def test_chat_follows_new_turns_unless_the_user_scrolled_away(tmp_path: Path) -> None:
     provider = HangingProvider()
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, provider))
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app, (80, 24)) as pilot:
         for question in ["salt pasta water", "boil eggs runny yolk", "sharpen knife steel"] * 2:
             await ask(pilot, question)
             await wait_until(pilot, lambda: provider.calls > 0 and app.pending is not None)
@@ -371,7 +373,7 @@ async def test_footer_offers_stop_only_while_a_request_is_in_flight(tmp_path: Pa
             binding.action for (_, binding, enabled, _) in app.active_bindings.values() if enabled
         }
 
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await pilot.pause()
         assert "cancel" not in footer_actions()
         await ask(pilot, PASTA_QUESTION)
@@ -386,7 +388,7 @@ async def test_command_palette_offers_export_copy_clear_and_theme(tmp_path: Path
     from textual.command import CommandPalette
 
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         titles = {command.title for command in app.get_system_commands(app.screen)}
         assert {"Export conversation", "Copy latest answer", "Clear history", "Theme"} <= titles
         await pilot.press("ctrl+p")
@@ -401,7 +403,7 @@ async def test_escape_closes_help_before_it_cancels(tmp_path: Path) -> None:
 
     provider = HangingProvider()
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, provider))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, PASTA_QUESTION)
         await wait_until(pilot, provider.started.is_set)
         await pilot.press("f1")

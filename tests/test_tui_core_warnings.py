@@ -16,8 +16,7 @@ import pytest
 
 from tests.conftest import BUNDLED_LESSONS
 from tests.fake_openai_server import CitePassage, FakeOpenAIServer
-from tests.tui_fakes import ask, make_app, make_context, notices, status, wait_until
-from tui_assistant.context import open_context
+from tests.tui_fakes import ask, make_app, make_context, notices, running, status, wait_until
 from tui_assistant.core.ledger import LEDGER_FILE_NAME
 from tui_assistant.settings import load_settings
 from tui_assistant.ui.app import AssistantApp
@@ -54,8 +53,8 @@ async def test_a_damaged_call_ledger_is_a_notice_in_the_chat(
         "TUI_ASSISTANT_DATA_DIR": str(data),
     }.items():
         monkeypatch.setenv(name, value)
-    app = AssistantApp(open_context(load_settings()), cursor_blink=False)
-    async with app.run_test(size=SIZE) as pilot:
+    app = AssistantApp(load_settings(), cursor_blink=False)
+    async with running(app, SIZE) as pilot:
         await pilot.pause()
         assert notices(app) == []
         await ask(pilot, PASTA)
@@ -74,7 +73,7 @@ async def test_warnings_from_the_app_thread_and_other_threads_are_shown_cleaned(
 ) -> None:
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     core_logger = logging.getLogger(f"{CORE_LOGGER_NAME}.core.somewhere")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await pilot.pause()
         core_logger.warning("on the app thread: \x1b[31mred\x1b[0m %s", "[bold]x[/]")
         await asyncio.to_thread(core_logger.warning, "from a worker thread")

@@ -7,7 +7,16 @@ import threading
 from pathlib import Path
 
 from conftest import BUNDLED_LESSONS
-from tui_fakes import ask, chat_text, make_app, make_context, run_command, status, wait_until
+from tui_fakes import (
+    ask,
+    chat_text,
+    make_app,
+    make_context,
+    run_command,
+    running,
+    status,
+    wait_until,
+)
 
 from tui_assistant.core.history import HISTORY_FILE_NAME, HistoryStore, Turn
 from tui_assistant.core.outcome import Outcome
@@ -18,14 +27,14 @@ SIZE = (100, 32)
 
 async def test_history_is_shown_again_after_a_restart(tmp_path: Path) -> None:
     first = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with first.run_test(size=SIZE) as pilot:
+    async with running(first, SIZE) as pilot:
         await ask(pilot, "how much salt for pasta water")
         await ask(pilot, "what is the capital of france")
         await wait_until(pilot, lambda: len(first.turns) == 2)
         await pilot.press("ctrl+q")
 
     second = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with second.run_test(size=SIZE) as pilot:
+    async with running(second, SIZE) as pilot:
         await wait_until(pilot, lambda: second.history_loaded)
         await pilot.pause()
         shown = chat_text(second)
@@ -41,14 +50,14 @@ async def test_history_is_shown_again_after_a_restart(tmp_path: Path) -> None:
 
 async def test_a_damaged_history_record_is_a_warning_not_fatal(tmp_path: Path) -> None:
     first = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with first.run_test(size=SIZE) as pilot:
+    async with running(first, SIZE) as pilot:
         await ask(pilot, "how much salt for pasta water")
         await wait_until(pilot, lambda: len(first.turns) == 1)
     with (tmp_path / HISTORY_FILE_NAME).open("ab") as file:
         file.write(b"\x00\xffgarbage [bold]x[/]\n")
 
     second = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with second.run_test(size=SIZE) as pilot:
+    async with running(second, SIZE) as pilot:
         await wait_until(pilot, lambda: second.history_loaded)
         await pilot.pause()
         notices = [str(static.render()) for static in second.chat.query(".notice")]
@@ -62,7 +71,7 @@ async def test_history_never_holds_the_api_key(tmp_path: Path) -> None:
     secret = "sk-test-DO-NOT-STORE-1234567890"
     context = make_context(BUNDLED_LESSONS, tmp_path, api_key=secret)
     app = make_app(context)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, "how much salt for pasta water")
         await wait_until(pilot, lambda: len(app.turns) == 1)
     stored = (tmp_path / HISTORY_FILE_NAME).read_text(encoding="utf-8")
@@ -72,7 +81,7 @@ async def test_history_never_holds_the_api_key(tmp_path: Path) -> None:
 
 async def test_export_command_writes_markdown_with_source_paths(tmp_path: Path) -> None:
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(app, (80, 24)) as pilot:
         await ask(pilot, "how much salt for pasta water")
         await wait_until(pilot, lambda: len(app.turns) == 1)
         await run_command(pilot, app, "export conv")
@@ -89,7 +98,7 @@ async def test_export_command_writes_markdown_with_source_paths(tmp_path: Path) 
 
 async def test_copy_command_puts_the_latest_answer_on_the_clipboard(tmp_path: Path) -> None:
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, "how much salt for pasta water")
         await ask(pilot, "what is the capital of france")
         await wait_until(pilot, lambda: len(app.turns) == 2)
@@ -100,7 +109,7 @@ async def test_copy_command_puts_the_latest_answer_on_the_clipboard(tmp_path: Pa
 
 async def test_clear_history_command_empties_screen_and_file(tmp_path: Path) -> None:
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, "how much salt for pasta water")
         await wait_until(pilot, lambda: len(app.turns) == 1)
         await run_command(pilot, app, "clear history")
@@ -108,7 +117,7 @@ async def test_clear_history_command_empties_screen_and_file(tmp_path: Path) -> 
         assert "history cleared" in chat_text(app)
         assert status(app) == "ready"
     again = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with again.run_test(size=SIZE) as pilot:
+    async with running(again, SIZE) as pilot:
         await wait_until(pilot, lambda: again.history_loaded)
         assert again.turns == []
         assert "salt for pasta" not in chat_text(again)

@@ -1,7 +1,7 @@
 """Provider faults in the full-screen app, through the real `OpenAIProvider`.
 
 The app is built exactly as `tui-assistant` builds it (`load_settings` from the
-environment, then `open_context`) in model mode against the loopback fake server, and
+environment; the app's start-up worker then calls `open_context`) in model mode against the loopback fake server, and
 driven with key presses. For each fault the status bar must say what happened in the
 contract's plain words and the chat must show no answer text: the model's unchecked
 text never reaches the screen. The CLI side of the same faults is in
@@ -38,8 +38,7 @@ from tests.provider_fault_catalogue import (
     serve,
     the_one_request,
 )
-from tests.tui_fakes import ask, chat_text, status, wait_until
-from tui_assistant.context import open_context
+from tests.tui_fakes import ask, chat_text, running, status, wait_until
 from tui_assistant.settings import load_settings
 from tui_assistant.ui.app import AssistantApp
 
@@ -96,7 +95,7 @@ def model_app(
         "TUI_ASSISTANT_DATA_DIR": str(tmp_path / "data"),
     }.items():
         monkeypatch.setenv(name, value)
-    return AssistantApp(open_context(load_settings()), cursor_blink=False)
+    return AssistantApp(load_settings(), cursor_blink=False)
 
 
 def finished(app: AssistantApp) -> bool:
@@ -115,7 +114,7 @@ async def test_each_fault_is_named_in_the_status_bar_and_no_answer_is_shown(
     base_url = serve(fault.behaviour, server, refused_port)
     before = server.request_count
     app = model_app(monkeypatch, tmp_path, base_url, DEADLINE)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, PASTA)
         await wait_until(pilot, lambda: finished(app), timeout=10)
         assert status(app) == fault.status
@@ -142,7 +141,7 @@ async def test_a_correct_answer_is_shown_through_the_same_path(
     """The control case: the same wiring does show an answer that passes the check."""
     server.behaviour = CitePassage("Use about 10 grams of salt per litre.")
     app = model_app(monkeypatch, tmp_path, server.base_url, DEADLINE)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, PASTA)
         await wait_until(pilot, lambda: finished(app), timeout=10)
         assert status(app) == "answered"
@@ -161,7 +160,7 @@ async def test_escape_cancels_the_real_request_and_closes_its_connection(
     server.behaviour = behaviour
     before = server.request_count
     app = model_app(monkeypatch, tmp_path, server.base_url, LONG_DEADLINE)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         await ask(pilot, PASTA)
         await wait_until(pilot, lambda: server.request_count == before + 1, timeout=10)
         request = server.requests[-1]

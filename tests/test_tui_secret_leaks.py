@@ -1,8 +1,8 @@
 """The API key never leaks from the full-screen app: not into the screen, the history,
 an export, the clipboard, a screenshot, logs, or the settings' repr.
 
-The real app, built as `tui-assistant` builds it (settings from the environment, then
-`open_context`), runs in model mode against the loopback fake server with a
+The real app, built as `tui-assistant` builds it (settings from the environment; its
+start-up worker calls `open_context`), runs in model mode against the loopback fake server with a
 distinctive key, through one turn of each kind: answered, an unverified answer that
 quotes the key back, a 401 whose error body quotes the key, a timeout and a cancel.
 Then the conversation is exported and copied through the command palette and a
@@ -34,8 +34,7 @@ from tests.fake_openai_server import (
     completion_body,
 )
 from tests.test_secret_leaks import QuotingStatus, assert_key_absent
-from tests.tui_fakes import ask, run_command, status, wait_until
-from tui_assistant.context import open_context
+from tests.tui_fakes import ask, run_command, running, status, wait_until
 from tui_assistant.core.history import HISTORY_FILE_NAME
 from tui_assistant.core.ledger import LEDGER_FILE_NAME
 from tui_assistant.settings import load_settings
@@ -94,11 +93,10 @@ async def test_the_key_is_nowhere_the_app_shows_or_writes(
     server.script(CitePassage("Use about 10 grams of salt per litre."), EchoKeyAnswer())
     server.script(QuotingStatus(401), Hang(), Hang())
 
-    context = open_context(load_settings())
-    app = AssistantApp(context, cursor_blink=False)
+    app = AssistantApp(load_settings(), cursor_blink=False)
     seen_on_screen: list[str] = []
     screenshots: list[Path] = []
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app, SIZE) as pilot:
         for number, expected in enumerate(
             (
                 "answered",
@@ -123,6 +121,7 @@ async def test_the_key_is_nowhere_the_app_shows_or_writes(
         screenshots.append(Path(app.save_screenshot("end.svg", path=str(cwd))))
         seen_on_screen.append(screen_text(app))
         clipboard = app.clipboard
+        context = app.context
 
     # The key was really sent with every request, so the search had something to find.
     assert [request.headers["authorization"] for request in server.requests] == [

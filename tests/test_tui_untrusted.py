@@ -8,10 +8,10 @@ from pathlib import Path
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
-from tui_fakes import ask, make_app, make_context, wait_until
+from tui_fakes import ask, make_app, make_context, running, wait_until
 
 from tui_assistant.core.passages import Passage
-from tui_assistant.ui.lesson_browser import LessonList
+from tui_assistant.ui.lesson_browser import LessonTree
 
 HOSTILE_TITLE = "[bold]x[/] salting [@click=app.quit]click me[/] pasta"
 HOSTILE_TEXT = (
@@ -46,7 +46,7 @@ async def test_hostile_lesson_and_answer_are_shown_as_typed(
         }
     )
     app = make_app(make_context(folder, tmp_path / "data", HostileProvider()))
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running(app, (100, 32)) as pilot:
         await ask(pilot, "salting pasta water")
         await wait_until(pilot, lambda: app.status_bar.status_text.startswith("answered"))
         chat = shown(app.chat)
@@ -62,14 +62,14 @@ async def test_hostile_lesson_and_answer_are_shown_as_typed(
 
         # The title in the lesson browser is literal as well.
         await pilot.press("ctrl+l")
-        lesson_list = app.focused
-        assert isinstance(lesson_list, LessonList)
-        prompts = [str(lesson_list.get_option_at_index(i).prompt) for i in range(2)]
-        assert HOSTILE_TITLE in prompts
+        tree = app.focused
+        assert isinstance(tree, LessonTree)
+        labels = [str(node.label) for node in tree.root.children]
+        assert HOSTILE_TITLE in labels
 
         # Typed filter text with markup in it is shown as typed, too.
         await pilot.press("[", "/", "b", "]")
-        assert lesson_list.filter_text == "[/b]"
+        assert tree.filter_text == "[/b]"
         # (the border_subtitle getter returns markup; its text is what is drawn)
         drawn = Content.from_markup(app.lesson_browser.border_subtitle or "").plain
         assert drawn == "filter: [/b] (0)"

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+import threading
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from textual import events
@@ -11,9 +13,10 @@ from textual.command import CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from tui_assistant.context import AppContext, build_retriever
-from tui_assistant.core.passages import Passage, LessonLibrary
+from tui_assistant.context import AppContext, build_retriever, load_library
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.service import AnswerProvider, AnswerService
+from tui_assistant.core.store import Progress
 from tui_assistant.settings import Settings
 from tui_assistant.ui.app import AssistantApp
 
@@ -77,13 +80,49 @@ def make_context(
 ) -> AppContext:
     """An AppContext built like `open_context`, with a fake provider plugged in."""
     config = Settings(lessons_dir=lessons_dir, data_dir=data_dir, **settings)  # type: ignore[arg-type]
-    library = LessonLibrary.load(lessons_dir)
+    library = load_library(config)
     service = service_class(build_retriever(config, library), provider, config.support_check)
     return AppContext(settings=config, library=library, service=service)
 
 
 def make_app(context: AppContext) -> AssistantApp:
-    return AssistantApp(context, cursor_blink=False)
+    """The app, handed `context` by its start-up worker instead of building one."""
+
+    def start(settings: Settings, progress: Progress | None) -> AppContext:
+        return context
+
+    return AssistantApp(context.settings, start=start, cursor_blink=False)
+
+
+class SlowStart:
+    """A start-up that reports progress, then waits for `release` before giving the
+    context: the picture of a long first indexing."""
+
+    def __init__(self, context: AppContext, total: int = 20000) -> None:
+        self.context = context
+        self.total = total
+        self.release = threading.Event()
+        self.reported = threading.Event()
+
+    def __call__(self, settings: Settings, progress: Progress | None) -> AppContext:
+        assert progress is not None
+        progress(1200, self.total)
+        self.reported.set()
+        if not self.release.wait(10):
+            raise AssertionError("the slow start was never released")
+        progress(self.total, self.total)
+        return self.context
+
+
+@contextlib.asynccontextmanager
+async def running(
+    app: AssistantApp, size: tuple[int, int] = (100, 32)
+) -> AsyncIterator[Pilot[int]]:
+    """`app.run_test`, once the library is loaded (its worker has handed it over)."""
+    async with app.run_test(size=size) as pilot:
+        await wait_until(pilot, lambda: app.loaded)
+        await pilot.pause()
+        yield pilot
 
 
 async def wait_until(
@@ -133,6 +172,11 @@ def status(app: AssistantApp) -> str:
 def chat_text(app: AssistantApp) -> str:
     """Every line of text in the chat, as the user reads it."""
     return "\n".join(str(static.render()) for static in app.chat.query(Static))
+
+
+def note(app: AssistantApp) -> str:
+    """The status bar's note beside the outcome."""
+    return str(app.status_bar.query_one("#status-note", Static).render())
 
 
 def notices(app: AssistantApp) -> list[str]:

@@ -158,7 +158,13 @@ def _run_tui(args: argparse.Namespace) -> int:
     settings = load_settings(getattr(args, "lessons", None))
     from tui_assistant.ui.app import run_app
 
-    return run_app(_open(args, settings))
+    # The app draws its screen at once and loads the library itself, showing progress.
+    try:
+        return run_app(settings)
+    except LibraryError as error:
+        # When no document is left, the skipped files are the explanation.
+        _warn_skipped(error.problems)
+        raise
 
 
 def _run_lessons(args: argparse.Namespace) -> int:

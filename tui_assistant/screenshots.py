@@ -1,6 +1,7 @@
 """Regenerate `screenshots/*.svg` from the real app: `python -m tui_assistant.screenshots`.
 
-Each scene runs the real `AssistantApp` headless on the bundled lessons, with a
+Each scene runs the real `AssistantApp` headless on the bundled lessons (or, for the
+tree browser, a small nested demo library written to a temporary folder), with a
 scripted provider standing in for a model server (no network), a frozen clock and a
 fresh data folder, so the same code always draws the same pictures.
 """
@@ -11,8 +12,9 @@ import argparse
 import asyncio
 import os
 import tempfile
+import threading
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from textual import events
@@ -20,8 +22,8 @@ from textual.pilot import Pilot
 
 from tui_assistant.context import AppContext, build_retriever, retriever_class
 from tui_assistant.core.passages import Passage
-from tui_assistant.core.store import open_library
 from tui_assistant.core.service import AnswerProvider, AnswerService
+from tui_assistant.core.store import Progress, open_library
 from tui_assistant.locations import bundled_lessons_dir
 from tui_assistant.settings import Settings
 from tui_assistant.ui.app import AssistantApp
@@ -68,17 +70,59 @@ class FrozenClock:
         return self.now
 
 
-def demo_context(data_dir: Path, provider: AnswerProvider | None) -> AppContext:
+# A small nested library for the tree browser: folders, a document split into
+# sections, single-passage documents.
+NESTED_DEMO: dict[str, str] = {
+    "getting-started.md": "# Getting started\n\nPick a passage with ctrl+l; ask with enter.\n",
+    "cooking/eggs.md": "# Boiled eggs\n\nSix minutes for a runny yolk, ten for a firm one.\n",
+    "cooking/pasta.md": (
+        "# Pasta\n\nDried pasta keeps for a year.\n\n"
+        "## Salting the water\n\nAbout 10 grams of salt per litre, once it boils.\n\n"
+        "## Cooking time\n\nStart tasting two minutes before the packet says.\n\n"
+        "### Al dente\n\nFirm to the bite, with no white core.\n"
+    ),
+    "kitchen/knives/sharpening.md": (
+        "# Sharpening knives\n\n"
+        "## Honing\n\nA steel realigns the edge; use it often.\n\n"
+        "## Whetstones\n\nSoak the stone, keep a steady 15 degree angle.\n"
+    ),
+    "kitchen/storage.md": "# Storing knives\n\nA magnetic strip or a block, never loose.\n",
+}
+
+
+def write_nested_demo(folder: Path) -> Path:
+    for relative, text in NESTED_DEMO.items():
+        path = folder / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return folder
+
+
+def demo_context(data_dir: Path, provider: AnswerProvider | None, lessons: Path) -> AppContext:
     settings = Settings(
-        lessons_dir=bundled_lessons_dir(),
+        lessons_dir=lessons,
         data_dir=data_dir,
         provider="openai" if provider else "deterministic",
         model=DEMO_MODEL,
         base_url=DEMO_BASE_URL,
     )
-    library = open_library(bundled_lessons_dir(), None, retriever_class(settings).key)
+    library = open_library(lessons, None, retriever_class(settings).key)
     service = AnswerService(build_retriever(settings, library), provider, settings.support_check)
     return AppContext(settings=settings, library=library, service=service)
+
+
+class HeldStart:
+    """A start-up that reports some indexing progress, then waits until released:
+    the picture of a first start on a large library."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+
+    def __call__(self, settings: Settings, progress: Progress | None) -> AppContext:
+        if progress is not None:
+            progress(1200, 20000)
+        self.release.wait(30)
+        raise RuntimeError("the indexing scene ended before its picture was taken")
 
 
 @dataclass
@@ -88,6 +132,7 @@ class Stage:
     pilot: Pilot[int]
     app: AssistantApp
     clock: FrozenClock
+    held: HeldStart | None = field(default=None)
 
     async def ask(self, question: str) -> None:
         """Paste a question into the question box and press enter."""
@@ -117,6 +162,20 @@ async def lessons_scene(stage: Stage) -> None:
     await stage.pilot.press("ctrl+l", "down", "enter")
 
 
+async def tree_scene(stage: Stage) -> None:
+    # cooking/ open, Pasta open, its "Salting the water" section shown; kitchen/ open.
+    await stage.pilot.press("ctrl+l", "right", "down", "down", "right", "down", "down", "enter")
+    await stage.pilot.press("down", "down", "down", "right")
+
+
+async def filter_scene(stage: Stage) -> None:
+    await stage.pilot.press("ctrl+l", *"knives", "enter")
+
+
+async def indexing_scene(stage: Stage) -> None:
+    await stage.until(lambda: stage.app.status_bar.status_text.startswith("indexing 1,200"))
+
+
 async def in_flight_scene(stage: Stage) -> None:
     await stage.ask("How long do I boil an egg for a runny yolk?")
     await stage.until(lambda: stage.app.pending is not None)
@@ -130,45 +189,71 @@ async def help_scene(stage: Stage) -> None:
 
 Steps = Callable[[Stage], Awaitable[None]]
 
-SCENES: dict[str, tuple[Callable[[], AnswerProvider | None], Steps]] = {
-    "answered": (ScriptedProvider, answered_scene),
-    "refused": (ScriptedProvider, refused_scene),
-    "lesson-browser": (lambda: None, lessons_scene),
-    "in-flight": (WaitingProvider, in_flight_scene),
-    "help": (lambda: None, help_scene),
+
+@dataclass(frozen=True)
+class Scene:
+    provider: Callable[[], AnswerProvider | None]
+    steps: Steps
+    nested: bool = False  # the nested demo library instead of the bundled lessons
+    held: bool = False  # the library never finishes loading (the indexing picture)
+
+
+SCENES: dict[str, Scene] = {
+    "answered": Scene(ScriptedProvider, answered_scene),
+    "refused": Scene(ScriptedProvider, refused_scene),
+    "lesson-browser": Scene(lambda: None, lessons_scene),
+    "lesson-tree": Scene(lambda: None, tree_scene, nested=True),
+    "lesson-filter": Scene(lambda: None, filter_scene, nested=True),
+    "in-flight": Scene(WaitingProvider, in_flight_scene),
+    "indexing": Scene(lambda: None, indexing_scene, held=True),
+    "help": Scene(lambda: None, help_scene),
 }
 
 
-async def take(name: str, output: Path, provider: AnswerProvider | None, steps: Steps) -> Path:
-    """Run the app, play `steps`, let it settle, save `output/name.svg`."""
+async def take(name: str, output: Path, scene: Scene) -> Path:
+    """Run the app, play the scene's steps, let it settle, save `output/name.svg`."""
     clock = FrozenClock()
-    with tempfile.TemporaryDirectory() as data_dir:
+    with tempfile.TemporaryDirectory() as temporary:
+        data_dir = Path(temporary) / "data"
+        lessons = (
+            write_nested_demo(Path(temporary) / "demo") if scene.nested else bundled_lessons_dir()
+        )
+        context = demo_context(data_dir, scene.provider(), lessons)
+        held = HeldStart() if scene.held else None
+
+        def start(settings: Settings, progress: Progress | None) -> AppContext:
+            return held(settings, progress) if held is not None else context
+
         # The user's NO_COLOR and TEXTUAL_THEME must not change the committed pictures.
         no_color = os.environ.pop("NO_COLOR", None)
         try:
-            app = AssistantApp(
-                demo_context(Path(data_dir), provider), clock=clock, cursor_blink=False
-            )
+            app = AssistantApp(context.settings, start=start, clock=clock, cursor_blink=False)
         finally:
             if no_color is not None:
                 os.environ["NO_COLOR"] = no_color
-        async with app.run_test(size=SIZE) as pilot:
-            app.theme = THEME
-            await pilot.pause()
-            await steps(Stage(pilot, app, clock))
-            for _ in range(5):
-                await pilot.pause(0.05)
-            await pilot.wait_for_scheduled_animations()
-            app.save_screenshot(filename=f"{name}.svg", path=str(output))
+        try:
+            async with app.run_test(size=SIZE) as pilot:
+                app.theme = THEME
+                stage = Stage(pilot, app, clock, held)
+                if held is None:
+                    await stage.until(lambda: app.loaded)
+                await pilot.pause()
+                await scene.steps(stage)
+                for _ in range(5):
+                    await pilot.pause(0.05)
+                await pilot.wait_for_scheduled_animations()
+                app.save_screenshot(filename=f"{name}.svg", path=str(output))
+                if held is not None:
+                    app.workers.cancel_group(app, "library")
+        finally:
+            if held is not None:
+                held.release.set()
     return output / f"{name}.svg"
 
 
 async def take_all(output: Path) -> list[Path]:
     output.mkdir(parents=True, exist_ok=True)
-    return [
-        await take(name, output, make_provider(), steps)
-        for name, (make_provider, steps) in SCENES.items()
-    ]
+    return [await take(name, output, scene) for name, scene in SCENES.items()]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,4 +1,8 @@
-"""The evidence panel: the lesson behind the latest answer, matched words highlighted."""
+"""The evidence panel: the passage behind the latest answer, matched words highlighted.
+
+It shows the passage's title path, its id and where it is (`source_path:line`, an en
+dash, `end_line`), then its text.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from tui_assistant.core.retrieval import Evidence
 from tui_assistant.core.text import clean_display_text, normalise
 from tui_assistant.ui.literal import literal, one_line
 
-HINT = "No evidence for the last outcome. Ask a question, or pick a lesson with ctrl+l."
+HINT = "No evidence for the last outcome. Ask a question, or pick a passage with ctrl+l."
 HIGHLIGHT_STYLE = "bold reverse"
 
 # Same word shape as core.text.words (letters and digits, inner apostrophes), but with
@@ -48,6 +52,11 @@ def highlighted(text: str, matched_keys: Collection[str]) -> Content:
     return content
 
 
+def location(passage: Passage) -> str:
+    """`source_path:line`, an en dash and `end_line`, on one line."""
+    return f"{one_line(passage.source_path)}:{passage.line}\u2013{passage.end_line}"
+
+
 class EvidencePanel(VerticalScroll):
     DEFAULT_CSS = """
     EvidencePanel {
@@ -65,7 +74,7 @@ class EvidencePanel(VerticalScroll):
     def __init__(self) -> None:
         super().__init__(id="evidence", classes="-empty")
         self.border_title = "Evidence"
-        self.lesson: Passage | None = None
+        self.passage: Passage | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="evidence-title")
@@ -85,12 +94,12 @@ class EvidencePanel(VerticalScroll):
             source="answer evidence",
         )
 
-    def show_lesson(self, lesson: Passage) -> None:
-        """A lesson the user picked in the browser (no question, so nothing highlighted)."""
-        self._show(lesson, extra=[], matched_keys=(), source="browsing")
+    def show_passage(self, passage: Passage) -> None:
+        """A passage the user picked in the browser (no question, so nothing highlighted)."""
+        self._show(passage, extra=[], matched_keys=(), source="browsing")
 
     def show_hint(self) -> None:
-        self.lesson = None
+        self.passage = None
         self.add_class("-empty")
         self.border_subtitle = ""
         self.query_one("#evidence-title", Static).update("")
@@ -98,13 +107,13 @@ class EvidencePanel(VerticalScroll):
         self.query_one("#evidence-body", Static).update(Content(HINT))
 
     def _show(
-        self, lesson: Passage, extra: list[str], matched_keys: Collection[str], source: str
+        self, passage: Passage, extra: list[str], matched_keys: Collection[str], source: str
     ) -> None:
-        self.lesson = lesson
+        self.passage = passage
         self.remove_class("-empty")
         self.border_subtitle = source
-        meta = "\n".join([f"{one_line(lesson.id)} · {one_line(lesson.source_path)}", *extra])
-        self.query_one("#evidence-title", Static).update(literal(one_line(lesson.title)))
+        meta = "\n".join([one_line(passage.id), location(passage), *extra])
+        self.query_one("#evidence-title", Static).update(literal(one_line(passage.title)))
         self.query_one("#evidence-meta", Static).update(literal(meta))
-        self.query_one("#evidence-body", Static).update(highlighted(lesson.text, matched_keys))
+        self.query_one("#evidence-body", Static).update(highlighted(passage.text, matched_keys))
         self.scroll_home(animate=False)

@@ -15,16 +15,18 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("enter", "ask the question in the question box"),
     ("up / down", "recall earlier questions (in the question box)"),
     ("escape", "stop the request in flight; otherwise back to the question box"),
-    ("ctrl+l", "lesson browser: type to filter, up/down, enter to read"),
+    ("ctrl+l", "lesson browser: type to filter, up/down, right/left open and close, enter to read"),
+    ("ctrl+o", "open the evidence passage in $VISUAL or $EDITOR, at its line"),
+    ("ctrl+r", "reload the library (only changed files are read again)"),
     ("f1", "this help"),
     ("ctrl+p", "commands: export, copy answer, clear history, theme"),
     ("ctrl+q", "quit"),
 )
 
 ABOUT = (
-    "Answers come only from the lesson library. Each answer names its lesson and "
-    "source path; the evidence panel shows that lesson with the question's words "
-    "highlighted. When no single lesson matches, or a model's answer fails the "
+    "Answers come only from the library's passages. Each answer names its passage and "
+    "source path; the evidence panel shows that passage with the question's words "
+    "highlighted. When no single passage matches, or a model's answer fails the "
     "citation check, the app refuses and the status bar says why."
 )
 

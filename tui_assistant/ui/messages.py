@@ -15,7 +15,7 @@ class QuestionAsked(Message):
 
 
 @dataclass
-class LessonChosen(Message):
+class PassageChosen(Message):
     """The user picked a passage in the lesson browser to read it in the evidence panel."""
 
     passage_id: str

@@ -1,7 +1,11 @@
-"""The status bar: the latest outcome in the contract's words, the mode and lesson count.
+"""The status bar: the latest outcome in the contract's words, a note, the mode and
+passage count.
 
 A real widget rather than toasts, so the outcome stays on screen (and in tests and
-screenshots, where notifications are off) until the next question.
+screenshots, where notifications are off) until the next question. Until the library
+is loaded the outcome place shows the indexing progress instead. The note beside it
+says what became of a key that is not an outcome (reload, open in editor) without
+hiding the latest outcome.
 """
 
 from __future__ import annotations
@@ -19,7 +23,25 @@ from tui_assistant.ui.literal import one_line
 # How often the elapsed seconds of a request in flight are redrawn.
 TICK_SECONDS = 0.1
 
-_KIND_CLASSES = ("-ready", "-asking", "-answered", "-refused", "-timed_out", "-cancelled")
+_KIND_CLASSES = (
+    "-indexing",
+    "-ready",
+    "-asking",
+    "-answered",
+    "-refused",
+    "-timed_out",
+    "-cancelled",
+)
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 passage`, `1,234 passages`."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def progress_text(verb: str, done: int, total: int) -> str:
+    """`indexing 1,200/20,000 files`."""
+    return f"{verb} {done:,}/{total:,} file{'' if total == 1 else 's'}"
 
 
 class StatusBar(Horizontal):
@@ -34,6 +56,13 @@ class StatusBar(Horizontal):
         height: auto;
         text-style: bold;
     }
+    StatusBar #status-note {
+        width: auto;
+        max-width: 50%;
+        height: 1;
+        color: $text-warning;
+        padding-left: 2;
+    }
     StatusBar #status-mode {
         width: auto;
         max-width: 50%;
@@ -46,21 +75,38 @@ class StatusBar(Horizontal):
     StatusBar.-timed_out #status-outcome { color: $text-warning; }
     StatusBar.-cancelled #status-outcome { color: $text-warning; }
     StatusBar.-asking #status-outcome { color: $text-accent; }
+    StatusBar.-indexing #status-outcome { color: $text-accent; }
     """
 
-    def __init__(self, mode_label: str, lesson_count: int, clock: Callable[[], float]) -> None:
-        super().__init__(classes="-ready")
+    def __init__(self, clock: Callable[[], float]) -> None:
+        super().__init__(classes="-indexing")
         self._clock = clock
-        self._mode = f"{one_line(mode_label)} · {lesson_count} lesson" + (
-            "" if lesson_count == 1 else "s"
-        )
+        self._mode = "loading the library"
         self._asking_since: float | None = None
         self._ticker: Timer | None = None
-        self.status_text = "ready"
+        self.status_text = "indexing…"
+        self.note_text = ""
 
     def compose(self) -> ComposeResult:
         yield Static(Content(self.status_text), id="status-outcome")
+        yield Static(Content(self.note_text), id="status-note")
         yield Static(Content(self._mode), id="status-mode")
+
+    def show_library(self, mode_label: str, passage_count: int) -> None:
+        """The mode and the passage count, once the library is loaded (and after a reload)."""
+        self._mode = f"{one_line(mode_label)} · {plural(passage_count, 'passage')}"
+        if self.is_mounted:
+            self.query_one("#status-mode", Static).update(Content(self._mode))
+
+    def show_progress(self, done: int, total: int) -> None:
+        """Indexing before the library is first loaded: `indexing 1,200/20,000 files`."""
+        self._show(progress_text("indexing", done, total), "indexing")
+
+    def show_note(self, text: str) -> None:
+        """A one-line note beside the outcome (`""` clears it)."""
+        self.note_text = one_line(text)
+        if self.is_mounted:
+            self.query_one("#status-note", Static).update(Content(self.note_text))
 
     def show_ready(self) -> None:
         self._show("ready", "ready")
