@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tui_assistant.core.library import Library  # noqa: E402
-from tui_assistant.core.store import open_library  # noqa: E402
-from tui_assistant.core.text import STOPWORDS, stem, words  # noqa: E402
+from tui_assistant.core.library import Library
+from tui_assistant.core.store import open_library
+from tui_assistant.core.text import STOPWORDS, stem, words
 
 TITLE_WEIGHT = 2.0
 TEXT_WEIGHT = 1.0
