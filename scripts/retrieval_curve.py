@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from fts5_top1 import Fts5TopOne  # noqa: E402
 
-from tui_assistant.core import ranked  # noqa: E402
+from tui_assistant.core import ranked, retrieval  # noqa: E402
 from tui_assistant.core.library import Library  # noqa: E402
 from tui_assistant.core.ranked import RankedRetriever, Ranking  # noqa: E402
 from tui_assistant.core.retrieval import Evidence, KeywordRetriever  # noqa: E402
@@ -61,7 +61,8 @@ class Score:
     refused: int
 
     def __str__(self) -> str:
-        return f"found {self.found:>3}/{self.answerable:<3} refused {self.refused:>3}/{self.unanswerable:<3}"
+        found = f"{self.found:>3}/{self.answerable:<3}"
+        return f"found {found} refused {self.refused:>3}/{self.unanswerable:<3}"
 
 
 def load_cases(path: Path) -> list[Case]:
@@ -115,9 +116,9 @@ def judged(retriever: RankedRetriever, question: str) -> Judged:
 
 
 def question_keys(retriever: RankedRetriever, question: str) -> list[str]:
-    from tui_assistant.core.retrieval import question_keys as keys
-
-    return [key for key in keys(question, retriever.key) if key not in ranked._QUESTION_KEYS]
+    """The keys `ranked` scores: the question's keys minus its framing words."""
+    keys = retrieval.question_keys(question, retriever.key)
+    return [key for key in keys if key not in ranked._QUESTION_KEYS]
 
 
 # Refusal rules tried, each a family of thresholds: rule(judged, threshold) -> accept?
@@ -209,9 +210,8 @@ def print_curves(dev_sets: Sequence[DevSet]) -> None:
                     for item in dev_set.judged
                 ]
                 result = score(dev_set.cases, answers)
-                cells.append(
-                    f"{result.found:>3}/{result.answerable:<3} {result.refused:>3}/{result.unanswerable:<3}"
-                )
+                found = f"{result.found:>3}/{result.answerable:<3}"
+                cells.append(f"{found} {result.refused:>3}/{result.unanswerable:<3}")
             print(f"   {threshold:<6} " + "".join(f"{cell:>22}" for cell in cells))
 
 
