@@ -1,12 +1,13 @@
-"""Reference peer: SQLite FTS5's top-1 on the same cases and lessons.
+"""Reference peer: SQLite FTS5's top-1 over the same passages the app retrieves from.
 
-Lessons go into an in-memory FTS5 table (porter tokenizer, columns title and text);
-each question becomes an OR of its words, ranked by FTS5's bm25 with the title
-weighted 2 and the text 1, and the best row is the answer. FTS5 has no notion of
-confidence, so it refuses only when no lesson shares a word with the question: its
-answerable accuracy is the number to match, its refusals are near zero by design.
+The library is loaded as the app loads it (`store.open_library`, in memory), and every
+passage (title, text) goes into an in-memory FTS5 table (porter tokenizer). Each
+question becomes an OR of its words, ranked by FTS5's bm25 with the title weighted 2
+and the text 1; the best row is the answer. FTS5 has no notion of confidence, so it
+refuses only when no passage shares a word with the question: its answerable accuracy
+is the number to match, its refusals are near zero by design.
 
-    python scripts/fts5_top1.py eval/django-faq.jsonl --lessons eval/django-faq-lessons
+    python scripts/fts5_top1.py eval/docker-docs.jsonl --lessons eval/docker-docs
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tui_assistant.core.library import Library
-from tui_assistant.core.passages import Passage
 from tui_assistant.core.store import open_library
 from tui_assistant.core.text import STOPWORDS, stem, words
 
@@ -29,21 +29,22 @@ TEXT_WEIGHT = 1.0
 
 
 class Fts5TopOne:
-    """FTS5's best match for a question, or None when no lesson shares a word with it."""
+    """FTS5's best passage for a question, or None when no passage shares a word with it."""
 
-    def __init__(self, lessons: tuple[Passage, ...], drop_stopwords: bool = False) -> None:
-        self.lessons = lessons
+    def __init__(self, library: Library, drop_stopwords: bool = False) -> None:
+        self.library = library
         self.drop_stopwords = drop_stopwords
         self.database = sqlite3.connect(":memory:")
         self.database.execute(
-            "CREATE VIRTUAL TABLE lesson USING fts5(title, text, tokenize='porter unicode61')"
+            "CREATE VIRTUAL TABLE passage USING fts5(title, text, tokenize='porter unicode61')"
         )
-        self.database.executemany(
-            "INSERT INTO lesson(rowid, title, text) VALUES (?, ?, ?)",
-            [(number, lesson.title, lesson.text) for number, lesson in enumerate(lessons)],
-        )
+        rows = []
+        for number in range(len(library)):
+            passage = library.passage(number)
+            rows.append((number, passage.title, passage.text))
+        self.database.executemany("INSERT INTO passage(rowid, title, text) VALUES (?, ?, ?)", rows)
 
-    def retrieve(self, question: str) -> Passage | None:
+    def retrieve_number(self, question: str) -> int | None:
         terms = [word for word in words(question) if word.replace("'", "").isalnum()]
         if self.drop_stopwords:
             terms = [word for word in terms if word not in STOPWORDS]
@@ -52,15 +53,14 @@ class Fts5TopOne:
         if not query:
             return None
         row = self.database.execute(
-            "SELECT rowid FROM lesson WHERE lesson MATCH ? ORDER BY bm25(lesson, ?, ?) LIMIT 1",
+            "SELECT rowid FROM passage WHERE passage MATCH ? ORDER BY bm25(passage, ?, ?) LIMIT 1",
             (query, TITLE_WEIGHT, TEXT_WEIGHT),
         ).fetchone()
-        return None if row is None else self.lessons[row[0]]
+        return None if row is None else int(row[0])
 
-
-def all_passages(library: Library) -> tuple[Passage, ...]:
-    """Every passage of the library, text included, in library order."""
-    return tuple(library.passage(number) for number in range(len(library)))
+    def retrieve_id(self, question: str) -> str | None:
+        number = self.retrieve_number(question)
+        return None if number is None else self.library.passages[number].id
 
 
 def load_cases(path: Path) -> list[dict[str, str | None]]:
@@ -77,19 +77,19 @@ def main(argv: list[str] | None = None) -> int:
         help="remove the app's stopwords from the question first",
     )
     args = parser.parse_args(argv)
-    library = open_library(args.lessons, None, stem)  # indexed in memory
-    peer = Fts5TopOne(all_passages(library), drop_stopwords=args.drop_stopwords)
+    library = open_library(args.lessons, None, stem)
+    peer = Fts5TopOne(library, drop_stopwords=args.drop_stopwords)
     answerable = correct_answerable = unanswerable = refused = 0
     for case in load_cases(args.cases):
-        found = peer.retrieve(str(case["question"]))
+        found = peer.retrieve_id(str(case["question"]))
         if case["expect_lesson"] is None:
             unanswerable += 1
             refused += found is None
         else:
             answerable += 1
-            correct_answerable += found is not None and found.id == case["expect_lesson"]
+            correct_answerable += found == case["expect_lesson"]
     print(
-        f"FTS5 top-1 on {len(library)} lessons: answerable {correct_answerable}/{answerable} "
+        f"FTS5 top-1 on {len(library)} passages: answerable {correct_answerable}/{answerable} "
         f"({correct_answerable / max(answerable, 1):.1%}), "
         f"unanswerable refused {refused}/{unanswerable} ({refused / max(unanswerable, 1):.1%})"
     )

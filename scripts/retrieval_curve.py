@@ -1,14 +1,17 @@
-"""Measure retrieval on the development sets and sweep `ranked`'s confidence thresholds.
+"""Measure retrieval on the development sets, over passages, and sweep `ranked`'s refusal.
 
-For each set (cases file + lesson folder) it prints keyword, ranked (at the thresholds
-in tui_assistant/core/ranked.py) and the FTS5 top-1 peer side by side, then the
-trade-off curve: for every pair of thresholds, answerable accuracy against the share
-of unanswerable questions correctly refused. Correctness follows the eval contract:
-the retrieved lesson is the expected one, or nothing was retrieved when none is expected.
+Each library is loaded as the app loads it (`store.open_library`, in memory, keyed by
+the mode's key function), and each case is judged by the eval contract: the retrieved
+passage is the expected one, or nothing was retrieved when none is expected. Per set it
+prints keyword, ranked (as shipped), ranked's best passage with no refusal, and the
+SQLite FTS5 peer over the same passages (an OR of all the question's words, as the
+reference; and with the app's stopwords dropped). Then, per set, the trade-off of every
+refusal rule tried: for each threshold, answerable questions answered right ("found")
+against unanswerable questions refused ("refused").
 
-    python scripts/build_django_devsets.py      # once, to create the sets
-    python scripts/retrieval_curve.py            # both Django sets
-    python scripts/retrieval_curve.py --set eval/django-faq.jsonl eval/django-faq-lessons
+    python scripts/build_django_devsets.py      # once, for the two Django sets
+    python scripts/retrieval_curve.py            # all five sets
+    python scripts/retrieval_curve.py --set eval/docker-docs.jsonl eval/docker-docs
 """
 
 from __future__ import annotations
@@ -25,56 +28,41 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from fts5_top1 import Fts5TopOne, all_passages  # noqa: E402
+from fts5_top1 import Fts5TopOne  # noqa: E402
 
-from tui_assistant.core import ranked  # noqa: E402
+from tui_assistant.core import ranked, retrieval  # noqa: E402
 from tui_assistant.core.library import Library  # noqa: E402
-from tui_assistant.core.passages import Passage  # noqa: E402
 from tui_assistant.core.ranked import RankedRetriever, Ranking  # noqa: E402
 from tui_assistant.core.retrieval import Evidence, KeywordRetriever  # noqa: E402
 from tui_assistant.core.store import open_library  # noqa: E402
-from tui_assistant.core.text import stem  # noqa: E402
 
 DEFAULT_SETS = [
-    ("small (FAQ only)", ROOT / "eval/django-faq.jsonl", ROOT / "eval/django-faq-lessons"),
-    (
-        "large (FAQ + distractors)",
-        ROOT / "eval/django-large.jsonl",
-        ROOT / "eval/django/large-lessons",
-    ),
+    ("docker-docs", ROOT / "eval/docker-docs.jsonl", ROOT / "eval/docker-docs"),
+    ("fastify-docs", ROOT / "eval/fastify-docs.jsonl", ROOT / "eval/fastify-docs"),
+    ("bundled", ROOT / "eval/bundled.jsonl", ROOT / "lessons"),
+    ("django-faq", ROOT / "eval/django-faq.jsonl", ROOT / "eval/django-faq-lessons"),
+    ("django-large", ROOT / "eval/django-large.jsonl", ROOT / "eval/django/large-lessons"),
 ]
-MARGINS = [0.0, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3]
-SHARES = [0.0, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6]
 
 
 @dataclass(frozen=True)
 class Case:
     question: str
-    expect_lesson: str | None
+    expect: str | None
 
 
 @dataclass(frozen=True)
 class Score:
-    """Answerable cases answered with the right lesson; unanswerable cases refused."""
+    """Answerable cases answered with the right passage; unanswerable cases refused."""
 
     answerable: int
-    answered_right: int
+    found: int
     unanswerable: int
     refused: int
 
-    @property
-    def accuracy(self) -> float:
-        return self.answered_right / max(self.answerable, 1)
-
-    @property
-    def refusal(self) -> float:
-        return self.refused / max(self.unanswerable, 1)
-
     def __str__(self) -> str:
-        return (
-            f"answerable {self.answered_right:>3}/{self.answerable} ({self.accuracy:6.1%})   "
-            f"unanswerable refused {self.refused:>3}/{self.unanswerable} ({self.refusal:6.1%})"
-        )
+        found = f"{self.found:>3}/{self.answerable:<3}"
+        return f"found {found} refused {self.refused:>3}/{self.unanswerable:<3}"
 
 
 def load_cases(path: Path) -> list[Case]:
@@ -85,157 +73,174 @@ def load_cases(path: Path) -> list[Case]:
     ]
 
 
-def score(cases: Sequence[Case], answer: Callable[[str], str | None]) -> Score:
-    answerable = answered_right = unanswerable = refused = 0
-    for case in cases:
-        got = answer(case.question)
-        if case.expect_lesson is None:
+def score(cases: Sequence[Case], answers: Sequence[str | None]) -> Score:
+    answerable = found = unanswerable = refused = 0
+    for case, got in zip(cases, answers, strict=True):
+        if case.expect is None:
             unanswerable += 1
             refused += got is None
         else:
             answerable += 1
-            answered_right += got == case.expect_lesson
-    return Score(answerable, answered_right, unanswerable, refused)
+            found += got == case.expect
+    return Score(answerable, found, unanswerable, refused)
 
 
 @dataclass(frozen=True)
+class Judged:
+    """One case's best ranked passage, before refusal, and the numbers a rule may use."""
+
+    passage_id: str | None
+    ranking: Ranking | None
+    plain_share: float  # matched weight / question weight (no double count)
+    normalised_score: float  # best score / the most the question's words could score
+
+
+def judged(retriever: RankedRetriever, question: str) -> Judged:
+    ranking = retriever.rank(question)
+    if ranking is None:
+        return Judged(None, None, 0.0, 0.0)
+    index = retriever.index
+    weights = {}
+    for key in dict.fromkeys(question_keys(retriever, question)):
+        holders = set(index.title(key).numbers) | set(index.body(key).numbers)
+        weights[key] = ranked._inverse_document_frequency(len(index), len(holders))
+    total = sum(weights.values())
+    matched = sum(weights[key] for key in ranking.matched_words)
+    best_possible = (ranked.SATURATION + 1) / ranked.SATURATION * total
+    return Judged(
+        retriever.library.passages[ranking.lesson_number].id,
+        ranking,
+        matched / total,
+        ranking.score / best_possible,
+    )
+
+
+def question_keys(retriever: RankedRetriever, question: str) -> list[str]:
+    """The keys `ranked` scores: the question's keys minus its framing words."""
+    keys = retrieval.question_keys(question, retriever.key)
+    return [key for key in keys if key not in ranked._QUESTION_KEYS]
+
+
+# Refusal rules tried, each a family of thresholds: rule(judged, threshold) -> accept?
+def _tie(item: Judged) -> bool:
+    return item.ranking is not None and item.ranking.margin > 0
+
+
+RULES: list[tuple[str, list[float], Callable[[Judged, float], bool]]] = [
+    (
+        "shipped: share (unknown words twice) >= x, no exact tie",
+        [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55],
+        lambda item, x: _tie(item) and item.ranking is not None and item.ranking.matched_share >= x,
+    ),
+    (
+        "plain share >= x, no exact tie (the previous rule)",
+        [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6],
+        lambda item, x: _tie(item) and item.plain_share >= x,
+    ),
+    (
+        "score / question's best possible score >= x, no exact tie",
+        [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4],
+        lambda item, x: _tie(item) and item.normalised_score >= x,
+    ),
+    (
+        f"shipped share >= {ranked.MIN_MATCHED_SHARE}, margin > x",
+        [0.0, 0.01, 0.02, 0.05, 0.1, 0.2],
+        lambda item, x: (
+            item.ranking is not None
+            and item.ranking.margin > x
+            and item.ranking.matched_share >= ranked.MIN_MATCHED_SHARE
+        ),
+    ),
+]
+
+
+@dataclass
 class DevSet:
     name: str
     cases: list[Case]
-    library: Library
-    rankings: list[Ranking | None]
+    judged: list[Judged]
 
 
 def measure_set(name: str, cases_path: Path, lessons_path: Path) -> DevSet:
-    """Print every mode's numbers on one set; return its rankings for the curve."""
     cases = load_cases(cases_path)
     started = time.perf_counter()
-    library = open_library(lessons_path, None, stem)  # read and indexed in memory
-    index_seconds = time.perf_counter() - started
-    keyword = KeywordRetriever(library)
-    chosen = RankedRetriever(library)
-    passages = all_passages(library)
-    fts5 = Fts5TopOne(passages, drop_stopwords=True)
-    fts5_all_words = Fts5TopOne(passages)
+    keyword_library = open_library(lessons_path, None, KeywordRetriever.key)
+    ranked_library: Library = (
+        keyword_library
+        if RankedRetriever.key is KeywordRetriever.key
+        else open_library(lessons_path, None, RankedRetriever.key)
+    )
+    load_seconds = time.perf_counter() - started
+    keyword = KeywordRetriever(keyword_library)
+    chosen = RankedRetriever(ranked_library)
+    fts5 = Fts5TopOne(ranked_library)
+    fts5_stopwords = Fts5TopOne(ranked_library, drop_stopwords=True)
 
     def evidence_id(evidence: Evidence | None) -> str | None:
         return None if evidence is None else evidence.passage.id
 
-    def lesson_id(lesson: Passage | None) -> str | None:
-        return None if lesson is None else lesson.id
-
-    print(f"\n== {name}: {len(library)} lessons, {len(cases)} cases ({cases_path.name})")
-    print(f"   library read and indexed in {index_seconds:.2f} s")
+    print(f"\n== {name}: {len(ranked_library)} passages, {len(cases)} cases ({cases_path.name})")
+    print(f"   loaded and indexed in {load_seconds:.1f} s")
+    items = [judged(chosen, case.question) for case in cases]
     rows: list[tuple[str, Callable[[str], str | None]]] = [
         ("keyword", lambda q: evidence_id(keyword.retrieve(q))),
-        (
-            f"ranked (margin > {ranked.MIN_MARGIN}, share >= {ranked.MIN_MATCHED_SHARE})",
-            lambda q: evidence_id(chosen.retrieve(q)),
-        ),
-        ("ranked top-1, never refusing", lambda q: top_one(chosen, q)),
-        ("FTS5 top-1, stopwords dropped", lambda q: lesson_id(fts5.retrieve(q))),
-        ("FTS5 top-1, all words", lambda q: lesson_id(fts5_all_words.retrieve(q))),
+        ("ranked", lambda q: evidence_id(chosen.retrieve(q))),
+        ("FTS5 over passages (all words)", fts5.retrieve_id),
+        ("FTS5 over passages (stopwords dropped)", fts5_stopwords.retrieve_id),
     ]
     for label, answer in rows:
         started = time.perf_counter()
-        result = score(cases, answer)
+        answers = [answer(case.question) for case in cases]
         per_question_ms = (time.perf_counter() - started) * 1000 / len(cases)
-        print(f"   {label:<40} {result}   {per_question_ms:5.2f} ms/question")
-    rankings = [chosen.rank(case.question) for case in cases]
-    return DevSet(name, cases, library, rankings)
-
-
-def top_one(retriever: RankedRetriever, question: str) -> str | None:
-    ranking = retriever.rank(question)
-    return None if ranking is None else retriever.library.passages[ranking.lesson_number].id
-
-
-def judge_set(dev_set: DevSet, margin: float, share: float) -> tuple[Score, int]:
-    """The set's score at these thresholds, and how many wrong lessons would be shown."""
-    judge = RankedRetriever(dev_set.library, min_margin=margin, min_matched_share=share)
-    answerable = right = unanswerable = refused = wrong = 0
-    for case, ranking in zip(dev_set.cases, dev_set.rankings, strict=True):
-        got = None
-        if ranking is not None and judge.accepts(ranking):
-            got = dev_set.library.passages[ranking.lesson_number].id
-        wrong += got is not None and got != case.expect_lesson
-        if case.expect_lesson is None:
-            unanswerable += 1
-            refused += got is None
-        else:
-            answerable += 1
-            right += got == case.expect_lesson
-    return Score(answerable, right, unanswerable, refused), wrong
+        print(f"   {label:<40} {score(cases, answers)}  {per_question_ms:6.2f} ms/question")
+    never_refusing = score(cases, [item.passage_id for item in items])
+    print(f"   {'ranked best passage, never refusing':<40} {never_refusing}")
+    return DevSet(name, cases, items)
 
 
 def print_curves(dev_sets: Sequence[DevSet]) -> None:
-    """The trade-off table per set, then the pair the selection rule picks.
-
-    Rule (fixed before looking at the table): among threshold pairs that refuse at least
-    80% of unanswerable questions on every set, take the highest worst-set answerable
-    accuracy; break ties by the higher worst-set refusal, then by the lower thresholds.
-    """
-    results = {
-        (margin, share): [judge_set(dev_set, margin, share) for dev_set in dev_sets]
-        for margin in MARGINS
-        for share in SHARES
-    }
-    for position, dev_set in enumerate(dev_sets):
-        print(
-            f"\n   curve on {dev_set.name}: answerable right % / unanswerable refused % "
-            f"/ wrong lessons shown (of {len(dev_set.cases)} questions)"
-        )
-        print("   margin > | share >= " + "".join(f"{share:>14}" for share in SHARES))
-        for margin in MARGINS:
+    for title, thresholds, rule in RULES:
+        print(f"\n-- {title}")
+        print("   x      " + "".join(f"{dev_set.name:>22}" for dev_set in dev_sets))
+        for threshold in thresholds:
             cells = []
-            for share in SHARES:
-                result, wrong = results[(margin, share)][position]
-                cells.append(f"{result.accuracy:4.0%} {result.refusal:4.0%} {wrong:3d}")
-            print(f"   {margin:<8.2f} |          " + "".join(f"{cell:>14}" for cell in cells))
-    qualifying = [
-        pair
-        for pair, per_set in results.items()
-        if all(result.refusal >= 0.8 for result, _ in per_set)
-    ]
-    if not qualifying:
-        print("\n   no threshold pair refuses 80% of unanswerable questions on every set")
-        return
-    best = max(
-        qualifying,
-        key=lambda pair: (
-            min(result.accuracy for result, _ in results[pair]),
-            min(result.refusal for result, _ in results[pair]),
-            -pair[0],
-            -pair[1],
-        ),
-    )
-    print(f"\n   selection rule picks margin > {best[0]}, share >= {best[1]}:")
-    for dev_set, (result, wrong) in zip(dev_sets, results[best], strict=True):
-        print(f"     {dev_set.name:<28} {result}   wrong lessons shown {wrong}")
+            for dev_set in dev_sets:
+                answers = [
+                    item.passage_id if item.ranking is not None and rule(item, threshold) else None
+                    for item in dev_set.judged
+                ]
+                result = score(dev_set.cases, answers)
+                found = f"{result.found:>3}/{result.answerable:<3}"
+                cells.append(f"{found} {result.refused:>3}/{result.unanswerable:<3}")
+            print(f"   {threshold:<6} " + "".join(f"{cell:>22}" for cell in cells))
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="retrieval modes side by side, and the curve")
+    parser = argparse.ArgumentParser(description="retrieval modes side by side, and the curves")
     parser.add_argument(
         "--set",
         nargs=2,
         action="append",
         type=Path,
         metavar=("CASES", "LESSONS"),
-        help="a cases file and its lesson folder (default: both Django sets)",
+        help="a cases file and its library folder (default: the five development sets)",
     )
     args = parser.parse_args(argv)
     sets = (
-        [(f"{cases.name}", cases, lessons) for cases, lessons in args.set]
-        if args.set
-        else DEFAULT_SETS
+        [(cases.stem, cases, lessons) for cases, lessons in args.set] if args.set else DEFAULT_SETS
     )
+    print(
+        f"ranked as shipped: k1 {ranked.SATURATION}, share >= {ranked.MIN_MATCHED_SHARE}, "
+        f"margin > {ranked.MIN_MARGIN}"
+    )
+    print("cells: found = answerable answered with the right passage; refused = unanswerable")
     dev_sets: list[DevSet] = []
     for name, cases_path, lessons_path in sets:
         if not lessons_path.is_dir():
-            print(f"{lessons_path} is missing: run scripts/build_django_devsets.py first")
-            return 2
+            print(f"\n{lessons_path} is missing (run scripts/build_django_devsets.py): skipped")
+            continue
         dev_sets.append(measure_set(name, cases_path, lessons_path))
+    print("\ncurves (per set: found/answerable refused/unanswerable)")
     print_curves(dev_sets)
     return 0
 
