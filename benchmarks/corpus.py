@@ -3,8 +3,9 @@
 A corpus is N lesson files (titles of 3-8 words, bodies of 120-180 words) drawn from
 a Zipf-distributed vocabulary of 30,000 made-up words, in a tree of folders two levels
 deep (`group-003/section-4/lesson-03412.md`, a hundred files a folder), plus a
-JSON-lines case file in the `tui-assistant eval` format. The same seed gives byte-identical files, so every
-engine reads the same library and every run can be compared with the last.
+JSON-lines case file in the `tui-assistant eval` format. The same seed gives
+byte-identical files, so every engine reads the same library and every run can be
+compared with the last.
 """
 
 from __future__ import annotations
