@@ -18,6 +18,7 @@ import pytest
 
 from tui_assistant.core import store
 from tui_assistant.core.library import Library, LibraryError
+from tui_assistant.core.retrieval import KeywordRetriever
 from tui_assistant.core.store import SCHEMA_VERSION, open_library, store_path
 from tui_assistant.core.text import stem
 
@@ -144,6 +145,32 @@ def test_a_changed_file_alone_is_read_again_and_its_text_changes(
     assert reads == ["pasta-water.md"]
     assert library.get("pasta-water").text == "Use plenty of water and stir often."
     assert library.get("boiled-eggs").text == EXPECTED["boiled-eggs"][1]
+
+
+def test_after_edits_the_index_answers_as_a_fresh_build_does(
+    folder: Path, data_dir: Path, tmp_path: Path
+) -> None:
+    open_(folder, data_dir)
+    # Edited and added documents get new store rows, out of library order.
+    write(folder, "boiled-eggs.md", "# Boiled eggs\n\nBoil eggs in salted water, then cool them.\n")
+    write(folder, "a-first.md", "# Salted water\n\nSalted water boils a little hotter.\n")
+    edited = open_(folder, data_dir)
+    fresh = open_(folder, tmp_path / "fresh-data")
+    assert [info.id for info in edited] == [info.id for info in fresh]
+    for key in ("salt", "water", "boil", "egg", "pasta"):
+        for field in ("title", "body"):
+            ours = getattr(edited.index, field)(key)
+            theirs = getattr(fresh.index, field)(key)
+            assert list(ours.numbers) == sorted(ours.numbers)
+            assert sorted(
+                (edited.info(n).id, c) for n, c in zip(ours.numbers, ours.counts, strict=True)
+            ) == sorted(
+                (fresh.info(n).id, c) for n, c in zip(theirs.numbers, theirs.counts, strict=True)
+            )
+    for question in ("how much salt in pasta water", "boiled eggs in salted water"):
+        got = KeywordRetriever(edited).retrieve(question)
+        expected = KeywordRetriever(fresh).retrieve(question)
+        assert (got and got.passage) == (expected and expected.passage)
 
 
 def test_a_change_that_keeps_the_size_is_still_seen(

@@ -25,7 +25,8 @@ COUNT_TYPECODE = "H"
 
 @dataclass(frozen=True, slots=True)
 class Postings:
-    """Passage numbers holding a word (or key) in one field, and its count in each."""
+    """Passage numbers holding a word (or key) in one field, ascending, and its count in
+    each."""
 
     numbers: array[int]
     counts: array[int]
@@ -72,12 +73,16 @@ class InvertedIndex:
             return _NO_POSTINGS
         if len(found) == 1:
             return found[0]
-        # Several words share the key (`boil`, `boiling`): one passage, summed counts.
+        # Several words share the key (`boil`, `boiling`): one passage, summed counts,
+        # numbers ascending like every postings list.
         totals: Counter[int] = Counter()
         for postings in found:
             for number, count in zip(postings.numbers, postings.counts, strict=True):
                 totals[number] += count
-        return Postings(array(NUMBER_TYPECODE, totals.keys()), array("I", totals.values()))
+        numbers = sorted(totals)
+        return Postings(
+            array(NUMBER_TYPECODE, numbers), array("I", map(totals.__getitem__, numbers))
+        )
 
 
 class IndexBuilder:

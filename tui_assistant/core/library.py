@@ -275,9 +275,11 @@ class DocumentInfo:
 class Library:
     """The library as loaded: passages in library order, their index, and their texts.
 
-    Retrieval works on passage numbers (positions in `passages`); `passage(number)`
-    gives the full passage, its text read from where the library keeps it (the
-    store's snapshot, or memory).
+    `passages` is in library order (by path, then within the document). Retrieval
+    works on the index's passage numbers; `passage(number)` gives the full passage, its
+    text read from where the library keeps it (the store's snapshot, or memory).
+    `positions[number]` is that passage's place in `passages` (numbers follow the
+    store's row order, which keeps every word's postings ascending).
     """
 
     def __init__(
@@ -288,12 +290,16 @@ class Library:
         index: InvertedIndex,
         text: Callable[[int], str],
         problems: Sequence[FileProblem] = (),
+        positions: Sequence[int] | None = None,
     ) -> None:
         self.folder = folder
         self.passages = tuple(passages)
         self.documents = tuple(documents)
         self.index = index
         self.problems = tuple(problems)
+        self.positions: Sequence[int] = (
+            positions if positions is not None else range(len(self.passages))
+        )
         self._text = text
 
     def __len__(self) -> int:
@@ -304,13 +310,19 @@ class Library:
 
     @cached_property
     def _numbers(self) -> dict[str, int]:
-        return {info.id: number for number, info in enumerate(self.passages)}
+        return {
+            self.passages[position].id: number for number, position in enumerate(self.positions)
+        }
 
     def number_of(self, passage_id: str) -> int | None:
+        """The index number of the passage with this id, if the library has it."""
         return self._numbers.get(passage_id)
 
+    def info(self, number: int) -> PassageInfo:
+        return self.passages[self.positions[number]]
+
     def passage(self, number: int) -> Passage:
-        info = self.passages[number]
+        info = self.info(number)
         return Passage(
             id=info.id,
             title=info.title,

@@ -11,8 +11,12 @@ the library.
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_left
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import islice
+from operator import countOf
 from typing import Protocol
 
 from tui_assistant.core.index import KeyFunction
@@ -59,33 +63,93 @@ class KeywordRetriever:
 
     def retrieve(self, question: str) -> Evidence | None:
         index = self.library.index
-        # Per question word that occurs at all: the passages holding it anywhere, and
-        # those whose title holds it.
-        present: list[tuple[str, set[int], array[int]]] = []
-        for key in question_keys(question, self.key):
-            in_title = index.title(key).numbers
-            anywhere = set(in_title)
-            anywhere.update(index.body(key).numbers)
-            if anywhere:
-                present.append((key, anywhere, in_title))
-        # Only passages holding MIN_DISTINCT_MATCHES (two) distinct words compete.
-        qualified: set[int] = set()
-        for first, (_, anywhere, _) in enumerate(present):
-            for _, other, _ in present[first + 1 :]:
-                qualified |= anywhere & other
-        if not qualified:
-            return None
+        # A passage's score: 1 per question word it holds anywhere, plus 1 more when
+        # its title holds it. Counted straight from the postings, so a word costs one
+        # pass over the passages that hold it.
         scores: Counter[int] = Counter()
-        for _, anywhere, in_title in present:
-            scores.update(anywhere & qualified)
-            scores.update(qualified.intersection(in_title))
-        (winner, best_score), *rest = scores.most_common(2)
-        runner_up = rest[0][1] if rest else None
-        if runner_up == best_score:
+        present: list[tuple[str, array[int], array[int]]] = []
+        for key in question_keys(question, self.key):
+            in_title, in_body = index.title(key).numbers, index.body(key).numbers
+            if not in_title and not in_body:
+                continue
+            present.append((key, in_title, in_body))
+            scores.update(in_body)
+            scores.update(_missing_from(in_title, in_body))
+            scores.update(in_title)
+        if not scores:
+            return None
+        values = list(scores.values())
+        best_score = max(values)
+        if best_score < TITLE_WEIGHT + BODY_WEIGHT:
+            # One word in a title also scores 2: only here must matches be counted.
+            return self._weak_question(present, scores)
+        if countOf(values, best_score) > 1:
             return None  # a tie at the best score
+        winner = next(islice(scores, values.index(best_score), None))
+        scores[winner] = 0
+        runner_up: int | None = max(scores.values())
+        if runner_up == MIN_DISTINCT_MATCHES * BODY_WEIGHT:
+            runner_up = runner_up if _matched_twice(present, scores, runner_up) else None
+        elif runner_up is not None and runner_up < MIN_DISTINCT_MATCHES * BODY_WEIGHT:
+            runner_up = None
+        return self._evidence(present, winner, best_score, runner_up)
+
+    def _weak_question(
+        self, present: list[tuple[str, array[int], array[int]]], scores: Counter[int]
+    ) -> Evidence | None:
+        """The best score is 2 or less: only passages with two distinct words (two body
+        matches, score 2) compete."""
+        qualified = _matched_twice(present, scores, MIN_DISTINCT_MATCHES * BODY_WEIGHT)
+        if len(qualified) != 1:
+            return None
+        return self._evidence(present, qualified[0], MIN_DISTINCT_MATCHES * BODY_WEIGHT, None)
+
+    def _evidence(
+        self,
+        present: list[tuple[str, array[int], array[int]]],
+        winner: int,
+        score: int,
+        runner_up: int | None,
+    ) -> Evidence:
         return Evidence(
             passage=self.library.passage(winner),
-            matched_words=tuple(key for key, anywhere, _ in present if winner in anywhere),
-            score=best_score,
+            matched_words=tuple(
+                key
+                for key, in_title, in_body in present
+                if _holds(in_body, winner) or _holds(in_title, winner)
+            ),
+            score=score,
             runner_up_score=runner_up,
         )
+
+
+# Below this many title postings, looking each one up in the body postings is cheaper
+# than a pass over all of them.
+_LOOKUP_LIMIT = 1000
+
+
+def _missing_from(numbers: array[int], others: array[int]) -> Iterable[int]:
+    """The passage numbers in `numbers` that are not in `others` (both ascending)."""
+    if len(numbers) <= _LOOKUP_LIMIT:
+        return [number for number in numbers if not _holds(others, number)]
+    return set(numbers).difference(others)
+
+
+def _holds(numbers: array[int], number: int) -> bool:
+    """Whether ascending `numbers` holds `number`."""
+    place = bisect_left(numbers, number)
+    return place < len(numbers) and numbers[place] == number
+
+
+def _matched_twice(
+    present: list[tuple[str, array[int], array[int]]], scores: Counter[int], score: int
+) -> list[int]:
+    """The passages scoring `score` that hold at least two distinct question words."""
+    candidates = [number for number, value in scores.items() if value == score]
+    matches: Counter[int] = Counter()
+    wanted = set(candidates)
+    for _, in_title, in_body in present:
+        hits = wanted.intersection(in_body)
+        hits.update(wanted.intersection(in_title))
+        matches.update(hits)
+    return [number for number in candidates if matches[number] >= MIN_DISTINCT_MATCHES]

@@ -425,8 +425,9 @@ def _load(
 ) -> Library:
     """The in-memory library and index, from the store's snapshot.
 
-    In memory, passages are numbered by their place in the library (path order);
-    the stored postings, numbered by store row, are renumbered as they are read.
+    In memory, passages are numbered 0, 1, ... in store row order, so the stored
+    postings (ascending rows) stay ascending once renumbered; `Library.positions`
+    maps a number to the passage's place in library order.
     """
     display_folder = os.path.basename(os.path.abspath(folder))
     problems: list[FileProblem] = list(listing.problems)
@@ -441,14 +442,13 @@ def _load(
     ids, notices = document_ids(titles)
     problems.extend(notices)
     problems.sort(key=lambda problem: problem.path)
-    highest = connection.execute("SELECT max(number) FROM passages").fetchone()[0]
-    place = array("l", [-1]) * ((highest or 0) + 1)
     infos: list[PassageInfo] = []
     documents: list[DocumentInfo] = []
+    # Per passage in library order: its store row and field lengths.
     rows = array("q")
     title_lengths, body_lengths = array(NUMBER_TYPECODE), array(NUMBER_TYPECODE)
     for (
-        number,
+        row,
         path,
         anchor,
         title,
@@ -464,7 +464,6 @@ def _load(
             documents.append(DocumentInfo(path, titles[path], len(infos), 0))
         document = documents[-1]
         documents[-1] = DocumentInfo(path, document.title, document.first, document.count + 1)
-        place[number] = len(infos)
         infos.append(
             PassageInfo(
                 passage_id(ids[path], anchor),
@@ -475,7 +474,7 @@ def _load(
                 path,
             )
         )
-        rows.append(number)
+        rows.append(row)
         title_lengths.append(title_length)
         body_lengths.append(body_length)
     if not infos:
@@ -486,15 +485,28 @@ def _load(
             f"with text{detail}",
             problems,
         )
+    # Number passages in row order; a fresh store's rows are in library order already.
+    positions = sorted(range(len(rows)), key=rows.__getitem__)
+    by_number = array("q", map(rows.__getitem__, positions))
+    number_of_row = array("l", [-1]) * (by_number[-1] + 1)
+    for number, row in enumerate(by_number):
+        number_of_row[row] = number
     fields: dict[str, dict[str, Postings]] = {field: {} for field in FIELDS}
-    to_place = place.__getitem__
+    to_number = number_of_row.__getitem__
     for word, field, numbers, counts in connection.execute(
         "SELECT word, field, numbers, counts FROM postings"
     ):
         stored, postings = array(NUMBER_TYPECODE), new_postings()
         stored.frombytes(numbers)
-        postings.numbers.extend(map(to_place, stored))
+        postings.numbers.extend(map(to_number, stored))
         postings.counts.frombytes(counts)
         fields[field][word] = postings
-    index = InvertedIndex(fields["title"], fields["body"], title_lengths, body_lengths, key)
-    return Library(folder, infos, documents, index, _Texts(connection, rows), problems)
+    index = InvertedIndex(
+        fields["title"],
+        fields["body"],
+        array(NUMBER_TYPECODE, map(title_lengths.__getitem__, positions)),
+        array(NUMBER_TYPECODE, map(body_lengths.__getitem__, positions)),
+        key,
+    )
+    texts = _Texts(connection, by_number)
+    return Library(folder, infos, documents, index, texts, problems, positions)

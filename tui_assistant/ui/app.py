@@ -460,7 +460,7 @@ class AssistantApp(App[int]):
         number = library.number_of(passage.id)
         if number is None:
             return None
-        return Path(library.folder) / library.passages[number].document
+        return Path(library.folder) / library.info(number).document
 
     def action_open_in_editor(self) -> None:
         passage = self.evidence.passage
