@@ -1,11 +1,12 @@
 """The index store: one SQLite database per library folder, in the data folder.
 
 It keeps every document file's stamp (path, size, mtime in nanoseconds) and the
-passages the file split into, with their content words. Opening a library compares
-the folder with the stamps and reads again only the files that changed, were added or
-were removed, in one transaction; the query structures are then built in memory from
-the stored words. A database that is damaged, from another schema version or not
-ours is rebuilt with a one-line warning, never trusted.
+passages the file split into, and the postings of their content words. Opening a
+library compares the folder with the stamps and reads again only the files that
+changed, were added or were removed, in one transaction; `snapshot.read_library` then
+builds the in-memory library and index from what is stored. A database that is
+damaged, from another schema version or not ours is rebuilt with a one-line warning,
+never trusted.
 
 Several processes share one store: a lock file beside the database lets one of them
 update it at a time, and each process then reads in its own snapshot (SQLite's WAL
@@ -13,7 +14,7 @@ mode), which it keeps open, so the passage text it shows is the text it indexed 
 when another process updates the store meanwhile.
 
 The database is a plain SQLite file: `sqlite3 <data dir>/libraries/<name>.sqlite3`
-opens it (`files`, `passages`, `meta`).
+opens it (`files`, `passages`, `postings`, `meta`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ import logging
 import os
 import sqlite3
 import sys
-import threading
 from array import array
 from collections.abc import Callable
 from pathlib import Path
@@ -34,7 +34,6 @@ from filelock import FileLock
 from tui_assistant.core.index import (
     COUNT_TYPECODE,
     NUMBER_TYPECODE,
-    InvertedIndex,
     KeyFunction,
     Postings,
     add_postings,
@@ -42,19 +41,14 @@ from tui_assistant.core.index import (
 )
 from tui_assistant.core.library import (
     UNREADABLE,
-    DocumentInfo,
-    FileProblem,
     FileStamp,
     Library,
-    LibraryError,
     Listing,
-    PassageInfo,
-    document_ids,
     list_library,
-    printable_file_name,
     read_document,
 )
-from tui_assistant.core.passages import Document, passage_id
+from tui_assistant.core.passages import Document
+from tui_assistant.core.snapshot import FIELDS, begin_snapshot, read_library
 from tui_assistant.core.text import NORMALISER_VERSION, content_words
 
 logger = logging.getLogger(__name__)
@@ -104,8 +98,6 @@ CREATE TABLE postings (
 ) WITHOUT ROWID;
 """
 
-FIELDS = ("title", "body")
-
 
 class StoreProblem(Exception):
     """The database cannot be trusted; the message says why."""
@@ -148,21 +140,21 @@ def open_library(
         connection = _open_trusted(path, folder)
         try:
             _update(connection, folder, listing, progress)
-            _begin_snapshot(connection)
+            begin_snapshot(connection)
         except sqlite3.DatabaseError as error:
             connection.close()
             connection = _rebuilt_and_updated(path, folder, listing, progress, error)
     finally:
         lock.release()
     try:
-        return _load(connection, folder, listing, key)
+        return read_library(connection, folder, listing, key)
     except sqlite3.DatabaseError as error:
         # Damage the checks above did not reach (a scrambled page of passages) shows
         # only when every row is read: rebuild rather than fail to start.
         connection.close()
         with lock:
             connection = _rebuilt_and_updated(path, folder, listing, progress, error)
-        return _load(connection, folder, listing, key)
+        return read_library(connection, folder, listing, key)
 
 
 def _rebuilt_and_updated(
@@ -176,7 +168,7 @@ def _rebuilt_and_updated(
     caller holds the lock)."""
     connection = _rebuilt(path, folder, f"is damaged ({error})")
     _update(connection, folder, listing, progress)
-    _begin_snapshot(connection)
+    begin_snapshot(connection)
     return connection
 
 
@@ -186,7 +178,7 @@ def _in_memory(
     connection = _connect(":memory:")
     _create(connection, folder)
     _update(connection, folder, listing, progress)
-    return _load(connection, folder, listing, key)
+    return read_library(connection, folder, listing, key)
 
 
 def _connect(path: Path | str) -> sqlite3.Connection:
@@ -394,119 +386,3 @@ def _store_file(
         )
         assert cursor.lastrowid is not None
         postings.add(cursor.lastrowid, title_words, body_words)
-
-
-def _begin_snapshot(connection: sqlite3.Connection) -> None:
-    """Start the read transaction this process keeps: its first read fixes the snapshot."""
-    connection.execute("BEGIN")
-    connection.execute("SELECT count(*) FROM files").fetchone()
-
-
-class _Texts:
-    """Passage texts read from the store's snapshot, by passage number."""
-
-    def __init__(self, connection: sqlite3.Connection, rows: array[int]) -> None:
-        self._connection = connection
-        self._rows = rows
-        self._lock = threading.Lock()
-
-    def __call__(self, number: int) -> str:
-        with self._lock:
-            found = self._connection.execute(
-                "SELECT text FROM passages WHERE number = ?", (self._rows[number],)
-            ).fetchone()
-        if found is None:  # cannot happen inside the snapshot
-            raise LookupError(f"passage {number} is not in the store")
-        return str(found[0])
-
-
-def _load(
-    connection: sqlite3.Connection, folder: Path, listing: Listing, key: KeyFunction
-) -> Library:
-    """The in-memory library and index, from the store's snapshot.
-
-    In memory, passages are numbered 0, 1, ... in store row order, so the stored
-    postings (ascending rows) stay ascending once renumbered; `Library.positions`
-    maps a number to the passage's place in library order.
-    """
-    display_folder = os.path.basename(os.path.abspath(folder))
-    problems: list[FileProblem] = list(listing.problems)
-    titles: dict[str, str] = {}
-    for path, title, problem in connection.execute(
-        "SELECT path, title, problem FROM files ORDER BY path"
-    ):
-        if problem is not None:
-            problems.append(FileProblem(path, problem))
-        else:
-            titles[path] = title
-    ids, notices = document_ids(titles)
-    problems.extend(notices)
-    problems.sort(key=lambda problem: problem.path)
-    infos: list[PassageInfo] = []
-    documents: list[DocumentInfo] = []
-    # Per passage in library order: its store row and field lengths.
-    rows = array("q")
-    title_lengths, body_lengths = array(NUMBER_TYPECODE), array(NUMBER_TYPECODE)
-    for (
-        row,
-        path,
-        anchor,
-        title,
-        line,
-        end_line,
-        title_length,
-        body_length,
-    ) in connection.execute(
-        "SELECT number, path, anchor, title, line, end_line, title_length, body_length"
-        " FROM passages ORDER BY path, position"
-    ):
-        if not documents or documents[-1].path != path:
-            documents.append(DocumentInfo(path, titles[path], len(infos), 0))
-        document = documents[-1]
-        documents[-1] = DocumentInfo(path, document.title, document.first, document.count + 1)
-        infos.append(
-            PassageInfo(
-                passage_id(ids[path], anchor),
-                title,
-                f"{display_folder}/{path}",
-                line,
-                end_line,
-                path,
-            )
-        )
-        rows.append(row)
-        title_lengths.append(title_length)
-        body_lengths.append(body_length)
-    if not infos:
-        skipped = sum(problem.skipped for problem in problems)
-        detail = f" ({skipped} skipped)" if skipped else ""
-        raise LibraryError(
-            f"lessons folder {printable_file_name(str(folder))} has no Markdown document "
-            f"with text{detail}",
-            problems,
-        )
-    # Number passages in row order; a fresh store's rows are in library order already.
-    positions = sorted(range(len(rows)), key=rows.__getitem__)
-    by_number = array("q", map(rows.__getitem__, positions))
-    number_of_row = array("l", [-1]) * (by_number[-1] + 1)
-    for number, row in enumerate(by_number):
-        number_of_row[row] = number
-    fields: dict[str, dict[str, Postings]] = {field: {} for field in FIELDS}
-    to_number = number_of_row.__getitem__
-    for word, field, numbers, counts in connection.execute(
-        "SELECT word, field, numbers, counts FROM postings"
-    ):
-        stored, postings = array(NUMBER_TYPECODE), new_postings()
-        stored.frombytes(numbers)
-        postings.numbers.extend(map(to_number, stored))
-        postings.counts.frombytes(counts)
-        fields[field][word] = postings
-    index = InvertedIndex(
-        fields["title"],
-        fields["body"],
-        array(NUMBER_TYPECODE, map(title_lengths.__getitem__, positions)),
-        array(NUMBER_TYPECODE, map(body_lengths.__getitem__, positions)),
-        key,
-    )
-    texts = _Texts(connection, by_number)
-    return Library(folder, infos, documents, index, texts, problems, positions)
