@@ -20,7 +20,6 @@ from tui_fakes import (
 
 from tui_assistant.core.history import HISTORY_FILE_NAME, HistoryStore, Turn
 from tui_assistant.core.outcome import Outcome
-from tui_assistant.ui.app import AssistantApp
 
 SIZE = (100, 32)
 
@@ -140,7 +139,7 @@ class SlowDisk(HistoryStore):
 
 async def test_a_slow_history_write_never_holds_up_the_screen(tmp_path: Path) -> None:
     store = SlowDisk(tmp_path)
-    app = AssistantApp(make_context(BUNDLED_LESSONS, tmp_path), history=store, cursor_blink=False)
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path), history=store)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.history_loaded)
         await ask(pilot, "how much salt for pasta water")
@@ -160,7 +159,7 @@ async def test_a_slow_history_write_never_holds_up_the_screen(tmp_path: Path) ->
 
 async def test_quitting_waits_for_the_writes_still_queued(tmp_path: Path) -> None:
     store = SlowDisk(tmp_path)
-    app = AssistantApp(make_context(BUNDLED_LESSONS, tmp_path), history=store, cursor_blink=False)
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path), history=store)
     async with app.run_test(size=SIZE) as pilot:
         await ask(pilot, "how much salt for pasta water")
         await wait_until(pilot, lambda: len(app.turns) == 1)
@@ -176,9 +175,7 @@ async def test_a_failed_history_write_is_a_warning(tmp_path: Path) -> None:
         def append(self, outcome: Outcome, asked_at: str | None = None) -> Turn:
             raise OSError(28, "No space left on device")
 
-    app = AssistantApp(
-        make_context(BUNDLED_LESSONS, tmp_path), history=FullDisk(tmp_path), cursor_blink=False
-    )
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path), history=FullDisk(tmp_path))
     async with app.run_test(size=SIZE) as pilot:
         await ask(pilot, "how much salt for pasta water")
         await wait_until(pilot, lambda: "history not saved" in chat_text(app))

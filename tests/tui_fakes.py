@@ -14,6 +14,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from tui_assistant.context import AppContext, build_retriever, load_library
+from tui_assistant.core.history import HistoryStore
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.core.store import Progress
@@ -85,13 +86,13 @@ def make_context(
     return AppContext(settings=config, library=library, service=service)
 
 
-def make_app(context: AppContext) -> AssistantApp:
+def make_app(context: AppContext, history: HistoryStore | None = None) -> AssistantApp:
     """The app, handed `context` by its start-up worker instead of building one."""
 
     def start(settings: Settings, progress: Progress | None) -> AppContext:
         return context
 
-    return AssistantApp(context.settings, start=start, cursor_blink=False)
+    return AssistantApp(context.settings, start=start, history=history, cursor_blink=False)
 
 
 class SlowStart:
