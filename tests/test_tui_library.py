@@ -27,7 +27,8 @@ from tui_fakes import (
 
 from tui_assistant.core.library import LibraryError
 from tui_assistant.settings import Settings
-from tui_assistant.ui.app import AssistantApp, editor_command, run_app
+from tui_assistant.ui.app import AssistantApp, run_app
+from tui_assistant.ui.editor import editor_command
 from tui_assistant.ui.lesson_browser import DocumentData, FolderData, LessonTree, PassageData
 
 SIZE = (100, 32)

@@ -23,13 +23,14 @@ import contextlib
 import fcntl
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from tui_assistant.core.outcome import Outcome
+from tui_assistant.core.text import clean_display_text
 
 HISTORY_FILE_NAME = "history.jsonl"
 RECORD_VERSION = 1
@@ -228,6 +229,26 @@ def _read_all(descriptor: int) -> bytes:
         chunks.append(chunk)
         offset += len(chunk)
     return b"".join(chunks)
+
+
+def export_conversation(turns: Sequence[Turn], folder: Path) -> Path:
+    """Write the conversation as Markdown into `folder`, named by the time (UTC); the
+    file written. Raises OSError."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / datetime.now(UTC).strftime("conversation-%Y%m%d-%H%M%S.md")
+    path.write_text(export_markdown(turns), encoding="utf-8")
+    return path
+
+
+def latest_answer(turns: Sequence[Turn]) -> str | None:
+    """The latest answer with its source path, as text to copy; None before any."""
+    latest = next((turn for turn in reversed(turns) if turn.answered), None)
+    if latest is None:
+        return None
+    text = clean_display_text(latest.answer or "")
+    if latest.source_path:
+        text += f"\n\nsource: {latest.source_path}"
+    return text
 
 
 def export_markdown(turns: Iterable[Turn]) -> str:

@@ -1,96 +1,66 @@
 """The full-screen app: chat, evidence, lesson browser, question box, status bar.
 
-The screen is drawn at once; the library is loaded (indexed where files changed) in a
-thread worker that reports its progress to the status bar, and the question box
-answers once it is loaded (a question asked before stays in the box). `ctrl+r`
-reloads the library the same way and swaps it in on the app's thread.
+The library loads in the background (`LibraryApp`), its progress in the status bar;
+the question box answers once it is loaded (a question asked before stays in the
+box), and `ctrl+r` reloads it.
 
 Every question goes through `AnswerService`: `start` (retrieval, deterministic answer)
 runs at once; a model answer is awaited in one exclusive async worker that `escape`
 cancels. The app remembers which request is current, so an answer that arrives after
-a cancel is dropped, never shown.
-
-History is written (`append`, with its `fsync`) on one writer thread, so a slow disk
-never holds up the screen; one thread keeps the records in the order of the turns,
-and quitting waits for the writes still queued.
+a cancel is dropped, never shown. History is written off the event loop
+(`HistoryWriter`), and quitting waits for the writes still queued.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
-import shlex
 import subprocess
 import time
-from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Collection, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar
 
 from textual import on, work
-from textual.app import App, ComposeResult, ScreenStackError, SuspendNotSupported, SystemCommand
+from textual.app import ComposeResult, ScreenStackError, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer
-from textual.worker import get_current_worker
 
 from tui_assistant.context import AppContext, load_library, open_context
 from tui_assistant.core.conversation import Conversation
-from tui_assistant.core.history import HistoryStore, LoadedHistory, Turn, export_markdown
-from tui_assistant.core.library import Library, LibraryError
+from tui_assistant.core.history import (
+    HistoryStore,
+    LoadedHistory,
+    Turn,
+    export_conversation,
+    latest_answer,
+)
+from tui_assistant.core.library import Library
 from tui_assistant.core.outcome import Outcome, Reason, cancelled, refused, timed_out
-from tui_assistant.core.passages import Passage
 from tui_assistant.core.service import PendingAnswer
-from tui_assistant.core.store import Progress
-from tui_assistant.core.text import clean_display_text
 from tui_assistant.locations import default_data_dir
 from tui_assistant.settings import Settings
 from tui_assistant.ui.chat_pane import ChatPane, TurnView
 from tui_assistant.ui.core_warnings import NoticeHandler, show_core_warnings, stop_showing
+from tui_assistant.ui.editor import open_in_editor
 from tui_assistant.ui.evidence_panel import EvidencePanel
 from tui_assistant.ui.help_screen import HelpScreen
+from tui_assistant.ui.history_writer import HistoryWriter
 from tui_assistant.ui.lesson_browser import LessonBrowser
-from tui_assistant.ui.literal import one_line
+from tui_assistant.ui.library_app import ContextStarter, LibraryApp, LibraryLoader
 from tui_assistant.ui.messages import PassageChosen, QuestionAsked
 from tui_assistant.ui.question_box import QuestionBox
-from tui_assistant.ui.status_bar import StatusBar, plural, progress_text
+from tui_assistant.ui.status_bar import StatusBar, plural
 
 # A provider is meant to enforce its own deadline; this margin is the app's backstop
 # for one that does not, so a request can never hang the status bar on `asking`.
 DEADLINE_GRACE_SECONDS = 1.0
-# Indexing progress is drawn at most this often: each report waits for the app's thread.
-PROGRESS_INTERVAL_SECONDS = 0.05
-
-# Builds the context (library, service) from settings; runs in a thread worker.
-ContextStarter = Callable[[Settings, Progress | None], AppContext]
-# Reads the library again for a reload; runs in a thread worker.
-LibraryLoader = Callable[[Settings, Progress | None], Library]
 
 
-class _Abandoned(Exception):
-    """Raised from a progress report to stop indexing that nobody waits for any more."""
-
-
-def editor_command(environ: Mapping[str, str], path: Path, line: int) -> list[str] | None:
-    """`$VISUAL` (else `$EDITOR`) split like a shell would, plus `+LINE FILE`; None
-    when neither is set. The path is the library's own, never one a model wrote."""
-    for variable in ("VISUAL", "EDITOR"):
-        value = environ.get(variable, "").strip()
-        if value:
-            try:
-                words = shlex.split(value)
-            except ValueError:  # an unbalanced quote: take the words as they are
-                words = value.split()
-            if words:
-                return [*words, f"+{line}", os.fspath(path)]
-    return None
-
-
-class AssistantApp(App[int]):
+class AssistantApp(LibraryApp):
     TITLE = "tui-assistant"
     # Absolute, so a subclass defined elsewhere (a benchmark, a test) finds it too.
     CSS_PATH = Path(__file__).with_name("app.tcss")
@@ -116,14 +86,7 @@ class AssistantApp(App[int]):
         history: HistoryStore | None = None,
         cursor_blink: bool = True,
     ) -> None:
-        super().__init__()
-        self.settings = settings
-        self._start = start
-        self._reload_library = reload_library
-        self._loaded_context: AppContext | None = None
-        # A LibraryError that ended the first load: `run_app` reports it and exits 2.
-        self.load_error: LibraryError | None = None
-        self.reloading = False
+        super().__init__(settings, start=start, reload_library=reload_library)
         self.clock = clock
         self.data_dir = settings.data_dir or default_data_dir()
         self.history = history or HistoryStore(self.data_dir)
@@ -134,9 +97,7 @@ class AssistantApp(App[int]):
         self._pending_view: TurnView | None = None
         self._cursor_blink = cursor_blink
         self.history_loaded = False
-        # Every history read and write, in order, off the event loop.
-        self._history_writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="history")
-        self._history_writes: set[asyncio.Future[Turn]] = set()
+        self._history = HistoryWriter(self.history, self._show_core_warning)
         self._core_warnings: NoticeHandler | None = None
 
     # -- layout ---------------------------------------------------------------
@@ -158,120 +119,37 @@ class AssistantApp(App[int]):
         self._core_warnings = show_core_warnings(self._show_core_warning)
         self.question_box.focus()
         self._load_history()
-        self._load_context()
+        self.load_context()
 
-    @property
-    def loaded(self) -> bool:
-        """True once the library is loaded and questions are answered."""
-        return self._loaded_context is not None
+    # -- the library, loaded in the background ------------------------------
 
-    @property
-    def context(self) -> AppContext:
-        """The library and the service; only once `loaded`."""
-        if self._loaded_context is None:
-            raise RuntimeError("the library is not loaded yet")
-        return self._loaded_context
+    def show_loading(self, done: int, total: int) -> None:
+        self.status_bar.show_progress(done, total)
 
-    # -- loading the library --------------------------------------------------
+    def show_note(self, note: str) -> None:
+        self.status_bar.show_note(note)
 
-    def _progress(self, report: Callable[[int, int], None]) -> Progress:
-        """A progress callback for the worker thread running it: draws at most every
-        PROGRESS_INTERVAL_SECONDS (and the last step), and stops the work with
-        `_Abandoned` once the worker is cancelled (the app is quitting)."""
-        worker = get_current_worker()
-        last = [0.0]
-
-        def progress(done: int, total: int) -> None:
-            if worker.is_cancelled:
-                raise _Abandoned
-            now = time.monotonic()
-            if done < total and now - last[0] < PROGRESS_INTERVAL_SECONDS:
-                return
-            last[0] = now
-            try:
-                self.call_from_thread(report, done, total)
-            except RuntimeError:  # the app is no longer running
-                raise _Abandoned from None
-
-        return progress
-
-    def _from_thread(self, callback: Callable[..., object], *args: object) -> None:
-        """Run `callback` on the app's thread, unless the app has stopped meanwhile."""
-        with contextlib.suppress(RuntimeError):
-            self.call_from_thread(callback, *args)
-
-    @work(thread=True, exclusive=True, group="library")
-    def _load_context(self) -> None:
-        """The first load: the whole context, built off the app's thread."""
-        try:
-            context = self._start(self.settings, self._progress(self.status_bar.show_progress))
-        except _Abandoned:
-            return
-        except LibraryError as error:
-            self._from_thread(self._start_failed, error)
-            return
-        self._from_thread(self._started, context)
-
-    def _start_failed(self, error: LibraryError) -> None:
-        self.load_error = error
-        self.exit(return_code=2)
-
-    def _started(self, context: AppContext) -> None:
-        self._loaded_context = context
-        library = context.library
-        self.status_bar.show_library(context.mode_label, len(library))
-        self.lesson_browser.set_library(library)
-        for problem in library.problems:
-            self.chat.add_notice(f"warning: {problem}")
+    def library_started(self, context: AppContext) -> None:
+        self._show_library(context.library, known=())
         self.status_bar.show_ready()
         self.refresh_bindings()
 
-    def action_reload(self) -> None:
-        if not self.loaded:
-            self.status_bar.show_note("still indexing: the library is not loaded yet")
-        elif self.pending is not None:
-            self.status_bar.show_note("reload after the answer: a question is in flight")
-        elif self.reloading:
-            self.status_bar.show_note("already reloading")
-        else:
-            self.reloading = True
-            self.status_bar.show_note("reloading…")
-            self._reload(self.context.settings)
-
-    @work(thread=True, exclusive=True, group="library")
-    def _reload(self, settings: Settings) -> None:
-        """Read the library again (only changed files are indexed) off the app's thread."""
-        try:
-            library = self._reload_library(settings, self._progress(self._show_reloading))
-        except _Abandoned:
-            return
-        except LibraryError as error:
-            self._from_thread(self._reload_failed, str(error))
-            return
-        except Exception as error:  # a store that cannot be read must not end the app
-            self._from_thread(self._reload_failed, f"{type(error).__name__}: {error}")
-            return
-        self._from_thread(self._reloaded, library)
-
-    def _show_reloading(self, done: int, total: int) -> None:
-        self.status_bar.show_note(progress_text("reloading", done, total))
-
-    def _reload_failed(self, reason: str) -> None:
-        self.reloading = False
-        self.status_bar.show_note(f"reload failed, still using the loaded library: {reason}")
-
-    def _reloaded(self, library: Library) -> None:
-        self.reloading = False
-        context = self.context
-        known = {str(problem) for problem in context.library.problems}
-        before = len(context.library)
-        context.use_library(library)
-        self.status_bar.show_library(context.mode_label, len(library))
+    def _show_library(self, library: Library, known: Collection[str]) -> None:
+        """The library's size, tree and warnings (but those already shown)."""
+        self.status_bar.show_library(self.context.mode_label, len(library))
         self.lesson_browser.set_library(library)
         for problem in library.problems:
             if str(problem) not in known:
                 self.chat.add_notice(f"warning: {problem}")
-        change = len(library) - before
+
+    def reload_refused(self) -> str | None:
+        if self.pending is not None:
+            return "reload after the answer: a question is in flight"
+        return None
+
+    def library_reloaded(self, before: Library, library: Library) -> None:
+        self._show_library(library, known={str(problem) for problem in before.problems})
+        change = len(library) - len(before)
         changed = f" ({change:+,})" if change else ""
         self.status_bar.show_note(f"reloaded: {plural(len(library), 'passage')}{changed}")
 
@@ -300,21 +178,12 @@ class AssistantApp(App[int]):
     @work(group="history")
     async def _load_history(self) -> None:
         """Read the stored conversation off the event loop, so start-up never waits."""
-        loop = asyncio.get_running_loop()
-        loaded = await loop.run_in_executor(self._history_writer, self.history.load)
-        self._show_history(loaded)
+        self._show_history(await self._history.load())
 
     def _show_history(self, loaded: LoadedHistory) -> None:
-        for warning in loaded.warnings:
-            self.chat.add_notice(f"warning: {warning}")
-        if loaded.turns:
-            shown = len(loaded.turns)
-            note = f"earlier conversation ({shown} turn{'s' if shown != 1 else ''})"
-            if loaded.total > shown:
-                note += f", the last {shown} of {loaded.total}"
-            self.chat.add_earlier_turns(loaded.turns, note)
-            self.turns[:0] = loaded.turns
-            self.question_box.remember_earlier([turn.question for turn in loaded.turns])
+        self.chat.show_history(loaded)
+        self.turns[:0] = loaded.turns
+        self.question_box.remember_earlier([turn.question for turn in loaded.turns])
         self.history_loaded = True
 
     # -- asking ---------------------------------------------------------------
@@ -402,7 +271,7 @@ class AssistantApp(App[int]):
         self.conversation.add(outcome)
         asked_at = datetime.now(UTC).isoformat(timespec="seconds")
         turn = Turn.from_outcome(outcome, asked_at)
-        self._save_turn(outcome, asked_at)
+        self._history.append(outcome, asked_at)
         self.turns.append(turn)
         if view is not None and view.is_attached:
             self.chat.conclude(view, turn)
@@ -416,25 +285,9 @@ class AssistantApp(App[int]):
         self.question_box.set_busy(False)
         self.refresh_bindings()
 
-    def _save_turn(self, outcome: Outcome, asked_at: str) -> None:
-        """Queue the turn's record for the writer thread; the screen does not wait."""
-        loop = asyncio.get_running_loop()
-        writing = loop.run_in_executor(self._history_writer, self.history.append, outcome, asked_at)
-        self._history_writes.add(writing)
-        writing.add_done_callback(self._turn_saved)
-
-    def _turn_saved(self, writing: asyncio.Future[Turn]) -> None:
-        self._history_writes.discard(writing)
-        error = None if writing.cancelled() else writing.exception()
-        if isinstance(error, OSError):
-            self._show_core_warning(f"warning: history not saved ({error.strerror or error})")
-        elif error is not None:
-            self._show_core_warning(f"warning: history not saved ({type(error).__name__})")
-
     async def flush_history(self) -> None:
         """Wait until every queued history write has reached the disk."""
-        if self._history_writes:
-            await asyncio.gather(*self._history_writes, return_exceptions=True)
+        await self._history.flush()
 
     # -- lessons, help --------------------------------------------------------
 
@@ -451,43 +304,15 @@ class AssistantApp(App[int]):
 
     # -- open in editor -------------------------------------------------------
 
-    def passage_file(self, passage: Passage) -> Path | None:
-        """The evidence passage's file: the library folder joined with the document
-        path the library itself recorded; None when it is no longer in the library."""
-        if not self.loaded:
-            return None
-        library = self.context.library
-        number = library.number_of(passage.id)
-        if number is None:
-            return None
-        return Path(library.folder) / library.info(number).document
-
     def action_open_in_editor(self) -> None:
         passage = self.evidence.passage
         if passage is None:
             self.status_bar.show_note("no passage shown to open")
-            return
-        path = self.passage_file(passage)
-        if path is None:
+        elif not self.loaded:
             self.status_bar.show_note("that passage is no longer in the library")
-            return
-        argv = editor_command(os.environ, path, passage.line)
-        if argv is None:
-            self.status_bar.show_note("no editor: set $VISUAL or $EDITOR")
-            return
-        try:
-            status = self.run_in_terminal(argv)
-        except SuspendNotSupported:
-            self.status_bar.show_note("cannot open an editor: this terminal cannot be suspended")
-            return
-        except OSError as error:
-            reason = error.strerror or str(error)
-            self.status_bar.show_note(f"editor {one_line(argv[0])} did not start: {reason}")
-            return
-        if status != 0:
-            self.status_bar.show_note(f"editor exited with status {status}")
         else:
-            self.status_bar.show_note("back from the editor: ctrl+r reloads the library")
+            note = open_in_editor(self.context.library, passage, self.run_in_terminal)
+            self.status_bar.show_note(note)
 
     def run_in_terminal(self, argv: list[str]) -> int:
         """Run `argv` in the terminal with the app suspended; its exit status."""
@@ -502,25 +327,16 @@ class AssistantApp(App[int]):
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield SystemCommand(
-            "Export conversation",
-            "Save the conversation as Markdown, with each answer's source path",
-            self.action_export,
-        )
-        yield SystemCommand(
-            "Copy latest answer", "Copy the latest answer to the clipboard", self.action_copy
-        )
+        export = "Save the conversation as Markdown, with each answer's source path"
+        yield SystemCommand("Export conversation", export, self.action_export)
+        yield SystemCommand("Copy latest answer", "Copy it to the clipboard", self.action_copy)
         yield SystemCommand(
             "Clear history", "Forget the stored conversation", self.action_clear_history
         )
 
     def action_export(self) -> Path | None:
-        folder = self.data_dir / "exports"
-        name = datetime.now(UTC).strftime("conversation-%Y%m%d-%H%M%S.md")
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            path = folder / name
-            path.write_text(export_markdown(self.turns), encoding="utf-8")
+            path = export_conversation(self.turns, self.data_dir / "exports")
         except OSError as error:
             self.chat.add_notice(f"export failed: {error.strerror or error}")
             return None
@@ -528,23 +344,18 @@ class AssistantApp(App[int]):
         return path
 
     def action_copy(self) -> None:
-        latest = next((turn for turn in reversed(self.turns) if turn.answered), None)
-        if latest is None:
+        text = latest_answer(self.turns)
+        if text is None:
             self.chat.add_notice("nothing to copy yet: no answered question")
             return
-        text = clean_display_text(latest.answer or "")
-        if latest.source_path:
-            text += f"\n\nsource: {latest.source_path}"
         self.copy_to_clipboard(text)
         self.chat.add_notice("copied the latest answer to the clipboard", warning=False)
 
     async def action_clear_history(self) -> None:
         if self.pending is not None:
             self.action_cancel()
-        loop = asyncio.get_running_loop()
         try:
-            # On the writer thread, after the appends queued before it.
-            await loop.run_in_executor(self._history_writer, self.history.clear)
+            await self._history.clear()
         except OSError as error:
             self.chat.add_notice(f"history not cleared: {error.strerror or error}")
             return
@@ -567,14 +378,12 @@ class AssistantApp(App[int]):
 
     async def on_unmount(self) -> None:
         # Quitting right after an answer must not lose its record.
-        await self.flush_history()
-        self._history_writer.shutdown(wait=True)
+        await self._history.flush()
+        self._history.close()
         if self._core_warnings is not None:
             stop_showing(self._core_warnings)
             self._core_warnings = None
-        self.workers.cancel_group(self, "library")
-        if self._loaded_context is not None:
-            await self._loaded_context.aclose()
+        await self.close_library()
 
 
 def run_app(settings: Settings, *, headless: bool = False) -> int:

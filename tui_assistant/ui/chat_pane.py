@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tui_assistant.core.history import Turn
+from tui_assistant.core.history import LoadedHistory, Turn
 from tui_assistant.core.text import clean_display_text
 from tui_assistant.ui.literal import literal, one_line
 
@@ -212,6 +212,16 @@ class ChatPane(VerticalScroll):
         else:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
         self._followed_to = self.scroll_y
+
+    def show_history(self, loaded: LoadedHistory) -> None:
+        """The stored conversation's warnings, then its turns above this session's."""
+        for warning in loaded.warnings:
+            self.add_notice(f"warning: {warning}")
+        shown = len(loaded.turns)
+        note = f"earlier conversation ({shown} turn{'s' if shown != 1 else ''})"
+        if loaded.total > shown:
+            note += f", the last {shown} of {loaded.total}"
+        self.add_earlier_turns(loaded.turns, note)
 
     def add_earlier_turns(self, turns: list[Turn], note: str) -> None:
         """Turns from the stored history go above anything asked in this session."""
