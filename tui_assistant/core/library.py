@@ -336,6 +336,12 @@ class Library:
         number = self.number_of(passage_id)
         return None if number is None else self.passage(number)
 
+    def close(self) -> None:
+        """Let go of the store snapshot the texts are read from (after a reload)."""
+        close = getattr(self._text, "close", None)
+        if close is not None:
+            close()
+
     @classmethod
     def from_passages(
         cls,

@@ -60,6 +60,11 @@ class _Texts:
             raise LookupError(f"passage {number} is not in the store")
         return str(found[0])
 
+    def close(self) -> None:
+        """End the snapshot: the library's texts can no longer be read."""
+        with self._lock:
+            self._connection.close()
+
 
 def read_library(
     connection: sqlite3.Connection, folder: Path, listing: Listing, key: KeyFunction

@@ -6,7 +6,6 @@ dash, `end_line`), then its text.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 
 from textual.app import ComposeResult
@@ -16,7 +15,7 @@ from textual.widgets import Static
 
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence
-from tui_assistant.core.text import clean_display_text, normalise
+from tui_assistant.core.text import WORD, clean_display_text, normalise
 from tui_assistant.ui.literal import literal, one_line
 
 HINT = "No evidence for the last outcome. Ask a question, or pick a passage with ctrl+l."
@@ -24,7 +23,6 @@ HIGHLIGHT_STYLE = "bold reverse"
 
 # Same word shape as core.text.words (letters and digits, inner apostrophes), but with
 # positions, so each word can be checked and highlighted in place.
-_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
 
 
 def highlight_spans(text: str, matched_keys: Collection[str]) -> list[tuple[int, int]]:
@@ -38,7 +36,7 @@ def highlight_spans(text: str, matched_keys: Collection[str]) -> list[tuple[int,
         return []
     return [
         (match.start(), match.end())
-        for match in _WORD.finditer(text)
+        for match in WORD.finditer(text)
         if any(key in keys for key in normalise(match.group()))
     ]
 

@@ -170,6 +170,7 @@ class LibraryApp(App[int]):
         before = self.context.library
         self.context.use_library(library)
         self.library_reloaded(before, library)
+        before.close()
 
     async def close_library(self) -> None:
         """Stop any load still running and let go of the provider's connections."""
