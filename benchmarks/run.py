@@ -1,7 +1,7 @@
 """Benchmark: our retrieval pipeline against SQLite FTS5, bm25s and tantivy.
 
     python benchmarks/run.py                 # 20,000 lessons, 500 questions
-    python benchmarks/run.py --stretch       # also 100,000 lessons
+    python benchmarks/run.py --large         # also 100,000 lessons
 
 Generates the corpora (lesson files in nested folders) deterministically under
 benchmarks/data/ (git-ignored), then runs each engine in its own process three times on
@@ -304,13 +304,13 @@ def table(size: int, results: list[Result], skipped: list[str]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--stretch", action="store_true", help="also run 100,000 lessons")
+    parser.add_argument("--large", action="store_true", help="also run 100,000 lessons")
     parser.add_argument("--size", type=int, action="append", help="library size(s) to run")
     parser.add_argument("--engines", help="comma-separated subset of " + ",".join(ENGINES))
     parser.add_argument("--data", type=Path, default=HERE / "data")
     args = parser.parse_args(argv)
     sizes = args.size or [20_000]
-    if args.stretch:
+    if args.large:
         sizes.append(100_000)
     wanted = args.engines.split(",") if args.engines else list(ENGINES)
     print(
