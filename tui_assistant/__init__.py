@@ -1,3 +1,3 @@
-"""tui-assistant: answers from a library of lesson files, and refuses what it cannot check."""
+"""tui-assistant: answers from a library of Markdown documents, and refuses what it cannot check."""
 
 __version__ = "0.1.0"

@@ -43,7 +43,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="Answers questions from a library of lesson files.")
+    parser = _Parser(
+        prog=PROG, description="Answers questions from a library of Markdown documents."
+    )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     _add_lessons_option(parser)
     parser.set_defaults(handler=_run_tui)
@@ -64,14 +66,14 @@ def build_parser() -> argparse.ArgumentParser:
         "eval",
         help="measure retrieval on a file of cases",
         description="Run every case of a JSON-lines file through the same path as `ask` "
-        "and report how often the expected lesson (or, for null, no lesson) was retrieved.",
+        "and report how often the expected passage (or, for null, no passage) was retrieved.",
     )
     _add_lessons_option(evaluate)
     evaluate.add_argument("--json", action="store_true", help="print one JSON object")
     evaluate.add_argument("cases", type=Path, metavar="CASES.jsonl")
     evaluate.set_defaults(handler=_run_eval)
 
-    lessons = commands.add_parser("lessons", help="list the lesson library")
+    lessons = commands.add_parser("lessons", help="list the library's passages")
     _add_lessons_option(lessons)
     lessons.add_argument("--json", action="store_true", help="print one JSON array")
     lessons.set_defaults(handler=_run_lessons)
@@ -85,7 +87,7 @@ def _add_lessons_option(parser: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="DIR",
         default=argparse.SUPPRESS,
-        help="lesson folder (overrides TUI_ASSISTANT_LESSONS_DIR)",
+        help="library folder (overrides TUI_ASSISTANT_LESSONS_DIR)",
     )
 
 
@@ -146,7 +148,7 @@ def _open(args: argparse.Namespace, settings: Settings | None = None) -> AppCont
         with _ProgressLine("indexing", "files") as progress:
             context = open_context(settings, progress)
     except LibraryError as error:
-        # When no lesson is left, the skipped files are the explanation.
+        # When no document is left, the skipped files are the explanation.
         _warn_skipped(error.problems)
         raise
     _warn_skipped(context.library.problems)
@@ -221,7 +223,7 @@ def _run_eval(args: argparse.Namespace) -> int:
     cases = _read_cases(args.cases)
     context = _open(args)
     try:
-        check_expected_lessons(cases, (lesson.id for lesson in context.library))
+        check_expected_lessons(cases, (passage.id for passage in context.library))
     except CasesError as error:
         raise UsageError(f"cases file {args.cases}: {error}") from None
     # Model calls can take minutes: show progress, but only to a person watching.
@@ -302,7 +304,7 @@ def format_eval_report(report: EvalReport, context: AppContext) -> str:
     rows.append(("all", report.total))
     width = max(len("kind"), *(len(kind) for kind, _ in rows))
     lines = [
-        f"lessons: {context.library.folder}   retrieval: {context.settings.retrieval}"
+        f"library: {context.library.folder}   retrieval: {context.settings.retrieval}"
         f"   mode: {context.mode_label}",
         "",
         f"{'kind':<{width}}  {'cases':>5}  {'correct':>7}  {'accuracy':>8}",
@@ -316,10 +318,10 @@ def format_eval_report(report: EvalReport, context: AppContext) -> str:
     answerable, refusals = report.answerable, report.refusals
     lines += [
         "",
-        f"answerable (a lesson expected): {answerable.correct} of {answerable.cases} "
-        f"retrieved the expected lesson",
-        f"refusals (no lesson expected):  {refusals.correct} of {refusals.cases} "
-        f"correctly found no lesson",
+        f"answerable (a passage expected): {answerable.correct} of {answerable.cases} "
+        f"retrieved the expected passage",
+        f"refusals (no passage expected):  {refusals.correct} of {refusals.cases} "
+        f"correctly found no passage",
     ]
     if report.model is not None:
         model = report.model
@@ -338,8 +340,8 @@ def format_eval_report(report: EvalReport, context: AppContext) -> str:
         lines.append(
             f"  line {failure.case.line_number} [{failure.case.kind}] "
             f"{json.dumps(failure.case.question, ensure_ascii=False)}: "
-            f"expected {failure.case.expect_lesson or 'no lesson'}, "
-            f"got {failure.got or 'no lesson'}"
+            f"expected {failure.case.expect_lesson or 'no passage'}, "
+            f"got {failure.got or 'no passage'}"
         )
     return "\n".join(lines)
 
@@ -380,7 +382,7 @@ def _print_readable(outcome: Outcome) -> None:
         lines.append("")
         lines.append(f"source: {_location(evidence.passage)}")
         if outcome.support and outcome.support.unsupported_sentences:
-            lines.append("not backed by the lesson:")
+            lines.append("not backed by the passage:")
             lines.extend(f"  ! {sentence}" for sentence in outcome.support.unsupported_sentences)
     else:
         lines.append(outcome.describe())

@@ -46,8 +46,8 @@ class ScriptedProvider:
 
     deadline_seconds = 20.0
 
-    async def complete(self, question: str, lesson: Passage) -> str:
-        return SCRIPTED_ANSWERS.get(lesson.id, f"See the lesson. [source:{lesson.id}]")
+    async def complete(self, question: str, passage: Passage) -> str:
+        return SCRIPTED_ANSWERS.get(passage.id, f"See the passage. [source:{passage.id}]")
 
 
 class WaitingProvider:
@@ -55,7 +55,7 @@ class WaitingProvider:
 
     deadline_seconds = 20.0
 
-    async def complete(self, question: str, lesson: Passage) -> str:
+    async def complete(self, question: str, passage: Passage) -> str:
         await asyncio.Event().wait()
         raise AssertionError("unreachable")
 

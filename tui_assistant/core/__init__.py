@@ -1,1 +1,1 @@
-"""The functional core: lessons, retrieval, citations, outcomes. Never imports Textual."""
+"""The functional core: the library, retrieval, citations, outcomes. Never imports Textual."""

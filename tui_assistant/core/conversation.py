@@ -1,7 +1,7 @@
 """One session's turns, and the one follow-up the app understands: "repeat that".
 
 History is never evidence: a follow-up repeats the previous answered turn, with its
-lesson, and anything else is a new question that goes through retrieval again.
+passage, and anything else is a new question that goes through retrieval again.
 """
 
 from __future__ import annotations

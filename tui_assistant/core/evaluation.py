@@ -2,8 +2,8 @@
 
 Every case goes through `AnswerService.ask`, the same call `tui-assistant ask` makes,
 each in a fresh conversation, so `eval` and `ask` cannot disagree about a question. A
-case is correct when the lesson retrieved is the one expected, or when no lesson was
-expected and retrieval found none; what a model then did with the lesson does not
+case is correct when the passage retrieved is the one expected, or when no passage was
+expected and retrieval found none; what a model then did with the passage does not
 change that, and is counted separately (`ModelCounts`).
 """
 
@@ -46,7 +46,7 @@ class CaseResult:
 
     @property
     def got(self) -> str | None:
-        """The retrieved lesson id, or None when retrieval found no lesson."""
+        """The retrieved passage id, or None when retrieval found no passage."""
         evidence = self.outcome.evidence
         return evidence.passage.id if evidence is not None else None
 
@@ -70,7 +70,7 @@ class Tally:
 
 @dataclass(frozen=True, slots=True)
 class ModelCounts:
-    """What the model did with the cases whose lesson was sent to it.
+    """What the model did with the cases whose passage was sent to it.
 
     `accepted` includes answers accepted with flagged sentences (support check `warn`);
     `flagged_by_support` counts those plus answers refused as `unsupported` (`strict`).
@@ -102,12 +102,12 @@ class EvalReport:
 
     @property
     def answerable(self) -> Tally:
-        """Cases that expect a lesson: how often that lesson was retrieved."""
+        """Cases that expect a passage: how often that passage was retrieved."""
         return _tally(r for r in self.results if r.case.expect_lesson is not None)
 
     @property
     def refusals(self) -> Tally:
-        """Cases that expect no lesson: how often retrieval correctly found none."""
+        """Cases that expect no passage: how often retrieval correctly found none."""
         return _tally(r for r in self.results if r.case.expect_lesson is None)
 
     @property
@@ -165,7 +165,7 @@ def _tally_json(tally: Tally) -> dict[str, Any]:
 def parse_cases(lines: Iterable[str]) -> list[EvalCase]:
     """Parse JSON-lines cases; blank lines are skipped.
 
-    Each line is an object with `question` (non-empty string), `expect_lesson` (a lesson
+    Each line is an object with `question` (non-empty string), `expect_lesson` (a passage
     id or null; required, so a forgotten key is not silently read as "expect a
     refusal") and optionally `kind` (string). Other keys are ignored, so a case can
     carry a note. Raises `CasesError` naming the first bad line; an empty file is an
@@ -194,10 +194,10 @@ def _parse_case(line_number: int, line: str) -> EvalCase:
     if not isinstance(question, str) or not question.strip():
         raise CasesError(line_number, '"question" must be a non-empty string')
     if "expect_lesson" not in data:
-        raise CasesError(line_number, 'missing "expect_lesson" (a lesson id, or null)')
+        raise CasesError(line_number, 'missing "expect_lesson" (a passage id, or null)')
     expect = data["expect_lesson"]
     if expect is not None and (not isinstance(expect, str) or not expect.strip()):
-        raise CasesError(line_number, '"expect_lesson" must be a lesson id string or null')
+        raise CasesError(line_number, '"expect_lesson" must be a passage id string or null')
     kind = data.get("kind")
     if kind is not None and (not isinstance(kind, str) or not kind.strip()):
         raise CasesError(line_number, '"kind" must be a non-empty string')
@@ -210,7 +210,7 @@ def _parse_case(line_number: int, line: str) -> EvalCase:
 
 
 def check_expected_lessons(cases: Sequence[EvalCase], lesson_ids: Iterable[str]) -> None:
-    """Raise `CasesError` for the first case expecting a lesson the library lacks:
+    """Raise `CasesError` for the first case expecting a passage the library lacks:
     such a case could never be correct, and is almost always a typo."""
     known = set(lesson_ids)
     for case in cases:
@@ -240,7 +240,7 @@ async def evaluate(
 
 
 def count_model_outcomes(results: Iterable[CaseResult]) -> ModelCounts:
-    """Counts over the cases whose lesson went to the model (retrieval found one)."""
+    """Counts over the cases whose passage went to the model (retrieval found one)."""
     asked = accepted = unverified = flagged = 0
     other: Counter[str] = Counter()
     for result in results:

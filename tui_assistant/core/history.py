@@ -263,12 +263,12 @@ def export_markdown(turns: Iterable[Turn]) -> str:
             if turn.citations:
                 lines.append("Citations: " + ", ".join(turn.citations))
             if turn.unsupported_sentences:
-                lines.append("Not backed by the lesson:")
+                lines.append("Not backed by the passage:")
                 lines += [f"- {sentence}" for sentence in turn.unsupported_sentences]
         else:
             lines.append(f"*{turn.status}*")
             if turn.source_path:
-                lines.append(f"Lesson: `{turn.source_path}`")
+                lines.append(f"Passage: `{turn.source_path}`")
         lines.append("")
     return "\n".join(lines)
 

@@ -28,14 +28,14 @@ class Reason(StrEnum):
 
 
 _REASON_WORDS: dict[Reason, str] = {
-    Reason.NO_EVIDENCE: "no lesson matched this question",
-    Reason.UNVERIFIED: "the model's answer did not cite the lesson it was given",
+    Reason.NO_EVIDENCE: "no passage matched this question",
+    Reason.UNVERIFIED: "the model's answer did not cite the passage it was given",
     Reason.PROVIDER_ERROR: "the provider did not return a usable answer",
     Reason.MISSING_API_KEY: "no API key is set (TUI_ASSISTANT_API_KEY)",
     Reason.QUOTA_EXHAUSTED: "the monthly call limit is used up",
     Reason.TIMEOUT: "the provider did not answer in time",
     Reason.CANCELLED: "you cancelled the request",
-    Reason.UNSUPPORTED: "part of the model's answer is not backed by the lesson",
+    Reason.UNSUPPORTED: "part of the model's answer is not backed by the passage",
 }
 
 
@@ -81,7 +81,7 @@ class Outcome:
             if flagged:
                 # warn mode: shown, but the reader should know part of it is not backed.
                 sentences = "sentence" if flagged == 1 else "sentences"
-                return f"answered: {flagged} {sentences} not backed by the lesson"
+                return f"answered: {flagged} {sentences} not backed by the passage"
             return "answered"
         if self.kind is OutcomeKind.TIMED_OUT:
             return "timed out" + (f": {self.detail}" if self.detail else "")

@@ -5,7 +5,7 @@ What it guarantees, whatever the server does:
   recorded in the ledger before the request is sent);
 - the request carries one system message, optionally one fixed synthetic example
   exchange, and one user message holding the question and exactly one passage: the
-  retrieved lesson. Never other lessons, never earlier turns;
+  retrieved passage. Never other passages, never earlier turns;
 - one deadline covers connecting, sending and reading the whole body (`asyncio.timeout`:
   httpx's own timeouts are per operation, so a server dripping a byte a second would
   never trip them). When it passes, `TimeoutError` leaves here and the connection is
@@ -69,7 +69,7 @@ def user_message(question: str, passage_id: str, passage_text: str) -> str:
 
 
 def build_messages(
-    question: str, lesson: Passage, with_example: bool = True
+    question: str, passage: Passage, with_example: bool = True
 ) -> list[dict[str, str]]:
     """Pure: the chat messages for one question. System first, the real question last."""
     messages = [{"role": "system", "content": SYSTEM_MESSAGE}]
@@ -82,13 +82,13 @@ def build_messages(
         )
         messages.append({"role": "assistant", "content": EXAMPLE_ANSWER})
     messages.append(
-        {"role": "user", "content": user_message(question, lesson.id, _passage_text(lesson))}
+        {"role": "user", "content": user_message(question, passage.id, _passage_text(passage))}
     )
     return messages
 
 
-def _passage_text(lesson: Passage) -> str:
-    return f"{lesson.title}\n\n{lesson.text}".strip()
+def _passage_text(passage: Passage) -> str:
+    return f"{passage.title}\n\n{passage.text}".strip()
 
 
 def chat_completions_url(base_url: str) -> str:
@@ -154,21 +154,21 @@ class OpenAIProvider:
         # Spelled out so the key can never reach a log through a repr.
         return f"OpenAIProvider(url={self.url!r}, model={self.model!r})"
 
-    def request_body(self, question: str, lesson: Passage) -> dict[str, Any]:
+    def request_body(self, question: str, passage: Passage) -> dict[str, Any]:
         return {
             "model": self.model,
-            "messages": build_messages(question, lesson, self.with_example),
+            "messages": build_messages(question, passage, self.with_example),
             "temperature": 0,
             "max_tokens": MAX_ANSWER_TOKENS,
             "stream": False,
         }
 
-    async def complete(self, question: str, lesson: Passage) -> str:
+    async def complete(self, question: str, passage: Passage) -> str:
         key = self._api_key.get_secret_value().strip() if self._api_key else ""
         if not key:
             raise ProviderFailure(Reason.MISSING_API_KEY)
         await self._record_call()
-        body = self.request_body(question, lesson)
+        body = self.request_body(question, passage)
         async with asyncio.timeout(self.deadline_seconds):
             raw = await self._post(body, key)
         return parse_answer(raw)

@@ -1,17 +1,17 @@
 """Ranked retrieval: BM25F over the shared index, with refusal by confidence.
 
 `TUI_ASSISTANT_RETRIEVAL=ranked`. The keyword rule counts distinct matching words, so
-on a library of hundreds of lessons most questions tie at the best count and are
-refused. Here every lesson sharing a question word gets a BM25F score: a word counts
+on a library of hundreds of passages most questions tie at the best count and are
+refused. Here every passage sharing a question word gets a BM25F score: a word counts
 for more when it is rare in the library (inverse document frequency), when it is in
 the title (weighted like `keyword`, title 2 to body 1), and when it is a larger share
-of a short lesson; repeats saturate, so one word cannot win on repetition alone.
+of a short passage; repeats saturate, so one word cannot win on repetition alone.
 
-A score always has a best lesson, so the product's promise (one lesson or an honest
+A score always has a best passage, so the product's promise (one passage or an honest
 refusal) rests on two confidence checks, both measured on the development sets (see
 docs/retrieval.md and scripts/retrieval_curve.py):
 
-- the best lesson must beat the runner-up (an exact tie refuses), and
+- the best passage must beat the runner-up (an exact tie refuses), and
 - the words it matches must carry enough of the question's weight (each word weighted
   by its inverse document frequency, so a question whose rare, telling words appear
   nowhere in the library is refused even if its common words match somewhere). A
@@ -47,13 +47,13 @@ BODY_WEIGHT = 1.0
 # Confidence thresholds, read off the measured trade-off curves on the five development
 # sets (docs/retrieval.md, scripts/retrieval_curve.py): refuse at least 80% of the
 # unanswerable questions of the real documentation trees, then keep the most answerable
-# questions right. MIN_MATCHED_SHARE: the best lesson's matched words must carry at least
+# questions right. MIN_MATCHED_SHARE: the best passage's matched words must carry at least
 # this share of the question's word weight (words the library lacks counted twice); it
 # does almost all the refusing, and every share from 0.3 to 0.35 gave the same results
 # on the real trees. MIN_MARGIN: the best score must beat the runner-up's by more than
 # this fraction of the best score. Margins of 0.01 and 0.02 cost right answers on every
 # set and refused no further unanswerable question, so only an exact tie refuses by
-# margin. A margin does cut wrong lessons shown; pass `min_margin` when a wrong lesson
+# margin. A margin does cut wrong passages shown; pass `min_margin` when a wrong passage
 # is worse than a refusal (see the docs).
 MIN_MARGIN = 0.0
 MIN_MATCHED_SHARE = 0.35
@@ -78,10 +78,10 @@ _QUESTION_KEYS = normalise_distinct(" ".join(QUESTION_WORDS))
 
 @dataclass(frozen=True, slots=True)
 class Ranking:
-    """The best lesson for a question before any refusal, and the numbers that judge it.
+    """The best passage for a question before any refusal, and the numbers that judge it.
 
-    `margin` is (best - runner-up) / best, 1.0 when no other lesson scored.
-    `matched_share` is the best lesson's matched word weight over the question's word
+    `margin` is (best - runner-up) / best, 1.0 when no other passage scored.
+    `matched_share` is the best passage's matched word weight over the question's word
     weight, where words that no passage holds (`unknown_words`) count twice.
     """
 
@@ -109,7 +109,7 @@ class RankedRetriever:
         self.index = library.index
         self.min_margin = min_margin
         self.min_matched_share = min_matched_share
-        # Per-lesson length normalisers, computed once so a question only walks postings.
+        # Per-passage length normalisers, computed once so a question only walks postings.
         self._title_norms = _length_norms(self.index.title_lengths, TITLE_LENGTH_EFFECT)
         self._body_norms = _length_norms(self.index.body_lengths, BODY_LENGTH_EFFECT)
 
@@ -127,11 +127,11 @@ class RankedRetriever:
         )
 
     def accepts(self, ranking: Ranking) -> bool:
-        """Whether the best lesson wins clearly enough to be shown."""
+        """Whether the best passage wins clearly enough to be shown."""
         return ranking.margin > self.min_margin and ranking.matched_share >= self.min_matched_share
 
     def rank(self, question: str) -> Ranking | None:
-        """The best-scoring lesson and its confidence numbers; None when no lesson matches."""
+        """The best-scoring passage and its confidence numbers; None when no passage matches."""
         keys = [key for key in question_keys(question, self.key) if key not in _QUESTION_KEYS]
         lesson_count = len(self.index)
         if not keys or lesson_count == 0:
@@ -143,7 +143,7 @@ class RankedRetriever:
         for key in keys:
             title = self.index.title(key)
             body = self.index.body(key)
-            # Pseudo term frequency per lesson: field counts, weighted and length-normalised.
+            # Pseudo term frequency per passage: field counts, weighted and length-normalised.
             frequency: dict[int, float] = {}
             for number, count in zip(title.numbers, title.counts, strict=True):
                 frequency[number] = TITLE_WEIGHT * count / self._title_norms[number]
@@ -160,7 +160,7 @@ class RankedRetriever:
                 matched.setdefault(number, []).append(key)
         if not scores:
             return None
-        # Highest score first; equal scores in lesson order, so results are repeatable.
+        # Highest score first; equal scores in passage order, so results are repeatable.
         best, runner_up = _top_two(scores)
         best_score = scores[best]
         runner_up_score = None if runner_up is None else scores[runner_up]
@@ -181,7 +181,7 @@ class RankedRetriever:
 
 
 def _length_norms(lengths: Iterable[int], effect: float) -> list[float]:
-    """1 - b + b * length / average length, per lesson (1.0 everywhere for an empty field)."""
+    """1 - b + b * length / average length, per passage (1.0 everywhere for an empty field)."""
     values = list(lengths)
     average = sum(values) / len(values) if values else 0.0
     if average == 0:

@@ -52,12 +52,12 @@ class AnswerProvider(Protocol):
 
     deadline_seconds: float
 
-    async def complete(self, question: str, lesson: Passage) -> str: ...
+    async def complete(self, question: str, passage: Passage) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
 class PendingAnswer:
-    """Retrieval found a lesson; the model has yet to answer from it."""
+    """Retrieval found a passage; the model has yet to answer from it."""
 
     question: str
     evidence: Evidence

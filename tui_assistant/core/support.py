@@ -44,12 +44,12 @@ MIN_JUDGED_WORDS = 3
 MIN_QUOTE_CHARS = 8
 
 # Words that describe the passage rather than claim anything about the world ("According
-# to the lesson, ..."); they are not expected to occur in the passage itself.
+# to the passage, ..."); they are not expected to occur in the passage itself.
 _META_WORDS: frozenset[str] = frozenset(
     stem(word)
     for word in (
         "according",
-        "lesson",
+        "passage",
         "passage",
         "source",
         "text",
@@ -134,15 +134,15 @@ class SentenceVerdict:
 
 @dataclass(frozen=True, slots=True)
 class CheckedPassage:
-    """A lesson prepared for checking: its match keys, numbers and normalised text."""
+    """A passage prepared for checking: its match keys, numbers and normalised text."""
 
     keys: frozenset[str]
     numbers: frozenset[str]
     flat_text: str
 
     @classmethod
-    def of(cls, lesson: Passage) -> CheckedPassage:
-        text = f"{lesson.title}\n{lesson.text}"
+    def of(cls, passage: Passage) -> CheckedPassage:
+        text = f"{passage.title}\n{passage.text}"
         return cls(
             keys=normalise_distinct(text),
             numbers=frozenset(numbers_in(text, _PASSAGE_NUMBER_WORD)),
@@ -151,10 +151,10 @@ class CheckedPassage:
 
 
 def check_support(
-    answer: str, lesson: Passage, threshold: float = SUPPORT_THRESHOLD
+    answer: str, passage: Passage, threshold: float = SUPPORT_THRESHOLD
 ) -> SupportReport:
-    """The support report of `answer` against `lesson` (its title and text)."""
-    verdicts = judge_sentences(answer, CheckedPassage.of(lesson), threshold)
+    """The support report of `answer` against `passage` (its title and text)."""
+    verdicts = judge_sentences(answer, CheckedPassage.of(passage), threshold)
     unsupported = tuple(verdict.sentence for verdict in verdicts if not verdict.supported)
     return SupportReport(supported=not unsupported, unsupported_sentences=unsupported)
 

@@ -1,4 +1,4 @@
-"""The full-screen app: chat, evidence, lesson browser, question box, status bar.
+"""The full-screen app: chat, evidence, passage browser, question box, status bar.
 
 The library loads in the background (`LibraryApp`), its progress in the status bar;
 the question box answers once it is loaded (a question asked before stays in the
@@ -68,7 +68,7 @@ class AssistantApp(LibraryApp):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Stop", priority=True, id="app.cancel"),
         Binding("escape", "focus_question", "Back", id="app.focus-question"),
-        Binding("ctrl+l", "focus_lessons", "Lessons", id="app.focus-lessons"),
+        Binding("ctrl+l", "focus_lessons", "Library", id="app.focus-lessons"),
         Binding("ctrl+o", "open_in_editor", "Edit", id="app.open-in-editor"),
         Binding("ctrl+r", "reload", "Reload", id="app.reload"),
         Binding("f1", "help", "Help", id="app.help"),

@@ -19,7 +19,7 @@ from tui_assistant.ui.literal import literal, one_line
 
 UNSUPPORTED_MARKER = " †"
 UNSUPPORTED_STYLE = "dim italic"
-UNSUPPORTED_LEGEND = "† not backed by the lesson (support check): read those sentences with care"
+UNSUPPORTED_LEGEND = "† not backed by the passage (support check): read those sentences with care"
 # Follow target meaning "the bottom of the conversation".
 END = object()
 WAITING_TEXT = "waiting for the answer; it is shown only after its citation check…"
@@ -123,7 +123,7 @@ class TurnView(Vertical):
         widgets = [Static(literal(one_line(turn.status)), classes=kind)]
         if turn.source_path:
             widgets.append(
-                Static(literal(f"lesson: {one_line(turn.source_path)}"), classes="source")
+                Static(literal(f"passage: {one_line(turn.source_path)}"), classes="source")
             )
         return widgets
 
@@ -155,7 +155,7 @@ class ChatPane(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(
             Content(
-                "Answers come only from the lessons, with their source. Type a question below."
+                "Answers come only from the library, with their source. Type a question below."
             ),
             id="chat-empty",
         )

@@ -80,7 +80,7 @@ class EvidencePanel(VerticalScroll):
         yield Static(Content(HINT), id="evidence-body")
 
     def show_evidence(self, evidence: Evidence) -> None:
-        """The lesson retrieval chose for a question, with why it won."""
+        """The passage retrieval chose for a question, with why it won."""
         score = f"score {evidence.score:g}"
         if evidence.runner_up_score is not None:
             score += f" (runner-up {evidence.runner_up_score:g})"

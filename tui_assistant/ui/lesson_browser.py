@@ -1,4 +1,4 @@
-"""The lesson browser: the library's folders, documents and passages as a tree.
+"""The passage browser: the library's folders, documents and passages as a tree.
 
 Folders are nodes that open and close (sorted, before the documents beside them); a
 document with several passages opens onto its sections; a single-passage document is
@@ -368,5 +368,5 @@ class LessonBrowser(Vertical):
 
     def set_library(self, library: Library) -> None:
         count = len(library.passages)
-        self.border_title = f"Lessons ({count:,}) ctrl+l"
+        self.border_title = f"Library ({count:,} passages) ctrl+l"
         self.lesson_tree.set_library(library)

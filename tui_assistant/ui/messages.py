@@ -16,6 +16,6 @@ class QuestionAsked(Message):
 
 @dataclass
 class PassageChosen(Message):
-    """The user picked a passage in the lesson browser to read it in the evidence panel."""
+    """The user picked a passage in the passage browser to read it in the evidence panel."""
 
     passage_id: str

@@ -9,7 +9,7 @@ from textual.widgets import Input
 
 from tui_assistant.ui.messages import QuestionAsked
 
-IDLE_PLACEHOLDER = "Ask a question about the lessons, then press enter"
+IDLE_PLACEHOLDER = "Ask a question about the library, then press enter"
 BUSY_PLACEHOLDER = "Waiting for the answer… (esc to stop)"
 
 
