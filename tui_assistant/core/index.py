@@ -13,7 +13,7 @@ from __future__ import annotations
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 KeyFunction = Callable[[str], str]
 
@@ -23,8 +23,7 @@ NUMBER_TYPECODE = "I"
 COUNT_TYPECODE = "H"
 
 
-@dataclass(frozen=True, slots=True)
-class Postings:
+class Postings(NamedTuple):
     """Passage numbers holding a word (or key) in one field, ascending, and its count in
     each."""
 
@@ -111,9 +110,10 @@ def add_postings(field: dict[str, Postings], number: int, words: Iterable[str]) 
     """Record passage `number`'s words in `field`; the number of words."""
     tally = Counter(words)
     for word, count in tally.items():
-        postings = field.get(word)
-        if postings is None:
-            postings = field[word] = new_postings()
-        postings.numbers.append(number)
-        postings.counts.append(count)
+        try:
+            numbers, counts = field[word]
+        except KeyError:
+            numbers, counts = field[word] = new_postings()
+        numbers.append(number)
+        counts.append(count)
     return tally.total()

@@ -303,29 +303,33 @@ class _PostingChanges:
     def write(self, connection: sqlite3.Connection, fresh: bool) -> None:
         for field in FIELDS:
             dropped, added = self.dropped[field], self.added[field]
+            kept: list[tuple[str, str, bytes, bytes]] = []
+            emptied: list[tuple[str, str]] = []
             for word in dropped.keys() | added.keys():
                 postings = new_postings() if fresh else _stored_postings(connection, word, field)
                 gone = dropped.get(word)
                 if gone:
-                    kept = [i for i, number in enumerate(postings.numbers) if number not in gone]
+                    places = [i for i, number in enumerate(postings.numbers) if number not in gone]
                     postings = Postings(
-                        array(NUMBER_TYPECODE, map(postings.numbers.__getitem__, kept)),
-                        array(COUNT_TYPECODE, map(postings.counts.__getitem__, kept)),
+                        array(NUMBER_TYPECODE, map(postings.numbers.__getitem__, places)),
+                        array(COUNT_TYPECODE, map(postings.counts.__getitem__, places)),
                     )
                 extra = added.get(word)
                 if extra is not None:
                     postings.numbers.extend(extra.numbers)
                     postings.counts.extend(extra.counts)
                 if postings.numbers:
-                    connection.execute(
-                        "INSERT OR REPLACE INTO postings (word, field, numbers, counts)"
-                        " VALUES (?, ?, ?, ?)",
-                        (word, field, postings.numbers.tobytes(), postings.counts.tobytes()),
+                    kept.append(
+                        (word, field, postings.numbers.tobytes(), postings.counts.tobytes())
                     )
                 else:
-                    connection.execute(
-                        "DELETE FROM postings WHERE word = ? AND field = ?", (word, field)
-                    )
+                    emptied.append((word, field))
+            connection.executemany(
+                "INSERT OR REPLACE INTO postings (word, field, numbers, counts)"
+                " VALUES (?, ?, ?, ?)",
+                kept,
+            )
+            connection.executemany("DELETE FROM postings WHERE word = ? AND field = ?", emptied)
             dropped.clear()
             added.clear()
 

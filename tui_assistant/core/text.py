@@ -145,7 +145,7 @@ def content_words(text: str) -> list[str]:
     """The words of `text` that can carry a topic, in order: stopwords and single
     letters dropped (numbers kept), apostrophes removed. This is what the index store
     keeps for every passage; each retrieval mode turns these words into its keys."""
-    return [word for word in map(_CONTENT_WORDS.__getitem__, words(text)) if word]
+    return list(filter(None, map(_CONTENT_WORDS.__getitem__, words(text))))
 
 
 def _content_word(word: str) -> str:
@@ -214,6 +214,8 @@ def clean_display_text(text: str) -> str:
     order than it is stored. Everything else, markup-looking brackets included, is kept
     literally: rendering it without markup is the display layer's job.
     """
+    if text.isprintable():
+        return text  # no control, format or surrogate character: nothing to remove
     text = _ESCAPE_SEQUENCE.sub("", text.replace("\r\n", "\n"))
     return "".join(
         ch
