@@ -62,10 +62,22 @@ class Turn:
     citations: tuple[str, ...] = ()
     unsupported_sentences: tuple[str, ...] = ()
     asked_at: str = ""
+    line: int | None = None
+    end_line: int | None = None
 
     @property
     def answered(self) -> bool:
         return self.outcome == "answered" and self.answer is not None
+
+    @property
+    def location(self) -> str | None:
+        """`lessons/pasta-water.md:1–11`, or the source path alone (records written
+        before line ranges), or None."""
+        if self.source_path is None:
+            return None
+        if self.line is None or self.end_line is None:
+            return self.source_path
+        return f"{self.source_path}:{self.line}\N{EN DASH}{self.end_line}"
 
     @classmethod
     def from_outcome(cls, outcome: Outcome, asked_at: str | None = None) -> Turn:
@@ -92,6 +104,8 @@ class Turn:
             citations=_texts(data.get("citations", [])),
             unsupported_sentences=_texts(unsupported),
             asked_at=str(record.get("asked_at", "")),
+            line=_optional_number(data, "line"),
+            end_line=_optional_number(data, "end_line"),
         )
 
 
@@ -246,8 +260,8 @@ def latest_answer(turns: Sequence[Turn]) -> str | None:
     if latest is None:
         return None
     text = clean_display_text(latest.answer or "")
-    if latest.source_path:
-        text += f"\n\nsource: {latest.source_path}"
+    if latest.location:
+        text += f"\n\nsource: {latest.location}"
     return text
 
 
@@ -258,8 +272,8 @@ def export_markdown(turns: Iterable[Turn]) -> str:
         lines += [f"## {turn.question}", ""]
         if turn.answered:
             lines += [turn.answer or "", ""]
-            if turn.source_path:
-                lines.append(f"Source: `{turn.source_path}`")
+            if turn.location:
+                lines.append(f"Source: `{turn.location}`")
             if turn.citations:
                 lines.append("Citations: " + ", ".join(turn.citations))
             if turn.unsupported_sentences:
@@ -267,8 +281,8 @@ def export_markdown(turns: Iterable[Turn]) -> str:
                 lines += [f"- {sentence}" for sentence in turn.unsupported_sentences]
         else:
             lines.append(f"*{turn.status}*")
-            if turn.source_path:
-                lines.append(f"Passage: `{turn.source_path}`")
+            if turn.location:
+                lines.append(f"Passage: `{turn.location}`")
         lines.append("")
     return "\n".join(lines)
 
@@ -308,6 +322,15 @@ def _text(data: Mapping[str, Any], key: str) -> str:
     value = data.get(key)
     if not isinstance(value, str):
         raise ValueError(f"{key} is not text")
+    return value
+
+
+def _optional_number(data: Mapping[str, Any], key: str) -> int | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{key} is not a whole number")
     return value
 
 

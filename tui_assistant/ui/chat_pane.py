@@ -110,7 +110,7 @@ class TurnView(Vertical):
                 Static(
                     answer_content(turn.answer or "", turn.unsupported_sentences), classes="answer"
                 ),
-                Static(literal(f"source: {one_line(turn.source_path or '')}"), classes="source"),
+                Static(literal(f"source: {one_line(turn.location or '')}"), classes="source"),
                 Static(literal("cites: " + ", ".join(turn.citations)), classes="source"),
             ]
             if turn.unsupported_sentences:
@@ -121,10 +121,8 @@ class TurnView(Vertical):
             return widgets
         kind = "refusal" if turn.outcome == "refused" else "stopped"
         widgets = [Static(literal(one_line(turn.status)), classes=kind)]
-        if turn.source_path:
-            widgets.append(
-                Static(literal(f"passage: {one_line(turn.source_path)}"), classes="source")
-            )
+        if turn.location:
+            widgets.append(Static(literal(f"passage: {one_line(turn.location)}"), classes="source"))
         return widgets
 
 
