@@ -20,6 +20,7 @@ opens it (`files`, `passages`, `postings`, `meta`).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import logging
 import os
@@ -28,8 +29,6 @@ import sys
 from array import array
 from collections.abc import Callable
 from pathlib import Path
-
-from filelock import FileLock
 
 from tui_assistant.core.index import (
     COUNT_TYPECODE,
@@ -127,7 +126,7 @@ def open_library(
     path = store_path(data_dir, folder)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        lock = FileLock(f"{path}.lock")
+        lock = _StoreLock(f"{path}.lock")
         lock.acquire()
     except OSError as error:
         logger.warning(
@@ -155,6 +154,36 @@ def open_library(
         with lock:
             connection = _rebuilt_and_updated(path, folder, listing, progress, error)
         return read_library(connection, folder, listing, key)
+
+
+class _StoreLock:
+    """The lock file beside a store: one process at a time updates it. The system
+    releases it when the holder exits, however it exits."""
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._descriptor: int | None = None
+
+    def acquire(self) -> None:
+        descriptor = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        except BaseException:
+            os.close(descriptor)
+            raise
+        self._descriptor = descriptor
+
+    def release(self) -> None:
+        if self._descriptor is not None:
+            os.close(self._descriptor)  # closing the file releases the lock
+            self._descriptor = None
+
+    def __enter__(self) -> _StoreLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.release()
 
 
 def _rebuilt_and_updated(
