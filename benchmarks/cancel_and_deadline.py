@@ -7,10 +7,9 @@ pseudo-terminal against `tests/fake_openai_server.py` with `Hang()`: the request
 read and never answered. Then, per run, with a fresh app:
 
 - cancel: ask a question, wait until `asking` is drawn and the server holds the
-  request, write Esc, and time until `cancelled` is drawn (target <= 0.15 s);
+  request, write Esc, and time until `cancelled` is drawn;
 - deadline: with TUI_ASSISTANT_DEADLINE_SECONDS set, ask and time from the enter key
-  until `timed out` is drawn; the overshoot is that time minus the deadline
-  (target <= +0.5 s).
+  until `timed out` is drawn; the overshoot is that time minus the deadline.
 
 A classic terminal sends Esc as a lone ESC byte, the same byte that starts every
 escape sequence, so the key is only known once no more bytes follow within the
@@ -113,9 +112,8 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"cancel, kitty-protocol Esc (CSI 27 u) -> 'cancelled' drawn: {show(cancels_kitty)}")
     print(f"cancel, lone ESC byte (classic terminal) -> 'cancelled':   {show(cancels_legacy)}")
-    print(f"  target <= 0.150 s (ESCDELAY {args.escdelay or 'unset: Textual uses 100'} ms)")
+    print(f"  (ESCDELAY {args.escdelay or 'unset: Textual uses 100'} ms)")
     print(f"deadline {args.deadline:g} s, enter -> 'timed out', overshoot: {show(overshoots)}")
-    print("  target <= +0.500 s")
     return 0
 
 
