@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CliResult, write_lesson
+from tests.helpers import CliResult, write_lesson
 from tui_assistant import __version__
 
 RunCli = Callable[..., CliResult]

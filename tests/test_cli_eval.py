@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PROJECT_ROOT, CliResult
 
+from tests.helpers import PROJECT_ROOT, CliResult
 from tui_assistant import cli, context
 from tui_assistant.core.passages import Passage
 

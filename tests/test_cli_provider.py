@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import CliResult
-from tests.fake_openai_server import FakeOpenAIServer, Hang, Reply, Status
-from tests.processes import interrupt, reaped, start_cli
+from tests.helpers import CliResult
+from tests.helpers.fake_openai_server import FakeOpenAIServer, Hang, Reply, Status
+from tests.helpers.processes import interrupt, reaped, start_cli
 
 API_KEY = "sk-cli-test-secret-456"
 PASTA = "How much salt should I add to pasta water?"

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from tests.conftest import BUNDLED_LESSONS, memory_library
+from tests.helpers import BUNDLED_LESSONS, memory_library
 from tui_assistant.core.conversation import Conversation, is_repeat_request
 from tui_assistant.core.outcome import OutcomeKind, Reason, SupportReport
 from tui_assistant.core.retrieval import KeywordRetriever

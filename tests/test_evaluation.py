@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import memory_library
+from tests.helpers import memory_library
 from tui_assistant.core.evaluation import (
     CasesError,
     EvalCase,

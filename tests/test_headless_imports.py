@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from conftest import CliResult
+
+from tests.helpers import CliResult
 
 
 def imported_modules(result: CliResult) -> set[str]:

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import BUNDLED_LESSONS
-from tests.processes import kill, start_python
-from tests.tui_fakes import ask, chat_text, make_app, make_context, notices, wait_until
+from tests.helpers import BUNDLED_LESSONS
+from tests.helpers.processes import kill, start_python
+from tests.helpers.tui import ask, chat_text, make_app, make_context, notices, wait_until
 from tui_assistant.core import history
 from tui_assistant.core.history import HISTORY_FILE_NAME, HistoryStore
 from tui_assistant.core.outcome import Reason, refused

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import BUNDLED_LESSONS, memory_library, write_lesson
+from tests.helpers import BUNDLED_LESSONS, memory_library, write_lesson
 from tui_assistant.core.library import LibraryError
 from tui_assistant.core.passages import PASSAGE_ID
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CliResult, memory_library, write_lesson
+from tests.helpers import CliResult, memory_library, write_lesson
 from tui_assistant.core.library import MAX_DOCUMENT_BYTES, FileProblem, Library, LibraryError
 
 GOOD_TEXT = "Salt the water well before the pasta goes in."

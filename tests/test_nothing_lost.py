@@ -16,9 +16,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import CliResult
-from tests.fake_openai_server import FakeOpenAIServer, Hang, Reply
-from tests.processes import kill, start_cli, start_python
+from tests.helpers import CliResult
+from tests.helpers.fake_openai_server import FakeOpenAIServer, Hang, Reply
+from tests.helpers.processes import kill, start_cli, start_python
 from tui_assistant.core.ledger import LEDGER_FILE_NAME, parse_ledger
 
 RunCli = Callable[..., CliResult]

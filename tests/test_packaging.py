@@ -10,7 +10,7 @@ import tarfile
 import zipfile
 from pathlib import Path
 
-from tests.conftest import PROJECT_ROOT, cli_env
+from tests.helpers import PROJECT_ROOT, cli_env
 
 
 def test_wheel_ships_the_lessons_and_the_installed_app_finds_them(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import BUNDLED_LESSONS, memory_library
+from tests.helpers import BUNDLED_LESSONS, memory_library
 from tui_assistant.core.citations import MAX_ANSWER_CHARS, check_citations
 from tui_assistant.core.library import Library, parse_document
 from tui_assistant.core.passages import Passage

@@ -18,8 +18,8 @@ import httpx
 import pytest
 import respx
 
-from tests.conftest import memory_library
-from tests.fake_openai_server import (
+from tests.helpers import memory_library
+from tests.helpers.fake_openai_server import (
     CloseMidBody,
     Drip,
     FakeOpenAIServer,

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CliResult, cli_env
-from tests.fake_openai_server import (
+from tests.helpers import CliResult, cli_env
+from tests.helpers.fake_openai_server import (
     MIB,
     Behaviour,
     Drip,
@@ -33,7 +33,7 @@ from tests.fake_openai_server import (
     Redirect,
     Reply,
 )
-from tests.provider_fault_catalogue import (
+from tests.helpers.provider_faults import (
     PASTA,
     PASTA_LINES,
     PASTA_LOCATION,

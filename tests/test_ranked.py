@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import memory_library
+from tests.helpers import memory_library
 from tui_assistant.context import build_retriever
 from tui_assistant.core.library import Library
 from tui_assistant.core.passages import Passage

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.pseudo_terminal import Terminal
-from tests.conftest import BUNDLED_LESSONS, cli_env
-from tests.fake_openai_server import FakeOpenAIServer, Hang
+from tests.helpers import BUNDLED_LESSONS, cli_env
+from tests.helpers.fake_openai_server import FakeOpenAIServer, Hang
 from tui_assistant.core.history import HistoryStore, Turn
 
 QUESTION = "how much salt goes in pasta water"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from tests.conftest import BUNDLED_LESSONS, memory_library
+from tests.helpers import BUNDLED_LESSONS, memory_library
 from tui_assistant.core.retrieval import Evidence, KeywordRetriever
 
 MakeLibrary = Callable[[Mapping[str, tuple[str, str]]], Path]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr, ValidationError
 
-from tests.conftest import CliResult
+from tests.helpers import CliResult
 from tui_assistant.settings import ConfigError, Settings, load_settings
 
 RunCli = Callable[..., CliResult]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import BUNDLED_LESSONS, PROJECT_ROOT, memory_library
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import BUNDLED_LESSONS, PROJECT_ROOT, memory_library
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.outcome import Outcome, OutcomeKind, Reason
 from tui_assistant.core.passages import Passage

@@ -6,10 +6,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from conftest import BUNDLED_LESSONS
 from textual.content import Content
 from textual.widgets import Static
-from tui_fakes import (
+
+from tests.helpers import BUNDLED_LESSONS
+from tests.helpers.tui import (
     CitingProvider,
     DeadlineProvider,
     HangingProvider,
@@ -20,7 +21,6 @@ from tui_fakes import (
     status,
     wait_until,
 )
-
 from tui_assistant.core.outcome import Outcome, Reason, SupportReport
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence

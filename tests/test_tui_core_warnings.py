@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import BUNDLED_LESSONS
-from tests.fake_openai_server import CitePassage, FakeOpenAIServer
-from tests.tui_fakes import ask, make_app, make_context, notices, running, status, wait_until
+from tests.helpers import BUNDLED_LESSONS
+from tests.helpers.fake_openai_server import CitePassage, FakeOpenAIServer
+from tests.helpers.tui import ask, make_app, make_context, notices, running, status, wait_until
 from tui_assistant.core.ledger import LEDGER_FILE_NAME
 from tui_assistant.settings import load_settings
 from tui_assistant.ui.app import AssistantApp

@@ -6,8 +6,8 @@ import json
 import threading
 from pathlib import Path
 
-from conftest import BUNDLED_LESSONS
-from tui_fakes import (
+from tests.helpers import BUNDLED_LESSONS
+from tests.helpers.tui import (
     ask,
     chat_text,
     make_app,
@@ -17,7 +17,6 @@ from tui_fakes import (
     status,
     wait_until,
 )
-
 from tui_assistant.core.history import HISTORY_FILE_NAME, HistoryStore, Turn
 from tui_assistant.core.outcome import Outcome
 

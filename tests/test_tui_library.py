@@ -10,10 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import BUNDLED_LESSONS
 from textual.app import SuspendNotSupported
 from textual.widgets import Static
-from tui_fakes import (
+
+from tests.helpers import BUNDLED_LESSONS
+from tests.helpers.tui import (
     HangingProvider,
     SlowStart,
     ask,
@@ -24,7 +25,6 @@ from tui_fakes import (
     status,
     wait_until,
 )
-
 from tui_assistant.core.library import LibraryError
 from tui_assistant.settings import Settings
 from tui_assistant.ui.app import AssistantApp, editor_command, run_app
@@ -337,9 +337,8 @@ async def test_reload_is_refused_while_a_question_is_in_flight(tmp_path: Path) -
 
 def test_the_tui_command_on_a_missing_folder_exits_2_with_one_line(tmp_path: Path) -> None:
     """On a real pseudo-terminal: the app starts, its load fails, it exits 2 and says why."""
-    from conftest import cli_env
-
     from benchmarks.pseudo_terminal import Terminal
+    from tests.helpers import cli_env
 
     environment = cli_env(tmp_path / "data")
     environment.update(TERM="xterm-256color")

@@ -5,8 +5,8 @@ environment; the app's start-up worker then calls `open_context`) in model mode 
 driven with key presses. For each fault the status bar must say what happened in the
 contract's plain words and the chat must show no answer text: the model's unchecked
 text never reaches the screen. The CLI side of the same faults is in
-`test_provider_faults.py`; both take the refusing faults from
-`provider_fault_catalogue.py`. This file is about what the TUI shows.
+`tests/e2e/test_provider_faults.py`; both take the refusing faults from
+`tests.helpers.provider_faults`. This file is about what the TUI shows.
 
 One fake server serves the whole module; each test sets its behaviour first.
 """
@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import BUNDLED_LESSONS
-from tests.fake_openai_server import (
+from tests.helpers import BUNDLED_LESSONS
+from tests.helpers.fake_openai_server import (
     Behaviour,
     CitePassage,
     Drip,
@@ -30,7 +30,7 @@ from tests.fake_openai_server import (
     _Exchange,
     completion_body,
 )
-from tests.provider_fault_catalogue import (
+from tests.helpers.provider_faults import (
     PASTA,
     PASTA_SOURCE,
     REFUSALS,
@@ -38,7 +38,7 @@ from tests.provider_fault_catalogue import (
     serve,
     the_one_request,
 )
-from tests.tui_fakes import ask, chat_text, running, status, wait_until
+from tests.helpers.tui import ask, chat_text, running, status, wait_until
 from tui_assistant.settings import load_settings
 from tui_assistant.ui.app import AssistantApp
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import PROJECT_ROOT
-
+from tests.helpers import PROJECT_ROOT
 from tui_assistant.screenshots import SCENES, take_all
 
 

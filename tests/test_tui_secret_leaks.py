@@ -6,7 +6,7 @@ start-up worker calls `open_context`), runs in model mode against the loopback f
 distinctive key, through one turn of each kind: answered, an unverified answer that
 quotes the key back, a 401 whose error body quotes the key, a timeout and a cancel.
 Then the conversation is exported and copied through the command palette and a
-screenshot is saved, and `assert_key_absent` (from `test_secret_leaks.py`) searches
+screenshot is saved, and `assert_key_absent` (from `tests.helpers.secret_leaks`) searches
 every file under the test's folder (history, exports, call ledger, index cache,
 screenshot), the clipboard, the screen's text, the captured terminal output and logs,
 and the settings' repr and str.
@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from tests.conftest import BUNDLED_LESSONS
-from tests.fake_openai_server import (
+from tests.helpers import BUNDLED_LESSONS
+from tests.helpers.fake_openai_server import (
     Behaviour,
     CitePassage,
     FakeOpenAIServer,
@@ -33,8 +33,8 @@ from tests.fake_openai_server import (
     _Exchange,
     completion_body,
 )
-from tests.test_secret_leaks import QuotingStatus, assert_key_absent
-from tests.tui_fakes import ask, run_command, running, status, wait_until
+from tests.helpers.secret_leaks import QuotingStatus, assert_key_absent
+from tests.helpers.tui import ask, run_command, running, status, wait_until
 from tui_assistant.core.history import HISTORY_FILE_NAME
 from tui_assistant.core.ledger import LEDGER_FILE_NAME
 from tui_assistant.settings import load_settings

@@ -8,8 +8,8 @@ from pathlib import Path
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
-from tui_fakes import ask, make_app, make_context, running, wait_until
 
+from tests.helpers.tui import ask, make_app, make_context, running, wait_until
 from tui_assistant.core.passages import Passage
 from tui_assistant.ui.lesson_browser import LessonTree
 

@@ -9,7 +9,7 @@ test never leaks a thread.
 
 Use it as a context manager::
 
-    from tests.fake_openai_server import FakeOpenAIServer, Reply, Status
+    from tests.helpers.fake_openai_server import FakeOpenAIServer, Reply, Status
 
     with FakeOpenAIServer(Reply("Salt it well. [source:pasta-water]")) as server:
         env = {"TUI_ASSISTANT_PROVIDER": "openai", "TUI_ASSISTANT_BASE_URL": server.base_url,
@@ -18,9 +18,8 @@ Use it as a context manager::
         assert server.request_count == 1
         body = server.requests[0].json()      # the request body as sent
 
-or as a pytest fixture (import it into the test module; the name is the fixture)::
-
-    from tests.fake_openai_server import fake_openai_server  # noqa: F401
+or as a pytest fixture (from `tests/conftest.py`): `fake_openai_server` for one test,
+`server` for a whole module::
 
     def test_something(fake_openai_server): ...
 
@@ -61,11 +60,9 @@ import json
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-
-import pytest
 
 MIB = 1024 * 1024
 _MAX_REQUEST_BYTES = 4 * MIB
@@ -394,10 +391,3 @@ class FakeOpenAIServer:
             await behaviour.respond(exchange)
         except ConnectionError:
             request.mark_disconnected()
-
-
-@pytest.fixture
-def fake_openai_server() -> Iterator[FakeOpenAIServer]:
-    """A running `FakeOpenAIServer` (answers `CitePassage()` until told otherwise)."""
-    with FakeOpenAIServer() as server:
-        yield server

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-from tests.conftest import PROJECT_ROOT, cli_env
+from tests.helpers import PROJECT_ROOT, cli_env
 
 # Long enough for a loaded machine; a child still running after this is a hang.
 EXIT_TIMEOUT_SECONDS = 10

@@ -1,9 +1,9 @@
-"""The provider faults of issue 6 that end in a refusal, shared by the CLI and TUI tests.
+"""The provider faults that end in a refusal, shared by the CLI and TUI tests.
 
-`test_provider_faults.py` (the CLI) and `test_tui_provider_faults.py` (the full-screen
-app) put the same hostile server behaviours to the real `OpenAIProvider`; keeping the
-list in one place means a fault added here is checked on both surfaces. Each entry
-names the behaviour and the contract's reason and detail words the user must see.
+`tests/e2e/test_provider_faults.py` (the CLI) and `tests/ui/test_provider_faults.py` (the
+full-screen app) put the same hostile server behaviours to the real `OpenAIProvider`;
+keeping the list in one place means a fault added here is checked on both surfaces. Each
+entry names the behaviour and the contract's reason and detail words the user must see.
 The stalled cases (hang, drip) stay in each test file: their deadlines are tuned to
 how each surface is driven.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tests.fake_openai_server import (
+from tests.helpers.fake_openai_server import (
     MIB,
     NO_CHOICES,
     NOT_JSON,

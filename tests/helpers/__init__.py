@@ -1,0 +1,54 @@
+"""Shared test helpers: the project's folders, temporary lesson libraries, and the
+result of the real CLI run in a subprocess.
+
+Fixtures live in `tests/conftest.py`; the loopback fake model server, child processes,
+the provider fault list and the full-screen app drivers are modules of this package."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tui_assistant.core.library import Library
+from tui_assistant.core.store import open_library
+from tui_assistant.core.text import stem
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
+BUNDLED_LESSONS = PROJECT_ROOT / "lessons"
+
+
+def memory_library(folder: Path) -> Library:
+    """The library at `folder`, indexed in memory (no store on disk) with the keyword keys."""
+    return open_library(folder, None, stem)
+
+
+def write_lesson(folder: Path, lesson_id: str, title: str, text: str) -> Path:
+    path = folder / f"{lesson_id}.md"
+    path.write_text(f"# {title}\n\n{text}\n", encoding="utf-8")
+    return path
+
+
+@dataclass
+class CliResult:
+    returncode: int
+    stdout: str
+    stderr: str
+
+    def json_lines(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.stdout.splitlines() if line.strip()]
+
+
+def cli_env(data_dir: Path, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment a user's script would have: no stray TUI_ASSISTANT_* settings."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TUI_ASSISTANT_")}
+    env["PYTHONPATH"] = str(PROJECT_ROOT)
+    env["TUI_ASSISTANT_DATA_DIR"] = str(data_dir)
+    env.update(extra or {})
+    return env
+
+
+RunCli = Callable[..., CliResult]
