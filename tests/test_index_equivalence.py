@@ -4,8 +4,9 @@
 passage, with no index: title 2, body 1 per distinct question word, at least two
 distinct matches, the best score wins and a tie at the best refuses.
 `reference_ranked` is the ranked rule (BM25F, then the margin and matched-share
-checks) written out the same way. The in-memory index and both retrievers must agree
-with them on random libraries and questions.
+checks, with the words the library lacks counted twice) written out the same way. The
+in-memory index and both retrievers must agree with them on random libraries and
+questions.
 """
 
 from __future__ import annotations
@@ -74,12 +75,15 @@ def reference_ranked(
     scores: dict[int, float] = {}
     matched: dict[int, list[str]] = {}
     weights: dict[str, float] = {}
+    unknown: list[str] = []
     for key in keys:
         holders = [
             number for number in range(len(lessons)) if key in titles[number] + bodies[number]
         ]
         weight = math.log(1.0 + (len(lessons) - len(holders) + 0.5) / (len(holders) + 0.5))
         weights[key] = weight
+        if not holders:
+            unknown.append(key)
         for number in holders:
             title_count = titles[number].count(key)
             body_count = bodies[number].count(key)
@@ -97,7 +101,9 @@ def reference_ranked(
     best = order[0]
     runner_up = scores[order[1]] if len(order) > 1 else None
     margin = 1.0 if runner_up is None else (scores[best] - runner_up) / scores[best]
-    share = sum(weights[key] for key in matched[best]) / sum(weights.values())
+    # Words the library lacks count twice in the question's weight.
+    total = sum(weights.values()) + sum(weights[key] for key in unknown)
+    share = sum(weights[key] for key in matched[best]) / total
     if not (margin > min_margin and share >= min_matched_share):
         return None
     return Evidence(
