@@ -18,7 +18,7 @@ from tui_assistant.core.ledger import (
     parse_ledger,
 )
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 JUNE = datetime(2025, 6, 14, 9, 30, tzinfo=UTC)
 JULY = datetime(2025, 7, 1, 0, 0, 5, tzinfo=UTC)
 
