@@ -14,6 +14,7 @@ from hypothesis import settings
 
 from tests.helpers import CliResult, cli_env, write_lesson
 from tests.helpers.fake_openai_server import FakeOpenAIServer
+from tests.helpers.messy_library import write_messy_library
 
 # CI runs the same examples every time, so a submission never fails on a fresh random
 # draw; local runs keep exploring (and keep what they find in .hypothesis/).
@@ -34,6 +35,12 @@ def make_library(tmp_path: Path) -> Callable[[Mapping[str, tuple[str, str]]], Pa
         return folder
 
     return make
+
+
+@pytest.fixture
+def messy(tmp_path: Path) -> Path:
+    """The messy lesson folder of `tests.helpers.messy_library`."""
+    return write_messy_library(tmp_path)
 
 
 @pytest.fixture

@@ -1,24 +1,27 @@
-"""Messy lesson folders: every readable document loads (whatever its name), each bad
-file is named once with its reason, a symlink's target is never read, and a folder with
-no document with text is a one-line error (exit 2), never a traceback or a hang."""
+"""Whole lesson folders loaded: the bundled lessons, titles and passages with their
+source lines, and messy folders, where every readable document loads (whatever its
+name), each bad file is named once with its reason, a symlink's target is never read,
+and a folder with no document with text is a `LibraryError`, never a hang.
+
+The same folders through the CLI are in `tests/e2e/test_cli_lessons.py`."""
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 import tracemalloc
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import CliResult, memory_library, write_lesson
+from tests.helpers import BUNDLED_LESSONS, memory_library, write_lesson
+from tests.helpers.messy_library import (
+    EXPECTED_DOCUMENTS,
+    EXPECTED_REASONS,
+    GOOD_TEXT,
+    write_thousands_of_lessons,
+)
 from tui_assistant.core.library import MAX_DOCUMENT_BYTES, FileProblem, Library, LibraryError
-
-GOOD_TEXT = "Salt the water well before the pasta goes in."
-
-RunCli = Callable[..., CliResult]
 
 
 def problems_by_name(library: Library | LibraryError) -> dict[str, str]:
@@ -47,79 +50,6 @@ def load_within(folder: Path, seconds: float = 20) -> Library:
     return result[0]
 
 
-def warning_lines(stderr: str) -> list[str]:
-    return [line for line in stderr.splitlines() if line.startswith("tui-assistant: warning:")]
-
-
-@pytest.fixture
-def messy(tmp_path: Path) -> Path:
-    """One folder holding good lessons, documents with odd names or no title, and one of
-    every kind of bad entry."""
-    folder = tmp_path / "lessons"
-    folder.mkdir()
-    write_lesson(folder, "pasta-water", "Salting pasta water", GOOD_TEXT)
-    (folder / "crlf-bom.md").write_bytes(
-        b"\xef\xbb\xbf# Knife care\r\n\r\nDry the knife by hand after washing.\r\n"
-    )
-    # Any file name is fine: the id is derived from it.
-    for name in ("Upper.md", "under_score.md", "double--hyphen.md", "-lead.md", "tail-.md"):
-        write_lesson(folder, name.removesuffix(".md"), "Some title", GOOD_TEXT)
-    (folder / ".md").write_text("# Hidden\n\ntext\n")
-    (folder / "sp ace.md").write_text("# Spaced\n\ntext\n")
-    (folder / "new\nline.md").write_text("# Newline\n\ntext\n")
-    # No "# " title (or one with nothing visible): titled with the file name.
-    (folder / "no-title.md").write_text("Just some text without a heading.\n")
-    (folder / "hash-no-space.md").write_text("#Title\n\ntext\n")
-    (folder / "escape-title.md").write_text("# \x1b[31m\x1b[0m\n\ntext\n")
-    # Bad content.
-    (folder / "title-only.md").write_text("# Only a title\n")
-    (folder / "empty.md").write_bytes(b"")
-    (folder / "blank.md").write_text("  \n\n\t\n")
-    (folder / "latin1.md").write_bytes("# Café\n\nCrème brûlée.\n".encode("latin-1"))
-    (folder / "binary.md").write_bytes(b"# Title\n\nabc\x00def\n")
-    (folder / "nul\nbyte.md").write_bytes(b"# Title\n\n\x00\n")
-    # A folder, even one named like a document, is read at any depth.
-    (folder / "folder.md").mkdir()
-    write_lesson(folder / "folder.md", "inside", "Inside a folder", GOOD_TEXT)
-    os.mkfifo(folder / "pipe.md")
-    # Not lessons at all, silently ignored.
-    (folder / "notes.txt").write_text("# Notes\n\nnot a lesson\n")
-    (folder / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
-    (folder / "README").write_text("# Readme\n\nnot a lesson\n")
-    (folder / "sub").mkdir()
-    write_lesson(folder / "sub", "nested", "Nested lesson", GOOD_TEXT)
-    return folder
-
-
-# Library order (by path), each document's derived id and its title.
-EXPECTED_DOCUMENTS = {
-    "lead": "Some title",  # -lead.md
-    "upper": "Some title",  # Upper.md
-    "crlf-bom": "Knife care",
-    "double-hyphen": "Some title",  # double--hyphen.md
-    "escape-title": "escape-title",
-    "folder-md/inside": "Inside a folder",
-    "hash-no-space": "hash-no-space",
-    "new-line": "Newline",  # new\nline.md
-    "no-title": "no-title",
-    "pasta-water": "Salting pasta water",
-    "sp-ace": "Spaced",  # sp ace.md
-    "sub/nested": "Nested lesson",
-    "tail": "Some title",  # tail-.md
-    "under-score": "Some title",  # under_score.md
-}
-
-EXPECTED_REASONS = {
-    "title-only.md": "has no text",
-    "empty.md": "empty",
-    "blank.md": "empty",
-    "latin1.md": "not UTF-8",
-    "binary.md": "binary",
-    "nul\nbyte.md": "binary",
-    "pipe.md": "not a regular file",
-}
-
-
 def test_readable_documents_load_and_each_bad_file_is_named_once_with_its_reason(
     messy: Path,
 ) -> None:
@@ -133,6 +63,8 @@ def test_readable_documents_load_and_each_bad_file_is_named_once_with_its_reason
     assert (knife.line, knife.end_line) == (1, 3)
     nested = library.get("sub/nested")
     assert nested is not None and nested.source_path == "lessons/sub/nested.md"
+    inside = library.get("folder-md/inside")
+    assert inside is not None and inside.source_path == "lessons/folder.md/inside.md"
     untitled = library.get("no-title")
     assert untitled is not None and untitled.text == "Just some text without a heading."
     # Hidden names (".md") are skipped without a word; other files are ignored.
@@ -143,32 +75,6 @@ def test_readable_documents_load_and_each_bad_file_is_named_once_with_its_reason
     assert set(reasons) == set(EXPECTED_REASONS)
     for name, expected in EXPECTED_REASONS.items():
         assert expected in reasons[name], (name, reasons[name])
-
-
-def test_cli_names_each_bad_file_once_on_one_line_and_still_answers(
-    messy: Path, run_cli: RunCli
-) -> None:
-    result = run_cli("ask", "--lessons", str(messy), "--json", "salting pasta water")
-
-    assert result.returncode == 0, result.stderr
-    [answer] = result.json_lines()
-    assert answer["lesson_id"] == "pasta-water"
-    warnings = warning_lines(result.stderr)
-    assert len(warnings) == len(EXPECTED_REASONS)
-    assert warning_lines(result.stderr) == result.stderr.splitlines(), "stray stderr output"
-    # The file name with a newline in it is shown escaped, on its own single line.
-    assert sum("skipped file nul\\x0abyte.md: binary" in line for line in warnings) == 1
-    for name in EXPECTED_REASONS:
-        if "\n" not in name:
-            assert sum(f"skipped file {name}:" in line for line in warnings) == 1, name
-    assert "\x1b" not in result.stderr
-
-
-def test_lessons_command_lists_only_the_readable_documents(messy: Path, run_cli: RunCli) -> None:
-    result = run_cli("lessons", "--lessons", str(messy), "--json")
-
-    assert result.returncode == 0, result.stderr
-    assert [row["id"] for row in json.loads(result.stdout)] == list(EXPECTED_DOCUMENTS)
 
 
 def test_symlinks_are_never_followed_to_outside_or_inside(tmp_path: Path) -> None:
@@ -227,26 +133,6 @@ def test_symlink_targets_are_never_opened(tmp_path: Path, monkeypatch: pytest.Mo
     assert opened == [str(good)]
 
 
-def test_a_symlinked_cli_library_reads_no_target(tmp_path: Path, run_cli: RunCli) -> None:
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    os.mkfifo(outside / "pipe")
-    folder = tmp_path / "lessons"
-    folder.mkdir()
-    write_lesson(folder, "pasta-water", "Salting pasta water", GOOD_TEXT)
-    (folder / "pipe.md").symlink_to(outside / "pipe")
-    os.mkfifo(folder / "fifo.md")
-
-    result = run_cli("lessons", "--lessons", str(folder), timeout=30)
-
-    assert result.returncode == 0
-    assert "pasta-water" in result.stdout
-    assert warning_lines(result.stderr) == [
-        "tui-assistant: warning: skipped file fifo.md: is not a regular file",
-        "tui-assistant: warning: skipped file pipe.md: is a symlink (not followed)",
-    ]
-
-
 def test_a_50_mb_file_is_refused_without_being_read(tmp_path: Path) -> None:
     # MAX_DOCUMENT_BYTES caps what is read: a 50 MB Markdown file is a mistake, and
     # reading it would cost memory and time for nothing.
@@ -286,23 +172,14 @@ def test_the_size_cap_is_exact(tmp_path: Path) -> None:
     assert problems_by_name(library) == {"over-cap.md": "larger than 1 MiB"}
 
 
-def test_thousands_of_files_load(tmp_path: Path, run_cli: RunCli) -> None:
-    folder = tmp_path / "lessons"
-    folder.mkdir()
-    for number in range(3000):
-        write_lesson(folder, f"lesson-{number}", f"Topic {number}", f"Body of lesson {number}.")
-    for number in range(50):
-        (folder / f"bad-{number}.md").write_bytes(b"# Bad\n\n\x00\n")
+def test_thousands_of_files_load(tmp_path: Path) -> None:
+    folder = write_thousands_of_lessons(tmp_path)
 
     library = memory_library(folder)
 
     assert len(library) == 3000
     assert library.get("lesson-2999") is not None
     assert len(library.problems) == 50
-    result = run_cli("lessons", "--lessons", str(folder), "--json")
-    assert result.returncode == 0
-    assert len(json.loads(result.stdout)) == 3000
-    assert len(warning_lines(result.stderr)) == 50
 
 
 def test_no_document_with_text_is_an_error_that_names_every_skipped_file(
@@ -324,64 +201,34 @@ def test_no_document_with_text_is_an_error_that_names_every_skipped_file(
     )
 
 
-@pytest.mark.parametrize("command", ["ask", "lessons"])
-def test_cli_exits_2_with_one_error_line_when_no_lesson_is_valid(
-    tmp_path: Path, run_cli: RunCli, command: str
-) -> None:
-    folder = tmp_path / "lessons"
-    folder.mkdir()
-    (folder / "binary.md").write_bytes(b"\x00\x01\x02")
-    os.mkfifo(folder / "pipe.md")
-    (folder / "link.md").symlink_to(tmp_path)
-
-    result = run_cli(command, "--lessons", str(folder), *(["question"] if command == "ask" else []))
-
-    assert result.returncode == 2
-    assert result.stdout == ""
-    assert "Traceback" not in result.stderr
-    *warnings, error = result.stderr.splitlines()
-    assert error.startswith("tui-assistant: error: lessons folder ")
-    assert error.endswith("has no Markdown document with text (3 skipped)")
-    assert warnings == [
-        "tui-assistant: warning: skipped file binary.md: binary file (contains NUL bytes)",
-        "tui-assistant: warning: skipped file link.md: is a symlink (not followed)",
-        "tui-assistant: warning: skipped file pipe.md: is not a regular file",
-    ]
+def test_bundled_lessons_load_with_ids_titles_and_source_paths() -> None:
+    library = memory_library(BUNDLED_LESSONS)
+    assert len(library) >= 3
+    pasta = library.get("pasta-water")
+    assert pasta is not None
+    assert pasta.title == "Salting pasta water"
+    assert pasta.source_path == "lessons/pasta-water.md"
+    assert pasta.line == 1
+    assert pasta.end_line >= pasta.line
+    assert not pasta.text.startswith("#")
+    assert "salt" in pasta.text.lower()
+    assert library.problems == ()
 
 
-@pytest.mark.parametrize("kind", ["empty", "missing", "file"])
-def test_unusable_folder_is_one_line_exit_2(tmp_path: Path, run_cli: RunCli, kind: str) -> None:
-    folder = tmp_path / "lessons"
-    if kind == "empty":
-        folder.mkdir()
-    elif kind == "file":
-        folder.write_text("# Not a folder\n\ntext\n")
-
-    result = run_cli("ask", "--lessons", str(folder), "question")
-
-    assert result.returncode == 2
-    assert len(result.stderr.splitlines()) == 1
-    assert result.stderr.startswith("tui-assistant: error: lessons folder ")
-
-
-def test_escape_sequences_in_folder_and_file_names_never_reach_the_terminal(
-    tmp_path: Path, run_cli: RunCli
-) -> None:
-    folder = tmp_path / "less\x1b]0;pwned\x07ons\u202e"
-    folder.mkdir()
-    write_lesson(folder, "pasta-water", "Salting \x1b[31mpasta\x1b[0m water", GOOD_TEXT)
-    (folder / "\x1b[2J\u202ebad.md").write_bytes(b"# Bad\n\n\x00\n")
-    # A readable document with escapes in its name loads, under a derived id.
-    (folder / "\x1b[31mred\u202e.md").write_text("# Red\n\ntext\n")
-
-    for args in (("lessons",), ("ask", "salting pasta water")):
-        result = run_cli(*args, "--lessons", str(folder))
-
-        assert result.returncode == 0, result.stderr
-        for output in (result.stdout, result.stderr):
-            assert "\x1b" not in output
-            assert "\u202e" not in output
-        assert "skipped file \\x1b[2J\\u202ebad.md: binary file" in result.stderr
-        assert "Salting pasta water" in result.stdout
-    listed = run_cli("lessons", "--lessons", str(folder), "--json")
-    assert [row["id"] for row in json.loads(listed.stdout)] == ["31mred", "pasta-water"]
+def test_title_is_the_first_hash_line_and_each_heading_starts_a_passage(tmp_path: Path) -> None:
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "rice.md").write_text(
+        "Intro line.\n# Cooking rice\nRinse it.\n# Second heading\nMore.\n", encoding="utf-8"
+    )
+    library = memory_library(tmp_path / "notes")
+    intro, rice, second = (library.passage(number) for number in range(len(library)))
+    assert [document.title for document in library.documents] == ["Cooking rice"]
+    # Text before the first heading is a passage titled with the document title.
+    assert (intro.id, intro.title, intro.text) == ("rice", "Cooking rice", "Intro line.")
+    assert (intro.source_path, intro.line, intro.end_line) == ("notes/rice.md", 1, 1)
+    assert rice.id.startswith("rice#")
+    assert (rice.title, rice.text, rice.line, rice.end_line) == ("Cooking rice", "Rinse it.", 2, 3)
+    assert second.id == "rice#second-heading"
+    assert second.title == "Cooking rice › Second heading"
+    assert (second.text, second.line, second.end_line) == ("More.", 4, 5)
+    assert {passage.source_path for passage in (intro, rice, second)} == {"notes/rice.md"}

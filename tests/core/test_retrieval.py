@@ -1,12 +1,32 @@
-"""The keyword rule, one test per clause, so breaking any clause fails a test."""
+"""The keyword rule, one test per clause, so breaking any clause fails a test; and the
+same rule against a plain reference on random libraries and questions."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
 from tests.helpers import BUNDLED_LESSONS, memory_library
-from tui_assistant.core.retrieval import Evidence, KeywordRetriever
+from tests.helpers.properties import (
+    PROPERTY,
+    any_text,
+    stopwords,
+    text_without_escapes,
+    vocabulary_words,
+)
+from tui_assistant.core.library import Library
+from tui_assistant.core.passages import Passage
+from tui_assistant.core.retrieval import (
+    BODY_WEIGHT,
+    MIN_DISTINCT_MATCHES,
+    TITLE_WEIGHT,
+    Evidence,
+    KeywordRetriever,
+)
+from tui_assistant.core.text import normalise_distinct
 
 MakeLibrary = Callable[[Mapping[str, tuple[str, str]]], Path]
 
@@ -127,3 +147,105 @@ def test_evidence_lists_matched_words_in_question_order(make_library: MakeLibrar
     assert evidence is not None
     assert evidence.matched_words == ("runny", "yolk", "minut", "boil", "egg")
     assert evidence.runner_up_score is None
+
+
+# --- properties: random libraries and questions -----------------------------------
+
+
+@st.composite
+def libraries(draw: st.DrawFn) -> tuple[Passage, ...]:
+    count = draw(st.integers(min_value=1, max_value=6))
+    lessons = []
+    for number in range(count):
+        title = " ".join(draw(st.lists(vocabulary_words, min_size=1, max_size=3)))
+        body = " ".join(draw(st.lists(st.one_of(vocabulary_words, stopwords), max_size=10)))
+        lessons.append(
+            Passage(f"lesson-{number}", title, body or "text", f"lessons/lesson-{number}.md")
+        )
+    return tuple(lessons)
+
+
+questions = st.lists(
+    st.one_of(vocabulary_words, vocabulary_words, stopwords, st.text(max_size=8)), max_size=8
+).map(" ".join)
+
+
+# Without escape sequences every whitespace-separated chunk is a run of whole words.
+# (An unterminated escape swallows what follows it, so "repeating" its introducer
+# is not repeating a word.)
+plain_questions = st.lists(
+    st.one_of(vocabulary_words, vocabulary_words, stopwords, text_without_escapes),
+    max_size=8,
+).map(" ".join)
+
+
+def expected_evidence(lessons: Sequence[Passage], question: str) -> tuple[str, int] | None:
+    """The distinct-word rule computed the slow, obvious way: every lesson, every word."""
+    keys = normalise_distinct(question)
+    scored = []
+    for lesson in lessons:
+        title, body = normalise_distinct(lesson.title), normalise_distinct(lesson.text)
+        matched = [key for key in keys if key in title or key in body]
+        score = sum(TITLE_WEIGHT if key in title else BODY_WEIGHT for key in matched)
+        if len(matched) >= MIN_DISTINCT_MATCHES:
+            scored.append((score, lesson.id))
+    scored.sort(reverse=True)
+    if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return scored[0][1], scored[0][0]
+
+
+def summary(evidence: Evidence | None) -> tuple[str, float, float | None, frozenset[str]] | None:
+    if evidence is None:
+        return None
+    return (
+        evidence.passage.id,
+        evidence.score,
+        evidence.runner_up_score,
+        frozenset(evidence.matched_words),
+    )
+
+
+@PROPERTY
+@given(libraries(), questions)
+def test_scorer_picks_the_unique_best_lesson_with_two_distinct_matches(
+    lessons: tuple[Passage, ...], question: str
+) -> None:
+    evidence = KeywordRetriever(Library.from_passages(lessons)).retrieve(question)
+
+    expected = expected_evidence(lessons, question)
+    if evidence is None:
+        assert expected is None
+        return
+    assert (evidence.passage.id, evidence.score) == expected
+    assert len(set(evidence.matched_words)) == len(evidence.matched_words)
+    assert len(evidence.matched_words) >= MIN_DISTINCT_MATCHES
+    assert evidence.runner_up_score is None or evidence.runner_up_score < evidence.score
+
+
+@PROPERTY
+@given(libraries(), plain_questions, st.data())
+def test_repeating_a_question_word_never_changes_the_result(
+    lessons: tuple[Passage, ...], question: str, data: st.DataObject
+) -> None:
+    question_words = question.split()
+    assume(question_words)
+    repeated = data.draw(st.sampled_from(question_words))
+    position = data.draw(st.integers(min_value=0, max_value=len(question_words)))
+    times = data.draw(st.integers(min_value=1, max_value=3))
+    longer = question_words[:position] + [repeated] * times + question_words[position:]
+    retriever = KeywordRetriever(Library.from_passages(lessons))
+
+    assert summary(retriever.retrieve(" ".join(longer))) == summary(retriever.retrieve(question))
+
+
+BUNDLED_RETRIEVER = KeywordRetriever(memory_library(BUNDLED_LESSONS))
+
+
+@PROPERTY
+@given(any_text)
+def test_scorer_takes_any_question(question: str) -> None:
+    evidence = BUNDLED_RETRIEVER.retrieve(question)
+
+    if evidence is not None:
+        assert len(evidence.matched_words) >= MIN_DISTINCT_MATCHES

@@ -1,10 +1,28 @@
-"""The normaliser: stopwords, the small stemmer (pinned on a cooking vocabulary), whole words."""
+"""The normaliser: stopwords, the small stemmer (pinned on a cooking vocabulary), whole
+words; and, for any Unicode text, no exception and bare-word keys."""
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from tui_assistant.core.text import clean_display_text, normalise, stem
+from tests.helpers.properties import (
+    ESCAPE_STARTS,
+    PROPERTY,
+    any_text,
+    stopwords,
+    text_without_escapes,
+    vocabulary_words,
+)
+from tui_assistant.core.text import (
+    STOPWORDS,
+    clean_display_text,
+    normalise,
+    normalise_distinct,
+    stem,
+    words,
+)
 
 # Each group must share one stem; different groups must not.
 COOKING_FAMILIES = [
@@ -85,3 +103,64 @@ def test_clean_display_text_removes_escape_sequences_but_keeps_markup_literally(
 
 def test_clean_display_text_keeps_newlines_tabs_and_unicode() -> None:
     assert clean_display_text("line 1\n\tline 2 – café 🍝\r\n") == "line 1\n\tline 2 – café 🍝\n"
+
+
+# --- properties: any text -----------------------------------------------------------
+
+
+@PROPERTY
+@given(any_text)
+def test_normalise_takes_any_text_and_keys_are_bare_words(text: str) -> None:
+    keys = normalise(text)
+
+    for key in keys:
+        assert key
+        assert not any(char.isspace() for char in key)
+        assert "'" not in key
+    assert normalise_distinct(text) == frozenset(keys)
+
+
+@PROPERTY
+@given(any_text)
+def test_normalise_is_the_concatenation_over_the_words(text: str) -> None:
+    found = words(text)
+
+    assert all(word and not any(char.isspace() for char in word) for word in found)
+    assert normalise(text) == [key for word in found for key in normalise(word)]
+
+
+@PROPERTY
+@given(text_without_escapes)
+def test_normalise_is_the_concatenation_over_whitespace_separated_chunks(text: str) -> None:
+    assert normalise(text) == [key for chunk in text.split() for key in normalise(chunk)]
+
+
+@PROPERTY
+@given(
+    # Escape-free: an unclosed escape sequence swallows what follows it, so inserting
+    # a word after one changes what it swallows (see `without_escape_sequences`).
+    st.lists(
+        st.one_of(
+            vocabulary_words,
+            st.text(st.characters(exclude_characters=ESCAPE_STARTS), min_size=1, max_size=12),
+        ),
+        max_size=12,
+    ),
+    st.lists(stopwords, max_size=12),
+    st.randoms(use_true_random=False),
+)
+def test_stopwords_never_contribute_a_key(
+    content: list[str], extra_stopwords: list[str], random: object
+) -> None:
+    """Sprinkling stopwords into a text never changes its keys."""
+    mixed = list(content)
+    for stopword in extra_stopwords:
+        mixed.insert(random.randrange(len(mixed) + 1), stopword)  # type: ignore[attr-defined]
+
+    assert normalise(" ".join(mixed)) == normalise(" ".join(content))
+
+
+def test_every_stopword_alone_has_no_key() -> None:
+    for stopword in STOPWORDS:
+        assert normalise(stopword) == [], stopword
+        assert normalise(stopword.upper()) == [], stopword
