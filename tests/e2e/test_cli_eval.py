@@ -1,35 +1,19 @@
-"""`tui-assistant eval` end to end: the report, agreement with `ask`, malformed files,
-and model mode (warn/strict) with a scripted provider injected in process."""
+"""`tui-assistant eval` end to end: the report, agreement with `ask`, malformed files.
+Model mode with a scripted provider, in process, is in `tests/cli/test_eval.py`."""
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.helpers import PROJECT_ROOT, CliResult
-from tui_assistant import cli, context
-from tui_assistant.core.passages import Passage
+from tests.helpers import PROJECT_ROOT, CliResult, read_cases
 
 BUNDLED_CASES = PROJECT_ROOT / "eval" / "bundled.jsonl"
 RunCli = Callable[..., CliResult]
-
-
-def read_cases(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
-def test_bundled_cases_cover_every_kind_the_issue_asks_for() -> None:
-    cases = read_cases(BUNDLED_CASES)
-    kinds = {case["kind"] for case in cases}
-    assert {"expected", "unanswerable", "misleading"} <= kinds
-    assert len(cases) >= 30
-    lesson_ids = {path.stem for path in (PROJECT_ROOT / "lessons").glob("*.md")}
-    assert {case["expect_lesson"] for case in cases} - {None} == lesson_ids
 
 
 def test_text_report_is_a_per_kind_table_matching_the_json(run_cli: RunCli) -> None:
@@ -159,118 +143,3 @@ def test_missing_or_unreadable_cases_file_is_exit_2(run_cli: RunCli, tmp_path: P
 
 
 # --- model mode, in process, with a scripted provider instead of the network -----------
-
-SALT_FAITHFUL = "Use about 10 grams of salt per litre of water [source:pasta-water]."
-SALT_INVENTED = "Rub butter around the rim of the pot so it never boils over [source:pasta-water]."
-
-
-class ScriptedProvider:
-    """An AnswerProvider that answers from a script, by lesson id."""
-
-    deadline_seconds = 5.0
-
-    def __init__(self, script: Mapping[str, str]) -> None:
-        self.script = script
-        self.calls: list[str] = []
-
-    async def complete(self, question: str, lesson: Passage) -> str:
-        self.calls.append(question)
-        return self.script[lesson.id]
-
-
-@pytest.fixture
-def model_mode(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> Callable[[str, Mapping[str, str]], ScriptedProvider]:
-    """Switch to TUI_ASSISTANT_PROVIDER=openai with a scripted provider and a support mode."""
-
-    def switch(support_mode: str, script: Mapping[str, str]) -> ScriptedProvider:
-        provider = ScriptedProvider(script)
-        for name in [name for name in os.environ if name.startswith("TUI_ASSISTANT_")]:
-            monkeypatch.delenv(name)
-        monkeypatch.chdir(tmp_path)  # no stray .env
-        monkeypatch.setenv("TUI_ASSISTANT_PROVIDER", "openai")
-        monkeypatch.setenv("TUI_ASSISTANT_SUPPORT_CHECK", support_mode)
-        monkeypatch.setenv("TUI_ASSISTANT_DATA_DIR", str(tmp_path / "data"))
-        monkeypatch.setattr(context, "build_provider", lambda *args, **kwargs: provider)
-        return provider
-
-    return switch
-
-
-SCRIPT = {
-    "pasta-water": f"{SALT_FAITHFUL} {SALT_INVENTED}",
-    "boiled-eggs": "For a runny yolk, cook large eggs for 6 minutes [source:boiled-eggs].",
-    "knife-care": "Hone the edge with a steel every few uses.",  # no citation
-}
-
-
-@pytest.mark.parametrize(("mode", "accepted"), [("warn", 2), ("strict", 1)])
-def test_eval_in_model_mode_reports_what_the_model_did(
-    model_mode: Callable[[str, Mapping[str, str]], ScriptedProvider],
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-    mode: str,
-    accepted: int,
-) -> None:
-    cases = tmp_path / "cases.jsonl"
-    rows = [
-        {"question": "How much salt goes in pasta water?", "expect_lesson": "pasta-water"},
-        {"question": "How long do I boil an egg for a runny yolk?", "expect_lesson": "boiled-eggs"},
-        {"question": "How often should I hone my knife?", "expect_lesson": "knife-care"},
-        {"question": "What is the capital of France?", "expect_lesson": None},
-    ]
-    cases.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    provider = model_mode(mode, SCRIPT)
-    assert cli.main(["eval", "--json", str(cases)]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert provider.calls == [row["question"] for row in rows[:3]]
-    assert report["model"] == {
-        "asked": 3,
-        "accepted": accepted,
-        "refused_unverified": 1,
-        "flagged_by_support": 1,
-        "other": {},
-    }
-    assert (report["cases"], report["correct"]) == (4, 4)
-
-    assert cli.main(["eval", str(cases)]) == 0
-    text = capsys.readouterr().out
-    assert (
-        f"model: asked 3, accepted {accepted}, refused unverified 1, flagged by the support check 1"
-    ) in text
-
-
-@pytest.mark.parametrize(
-    ("mode", "outcome", "reason", "support"),
-    [
-        ("warn", "answered", None, {"supported": False, "unsupported_sentences": [SALT_INVENTED]}),
-        ("strict", "refused", "unsupported", None),
-        ("off", "answered", None, None),
-    ],
-)
-def test_ask_json_shows_the_support_check_per_mode(
-    model_mode: Callable[[str, Mapping[str, str]], ScriptedProvider],
-    capsys: pytest.CaptureFixture[str],
-    mode: str,
-    outcome: str,
-    reason: str | None,
-    support: dict[str, Any] | None,
-) -> None:
-    model_mode(mode, SCRIPT)
-    assert cli.main(["ask", "--json", "How much salt goes in pasta water?"]) == 0
-    result = json.loads(capsys.readouterr().out)
-    assert (result["outcome"], result["reason"], result["support"]) == (outcome, reason, support)
-    assert result["lesson_id"] == "pasta-water"
-
-
-def test_ask_readable_output_lists_unsupported_sentences_in_warn_mode(
-    model_mode: Callable[[str, Mapping[str, str]], ScriptedProvider],
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    model_mode("warn", SCRIPT)
-    assert cli.main(["ask", "How much salt goes in pasta water?"]) == 0
-    out = capsys.readouterr().out
-    assert "not backed by the lesson:" in out
-    assert f"  ! {SALT_INVENTED}" in out
-    assert f"  ! {SALT_FAITHFUL}" not in out

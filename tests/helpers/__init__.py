@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tui_assistant.core.library import Library
+from tui_assistant.core.passages import Passage
 from tui_assistant.core.store import open_library
 from tui_assistant.core.text import stem
 
@@ -52,3 +53,37 @@ def cli_env(data_dir: Path, extra: Mapping[str, str] | None = None) -> dict[str,
 
 
 RunCli = Callable[..., CliResult]
+
+
+def read_cases(path: Path) -> list[dict[str, Any]]:
+    """The rows of a JSON Lines cases file."""
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+# -- model mode in process, with a scripted provider instead of the network ----------
+
+SALT_FAITHFUL = "Use about 10 grams of salt per litre of water [source:pasta-water]."
+
+
+SALT_INVENTED = "Rub butter around the rim of the pot so it never boils over [source:pasta-water]."
+
+
+class ScriptedProvider:
+    """An AnswerProvider that answers from a script, by lesson id."""
+
+    deadline_seconds = 5.0
+
+    def __init__(self, script: Mapping[str, str]) -> None:
+        self.script = script
+        self.calls: list[str] = []
+
+    async def complete(self, question: str, lesson: Passage) -> str:
+        self.calls.append(question)
+        return self.script[lesson.id]
+
+
+SCRIPT = {
+    "pasta-water": f"{SALT_FAITHFUL} {SALT_INVENTED}",
+    "boiled-eggs": "For a runny yolk, cook large eggs for 6 minutes [source:boiled-eggs].",
+    "knife-care": "Hone the edge with a steel every few uses.",  # no citation
+}
