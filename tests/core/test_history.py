@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -209,3 +210,28 @@ def test_an_append_after_a_compaction_by_another_store_lands_in_the_new_file(
         "q3",
         "from the other app",
     ]
+
+
+def test_a_short_write_is_completed_not_left_torn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`os.write` may take only part of a record (a full disk, a signal); `append` must
+    write the rest rather than leave a torn record behind a running app."""
+    real_write = os.write
+    calls: list[int] = []
+
+    def short_write(descriptor: int, data: bytes) -> int:
+        calls.append(len(data))
+        return real_write(descriptor, bytes(data[:100]))
+
+    store = HistoryStore(tmp_path)
+    monkeypatch.setattr(history.os, "write", short_write)
+    store.append(refused("a question long enough to need several writes " * 20, Reason.NO_EVIDENCE))
+    monkeypatch.undo()
+    store.append(refused("the next question", Reason.NO_EVIDENCE))
+
+    assert len(calls) > 1
+    loaded = store.load()
+    assert loaded.warnings == []
+    assert [turn.question for turn in loaded.turns][1] == "the next question"
+    assert loaded.turns[0].question.startswith("a question long enough")

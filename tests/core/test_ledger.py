@@ -1,11 +1,9 @@
-"""The monthly call ledger: exact under concurrent processes, forgiving of damage."""
+"""The monthly call ledger: the limit, the UTC month, forgiving of damage. Concurrent and
+killed processes are in `tests/e2e/test_nothing_lost.py`."""
 
 from __future__ import annotations
 
 import logging
-import subprocess
-import sys
-import textwrap
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,7 +16,6 @@ from tui_assistant.core.ledger import (
     parse_ledger,
 )
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 JUNE = datetime(2025, 6, 14, 9, 30, tzinfo=UTC)
 JULY = datetime(2025, 7, 1, 0, 0, 5, tzinfo=UTC)
 
@@ -97,37 +94,3 @@ def test_parse_ledger_counts_only_the_given_month() -> None:
 def test_parse_ledger_of_a_clean_current_file_needs_no_rewrite() -> None:
     read = parse_ledger("2025-06-01T00:00:00Z\n", (2025, 6))
     assert (len(read.calls), read.unreadable_lines, read.needs_rewrite) == (1, 0, False)
-
-
-WORKER = textwrap.dedent(
-    """
-    import sys, time
-    from pathlib import Path
-    from tui_assistant.core.ledger import CallLedger
-
-    folder, go = Path(sys.argv[1]), Path(sys.argv[2])
-    ledger = CallLedger(folder, limit=5)
-    for _ in range(500):  # start together, for as much contention as possible
-        if go.exists():
-            break
-        time.sleep(0.01)
-    print(sum(ledger.try_record_call() for _ in range(4)))
-    """
-)
-
-
-def test_four_processes_at_once_never_exceed_the_limit(tmp_path: Path) -> None:
-    folder, go = tmp_path / "data", tmp_path / "go"
-    workers = [
-        subprocess.Popen(
-            [sys.executable, "-c", WORKER, str(folder), str(go)],
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=PROJECT_ROOT,
-        )
-        for _ in range(4)
-    ]
-    go.touch()
-    allowed = [int(worker.communicate(timeout=30)[0]) for worker in workers]
-    assert sum(allowed) == 5  # 16 attempts, limit 5
-    assert len((folder / LEDGER_FILE_NAME).read_text().splitlines()) == 5

@@ -10,7 +10,6 @@ appended before any load starts on a fresh line so it is never glued to the torn
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import subprocess
@@ -18,14 +17,10 @@ import textwrap
 import time
 from pathlib import Path
 
-import pytest
-
 from tests.helpers import BUNDLED_LESSONS
 from tests.helpers.processes import kill, start_python
 from tests.helpers.tui import ask, chat_text, make_app, make_context, notices, wait_until
-from tui_assistant.core import history
 from tui_assistant.core.history import HISTORY_FILE_NAME, HistoryStore
-from tui_assistant.core.outcome import Reason, refused
 
 SIZE = (100, 32)
 ROUNDS = 8
@@ -222,28 +217,3 @@ async def test_the_app_starts_on_a_torn_history_and_keeps_every_complete_turn(
     stored = (tmp_path / HISTORY_FILE_NAME).read_bytes()
     assert stored.endswith(b"\n")
     assert stored.count(b"\n") == 4  # the 3 whole records and the new one
-
-
-def test_a_short_write_is_completed_not_left_torn(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """`os.write` may take only part of a record (a full disk, a signal); `append` must
-    write the rest rather than leave a torn record behind a running app."""
-    real_write = os.write
-    calls: list[int] = []
-
-    def short_write(descriptor: int, data: bytes) -> int:
-        calls.append(len(data))
-        return real_write(descriptor, bytes(data[:100]))
-
-    store = HistoryStore(tmp_path)
-    monkeypatch.setattr(history.os, "write", short_write)
-    store.append(refused("a question long enough to need several writes " * 20, Reason.NO_EVIDENCE))
-    monkeypatch.undo()
-    store.append(refused("the next question", Reason.NO_EVIDENCE))
-
-    assert len(calls) > 1
-    loaded = store.load()
-    assert loaded.warnings == []
-    assert [turn.question for turn in loaded.turns][1] == "the next question"
-    assert loaded.turns[0].question.startswith("a question long enough")

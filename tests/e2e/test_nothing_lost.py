@@ -220,3 +220,29 @@ def test_a_worker_killed_while_recording_neither_loses_nor_doubles_an_entry(
     # The victim may have been killed between writing a record and saying so: at most
     # one record more than it told us, never fewer, and nothing duplicated.
     assert len(read.calls) - survived - told in (0, 1)
+
+
+WORKER = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    from tui_assistant.core.ledger import CallLedger
+
+    folder, go = Path(sys.argv[1]), Path(sys.argv[2])
+    ledger = CallLedger(folder, limit=5)
+    for _ in range(500):  # start together, for as much contention as possible
+        if go.exists():
+            break
+        time.sleep(0.01)
+    print(sum(ledger.try_record_call() for _ in range(4)))
+    """
+)
+
+
+def test_four_processes_at_once_never_exceed_the_limit(tmp_path: Path) -> None:
+    folder, go = tmp_path / "data", tmp_path / "go"
+    workers = [start_python(WORKER, str(folder), str(go)) for _ in range(4)]
+    go.touch()
+    allowed = [int(worker.communicate(timeout=30)[0]) for worker in workers]
+    assert sum(allowed) == 5  # 16 attempts, limit 5
+    assert len((folder / LEDGER_FILE_NAME).read_text().splitlines()) == 5
