@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import CliResult, write_lesson
+from tests.helpers import KNIFE_LESSONS, CliResult, write_lesson
 from tui_assistant import __version__
 
 RunCli = Callable[..., CliResult]
@@ -203,3 +203,27 @@ def test_http_base_url_is_fine_for_loopback_and_unused_in_deterministic_mode(
         "ask", "--json", "q", env={"TUI_ASSISTANT_BASE_URL": "http://example.com"}
     )
     assert remote_http.returncode == 0
+
+
+def test_ask_json_in_ranked_mode_shows_why_the_lesson_won(
+    make_library: Callable[..., Path], run_cli: RunCli
+) -> None:
+    folder = make_library(KNIFE_LESSONS)
+    result = run_cli(
+        "ask",
+        "--json",
+        "--lessons",
+        str(folder),
+        "How do I sharpen a ceramic knife?",
+        "What is the capital of Australia?",
+        env={"TUI_ASSISTANT_RETRIEVAL": "ranked"},
+    )
+    assert result.returncode == 0, result.stderr
+    answered, refused = result.json_lines()
+    assert answered["outcome"] == "answered"
+    assert answered["lesson_id"] == "ceramic-knives"
+    assert answered["matched_words"] == ["ceramic", "knif"]
+    assert answered["score"] > answered["runner_up_score"] > 0
+    assert refused["outcome"] == "refused"
+    assert refused["reason"] == "no_evidence"
+    assert refused["lesson_id"] is None

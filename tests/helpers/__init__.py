@@ -55,6 +55,23 @@ def cli_env(data_dir: Path, extra: Mapping[str, str] | None = None) -> dict[str,
 RunCli = Callable[..., CliResult]
 
 
+# Six lessons that all mention knives: "knife" says little here, "ceramic" a lot.
+KNIFE_LESSONS = {
+    "ceramic-knives": (
+        "Brittle blades",
+        "A ceramic knife keeps its edge for a long time but chips if you twist it.",
+    ),
+    "whetstones": (
+        "Whetstones",
+        "Sharpen a steel knife on a whetstone, keeping the same angle on every stroke.",
+    ),
+    "honing": ("Honing", "Hone a knife on a steel rod; honing is not the same as sharpening."),
+    "storage": ("Knife storage", "Keep each knife in a block or on a magnetic strip."),
+    "boards": ("Cutting boards", "Cut on wood so the knife edge lasts; glass dulls a knife."),
+    "bread": ("Bread knives", "A serrated knife saws through crust without crushing the crumb."),
+}
+
+
 def read_cases(path: Path) -> list[dict[str, Any]]:
     """The rows of a JSON Lines cases file."""
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
