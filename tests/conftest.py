@@ -14,6 +14,7 @@ from hypothesis import settings
 
 from tests.helpers import CliResult, cli_env, write_lesson
 from tests.helpers.fake_openai_server import FakeOpenAIServer
+from tests.helpers.hostile import INJECTED_LESSONS
 from tests.helpers.messy_library import write_messy_library
 
 # CI runs the same examples every time, so a submission never fails on a fresh random
@@ -41,6 +42,12 @@ def make_library(tmp_path: Path) -> Callable[[Mapping[str, tuple[str, str]]], Pa
 def messy(tmp_path: Path) -> Path:
     """The messy lesson folder of `tests.helpers.messy_library`."""
     return write_messy_library(tmp_path)
+
+
+@pytest.fixture
+def injected_library(make_library: Callable[..., Path]) -> Path:
+    """Two lessons, one with an instruction to cite the other hidden in its text."""
+    return make_library(INJECTED_LESSONS)
 
 
 @pytest.fixture

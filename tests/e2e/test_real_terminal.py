@@ -90,3 +90,21 @@ def wait_for_turns(data_dir: Path, count: int, timeout: float = 10.0) -> list[Tu
         if len(turns) >= count or time.monotonic() > deadline:
             return turns
         time.sleep(0.05)
+
+
+def test_the_tui_command_on_a_missing_folder_exits_2_with_one_line(tmp_path: Path) -> None:
+    """On a real pseudo-terminal: the app starts, its load fails, it exits 2 and says why."""
+    environment = cli_env(tmp_path / "data")
+    environment.update(TERM="xterm-256color")
+    missing = tmp_path / "missing"
+    terminal = Terminal(
+        [sys.executable, "-m", "tui_assistant", "--lessons", str(missing)], environment
+    )
+    try:
+        terminal.wait_for(b"does not exist")
+        assert terminal.process.wait(timeout=10) == 2
+        shown = terminal.seen.decode(errors="replace")
+        assert f"tui-assistant: error: lessons folder {missing} does not exist" in shown
+        assert "Traceback" not in shown
+    finally:
+        terminal.close()

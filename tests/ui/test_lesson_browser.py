@@ -333,24 +333,3 @@ async def test_reload_is_refused_while_a_question_is_in_flight(tmp_path: Path) -
         assert status(app) == "cancelled"
         await pilot.press("ctrl+r")
         await wait_until(pilot, lambda: note(app).startswith("reloaded"))
-
-
-def test_the_tui_command_on_a_missing_folder_exits_2_with_one_line(tmp_path: Path) -> None:
-    """On a real pseudo-terminal: the app starts, its load fails, it exits 2 and says why."""
-    from benchmarks.pseudo_terminal import Terminal
-    from tests.helpers import cli_env
-
-    environment = cli_env(tmp_path / "data")
-    environment.update(TERM="xterm-256color")
-    missing = tmp_path / "missing"
-    terminal = Terminal(
-        [sys.executable, "-m", "tui_assistant", "--lessons", str(missing)], environment
-    )
-    try:
-        terminal.wait_for(b"does not exist")
-        assert terminal.process.wait(timeout=10) == 2
-        shown = terminal.seen.decode(errors="replace")
-        assert f"tui-assistant: error: lessons folder {missing} does not exist" in shown
-        assert "Traceback" not in shown
-    finally:
-        terminal.close()
