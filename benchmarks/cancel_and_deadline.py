@@ -34,7 +34,7 @@ from pseudo_terminal import ROOT, Terminal, clean_env
 
 sys.path.insert(0, str(ROOT))
 
-from tests.fake_openai_server import FakeOpenAIServer, Hang
+from tests.helpers.fake_openai_server import FakeOpenAIServer, Hang
 
 QUESTION = "how much salt goes in pasta water"
 APP = [sys.executable, "-m", "tui_assistant"]

@@ -1,45 +1,27 @@
-"""Shared test helpers: temporary lesson libraries, the real CLI in a subprocess, and the
-loopback fake model server."""
+"""Pytest fixtures shared by the whole suite; plain helpers are in `tests.helpers`."""
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import settings
 
-from tests.fake_openai_server import FakeOpenAIServer
-from tui_assistant.core.library import Library
-from tui_assistant.core.store import open_library
-from tui_assistant.core.text import stem
+from tests.helpers import CliResult, cli_env, write_lesson
+from tests.helpers.fake_openai_server import FakeOpenAIServer
+from tests.helpers.hostile import INJECTED_LESSONS
+from tests.helpers.messy_library import write_messy_library
 
 # CI runs the same examples every time, so a submission never fails on a fresh random
 # draw; local runs keep exploring (and keep what they find in .hypothesis/).
 settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
-
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-BUNDLED_LESSONS = PROJECT_ROOT / "lessons"
-
-
-def memory_library(folder: Path) -> Library:
-    """The library at `folder`, indexed in memory (no store on disk) with the keyword keys."""
-    return open_library(folder, None, stem)
-
-
-def write_lesson(folder: Path, lesson_id: str, title: str, text: str) -> Path:
-    path = folder / f"{lesson_id}.md"
-    path.write_text(f"# {title}\n\n{text}\n", encoding="utf-8")
-    return path
 
 
 @pytest.fixture
@@ -56,23 +38,16 @@ def make_library(tmp_path: Path) -> Callable[[Mapping[str, tuple[str, str]]], Pa
     return make
 
 
-@dataclass
-class CliResult:
-    returncode: int
-    stdout: str
-    stderr: str
-
-    def json_lines(self) -> list[dict[str, Any]]:
-        return [json.loads(line) for line in self.stdout.splitlines() if line.strip()]
+@pytest.fixture
+def messy(tmp_path: Path) -> Path:
+    """The messy lesson folder of `tests.helpers.messy_library`."""
+    return write_messy_library(tmp_path)
 
 
-def cli_env(data_dir: Path, extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment a user's script would have: no stray TUI_ASSISTANT_* settings."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TUI_ASSISTANT_")}
-    env["PYTHONPATH"] = str(PROJECT_ROOT)
-    env["TUI_ASSISTANT_DATA_DIR"] = str(data_dir)
-    env.update(extra or {})
-    return env
+@pytest.fixture
+def injected_library(make_library: Callable[..., Path]) -> Path:
+    """Two lessons, one with an instruction to cite the other hidden in its text."""
+    return make_library(INJECTED_LESSONS)
 
 
 @pytest.fixture
@@ -99,6 +74,13 @@ def run_cli(tmp_path: Path) -> Callable[..., CliResult]:
         return CliResult(process.returncode, process.stdout, process.stderr)
 
     return run
+
+
+@pytest.fixture
+def fake_openai_server() -> Iterator[FakeOpenAIServer]:
+    """A running `FakeOpenAIServer` (answers `CitePassage()` until told otherwise)."""
+    with FakeOpenAIServer() as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

@@ -1,12 +1,20 @@
-"""Settings: defaults, `.env`, validation with one line naming the variable."""
+"""Settings: defaults, `.env`, validation with one line naming the variable; and the API
+key (and credentials in a base URL) never in their repr, str or errors. (What the CLI
+prints and writes is checked in `tests/e2e/test_cli_secrets.py`.)"""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
-from pydantic import ValidationError
+from pydantic import SecretStr, ValidationError
 
+from tests.helpers.settings_secrets import (
+    BAD_URLS,
+    KEY,
+    assert_no_secret,
+)
 from tui_assistant.settings import ConfigError, Settings, describe, load_settings
 
 
@@ -181,3 +189,148 @@ def test_settings_are_frozen() -> None:
     settings = Settings()
     with pytest.raises(ValidationError):
         settings.model = "other"  # type: ignore[misc]
+
+
+# -- the key and URL credentials are never echoed ------------------------------------
+
+
+@pytest.mark.parametrize("provider", ["deterministic", "openai"])
+def test_repr_and_str_of_settings_hide_the_key(
+    monkeypatch: pytest.MonkeyPatch, provider: str
+) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_PROVIDER", provider)
+    monkeypatch.setenv("TUI_ASSISTANT_API_KEY", KEY)
+
+    settings = load_settings()
+
+    assert settings.api_key is not None
+    assert settings.api_key.get_secret_value() == KEY  # the key itself is kept...
+    for shown in (
+        repr(settings),
+        str(settings),
+        f"{settings}",
+        f"{settings!r}",
+        settings.model_dump_json(),
+        json.dumps(settings.model_dump(), default=str),
+        str(settings.model_dump()),
+        repr(settings.api_key),
+        str(settings.api_key),
+    ):
+        assert KEY not in shown  # ...but never shown
+
+
+def test_a_key_read_from_dotenv_is_hidden_too(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text(
+        f"TUI_ASSISTANT_PROVIDER=openai\nTUI_ASSISTANT_API_KEY={KEY}\n", encoding="utf-8"
+    )
+
+    settings = load_settings()
+
+    assert settings.api_key is not None and settings.api_key.get_secret_value() == KEY
+    assert KEY not in repr(settings)
+    assert KEY not in str(settings)
+
+
+def test_a_key_pasted_with_surrounding_whitespace_is_the_same_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_PROVIDER", "openai")
+    monkeypatch.setenv("TUI_ASSISTANT_API_KEY", f"  {KEY}\n")
+
+    settings = load_settings()
+
+    assert settings.api_key is not None and settings.api_key.get_secret_value() == KEY
+
+
+@pytest.mark.parametrize("case", BAD_URLS)
+def test_base_url_errors_echo_neither_key_nor_credentials(
+    monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
+    url, expected = BAD_URLS[case]
+    monkeypatch.setenv("TUI_ASSISTANT_PROVIDER", "openai")
+    monkeypatch.setenv("TUI_ASSISTANT_API_KEY", KEY)
+    monkeypatch.setenv("TUI_ASSISTANT_BASE_URL", url)
+
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+
+    message = str(caught.value)
+    assert message.startswith("TUI_ASSISTANT_BASE_URL: ")
+    assert expected in message
+    assert "\n" not in message
+    assert_no_secret(message)
+    assert url not in message
+    # Nothing chained that a traceback printer could show.
+    assert caught.value.__cause__ is None
+    assert caught.value.__suppress_context__
+
+
+@pytest.mark.parametrize(
+    "key",
+    [f"{KEY} extra", f"{KEY}\nX-Injected: 1", f"{KEY}é", f"{KEY}\tx"],
+    ids=["space", "header injection", "non-ascii", "tab"],
+)
+def test_a_key_unfit_for_a_header_is_refused_without_echo(
+    monkeypatch: pytest.MonkeyPatch, key: str
+) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_PROVIDER", "openai")
+    monkeypatch.setenv("TUI_ASSISTANT_API_KEY", key)
+
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+
+    assert str(caught.value) == (
+        "TUI_ASSISTANT_API_KEY: must be visible ASCII characters only (no spaces)"
+    )
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"api_key": f"{KEY}\x00"},
+        {"api_key": KEY, "base_url": BAD_URLS["user and password"][0]},
+        {"api_key": KEY, "base_url": BAD_URLS["key in the query"][0]},
+        {"api_key": KEY, "deadline_seconds": KEY},
+    ],
+    ids=["nul in key", "password in url", "key in url", "key as deadline"],
+)
+def test_even_the_raw_validation_error_quotes_no_secret(fields: dict[str, str]) -> None:
+    """Code that builds `Settings` directly, not through `load_settings`, still
+    cannot print a secret in a traceback."""
+    with pytest.raises(ValidationError) as caught:
+        Settings(provider="openai", **fields)  # type: ignore[arg-type]
+
+    assert_no_secret(str(caught.value))
+    assert_no_secret(repr(caught.value))
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"api_key": SecretStr(f"{KEY}\x00")},
+        {"api_key": SecretStr(KEY), "base_url": BAD_URLS["user and password"][0]},
+        {"api_key": SecretStr(KEY), "base_url": BAD_URLS["key in the query"][0]},
+    ],
+    ids=["nul in key", "password in url", "key in url"],
+)
+def test_settings_built_in_code_meet_the_same_rules_without_echo(
+    fields: dict[str, object],
+) -> None:
+    """`Settings` made by code (a test, a script) cannot hold a key unfit for a header or
+    a URL that would send credentials, and its error quotes neither."""
+    with pytest.raises(ValidationError) as caught:
+        Settings(provider="openai", **fields)  # type: ignore[arg-type]
+
+    assert_no_secret(str(caught.value))
+    assert_no_secret(repr(caught.value))
+
+
+def test_other_setting_errors_do_not_echo_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_API_KEY", KEY)
+    monkeypatch.setenv("TUI_ASSISTANT_PROVIDER", KEY)
+
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+
+    assert str(caught.value).startswith("TUI_ASSISTANT_PROVIDER: ")
+    assert_no_secret(str(caught.value))

@@ -4,10 +4,14 @@ document ids, and the in-memory `Library` view."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from tests.helpers.properties import PROPERTY, any_text
 from tui_assistant.core.library import (
     MAX_DOCUMENT_BYTES,
     FileProblem,
@@ -15,10 +19,12 @@ from tui_assistant.core.library import (
     LibraryError,
     document_ids,
     list_library,
+    parse_document,
     printable_file_name,
     read_document,
 )
 from tui_assistant.core.passages import Document, Passage
+from tui_assistant.core.text import clean_display_text
 
 
 def write(folder: Path, relative: str, text: str = "# Title\n\nSome text.\n") -> Path:
@@ -74,27 +80,6 @@ def test_names_starting_with_a_dot_are_skipped_files_and_folders(tmp_path: Path)
 def test_a_folder_named_like_a_document_is_walked(tmp_path: Path) -> None:
     write(tmp_path, "notes.md/inner.md")
     assert listed(tmp_path) == ["notes.md/inner.md"]
-
-
-def test_a_file_symlink_is_reported_and_not_followed(tmp_path: Path) -> None:
-    library = tmp_path / "lib"
-    write(library, "real.md")
-    (library / "link.md").symlink_to(library / "real.md")
-    assert listed(library) == ["real.md"]
-    assert problems(library) == {"link.md": "is a symlink (not followed)"}
-
-
-def test_a_symlink_pointing_outside_the_library_is_reported(tmp_path: Path) -> None:
-    outside = write(tmp_path / "outside", "secret.md", "# Secret\n\nDo not read me.\n")
-    library = tmp_path / "lib"
-    write(library, "real.md")
-    (library / "escape.md").symlink_to(outside)
-    (library / "dangling.md").symlink_to(tmp_path / "missing.md")
-    assert listed(library) == ["real.md"]
-    assert problems(library) == {
-        "dangling.md": "is a symlink (not followed)",
-        "escape.md": "is a symlink (not followed)",
-    }
 
 
 def test_a_folder_symlink_is_reported_and_not_walked(tmp_path: Path) -> None:
@@ -199,15 +184,6 @@ def test_a_bad_document_is_skipped_with_a_reason(tmp_path: Path, data: bytes, re
     write_bytes(tmp_path, "bad.md", data)
     assert read_document(tmp_path, "bad.md") == reason
     assert str(FileProblem("bad.md", reason)) == f"skipped file bad.md: {reason}"
-
-
-def test_a_document_of_exactly_one_mib_is_read(tmp_path: Path) -> None:
-    head = b"# Big\n\n"
-    write_bytes(tmp_path, "big.md", head + b"word " * ((MAX_DOCUMENT_BYTES - len(head)) // 5))
-    data = (tmp_path / "big.md").read_bytes()
-    write_bytes(tmp_path, "big.md", data + b"x" * (MAX_DOCUMENT_BYTES - len(data)))
-    assert (tmp_path / "big.md").stat().st_size == MAX_DOCUMENT_BYTES
-    assert isinstance(read_document(tmp_path, "big.md"), Document)
 
 
 def test_reading_a_symlink_is_refused(tmp_path: Path) -> None:
@@ -328,3 +304,70 @@ def test_from_passages_indexes_titles_and_texts() -> None:
     assert list(library.index.body("salt").numbers) == [0]
     assert list(library.index.title("knife").numbers) == [2]
     assert list(library.index.body("knife").numbers) == []
+
+
+# -- parse_document, for any bytes --------------------------------------------------
+
+
+@PROPERTY
+@given(st.binary(max_size=400))
+def test_parser_takes_any_bytes(data: bytes) -> None:
+    result = parse_document("lesson.md", data)
+
+    if isinstance(result, str):
+        assert result.strip()
+        assert "\n" not in result
+
+
+@st.composite
+def lesson_files(draw: st.DrawFn) -> str:
+    """Markdown-ish files: arbitrary lines, often with a heading somewhere."""
+    line = st.one_of(
+        any_text.map(lambda text: text.replace("\n", " ")),
+        any_text.map(lambda text: "# " + text.replace("\n", " ")),
+        any_text.map(lambda text: "## " + text.replace("\n", " ")),
+        st.sampled_from(["", "#", "# ", "#title", "  # indented", "\ufeff# bom", "### deep"]),
+    )
+    separator = draw(st.sampled_from(["\n", "\r\n", "\r"]))
+    prefix = draw(st.sampled_from(["", "\ufeff"]))
+    return prefix + separator.join(draw(st.lists(line, max_size=8)))
+
+
+def one_visible_line(title: str) -> bool:
+    return (
+        title == title.strip()
+        and len(title.splitlines()) == 1
+        and bool(clean_display_text(title).strip())
+    )
+
+
+@PROPERTY
+@given(lesson_files())
+def test_parsed_passages_have_one_line_titles_and_their_own_lines_as_text(content: str) -> None:
+    data = content.encode("utf-8", errors="surrogatepass")
+
+    result = parse_document("lesson.md", data)
+
+    if isinstance(result, str):
+        return
+    assert one_visible_line(result.title)
+    # A byte-order mark is not text; lines end at \n, \r\n or \r, as editors count them.
+    lines = re.split(r"\r\n|\r|\n", content.removeprefix("\ufeff"))
+    # The title comes from the file: a "# " heading in it, else the file name.
+    assert result.title == "lesson" or any(
+        line.lstrip(" ").startswith("#")
+        and result.title in " ".join(clean_display_text(line).split())
+        for line in lines
+    )
+    assert result.passages
+    previous_end = 0
+    for passage in result.passages:
+        assert one_visible_line(passage.title)
+        assert passage.title.startswith(result.title)
+        assert passage.text and passage.text == passage.text.strip()
+        # Passages follow each other in the file without overlapping ...
+        assert previous_end < passage.line <= passage.end_line <= len(lines)
+        previous_end = passage.end_line
+        # ... and a passage's text is its lines, less the heading line that starts it.
+        span = lines[passage.line - 1 : passage.end_line]
+        assert passage.text in ("\n".join(span).strip(), "\n".join(span[1:]).strip())

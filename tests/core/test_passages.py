@@ -545,3 +545,15 @@ def test_titles_start_with_the_document_title(generated: Generated) -> None:
             document.title + TITLE_SEPARATOR
         )
         assert "---" not in draft.title
+
+
+@pytest.mark.parametrize("lesson_id", ["pasta-water", "a", "a1-b2-c3", "2024"])
+def test_valid_ids(lesson_id: str) -> None:
+    assert PASSAGE_ID.match(lesson_id)
+
+
+@pytest.mark.parametrize(
+    "lesson_id", ["Pasta", "pasta_water", "-pasta", "pasta-", "a--b", "a b", "é"]
+)
+def test_invalid_ids(lesson_id: str) -> None:
+    assert not PASSAGE_ID.match(lesson_id)

@@ -1,10 +1,37 @@
-"""What users notice about `ranked` retrieval, on small libraries held in memory."""
+"""Ranked retrieval (`TUI_ASSISTANT_RETRIEVAL=ranked`): BM25F ranking that still refuses,
+on small libraries held in memory, lesson folders and the committed Django FAQ set.
+
+Also pins `keyword` results, because ranked-only query processing must never change them.
+"""
 
 from __future__ import annotations
 
+import builtins
+import json
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import BUNDLED_LESSONS, KNIFE_LESSONS, PROJECT_ROOT, memory_library
 from tui_assistant.core.library import Library
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.ranked import RankedRetriever
+from tui_assistant.core.retrieval import KeywordRetriever
+
+MakeLibrary = Callable[[Mapping[str, tuple[str, str]]], Path]
+DJANGO_FAQ_CASES = PROJECT_ROOT / "eval" / "django-faq.jsonl"
+DJANGO_FAQ_LESSONS = PROJECT_ROOT / "eval" / "django-faq-lessons"
+
+
+def retrievers(folder: Path) -> tuple[KeywordRetriever, RankedRetriever]:
+    library = memory_library(folder)
+    return KeywordRetriever(library), RankedRetriever(library)
+
+
+# -- small in-memory libraries ---------------------------------------------------------
 
 
 def passage(passage_id: str, title: str, text: str) -> Passage:
@@ -20,7 +47,7 @@ def answer(ranked: RankedRetriever, question: str) -> str | None:
     return None if evidence is None else evidence.passage.id
 
 
-KITCHEN = (
+KITCHEN_PASSAGES = (
     passage(
         "boil", "Boiling eggs", "Lower the eggs into boiling water and boil them for seven minutes."
     ),
@@ -36,7 +63,7 @@ KITCHEN = (
 
 
 def test_inflections_match_through_the_stemmer() -> None:
-    ranked = retriever(*KITCHEN)
+    ranked = retriever(*KITCHEN_PASSAGES)
     # "sharpening" and "knife" meet "Sharpen" and "knives" in the passage.
     assert answer(ranked, "what is the trick to sharpening a knife?") == "knives"
     assert answer(ranked, "how long do I boil an egg?") == "boil"
@@ -53,7 +80,7 @@ def test_a_rare_telling_word_outweighs_common_ones() -> None:
 
 
 def test_a_question_whose_telling_words_appear_nowhere_is_refused() -> None:
-    ranked = retriever(*KITCHEN)
+    ranked = retriever(*KITCHEN_PASSAGES)
     # Only "water" is in the library; the words that say what the question is about
     # (carburettor, gearbox, torque) are in no passage.
     assert answer(ranked, "carburettor gearbox torque water") is None
@@ -75,7 +102,7 @@ def test_an_exact_tie_is_refused() -> None:
 
 
 def test_a_clear_question_gets_one_passage_with_its_matched_words() -> None:
-    ranked = retriever(*KITCHEN)
+    ranked = retriever(*KITCHEN_PASSAGES)
     evidence = ranked.retrieve("how do I knead bread dough?")
     assert evidence is not None
     assert evidence.passage.id == "bread"
@@ -87,12 +114,203 @@ def test_question_framing_words_do_not_decide_the_answer() -> None:
     # "trying" and "possible" frame the question; they must not pull in a passage
     # that only shares them.
     framing = passage("framing", "Trying things", "Trying is possible; anyone can try anything.")
-    library = (*KITCHEN, framing)
+    library = (*KITCHEN_PASSAGES, framing)
     ranked = retriever(*library)
     assert answer(ranked, "I'm trying to see if it's possible to simmer rice") == "rice"
 
 
 def test_a_question_with_no_library_word_is_refused() -> None:
-    ranked = retriever(*KITCHEN)
+    ranked = retriever(*KITCHEN_PASSAGES)
     assert ranked.rank("quantum chromodynamics") is None
     assert answer(ranked, "quantum chromodynamics") is None
+
+
+# -- lesson folders -------------------------------------------------------------------
+
+
+def test_ranked_picks_the_lesson_with_the_rare_word_where_keyword_ties(
+    make_library: MakeLibrary,
+) -> None:
+    keyword, ranked = retrievers(make_library(KNIFE_LESSONS))
+    question = "How do I sharpen a ceramic knife?"
+    # keyword: ceramic-knives and whetstones both match two distinct words (a tie).
+    assert keyword.retrieve(question) is None
+    evidence = ranked.retrieve(question)
+    assert evidence is not None
+    assert evidence.passage.id == "ceramic-knives"
+
+
+def test_ranked_answers_a_one_word_question_that_keyword_refuses(
+    make_library: MakeLibrary,
+) -> None:
+    keyword, ranked = retrievers(make_library(KNIFE_LESSONS))
+    assert keyword.retrieve("Tell me about serrated blades") is None
+    evidence = ranked.retrieve("serrated")
+    assert evidence is not None
+    assert evidence.passage.id == "bread"
+    assert evidence.matched_words == ("serrat",)
+
+
+def test_evidence_reports_matched_words_score_and_runner_up(make_library: MakeLibrary) -> None:
+    _, ranked = retrievers(make_library(KNIFE_LESSONS))
+    evidence = ranked.retrieve("Which knife edge chips on a ceramic board?")
+    assert evidence is not None
+    assert evidence.passage.id == "ceramic-knives"
+    # Matched words come in question order, as normalised keys.
+    assert evidence.matched_words == ("knif", "edg", "chip", "ceramic")
+    assert evidence.runner_up_score is not None
+    assert evidence.score > evidence.runner_up_score > 0
+
+
+def test_runner_up_is_none_when_only_one_lesson_matches(make_library: MakeLibrary) -> None:
+    _, ranked = retrievers(make_library(KNIFE_LESSONS))
+    evidence = ranked.retrieve("magnetic strip")
+    assert evidence is not None
+    assert evidence.passage.id == "storage"
+    assert evidence.runner_up_score is None
+
+
+def test_a_runner_up_within_the_margin_refuses(make_library: MakeLibrary) -> None:
+    close = {
+        "stock": ("Chicken stock", "Simmer chicken bones with onion for three hours."),
+        "soup": ("Chicken soup", "Simmer chicken with onion and carrot for one hour."),
+        "bread": ("Bread", "Bake bread in a hot oven."),
+    }
+    library = memory_library(make_library(close))
+    question = "How long do I simmer chicken bones?"
+    confident = RankedRetriever(library, min_margin=0.0, min_matched_share=0.0)
+    evidence = confident.retrieve(question)
+    assert evidence is not None and evidence.runner_up_score is not None
+    margin = (evidence.score - evidence.runner_up_score) / evidence.score
+    strict = RankedRetriever(library, min_margin=margin + 0.05, min_matched_share=0.0)
+    assert strict.retrieve(question) is None
+
+
+def test_too_little_of_the_question_matched_refuses(make_library: MakeLibrary) -> None:
+    _, ranked = retrievers(make_library(KNIFE_LESSONS))
+    # Only "knife" matches; "oxtail", "braise" and "marrow" appear nowhere.
+    assert ranked.retrieve("Which knife do I need to braise oxtail with marrow?") is None
+    # The same lessons answer a question whose telling words they do hold.
+    assert ranked.retrieve("Which knife chips if twisted?") is not None
+
+
+def test_a_question_sharing_no_word_with_the_library_refuses(make_library: MakeLibrary) -> None:
+    _, ranked = retrievers(make_library(KNIFE_LESSONS))
+    assert ranked.retrieve("What is the capital of Australia?") is None
+    assert ranked.retrieve("How do I do it?") is None  # stopwords only
+    assert ranked.retrieve("") is None
+
+
+def test_question_framing_words_do_not_count_in_ranked(make_library: MakeLibrary) -> None:
+    lessons = {
+        "thinking": ("Thinking ahead", "Make a plan: know what you will try first."),
+        "storage": ("Knife storage", "Keep each knife in a block or on a magnetic strip."),
+        "boards": ("Cutting boards", "Cut on wood so the knife edge lasts."),
+    }
+    _, ranked = retrievers(make_library(lessons))
+    # Counted as topic words, think/know/try/make would hand this to "Thinking ahead".
+    evidence = ranked.retrieve("I'm thinking I know how to try to make a knife block")
+    assert evidence is not None
+    assert evidence.passage.id == "storage"
+    assert evidence.matched_words == ("knif", "block")
+
+
+def test_ranked_never_reads_lesson_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    lessons = [
+        Passage(lesson_id, title, text, f"nowhere/{lesson_id}.md")
+        for lesson_id, (title, text) in KNIFE_LESSONS.items()
+    ]
+    ranked = RankedRetriever(Library.from_passages(lessons))
+
+    def no_file_access(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("retrieval touched the file system")
+
+    monkeypatch.setattr(builtins, "open", no_file_access)
+    monkeypatch.setattr(os, "scandir", no_file_access)
+    monkeypatch.setattr(Path, "read_text", no_file_access)
+    monkeypatch.setattr(Path, "read_bytes", no_file_access)
+    evidence = ranked.retrieve("ceramic knife")
+    assert evidence is not None
+    assert evidence.passage.id == "ceramic-knives"
+
+
+def test_ranked_meets_the_refusal_goal_on_the_committed_django_faq_set() -> None:
+    """On the small Django set: most unanswerable questions refused, more answered than keyword."""
+    cases = [json.loads(line) for line in DJANGO_FAQ_CASES.read_text().splitlines() if line]
+    keyword, ranked = retrievers(DJANGO_FAQ_LESSONS)
+
+    def right(retriever: KeywordRetriever | RankedRetriever, answerable: bool) -> int:
+        count = 0
+        for case in cases:
+            if (case["expect_lesson"] is not None) != answerable:
+                continue
+            evidence = retriever.retrieve(case["question"])
+            got = None if evidence is None else evidence.passage.id
+            count += got == case["expect_lesson"]
+        return count
+
+    unanswerable = sum(case["expect_lesson"] is None for case in cases)
+    assert unanswerable >= 40
+    assert right(ranked, answerable=False) >= 0.8 * unanswerable
+    assert right(ranked, answerable=True) > right(keyword, answerable=True)
+
+
+# Keyword results pinned: ranked-only query processing must leave them exactly as they were.
+KEYWORD_ON_BUNDLED_LESSONS = [
+    ("How much salt goes in pasta water?", "pasta-water", ("salt", "goe", "pasta", "water"), 7),
+    (
+        "How long do I boil eggs for a runny yolk?",
+        "boiled-eggs",
+        ("long", "boil", "egg", "runny", "yolk"),
+        7,
+    ),
+    ("How do I sharpen a kitchen knife?", "knife-care", ("sharpen", "kitchen", "knif"), 5),
+    (
+        "Why does my boiled egg have a green ring?",
+        "boiled-eggs",
+        ("boil", "egg", "green", "ring"),
+        6,
+    ),
+    ("I'm trying to store knives", "knife-care", ("stor", "knif"), 3),
+    ("boiling water", None, (), 0),  # pasta-water and boiled-eggs tie at 2
+    ("What is the capital of France?", None, (), 0),
+]
+
+
+@pytest.mark.parametrize(("question", "lesson_id", "matched", "score"), KEYWORD_ON_BUNDLED_LESSONS)
+def test_keyword_results_on_bundled_lessons_are_unchanged(
+    question: str, lesson_id: str | None, matched: tuple[str, ...], score: int
+) -> None:
+    keyword, _ = retrievers(BUNDLED_LESSONS)
+    evidence = keyword.retrieve(question)
+    if lesson_id is None:
+        assert evidence is None
+    else:
+        assert evidence is not None
+        assert (evidence.passage.id, evidence.matched_words, evidence.score) == (
+            lesson_id,
+            matched,
+            score,
+        )
+
+
+def test_keyword_results_on_a_fixture_are_unchanged(make_library: MakeLibrary) -> None:
+    keyword, _ = retrievers(make_library(KNIFE_LESSONS))
+    results = {
+        question: (evidence.passage.id, evidence.score) if evidence else None
+        for question in [
+            "How do I sharpen a ceramic knife?",
+            "I'm trying to sharpen my knife on a whetstone",
+            "What knife do you need for bread crust?",
+            "magnetic strip",
+            "Does glass dull a knife?",
+        ]
+        for evidence in [keyword.retrieve(question)]
+    }
+    assert results == {
+        "How do I sharpen a ceramic knife?": None,
+        "I'm trying to sharpen my knife on a whetstone": ("whetstones", 4),
+        "What knife do you need for bread crust?": ("bread", 5),
+        "magnetic strip": ("storage", 2),
+        "Does glass dull a knife?": ("boards", 3),
+    }

@@ -1,0 +1,32 @@
+"""Fixtures for the in-process CLI tests (`cli.main([...])`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import ScriptedProvider
+from tui_assistant import context
+
+
+@pytest.fixture
+def model_mode(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Callable[[str, Mapping[str, str]], ScriptedProvider]:
+    """Switch to TUI_ASSISTANT_PROVIDER=openai with a scripted provider and a support mode."""
+
+    def switch(support_mode: str, script: Mapping[str, str]) -> ScriptedProvider:
+        provider = ScriptedProvider(script)
+        for name in [name for name in os.environ if name.startswith("TUI_ASSISTANT_")]:
+            monkeypatch.delenv(name)
+        monkeypatch.chdir(tmp_path)  # no stray .env
+        monkeypatch.setenv("TUI_ASSISTANT_PROVIDER", "openai")
+        monkeypatch.setenv("TUI_ASSISTANT_SUPPORT_CHECK", support_mode)
+        monkeypatch.setenv("TUI_ASSISTANT_DATA_DIR", str(tmp_path / "data"))
+        monkeypatch.setattr(context, "build_provider", lambda *args, **kwargs: provider)
+        return provider
+
+    return switch

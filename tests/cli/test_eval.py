@@ -1,0 +1,60 @@
+"""`tui-assistant eval` in process: the bundled cases file, and model mode (warn/strict)
+with a scripted provider injected instead of the network."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import PROJECT_ROOT, SCRIPT, ScriptedProvider, read_cases
+from tui_assistant import cli
+
+BUNDLED_CASES = PROJECT_ROOT / "eval" / "bundled.jsonl"
+
+
+def test_bundled_cases_cover_every_kind_of_case() -> None:
+    cases = read_cases(BUNDLED_CASES)
+    kinds = {case["kind"] for case in cases}
+    assert {"expected", "unanswerable", "misleading"} <= kinds
+    assert len(cases) >= 30
+    lesson_ids = {path.stem for path in (PROJECT_ROOT / "lessons").glob("*.md")}
+    assert {case["expect_lesson"] for case in cases} - {None} == lesson_ids
+
+
+@pytest.mark.parametrize(("mode", "accepted"), [("warn", 2), ("strict", 1)])
+def test_eval_in_model_mode_reports_what_the_model_did(
+    model_mode: Callable[[str, Mapping[str, str]], ScriptedProvider],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    mode: str,
+    accepted: int,
+) -> None:
+    cases = tmp_path / "cases.jsonl"
+    rows = [
+        {"question": "How much salt goes in pasta water?", "expect_lesson": "pasta-water"},
+        {"question": "How long do I boil an egg for a runny yolk?", "expect_lesson": "boiled-eggs"},
+        {"question": "How often should I hone my knife?", "expect_lesson": "knife-care"},
+        {"question": "What is the capital of France?", "expect_lesson": None},
+    ]
+    cases.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    provider = model_mode(mode, SCRIPT)
+    assert cli.main(["eval", "--json", str(cases)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert provider.calls == [row["question"] for row in rows[:3]]
+    assert report["model"] == {
+        "asked": 3,
+        "accepted": accepted,
+        "refused_unverified": 1,
+        "flagged_by_support": 1,
+        "other": {},
+    }
+    assert (report["cases"], report["correct"]) == (4, 4)
+
+    assert cli.main(["eval", str(cases)]) == 0
+    text = capsys.readouterr().out
+    assert (
+        f"model: asked 3, accepted {accepted}, refused unverified 1, flagged by the support check 1"
+    ) in text

@@ -1,0 +1,92 @@
+"""The citation check, for any answer text: it never raises, an accepted answer cites
+exactly its evidence, and any invented marker is refused."""
+
+from __future__ import annotations
+
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from tests.helpers.properties import PROPERTY, any_text, lesson_ids
+from tui_assistant.core.citations import MAX_ANSWER_CHARS, check_citations
+
+
+@PROPERTY
+@given(any_text, any_text)
+def test_citation_check_takes_any_text(answer: str, evidence_id: str) -> None:
+    check = check_citations(answer, evidence_id)
+
+    assert check.accepted == (check.problem is None)
+
+
+@st.composite
+def accepted_answers(draw: st.DrawFn) -> tuple[str, str]:
+    """An answer that cites its evidence, with arbitrary text around the markers."""
+    evidence_id = draw(lesson_ids)
+    marker = f"[source:{evidence_id}]"
+    parts = draw(st.lists(any_text, min_size=2, max_size=4))
+    answer = marker.join(parts)
+    assume(check_citations(answer, evidence_id).accepted)
+    return answer, evidence_id
+
+
+@PROPERTY
+@given(accepted_answers())
+def test_an_accepted_answer_cites_exactly_its_evidence(answer_and_id: tuple[str, str]) -> None:
+    answer, evidence_id = answer_and_id
+
+    check = check_citations(answer, evidence_id)
+
+    assert f"[source:{evidence_id}]" in answer
+    assert check.cited_ids == (evidence_id,)
+
+
+@PROPERTY
+@given(accepted_answers(), st.data())
+def test_adding_an_invented_marker_always_rejects(
+    answer_and_id: tuple[str, str], data: st.DataObject
+) -> None:
+    answer, evidence_id = answer_and_id
+    # Near misses of the real id as well as anything else a marker can hold.
+    invented = data.draw(
+        st.one_of(
+            st.text(st.characters(exclude_characters="]\n"), max_size=30),
+            st.sampled_from(
+                [
+                    evidence_id.upper(),
+                    evidence_id.title(),
+                    f" {evidence_id}",
+                    f"{evidence_id} ",
+                    f"{evidence_id}.md",
+                    f"lessons/{evidence_id}.md",
+                    evidence_id[:-1],
+                    evidence_id + evidence_id[-1],
+                    f"{evidence_id}, other",
+                ]
+            ),
+        )
+    )
+    assume(invented != evidence_id)
+    position = data.draw(st.integers(min_value=0, max_value=len(answer)))
+    # Any spelling the marker pattern accepts: the check must see it, not skip it.
+    opening = data.draw(st.sampled_from(["[source:", "[Source:", "[ SOURCE : ", "[source :"]))
+    tampered = answer[:position] + f"{opening}{invented}]" + answer[position:]
+
+    assert not check_citations(tampered, evidence_id).accepted
+
+
+@PROPERTY
+@given(
+    lesson_ids,
+    st.lists(
+        st.text(st.characters(exclude_characters="["), min_size=1, max_size=80).filter(
+            lambda part: part.strip()
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+)
+def test_text_that_cites_only_its_evidence_is_accepted(evidence_id: str, parts: list[str]) -> None:
+    answer = f" [source:{evidence_id}] ".join(parts) + f" [source:{evidence_id}]"
+    assume(len(answer) <= MAX_ANSWER_CHARS)
+
+    assert check_citations(answer, evidence_id).accepted

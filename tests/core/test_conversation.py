@@ -1,0 +1,114 @@
+"""Outcomes from the service in deterministic mode, and the one follow-up it understands."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from tests.helpers import BUNDLED_LESSONS, memory_library
+from tui_assistant.core.conversation import Conversation, is_repeat_request
+from tui_assistant.core.outcome import OutcomeKind, Reason, SupportReport
+from tui_assistant.core.retrieval import KeywordRetriever
+from tui_assistant.core.service import AnswerService
+
+
+@pytest.fixture
+def service() -> AnswerService:
+    library = memory_library(BUNDLED_LESSONS)
+    return AnswerService(KeywordRetriever(library))
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "repeat that",
+        "Repeat that.",
+        "say that again",
+        "Say it again, please!",
+        "repeat the last answer",
+        "could you repeat that?",
+        "please repeat your previous answer",
+        "can you say that again",
+        "again",
+        "come again?",
+    ],
+)
+def test_repeat_requests_are_recognised(question: str) -> None:
+    assert is_repeat_request(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "repeat the salt step for pasta",
+        "how do I say pasta in Italian",
+        "what did the lesson say about eggs",
+        "say hello",
+    ],
+)
+def test_questions_that_mention_repeating_are_not_follow_ups(question: str) -> None:
+    assert not is_repeat_request(question)
+
+
+async def test_deterministic_answer_is_the_lesson_text_with_its_citation(
+    service: AnswerService,
+) -> None:
+    outcome = await service.ask("How much salt should I add to pasta water?", Conversation())
+    assert outcome.kind is OutcomeKind.ANSWERED
+    assert outcome.evidence is not None
+    assert outcome.answer == outcome.evidence.passage.text
+    assert outcome.citations == ("pasta-water",)
+    assert outcome.to_json()["source_path"] == "lessons/pasta-water.md"
+
+
+async def test_no_lesson_is_a_no_evidence_refusal_with_every_field_empty(
+    service: AnswerService,
+) -> None:
+    outcome = await service.ask("What is the capital of France?", Conversation())
+    data = outcome.to_json()
+    assert (data["outcome"], data["reason"]) == ("refused", "no_evidence")
+    assert data["answer"] is None and data["citations"] == [] and data["lesson_id"] is None
+    assert outcome.describe() == "refused: no lesson matched this question"
+
+
+async def test_repeat_that_repeats_the_last_answered_turn_with_its_lesson(
+    service: AnswerService,
+) -> None:
+    conversation = Conversation()
+    first = await service.ask("How long do I boil eggs for a runny yolk?", conversation)
+    await service.ask("What is the capital of France?", conversation)
+    again = await service.ask("say that again", conversation)
+    assert again.kind is OutcomeKind.ANSWERED
+    assert again.question == "say that again"
+    assert again.evidence == first.evidence
+    assert again.answer == first.answer
+    assert len(conversation.turns) == 3
+
+
+async def test_repeat_with_nothing_answered_yet_is_refused(service: AnswerService) -> None:
+    conversation = Conversation()
+    await service.ask("What is the capital of France?", conversation)
+    outcome = await service.ask("repeat that", conversation)
+    assert (outcome.kind, outcome.reason) == (OutcomeKind.REFUSED, Reason.NO_EVIDENCE)
+
+
+async def test_history_is_never_evidence_for_a_new_question(service: AnswerService) -> None:
+    conversation = Conversation()
+    await service.ask("How much salt should I add to pasta water?", conversation)
+    # Shares no two words with any lesson; the previous turn must not fill the gap.
+    outcome = await service.ask("and how much for rice?", conversation)
+    assert outcome.reason is Reason.NO_EVIDENCE
+
+
+def test_an_answer_with_unsupported_sentences_says_so_in_its_status() -> None:
+    retriever = KeywordRetriever(memory_library(BUNDLED_LESSONS))
+    evidence = retriever.retrieve("pasta water salt")
+    assert evidence is not None
+    service = AnswerService(retriever)
+    outcome = service.judge("q", evidence, "Salt the water. [source:pasta-water]")
+    assert outcome.describe() == "answered"
+    one = replace(outcome, support=SupportReport(False, ("Salt the water.",)))
+    two = replace(outcome, support=SupportReport(False, ("a.", "b.")))
+    assert one.describe() == "answered: 1 sentence not backed by the lesson"
+    assert two.describe() == "answered: 2 sentences not backed by the lesson"

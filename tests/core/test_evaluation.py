@@ -1,0 +1,266 @@
+"""Evaluation: parsing a cases file, and the report's numbers on a small fixture."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import memory_library
+from tui_assistant.core.evaluation import (
+    CasesError,
+    EvalCase,
+    check_expected_lessons,
+    evaluate,
+    parse_cases,
+)
+from tui_assistant.core.library import Library
+from tui_assistant.core.outcome import Reason
+from tui_assistant.core.passages import Passage
+from tui_assistant.core.retrieval import KeywordRetriever
+from tui_assistant.core.service import AnswerService, ProviderFailure, SupportMode
+
+FIXTURE_LESSONS = {
+    "tea-brewing": (
+        "Brewing tea",
+        "Steep black tea leaves in boiling water for four minutes. Green tea wants cooler water.",
+    ),
+    "rice-cooking": (
+        "Cooking rice",
+        "Rinse the rice until the water runs clear, then simmer it with a lid on.",
+    ),
+    "bread-baking": (
+        "Baking bread",
+        "Knead the dough, let it rise, and bake in a hot oven until the crust is brown.",
+    ),
+}
+
+# Expected outcomes follow from the keyword rule (title 2, body 1, two distinct words):
+FIXTURE_CASES = [
+    {
+        "question": "How long should I steep tea?",
+        "expect_lesson": "tea-brewing",
+        "kind": "expected",
+    },
+    {"question": "How do I rinse rice?", "expect_lesson": "rice-cooking", "kind": "expected"},
+    {"question": "How do I bake bread?", "expect_lesson": "bread-baking", "kind": "expected"},
+    # tea: water 1 + green 1 + tea 2; rice has only "water".
+    {"question": "What water for green tea?", "expect_lesson": "tea-brewing", "kind": "expected"},
+    # Misleading: "boiling" and "water" make tea-brewing win; it does not answer this.
+    {
+        "question": "Does boiling water kill bread yeast?",
+        "expect_lesson": None,
+        "kind": "misleading",
+    },
+    # No shared word at all: retrieval refuses though a lesson is about it.
+    {
+        "question": "How do I make sourdough loaves?",
+        "expect_lesson": "bread-baking",
+        "kind": "expected",
+    },
+    {"question": "What is the capital of France?", "expect_lesson": None, "kind": "unanswerable"},
+    {"question": "How long to simmer rice with a lid?", "expect_lesson": "rice-cooking"},
+]
+
+
+def jsonl(rows: list[dict[str, Any]]) -> list[str]:
+    return [json.dumps(row) + "\n" for row in rows]
+
+
+@pytest.fixture
+def fixture_library(make_library: Callable[[Mapping[str, tuple[str, str]]], Path]) -> Library:
+    return memory_library(make_library(FIXTURE_LESSONS))
+
+
+def service_for(
+    library: Library, provider: Any = None, mode: SupportMode = "warn"
+) -> AnswerService:
+    return AnswerService(KeywordRetriever(library), provider, mode)
+
+
+async def test_report_numbers_on_the_fixture(fixture_library: Library) -> None:
+    report = await evaluate(parse_cases(jsonl(FIXTURE_CASES)), service_for(fixture_library))
+    assert report.to_json() == {
+        "cases": 8,
+        "correct": 6,
+        "accuracy": 0.75,
+        "by_kind": {
+            "expected": {"cases": 5, "correct": 4},
+            "misleading": {"cases": 1, "correct": 0},
+            "unanswerable": {"cases": 1, "correct": 1},
+            "unspecified": {"cases": 1, "correct": 1},
+        },
+        "answerable": {"cases": 6, "correct": 5, "accuracy": 5 / 6},
+        "refusals": {"cases": 2, "correct": 1, "accuracy": 0.5},
+        "failures": [
+            {
+                "question": "Does boiling water kill bread yeast?",
+                "expected": None,
+                "got": "tea-brewing",
+                "kind": "misleading",
+                "line": 5,
+            },
+            {
+                "question": "How do I make sourdough loaves?",
+                "expected": "bread-baking",
+                "got": None,
+                "kind": "expected",
+                "line": 6,
+            },
+        ],
+        "model": None,
+    }
+
+
+class ScriptedProvider:
+    """An AnswerProvider whose reply to each question is scripted: a text or an exception."""
+
+    deadline_seconds = 5.0
+
+    def __init__(self, script: Mapping[str, str | Exception]) -> None:
+        self.script = script
+        self.calls: list[tuple[str, str]] = []
+
+    async def complete(self, question: str, lesson: Passage) -> str:
+        self.calls.append((question, lesson.id))
+        reply = self.script[question]
+        if isinstance(reply, Exception):
+            raise reply
+        return reply
+
+
+def scripted_provider() -> ScriptedProvider:
+    return ScriptedProvider(
+        {
+            "How long should I steep tea?": (
+                "Steep black tea leaves in boiling water for four minutes [source:tea-brewing]."
+            ),
+            "How do I rinse rice?": "Rinse it until the water runs clear.",  # no citation
+            "How do I bake bread?": (
+                "Bake in a hot oven until the crust is brown [source:bread-baking]. "
+                "Brush the loaf with beaten egg for a glossy finish [source:bread-baking]."
+            ),
+            "What water for green tea?": ProviderFailure(Reason.PROVIDER_ERROR, "HTTP 500"),
+            "Does boiling water kill bread yeast?": TimeoutError(),
+            "How long to simmer rice with a lid?": (
+                "Simmer the rice with a lid on [source:rice-cooking]."
+            ),
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("mode", "accepted", "flagged"),
+    [("warn", 3, 1), ("strict", 2, 1), ("off", 3, 0)],
+)
+async def test_model_mode_counts_what_the_model_did(
+    fixture_library: Library, mode: SupportMode, accepted: int, flagged: int
+) -> None:
+    provider = scripted_provider()
+    report = await evaluate(
+        parse_cases(jsonl(FIXTURE_CASES)), service_for(fixture_library, provider, mode)
+    )
+    data = report.to_json()
+    # The model is asked for every case whose retrieval found a lesson, with that lesson.
+    assert provider.calls == [
+        ("How long should I steep tea?", "tea-brewing"),
+        ("How do I rinse rice?", "rice-cooking"),
+        ("How do I bake bread?", "bread-baking"),
+        ("What water for green tea?", "tea-brewing"),
+        ("Does boiling water kill bread yeast?", "tea-brewing"),
+        ("How long to simmer rice with a lid?", "rice-cooking"),
+    ]
+    assert data["model"] == {
+        "asked": 6,
+        "accepted": accepted,
+        "refused_unverified": 1,
+        "flagged_by_support": flagged,
+        "other": {"provider_error": 1, "timeout": 1},
+    }
+    # Correctness is about retrieval, whatever the model then did.
+    assert (data["cases"], data["correct"], len(data["failures"])) == (8, 6, 2)
+
+
+async def test_each_case_is_its_own_conversation(fixture_library: Library) -> None:
+    cases = parse_cases(
+        jsonl(
+            [
+                {"question": "How do I bake bread?", "expect_lesson": "bread-baking"},
+                # In a shared conversation this would repeat the bread answer.
+                {"question": "repeat that", "expect_lesson": None},
+            ]
+        )
+    )
+    report = await evaluate(cases, service_for(fixture_library))
+    assert [result.got for result in report.results] == ["bread-baking", None]
+    assert report.results[1].outcome.reason is Reason.NO_EVIDENCE
+
+
+def test_parse_cases_reads_fields_skips_blank_lines_and_ignores_extra_keys() -> None:
+    lines = [
+        '{"question": " How do I bake bread? ", "expect_lesson": "bread-baking", '
+        '"kind": "expected"}\n',
+        "\n",
+        "   \n",
+        '{"question": "Capital of France?", "expect_lesson": null, "note": "off topic"}\n',
+    ]
+    assert parse_cases(lines) == [
+        EvalCase(1, "How do I bake bread?", "bread-baking", "expected"),
+        EvalCase(4, "Capital of France?", None, "unspecified"),
+    ]
+
+
+GOOD = '{"question": "q", "expect_lesson": null}'
+
+
+@pytest.mark.parametrize(
+    ("bad_line", "problem"),
+    [
+        ('{"question": "q", "expect_lesson": null', "not valid JSON"),
+        ('["question", "q"]', "expected a JSON object"),
+        ('{"expect_lesson": "tea-brewing"}', 'missing "question"'),
+        ('{"question": "", "expect_lesson": null}', '"question" must be a non-empty string'),
+        ('{"question": 42, "expect_lesson": null}', '"question" must be a non-empty string'),
+        ('{"question": "q"}', 'missing "expect_lesson"'),
+        ('{"question": "q", "expect_lesson": 3}', '"expect_lesson" must be a lesson id'),
+        ('{"question": "q", "expect_lesson": ["tea"]}', '"expect_lesson" must be a lesson id'),
+        ('{"question": "q", "expect_lesson": null, "kind": 7}', '"kind" must be'),
+    ],
+)
+def test_malformed_line_is_reported_with_its_line_number(bad_line: str, problem: str) -> None:
+    with pytest.raises(CasesError) as raised:
+        parse_cases([GOOD, "", bad_line, GOOD])
+    assert raised.value.line_number == 3
+    assert str(raised.value).startswith("line 3: ")
+    assert problem in str(raised.value)
+
+
+def test_a_file_without_cases_is_an_error() -> None:
+    with pytest.raises(CasesError, match="no cases"):
+        parse_cases(["\n", "  \n"])
+
+
+def test_expected_lesson_missing_from_the_library_is_reported_by_line() -> None:
+    cases = parse_cases(
+        [
+            '{"question": "a", "expect_lesson": "tea-brewing"}',
+            '{"question": "b", "expect_lesson": null}',
+            '{"question": "c", "expect_lesson": "tea-brewnig"}',
+        ]
+    )
+    with pytest.raises(CasesError) as raised:
+        check_expected_lessons(cases, ["tea-brewing", "rice-cooking"])
+    assert raised.value.line_number == 3
+    assert "tea-brewnig" in str(raised.value)
+
+
+async def test_progress_is_reported_after_each_case(fixture_library: Library) -> None:
+    seen: list[tuple[int, int]] = []
+    cases = parse_cases(jsonl(FIXTURE_CASES[:3]))
+    await evaluate(
+        cases, service_for(fixture_library), lambda done, total: seen.append((done, total))
+    )
+    assert seen == [(1, 3), (2, 3), (3, 3)]

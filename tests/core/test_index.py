@@ -1,0 +1,232 @@
+"""The indexed retrievers give exactly the answers of their rules as written.
+
+`reference_retrieve` below is the distinct-word rule done the obvious way, passage by
+passage, with no index: title 2, body 1 per distinct question word, at least two
+distinct matches, the best score wins and a tie at the best refuses.
+`reference_ranked` is the ranked rule (BM25F, then the margin and matched-share
+checks, with the words the library lacks counted twice) written out the same way. The
+in-memory index and both retrievers must agree with them on random libraries and
+questions.
+"""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tui_assistant.core import ranked
+from tui_assistant.core.library import Library
+from tui_assistant.core.passages import Passage
+from tui_assistant.core.retrieval import Evidence, KeywordRetriever
+from tui_assistant.core.text import normalise, normalise_distinct
+
+
+def reference_retrieve(lessons: list[Passage], question: str) -> Evidence | None:
+    keys = list(dict.fromkeys(normalise(question)))
+    scored: list[tuple[int, int, tuple[str, ...]]] = []
+    for number, lesson in enumerate(lessons):
+        title_words = set(normalise(lesson.title))
+        body_words = set(normalise(lesson.text))
+        score = 0
+        matched: list[str] = []
+        for key in keys:
+            if key in title_words:
+                score += 2
+                matched.append(key)
+            elif key in body_words:
+                score += 1
+                matched.append(key)
+        if len(matched) >= 2:
+            scored.append((score, number, tuple(matched)))
+    if not scored:
+        return None
+    scored.sort(key=lambda row: row[0], reverse=True)
+    best_score, best, matched_words = scored[0]
+    runner_up = scored[1][0] if len(scored) > 1 else None
+    if runner_up == best_score:
+        return None
+    return Evidence(lessons[best], matched_words, best_score, runner_up)
+
+
+RANKED_IGNORED = normalise_distinct(" ".join(ranked.QUESTION_WORDS))
+
+
+def reference_ranked(
+    lessons: list[Passage],
+    question: str,
+    min_margin: float = ranked.MIN_MARGIN,
+    min_matched_share: float = ranked.MIN_MATCHED_SHARE,
+) -> Evidence | None:
+    """BM25F over title (weight 2) and body (weight 1), passage by passage."""
+    keys = [key for key in dict.fromkeys(normalise(question)) if key not in RANKED_IGNORED]
+    titles = [normalise(lesson.title) for lesson in lessons]
+    bodies = [normalise(lesson.text) for lesson in lessons]
+
+    def norms(fields: list[list[str]], effect: float) -> list[float]:
+        average = sum(len(field) for field in fields) / len(fields)
+        if average == 0:
+            return [1.0] * len(fields)
+        return [1.0 - effect + effect * len(field) / average for field in fields]
+
+    title_norms = norms(titles, ranked.TITLE_LENGTH_EFFECT)
+    body_norms = norms(bodies, ranked.BODY_LENGTH_EFFECT)
+    scores: dict[int, float] = {}
+    matched: dict[int, list[str]] = {}
+    weights: dict[str, float] = {}
+    unknown: list[str] = []
+    for key in keys:
+        holders = [
+            number for number in range(len(lessons)) if key in titles[number] + bodies[number]
+        ]
+        weight = math.log(1.0 + (len(lessons) - len(holders) + 0.5) / (len(holders) + 0.5))
+        weights[key] = weight
+        if not holders:
+            unknown.append(key)
+        for number in holders:
+            title_count = titles[number].count(key)
+            body_count = bodies[number].count(key)
+            frequency = 0.0
+            if title_count:
+                frequency = ranked.TITLE_WEIGHT * title_count / title_norms[number]
+            if body_count:
+                frequency += ranked.BODY_WEIGHT * body_count / body_norms[number]
+            gain = weight * frequency / (ranked.SATURATION + frequency)
+            scores[number] = scores.get(number, 0.0) + gain
+            matched.setdefault(number, []).append(key)
+    if not scores:
+        return None
+    order = sorted(scores, key=lambda number: (-scores[number], number))
+    best = order[0]
+    runner_up = scores[order[1]] if len(order) > 1 else None
+    margin = 1.0 if runner_up is None else (scores[best] - runner_up) / scores[best]
+    # Words the library lacks count twice in the question's weight.
+    total = sum(weights.values()) + sum(weights[key] for key in unknown)
+    share = sum(weights[key] for key in matched[best]) / total
+    if not (margin > min_margin and share >= min_matched_share):
+        return None
+    return Evidence(
+        lessons[best],
+        tuple(matched[best]),
+        round(scores[best], 4),
+        None if runner_up is None else round(runner_up, 4),
+    )
+
+
+# A small vocabulary so that random lessons share words, ties happen and stems meet
+# (boil/boiling/boiled), plus stopwords, apostrophes, digits, case and accents.
+VOCABULARY = [
+    "boil",
+    "boiling",
+    "boiled",
+    "Salt",
+    "salty",
+    "pasta",
+    "water",
+    "egg",
+    "eggs",
+    "knife",
+    "knives",
+    "sharpen",
+    "stone",
+    "the",
+    "and",
+    "don't",
+    "it's",
+    "O'Neil's",
+    "café",
+    "CAFÉ",
+    "naïve",
+    "42",
+    "7",
+    "a",
+    "x",
+    "über",
+    "ΣΟΦΙΑ",
+    "straße",
+    "rice",
+    "pan",
+    "pans",
+    "oil",
+    "heat",
+    "heated",
+    "roll",
+    "rolling",
+    "stir",
+    "stirring",
+]
+SEPARATORS = [" ", "  ", ", ", ". ", "\n", "\t", "-", "_", "'", "?", "/", "—"]
+
+phrases = st.lists(
+    st.tuples(st.sampled_from(VOCABULARY), st.sampled_from(SEPARATORS)), min_size=0, max_size=12
+).map(lambda parts: "".join(word + separator for word, separator in parts))
+free_text = st.text(max_size=40)
+texts = st.one_of(phrases, phrases, free_text)
+lesson_lists = st.lists(st.tuples(texts, texts), min_size=1, max_size=12).map(
+    lambda rows: [
+        Passage(id=f"lesson-{number}", title=title, text=text, source_path=f"l/{number}.md")
+        for number, (title, text) in enumerate(rows)
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(lessons=lesson_lists, questions=st.lists(texts, min_size=1, max_size=5))
+def test_index_retriever_answers_exactly_like_the_rule(
+    lessons: list[Passage], questions: list[str]
+) -> None:
+    retriever = KeywordRetriever(Library.from_passages(lessons))
+    for question in questions:
+        assert retriever.retrieve(question) == reference_retrieve(lessons, question)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lessons=lesson_lists,
+    questions=st.lists(texts, min_size=1, max_size=5),
+    min_margin=st.sampled_from([ranked.MIN_MARGIN, 0.1, 0.5]),
+    min_matched_share=st.sampled_from([ranked.MIN_MATCHED_SHARE, 0.0, 0.9]),
+)
+def test_ranked_retriever_answers_exactly_like_the_rule(
+    lessons: list[Passage], questions: list[str], min_margin: float, min_matched_share: float
+) -> None:
+    retriever = ranked.RankedRetriever(
+        Library.from_passages(lessons), min_margin=min_margin, min_matched_share=min_matched_share
+    )
+    for question in questions:
+        expected = reference_ranked(lessons, question, min_margin, min_matched_share)
+        assert retriever.retrieve(question) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(lessons=lesson_lists)
+def test_postings_list_every_lesson_holding_a_word_with_its_count(lessons: list[Passage]) -> None:
+    index = Library.from_passages(lessons).index
+    words = {key for lesson in lessons for key in normalise(lesson.title + " " + lesson.text)}
+    for word in words | {"absent"}:
+        for field, postings in (("title", index.title(word)), ("text", index.body(word))):
+            expected = [
+                (number, normalise(getattr(lesson, field)).count(word))
+                for number, lesson in enumerate(lessons)
+                if word in normalise(getattr(lesson, field))
+            ]
+            assert list(zip(postings.numbers, postings.counts, strict=True)) == expected
+    assert list(index.title_lengths) == [len(normalise(lesson.title)) for lesson in lessons]
+    assert list(index.body_lengths) == [len(normalise(lesson.text)) for lesson in lessons]
+
+
+def test_a_large_library_still_refuses_a_tie_and_reports_the_runner_up() -> None:
+    # 200 lessons share "pasta water"; only one adds "salt" in its title.
+    lessons = [
+        Passage(f"lesson-{number}", "Pasta notes", "water for pasta", f"l/{number}.md")
+        for number in range(200)
+    ]
+    tie = KeywordRetriever(Library.from_passages(lessons)).retrieve("pasta water")
+    assert tie is None
+    lessons[137] = Passage("lesson-137", "Salt the pasta water", "salt it well", "l/137.md")
+    evidence = KeywordRetriever(Library.from_passages(lessons)).retrieve("pasta water salt")
+    assert evidence is not None
+    assert evidence.passage.id == "lesson-137"
+    assert evidence.matched_words == ("pasta", "water", "salt")
+    assert (evidence.score, evidence.runner_up_score) == (6, 3)

@@ -1,0 +1,251 @@
+"""The keyword rule, one test per clause, so breaking any clause fails a test; and the
+same rule against a plain reference on random libraries and questions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from tests.helpers import BUNDLED_LESSONS, memory_library
+from tests.helpers.properties import (
+    PROPERTY,
+    any_text,
+    stopwords,
+    text_without_escapes,
+    vocabulary_words,
+)
+from tui_assistant.core.library import Library
+from tui_assistant.core.passages import Passage
+from tui_assistant.core.retrieval import (
+    BODY_WEIGHT,
+    MIN_DISTINCT_MATCHES,
+    TITLE_WEIGHT,
+    Evidence,
+    KeywordRetriever,
+)
+from tui_assistant.core.text import normalise_distinct
+
+MakeLibrary = Callable[[Mapping[str, tuple[str, str]]], Path]
+
+
+def retrieve(folder: Path, question: str) -> Evidence | None:
+    return KeywordRetriever(memory_library(folder)).retrieve(question)
+
+
+def winner(folder: Path, question: str) -> str | None:
+    evidence = retrieve(folder, question)
+    return evidence.passage.id if evidence else None
+
+
+def test_the_pasta_water_question_finds_the_pasta_lesson() -> None:
+    evidence = retrieve(BUNDLED_LESSONS, "How much salt should I add to pasta water?")
+    assert evidence is not None
+    assert evidence.passage.id == "pasta-water"
+    assert evidence.passage.source_path == "lessons/pasta-water.md"
+
+
+def test_unrelated_question_finds_nothing_in_bundled_lessons() -> None:
+    assert retrieve(BUNDLED_LESSONS, "What is the capital of France?") is None
+
+
+def test_repeating_a_question_word_does_not_raise_a_score(make_library: MakeLibrary) -> None:
+    folder = make_library(
+        {
+            "alpha": ("Alpha", "Salt and pepper."),
+            "beta": ("Beta", "Pepper, thyme and garlic."),
+        }
+    )
+    # Counted by occurrence, "salt" x3 would make alpha win 4 to 3.
+    assert winner(folder, "salt salt salt pepper thyme garlic") == "beta"
+
+
+def test_repeating_a_word_in_a_lesson_does_not_raise_its_score(make_library: MakeLibrary) -> None:
+    folder = make_library(
+        {
+            "alpha": ("Alpha", "Salt salt salt salt salt and pepper pepper."),
+            "beta": ("Beta", "Salt, pepper and thyme."),
+        }
+    )
+    assert winner(folder, "salt pepper thyme") == "beta"
+
+
+def test_a_title_word_scores_two_and_a_body_word_one(make_library: MakeLibrary) -> None:
+    folder = make_library(
+        {
+            "titled": ("Salt and pepper", "Nothing else here."),
+            "wordy": ("Kitchen notes", "Salt, pepper and thyme."),
+        }
+    )
+    evidence = retrieve(folder, "salt pepper thyme")
+    assert evidence is not None
+    assert (evidence.passage.id, evidence.score, evidence.runner_up_score) == ("titled", 4, 3)
+
+
+def test_a_word_in_title_and_body_counts_once(make_library: MakeLibrary) -> None:
+    folder = make_library(
+        {
+            "both": ("Salt", "Salt and pepper."),
+            "body": ("Kitchen notes", "Salt, pepper and thyme."),
+        }
+    )
+    # 2 (salt, title) + 1 (pepper) = 3 ties with 1 + 1 + 1 = 3: no lesson.
+    assert winner(folder, "salt pepper thyme") is None
+
+
+def test_one_matching_word_is_never_enough(make_library: MakeLibrary) -> None:
+    folder = make_library({"salt": ("Salt", "All about salt and nothing more.")})
+    assert winner(folder, "salt") is None
+    assert winner(folder, "salt crystals") is None
+    assert winner(folder, "salt nothing") == "salt"
+
+
+def test_a_tie_at_the_best_score_returns_no_lesson(make_library: MakeLibrary) -> None:
+    folder = make_library(
+        {
+            "first": ("First", "Boil the eggs."),
+            "second": ("Second", "Boil more eggs."),
+            "third": ("Third", "Something else."),
+        }
+    )
+    assert winner(folder, "boil eggs") is None
+
+
+def test_a_tie_below_the_best_score_does_not_matter(make_library: MakeLibrary) -> None:
+    folder = make_library(
+        {
+            "best": ("Boiling eggs", "Boil the eggs for six minutes."),
+            "second": ("Second", "Boil more eggs."),
+            "third": ("Third", "Boil eggs too."),
+        }
+    )
+    assert winner(folder, "boil eggs six minutes") == "best"
+
+
+def test_stopwords_never_count_as_matches(make_library: MakeLibrary) -> None:
+    folder = make_library({"note": ("What is this", "It is what it is, and how.")})
+    assert winner(folder, "what is it and how is this") is None
+
+
+def test_suffix_rules_let_inflections_meet(make_library: MakeLibrary) -> None:
+    folder = make_library({"eggs": ("Boiling eggs", "Cook them."), "other": ("Knives", "Sharpen.")})
+    assert winner(folder, "boiled egg") == "eggs"
+    assert winner(folder, "sharpening knife") == "other"
+
+
+def test_matching_is_by_whole_words_not_substrings(make_library: MakeLibrary) -> None:
+    folder = make_library({"rock": ("Rocks", "Basalt is a dark volcanic rock.")})
+    assert winner(folder, "salt rock") is None
+    assert winner(folder, "basalt rock") == "rock"
+
+
+def test_evidence_lists_matched_words_in_question_order(make_library: MakeLibrary) -> None:
+    folder = make_library({"eggs": ("Boiling eggs", "Six minutes for a runny yolk.")})
+    evidence = retrieve(folder, "Runny yolk: how many minutes to boil eggs?")
+    assert evidence is not None
+    assert evidence.matched_words == ("runny", "yolk", "minut", "boil", "egg")
+    assert evidence.runner_up_score is None
+
+
+# --- properties: random libraries and questions -----------------------------------
+
+
+@st.composite
+def libraries(draw: st.DrawFn) -> tuple[Passage, ...]:
+    count = draw(st.integers(min_value=1, max_value=6))
+    lessons = []
+    for number in range(count):
+        title = " ".join(draw(st.lists(vocabulary_words, min_size=1, max_size=3)))
+        body = " ".join(draw(st.lists(st.one_of(vocabulary_words, stopwords), max_size=10)))
+        lessons.append(
+            Passage(f"lesson-{number}", title, body or "text", f"lessons/lesson-{number}.md")
+        )
+    return tuple(lessons)
+
+
+questions = st.lists(
+    st.one_of(vocabulary_words, vocabulary_words, stopwords, st.text(max_size=8)), max_size=8
+).map(" ".join)
+
+
+# Without escape sequences every whitespace-separated chunk is a run of whole words.
+# (An unterminated escape swallows what follows it, so "repeating" its introducer
+# is not repeating a word.)
+plain_questions = st.lists(
+    st.one_of(vocabulary_words, vocabulary_words, stopwords, text_without_escapes),
+    max_size=8,
+).map(" ".join)
+
+
+def expected_evidence(lessons: Sequence[Passage], question: str) -> tuple[str, int] | None:
+    """The distinct-word rule computed the slow, obvious way: every lesson, every word."""
+    keys = normalise_distinct(question)
+    scored = []
+    for lesson in lessons:
+        title, body = normalise_distinct(lesson.title), normalise_distinct(lesson.text)
+        matched = [key for key in keys if key in title or key in body]
+        score = sum(TITLE_WEIGHT if key in title else BODY_WEIGHT for key in matched)
+        if len(matched) >= MIN_DISTINCT_MATCHES:
+            scored.append((score, lesson.id))
+    scored.sort(reverse=True)
+    if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return scored[0][1], scored[0][0]
+
+
+def summary(evidence: Evidence | None) -> tuple[str, float, float | None, frozenset[str]] | None:
+    if evidence is None:
+        return None
+    return (
+        evidence.passage.id,
+        evidence.score,
+        evidence.runner_up_score,
+        frozenset(evidence.matched_words),
+    )
+
+
+@PROPERTY
+@given(libraries(), questions)
+def test_scorer_picks_the_unique_best_lesson_with_two_distinct_matches(
+    lessons: tuple[Passage, ...], question: str
+) -> None:
+    evidence = KeywordRetriever(Library.from_passages(lessons)).retrieve(question)
+
+    expected = expected_evidence(lessons, question)
+    if evidence is None:
+        assert expected is None
+        return
+    assert (evidence.passage.id, evidence.score) == expected
+    assert len(set(evidence.matched_words)) == len(evidence.matched_words)
+    assert len(evidence.matched_words) >= MIN_DISTINCT_MATCHES
+    assert evidence.runner_up_score is None or evidence.runner_up_score < evidence.score
+
+
+@PROPERTY
+@given(libraries(), plain_questions, st.data())
+def test_repeating_a_question_word_never_changes_the_result(
+    lessons: tuple[Passage, ...], question: str, data: st.DataObject
+) -> None:
+    question_words = question.split()
+    assume(question_words)
+    repeated = data.draw(st.sampled_from(question_words))
+    position = data.draw(st.integers(min_value=0, max_value=len(question_words)))
+    times = data.draw(st.integers(min_value=1, max_value=3))
+    longer = question_words[:position] + [repeated] * times + question_words[position:]
+    retriever = KeywordRetriever(Library.from_passages(lessons))
+
+    assert summary(retriever.retrieve(" ".join(longer))) == summary(retriever.retrieve(question))
+
+
+BUNDLED_RETRIEVER = KeywordRetriever(memory_library(BUNDLED_LESSONS))
+
+
+@PROPERTY
+@given(any_text)
+def test_scorer_takes_any_question(question: str) -> None:
+    evidence = BUNDLED_RETRIEVER.retrieve(question)
+
+    if evidence is not None:
+        assert len(evidence.matched_words) >= MIN_DISTINCT_MATCHES

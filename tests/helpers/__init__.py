@@ -1,0 +1,106 @@
+"""Shared test helpers: the project's folders, temporary lesson libraries, and the
+result of the real CLI run in a subprocess.
+
+Fixtures live in `tests/conftest.py`; the loopback fake model server, child processes,
+the provider fault list and the full-screen app drivers are modules of this package."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tui_assistant.core.library import Library
+from tui_assistant.core.passages import Passage
+from tui_assistant.core.store import open_library
+from tui_assistant.core.text import stem
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
+BUNDLED_LESSONS = PROJECT_ROOT / "lessons"
+
+
+def memory_library(folder: Path) -> Library:
+    """The library at `folder`, indexed in memory (no store on disk) with the keyword keys."""
+    return open_library(folder, None, stem)
+
+
+def write_lesson(folder: Path, lesson_id: str, title: str, text: str) -> Path:
+    path = folder / f"{lesson_id}.md"
+    path.write_text(f"# {title}\n\n{text}\n", encoding="utf-8")
+    return path
+
+
+@dataclass
+class CliResult:
+    returncode: int
+    stdout: str
+    stderr: str
+
+    def json_lines(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.stdout.splitlines() if line.strip()]
+
+
+def cli_env(data_dir: Path, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment a user's script would have: no stray TUI_ASSISTANT_* settings."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TUI_ASSISTANT_")}
+    env["PYTHONPATH"] = str(PROJECT_ROOT)
+    env["TUI_ASSISTANT_DATA_DIR"] = str(data_dir)
+    env.update(extra or {})
+    return env
+
+
+RunCli = Callable[..., CliResult]
+
+
+# Six lessons that all mention knives: "knife" says little here, "ceramic" a lot.
+KNIFE_LESSONS = {
+    "ceramic-knives": (
+        "Brittle blades",
+        "A ceramic knife keeps its edge for a long time but chips if you twist it.",
+    ),
+    "whetstones": (
+        "Whetstones",
+        "Sharpen a steel knife on a whetstone, keeping the same angle on every stroke.",
+    ),
+    "honing": ("Honing", "Hone a knife on a steel rod; honing is not the same as sharpening."),
+    "storage": ("Knife storage", "Keep each knife in a block or on a magnetic strip."),
+    "boards": ("Cutting boards", "Cut on wood so the knife edge lasts; glass dulls a knife."),
+    "bread": ("Bread knives", "A serrated knife saws through crust without crushing the crumb."),
+}
+
+
+def read_cases(path: Path) -> list[dict[str, Any]]:
+    """The rows of a JSON Lines cases file."""
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+# -- model mode in process, with a scripted provider instead of the network ----------
+
+SALT_FAITHFUL = "Use about 10 grams of salt per litre of water [source:pasta-water]."
+
+
+SALT_INVENTED = "Rub butter around the rim of the pot so it never boils over [source:pasta-water]."
+
+
+class ScriptedProvider:
+    """An AnswerProvider that answers from a script, by lesson id."""
+
+    deadline_seconds = 5.0
+
+    def __init__(self, script: Mapping[str, str]) -> None:
+        self.script = script
+        self.calls: list[str] = []
+
+    async def complete(self, question: str, lesson: Passage) -> str:
+        self.calls.append(question)
+        return self.script[lesson.id]
+
+
+SCRIPT = {
+    "pasta-water": f"{SALT_FAITHFUL} {SALT_INVENTED}",
+    "boiled-eggs": "For a runny yolk, cook large eggs for 6 minutes [source:boiled-eggs].",
+    "knife-care": "Hone the edge with a steel every few uses.",  # no citation
+}

@@ -1,0 +1,182 @@
+"""History in the app: it survives a restart, damage is a warning, and commands use it."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+from tests.helpers import BUNDLED_LESSONS
+from tests.helpers.tui import (
+    ask,
+    chat_text,
+    make_app,
+    make_context,
+    run_command,
+    running,
+    status,
+    wait_until,
+)
+from tui_assistant.core.history import HISTORY_FILE_NAME, HistoryStore, Turn
+from tui_assistant.core.outcome import Outcome
+
+SIZE = (100, 32)
+
+
+async def test_history_is_shown_again_after_a_restart(tmp_path: Path) -> None:
+    first = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with running(first, SIZE) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await ask(pilot, "what is the capital of france")
+        await wait_until(pilot, lambda: len(first.turns) == 2)
+        await pilot.press("ctrl+q")
+
+    second = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with running(second, SIZE) as pilot:
+        await wait_until(pilot, lambda: second.history_loaded)
+        await pilot.pause()
+        shown = chat_text(second)
+        assert "earlier conversation (2 turns)" in shown
+        assert "> how much salt for pasta water" in shown
+        assert "source: lessons/pasta-water.md" in shown
+        assert "refused: no lesson matched this question" in shown
+        assert status(second) == "ready"
+        # Earlier questions can be recalled too.
+        await pilot.press("up")
+        assert second.question_box.value == "what is the capital of france"
+
+
+async def test_a_damaged_history_record_is_a_warning_not_fatal(tmp_path: Path) -> None:
+    first = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with running(first, SIZE) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: len(first.turns) == 1)
+    with (tmp_path / HISTORY_FILE_NAME).open("ab") as file:
+        file.write(b"\x00\xffgarbage [bold]x[/]\n")
+
+    second = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with running(second, SIZE) as pilot:
+        await wait_until(pilot, lambda: second.history_loaded)
+        await pilot.pause()
+        notices = [str(static.render()) for static in second.chat.query(".notice")]
+        assert any("removed damaged history record on line 2" in notice for notice in notices)
+        assert "> how much salt for pasta water" in chat_text(second)
+        await ask(pilot, "how long to boil eggs")
+        await wait_until(pilot, lambda: status(second) == "answered")
+
+
+async def test_history_never_holds_the_api_key(tmp_path: Path) -> None:
+    secret = "sk-test-DO-NOT-STORE-1234567890"
+    context = make_context(BUNDLED_LESSONS, tmp_path, api_key=secret)
+    app = make_app(context)
+    async with running(app, SIZE) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: len(app.turns) == 1)
+    stored = (tmp_path / HISTORY_FILE_NAME).read_text(encoding="utf-8")
+    assert "salt for pasta water" in stored
+    assert secret not in stored
+
+
+async def test_export_command_writes_markdown_with_source_paths(tmp_path: Path) -> None:
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with running(app, (80, 24)) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: len(app.turns) == 1)
+        await run_command(pilot, app, "export conv")
+        # The notice saying where the file went is scrolled into view.
+        notice = app.chat.query(".info").last()
+        await wait_until(pilot, lambda: app.chat.region.contains_region(notice.region))
+        exports = list((tmp_path / "exports").glob("*.md"))
+        assert len(exports) == 1
+        markdown = exports[0].read_text(encoding="utf-8")
+        assert "## how much salt for pasta water" in markdown
+        assert "lessons/pasta-water.md" in markdown
+        assert str(exports[0]) in chat_text(app)
+
+
+async def test_copy_command_puts_the_latest_answer_on_the_clipboard(tmp_path: Path) -> None:
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with running(app, SIZE) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await ask(pilot, "what is the capital of france")
+        await wait_until(pilot, lambda: len(app.turns) == 2)
+        await run_command(pilot, app, "copy latest")
+        assert "10 grams of salt per litre" in app.clipboard
+        assert app.clipboard.endswith("source: lessons/pasta-water.md")
+
+
+async def test_clear_history_command_empties_screen_and_file(tmp_path: Path) -> None:
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with running(app, SIZE) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: len(app.turns) == 1)
+        await run_command(pilot, app, "clear history")
+        assert app.chat.turn_views == []
+        assert "history cleared" in chat_text(app)
+        assert status(app) == "ready"
+    again = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with running(again, SIZE) as pilot:
+        await wait_until(pilot, lambda: again.history_loaded)
+        assert again.turns == []
+        assert "salt for pasta" not in chat_text(again)
+
+
+class SlowDisk(HistoryStore):
+    """A history store whose appends block until the test lets them through, and
+    which records the thread each append ran on."""
+
+    def __init__(self, data_dir: Path) -> None:
+        super().__init__(data_dir)
+        self.release = threading.Event()
+        self.threads: list[threading.Thread] = []
+
+    def append(self, outcome: Outcome, asked_at: str | None = None) -> Turn:
+        self.threads.append(threading.current_thread())
+        assert self.release.wait(10), "the test never let the write through"
+        return super().append(outcome, asked_at)
+
+
+async def test_a_slow_history_write_never_holds_up_the_screen(tmp_path: Path) -> None:
+    store = SlowDisk(tmp_path)
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path), history=store)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.history_loaded)
+        await ask(pilot, "how much salt for pasta water")
+        await ask(pilot, "how long to boil eggs")
+        # Both answers are on screen while the first write is still stuck on the disk.
+        await wait_until(pilot, lambda: len(app.turns) == 2 and status(app) == "answered")
+        assert "> how long to boil eggs" in chat_text(app)
+        assert not (tmp_path / HISTORY_FILE_NAME).exists()
+        assert store.threads and store.threads[0] is not threading.main_thread()
+        store.release.set()
+        await app.flush_history()
+    stored = (tmp_path / HISTORY_FILE_NAME).read_text(encoding="utf-8")
+    questions = [json.loads(line)["outcome"]["question"] for line in stored.splitlines()]
+    assert questions == ["how much salt for pasta water", "how long to boil eggs"]
+    assert len(set(store.threads)) == 1  # one writer thread: the order of the turns
+
+
+async def test_quitting_waits_for_the_writes_still_queued(tmp_path: Path) -> None:
+    store = SlowDisk(tmp_path)
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path), history=store)
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: len(app.turns) == 1)
+        # Let the write through only once the app is on its way out.
+        threading.Timer(0.2, store.release.set).start()
+        await pilot.press("ctrl+q")
+    stored = (tmp_path / HISTORY_FILE_NAME).read_text(encoding="utf-8")
+    assert "how much salt for pasta water" in stored
+
+
+async def test_a_failed_history_write_is_a_warning(tmp_path: Path) -> None:
+    class FullDisk(HistoryStore):
+        def append(self, outcome: Outcome, asked_at: str | None = None) -> Turn:
+            raise OSError(28, "No space left on device")
+
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path), history=FullDisk(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: "history not saved" in chat_text(app))
+        assert "warning: history not saved (No space left on device)" in chat_text(app)
+        assert status(app) == "answered"

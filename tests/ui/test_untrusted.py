@@ -1,0 +1,81 @@
+"""Hostile lesson and model text is shown literally: no markup, no escape sequences."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from textual.content import Content
+from textual.widget import Widget
+from textual.widgets import Static
+
+from tests.helpers.tui import ask, make_app, make_context, running, wait_until
+from tui_assistant.core.passages import Passage
+from tui_assistant.ui.lesson_browser import LessonTree
+
+HOSTILE_TITLE = "[bold]x[/] salting [@click=app.quit]click me[/] pasta"
+HOSTILE_TEXT = (
+    "Salt the pasta water [link=https://evil.example]here[/link] and stop at [/ .\n"
+    "\x1b[31mred pasta\x1b[0m \x1b]8;;https://evil.example\x07osc link\x1b]8;;\x07 "
+    "\x1b]0;new window title\x07 done"
+)
+HOSTILE_ANSWER = (
+    "[bold]Salt[/] it [@click=app.quit]now[/] and [/ \x1b[2J\x1b]52;c;cHduZWQ=\x07"
+    "cleared [source:hostile-pasta]"
+)
+
+
+class HostileProvider:
+    deadline_seconds = 5.0
+
+    async def complete(self, question: str, lesson: Passage) -> str:
+        return HOSTILE_ANSWER
+
+
+def shown(widget: Widget) -> str:
+    return "\n".join(str(static.render()) for static in widget.query(Static))
+
+
+async def test_hostile_lesson_and_answer_are_shown_as_typed(
+    tmp_path: Path, make_library: Callable[[Mapping[str, tuple[str, str]]], Path]
+) -> None:
+    folder = make_library(
+        {
+            "hostile-pasta": (HOSTILE_TITLE, HOSTILE_TEXT),
+            "eggs": ("Boiling eggs", "Boil eggs for six minutes."),
+        }
+    )
+    app = make_app(make_context(folder, tmp_path / "data", HostileProvider()))
+    async with running(app, (100, 32)) as pilot:
+        await ask(pilot, "salting pasta water")
+        await wait_until(pilot, lambda: app.status_bar.status_text.startswith("answered"))
+        chat = shown(app.chat)
+        assert "[bold]Salt[/] it [@click=app.quit]now[/] and [/ " in chat
+        assert "cleared [source:hostile-pasta]" in chat
+        evidence = shown(app.evidence)
+        assert "[bold]x[/] salting [@click=app.quit]click me[/] pasta" in evidence
+        assert "[link=https://evil.example]here[/link] and stop at [/ ." in evidence
+        assert "red pasta" in evidence and "osc link" in evidence
+        everything = chat + evidence
+        assert "\x1b" not in everything and "\x07" not in everything
+        assert "new window title" not in everything  # the OSC payload is dropped too
+
+        # The title in the lesson browser is literal as well.
+        await pilot.press("ctrl+l")
+        tree = app.focused
+        assert isinstance(tree, LessonTree)
+        labels = [str(node.label) for node in tree.root.children]
+        assert HOSTILE_TITLE in labels
+
+        # Typed filter text with markup in it is shown as typed, too.
+        await pilot.press("[", "/", "b", "]")
+        assert tree.filter_text == "[/b]"
+        # (the border_subtitle getter returns markup; its text is what is drawn)
+        drawn = Content.from_markup(app.lesson_browser.border_subtitle or "").plain
+        assert drawn == "filter: [/b] (0)"
+        await pilot.press("backspace", "backspace", "backspace", "backspace")
+
+        # Clicking where the fake [@click] "link" is drawn does nothing: the app still runs.
+        await pilot.click("#evidence-title")
+        await pilot.pause()
+        assert app.is_running
