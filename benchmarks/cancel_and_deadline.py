@@ -3,7 +3,7 @@
     python benchmarks/cancel_and_deadline.py [--runs 5] [--deadline 2] [--escdelay MS]
 
 Starts `python -m tui_assistant` (bundled lessons, model mode) on an 80x24
-pseudo-terminal against `tests/fake_openai_server.py` with `Hang()`: the request is
+pseudo-terminal against `tests/helpers/fake_openai_server.py` with `Hang()`: the request is
 read and never answered. Then, per run, with a fresh app:
 
 - cancel: ask a question, wait until `asking` is drawn and the server holds the
