@@ -43,6 +43,6 @@ def test_ask_readable_output_lists_unsupported_sentences_in_warn_mode(
     model_mode("warn", SCRIPT)
     assert cli.main(["ask", "How much salt goes in pasta water?"]) == 0
     out = capsys.readouterr().out
-    assert "not backed by the lesson:" in out
+    assert "not backed by the passage:" in out
     assert f"  ! {SALT_INVENTED}" in out
     assert f"  ! {SALT_FAITHFUL}" not in out

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from tests.helpers.properties import PROPERTY, any_text, lesson_ids
+from tests.helpers.properties import PROPERTY, any_text, passage_ids
 from tui_assistant.core.citations import MAX_ANSWER_CHARS, check_citations
 
 
@@ -21,7 +21,7 @@ def test_citation_check_takes_any_text(answer: str, evidence_id: str) -> None:
 @st.composite
 def accepted_answers(draw: st.DrawFn) -> tuple[str, str]:
     """An answer that cites its evidence, with arbitrary text around the markers."""
-    evidence_id = draw(lesson_ids)
+    evidence_id = draw(passage_ids)
     marker = f"[source:{evidence_id}]"
     parts = draw(st.lists(any_text, min_size=2, max_size=4))
     answer = marker.join(parts)
@@ -76,7 +76,7 @@ def test_adding_an_invented_marker_always_rejects(
 
 @PROPERTY
 @given(
-    lesson_ids,
+    passage_ids,
     st.lists(
         st.text(st.characters(exclude_characters="["), min_size=1, max_size=80).filter(
             lambda part: part.strip()
@@ -90,3 +90,15 @@ def test_text_that_cites_only_its_evidence_is_accepted(evidence_id: str, parts: 
     assume(len(answer) <= MAX_ANSWER_CHARS)
 
     assert check_citations(answer, evidence_id).accepted
+
+
+def test_ids_of_nested_documents_and_sections_are_checked_exactly() -> None:
+    evidence = "api/fs#fspromises-readfile"
+
+    accepted = check_citations(f"Use readFile. [source:{evidence}]", evidence)
+    assert accepted.accepted and accepted.cited_ids == (evidence,)
+    # Another section of the same document, the document itself, or another case: refused.
+    for other in ("api/fs#fspromises-writefile", "api/fs", "API/fs#fspromises-readfile"):
+        refused = check_citations(f"Use readFile. [source:{other}]", evidence)
+        assert not refused.accepted
+        assert refused.problem == "cites a source it was not given"

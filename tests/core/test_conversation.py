@@ -69,7 +69,7 @@ async def test_no_lesson_is_a_no_evidence_refusal_with_every_field_empty(
     data = outcome.to_json()
     assert (data["outcome"], data["reason"]) == ("refused", "no_evidence")
     assert data["answer"] is None and data["citations"] == [] and data["lesson_id"] is None
-    assert outcome.describe() == "refused: no lesson matched this question"
+    assert outcome.describe() == "refused: no passage matched this question"
 
 
 async def test_repeat_that_repeats_the_last_answered_turn_with_its_lesson(
@@ -110,5 +110,5 @@ def test_an_answer_with_unsupported_sentences_says_so_in_its_status() -> None:
     assert outcome.describe() == "answered"
     one = replace(outcome, support=SupportReport(False, ("Salt the water.",)))
     two = replace(outcome, support=SupportReport(False, ("a.", "b.")))
-    assert one.describe() == "answered: 1 sentence not backed by the lesson"
-    assert two.describe() == "answered: 2 sentences not backed by the lesson"
+    assert one.describe() == "answered: 1 sentence not backed by the passage"
+    assert two.describe() == "answered: 2 sentences not backed by the passage"

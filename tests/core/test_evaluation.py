@@ -225,8 +225,8 @@ GOOD = '{"question": "q", "expect_lesson": null}'
         ('{"question": "", "expect_lesson": null}', '"question" must be a non-empty string'),
         ('{"question": 42, "expect_lesson": null}', '"question" must be a non-empty string'),
         ('{"question": "q"}', 'missing "expect_lesson"'),
-        ('{"question": "q", "expect_lesson": 3}', '"expect_lesson" must be a lesson id'),
-        ('{"question": "q", "expect_lesson": ["tea"]}', '"expect_lesson" must be a lesson id'),
+        ('{"question": "q", "expect_lesson": 3}', '"expect_lesson" must be a passage id'),
+        ('{"question": "q", "expect_lesson": ["tea"]}', '"expect_lesson" must be a passage id'),
         ('{"question": "q", "expect_lesson": null, "kind": 7}', '"kind" must be'),
     ],
 )

@@ -21,7 +21,9 @@ from tui_assistant.core.outcome import Reason, SupportReport, answered, refused
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence
 
-LESSON = Passage("pasta-water", "Salting pasta water", "Salt the water.", "lessons/pasta-water.md")
+LESSON = Passage(
+    "pasta-water", "Salting pasta water", "Salt the water.", "lessons/pasta-water.md", 3, 9
+)
 EVIDENCE = Evidence(LESSON, ("salt", "pasta"), 4.0, 1.0)
 
 
@@ -37,7 +39,7 @@ def test_appended_turns_load_back_in_order(tmp_path: Path) -> None:
     assert first.source_path == "lessons/pasta-water.md"
     assert first.citations == ("pasta-water",)
     assert not second.answered
-    assert second.status == "refused: no lesson matched this question"
+    assert second.status == "refused: no passage matched this question"
     assert second.source_path is None
 
 
@@ -125,9 +127,20 @@ def test_export_names_each_answers_source_path() -> None:
     markdown = export_markdown(turns)
     assert "## how much salt?" in markdown
     assert "10 g. [source:pasta-water]" in markdown
-    assert "Source: `lessons/pasta-water.md`" in markdown
+    assert "Source: `lessons/pasta-water.md:3–9`" in markdown
     assert "## capital of france?" in markdown
-    assert "*refused: no lesson matched this question*" in markdown
+    assert "*refused: no passage matched this question*" in markdown
+
+
+def test_a_record_without_line_numbers_still_names_its_file() -> None:
+    record = {
+        "version": 1,
+        "asked_at": "2026-01-01T00:00:00+00:00",
+        "status": "answered",
+        "outcome": {**answered("q", EVIDENCE, "A [source:pasta-water]").to_json()},
+    }
+    del record["outcome"]["line"], record["outcome"]["end_line"]  # written before lines existed
+    assert Turn.from_record(record).location == "lessons/pasta-water.md"
 
 
 def test_damage_is_repaired_once_so_the_next_load_is_quiet(tmp_path: Path) -> None:

@@ -275,7 +275,7 @@ def test_strict_refusal_keeps_the_report_for_display() -> None:
     assert outcome.support.unsupported_sentences == (f"{INVENTED} {CITE}",)
     assert outcome.detail == "1 sentence"
     assert outcome.describe() == (
-        "refused: part of the model's answer is not backed by the lesson (1 sentence)"
+        "refused: part of the model's answer is not backed by the passage (1 sentence)"
     )
 
 

@@ -44,4 +44,7 @@ ESCAPE_STARTS = "\x1b\x90\x98\x9b\x9d\x9e\x9f"
 
 text_without_escapes = st.text(st.characters(exclude_characters=ESCAPE_STARTS), max_size=200)
 
-lesson_ids = st.from_regex(r"[a-z0-9]{1,8}(-[a-z0-9]{1,8}){0,2}", fullmatch=True)
+# Passage ids as the library makes them: nested paths, and sections after `#`.
+passage_ids = st.from_regex(
+    r"[a-z0-9]{1,8}([-/][a-z0-9]{1,8}){0,2}(#[a-z0-9]{1,8}(-[a-z0-9]{1,8})?)?", fullmatch=True
+)

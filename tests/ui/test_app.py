@@ -107,8 +107,8 @@ async def test_unrelated_question_is_refused_without_a_provider_call(tmp_path: P
     async with running(app, SIZE) as pilot:
         await ask(pilot, "what is the capital of france")
         await wait_until(pilot, finished(app))
-        assert status(app) == "refused: no lesson matched this question"
-        assert "refused: no lesson matched this question" in shown_text(app.chat)
+        assert status(app) == "refused: no passage matched this question"
+        assert "refused: no passage matched this question" in shown_text(app.chat)
         assert provider.calls == []
         assert HINT in shown_text(app.evidence)
 
@@ -123,7 +123,7 @@ async def test_provider_failure_is_a_refusal_in_plain_words(tmp_path: Path) -> N
         await ask(pilot, PASTA_QUESTION)
         await wait_until(pilot, finished(app))
         assert status(app) == "refused: the provider did not return a usable answer (HTTP 503)"
-        assert "lesson: lessons/pasta-water.md" in shown_text(app.chat)
+        assert "passage: lessons/pasta-water.md" in shown_text(app.chat)
         # A refusal after retrieval still shows the lesson it was about.
         assert app.evidence.passage is not None and app.evidence.passage.id == "pasta-water"
 
@@ -319,7 +319,7 @@ async def test_unsupported_sentences_are_marked_with_a_legend(tmp_path: Path) ->
         assert "Olive oil stops sticking." in flagged
         assert "Use 10 grams per litre." not in flagged
         assert UNSUPPORTED_LEGEND in shown_text(app.chat)
-        assert status(app) == "answered: 1 sentence not backed by the lesson"
+        assert status(app) == "answered: 1 sentence not backed by the passage"
 
 
 async def test_library_problems_are_shown_once_as_a_notice(

@@ -39,7 +39,7 @@ async def test_history_is_shown_again_after_a_restart(tmp_path: Path) -> None:
         assert "earlier conversation (2 turns)" in shown
         assert "> how much salt for pasta water" in shown
         assert "source: lessons/pasta-water.md" in shown
-        assert "refused: no lesson matched this question" in shown
+        assert "refused: no passage matched this question" in shown
         assert status(second) == "ready"
         # Earlier questions can be recalled too.
         await pilot.press("up")
@@ -102,7 +102,7 @@ async def test_copy_command_puts_the_latest_answer_on_the_clipboard(tmp_path: Pa
         await wait_until(pilot, lambda: len(app.turns) == 2)
         await run_command(pilot, app, "copy latest")
         assert "10 grams of salt per litre" in app.clipboard
-        assert app.clipboard.endswith("source: lessons/pasta-water.md")
+        assert app.clipboard.endswith("source: lessons/pasta-water.md:1–11")
 
 
 async def test_clear_history_command_empties_screen_and_file(tmp_path: Path) -> None:

@@ -119,9 +119,9 @@ async def test_each_fault_is_named_in_the_status_bar_and_no_answer_is_shown(
         await wait_until(pilot, lambda: finished(app), timeout=10)
         assert status(app) == fault.status
         shown = chat_text(app)
-        # The refusal is in the chat too, with the lesson it was about, but no answer.
+        # The refusal is in the chat too, with the passage it was about, but no answer.
         assert fault.status in shown
-        assert f"lesson: {PASTA_SOURCE}" in shown
+        assert f"passage: {PASTA_SOURCE}" in shown
         assert not app.chat.query(".answer")
         if fault.model_text_start is not None:
             assert fault.model_text_start not in shown
