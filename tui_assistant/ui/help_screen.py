@@ -15,7 +15,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("enter", "ask the question in the question box"),
     ("up / down", "recall earlier questions (in the question box)"),
     ("escape", "stop the request in flight; otherwise back to the question box"),
-    ("ctrl+l", "library tree: type to filter, up/down, right/left open and close, enter to read"),
+    ("ctrl+l", "library tree: arrows move, open and close; enter reads; typing filters"),
     ("ctrl+o", "open the evidence passage in $VISUAL or $EDITOR, at its line"),
     ("ctrl+r", "reload the library (only changed files are read again)"),
     ("f1", "this help"),
