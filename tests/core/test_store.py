@@ -4,14 +4,11 @@ processes sharing one store see."""
 from __future__ import annotations
 
 import gc
-import json
 import logging
 import os
 import random
 import sqlite3
-import subprocess
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -472,72 +469,3 @@ def test_a_library_can_be_read_from_another_thread(folder: Path, data_dir: Path)
     worker.start()
     worker.join()
     assert seen == [EXPECTED["boiled-eggs"][1]]
-
-
-def ask_command(folder: Path, *questions: str) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "tui_assistant",
-        "ask",
-        "--json",
-        "--lessons",
-        str(folder),
-        *questions,
-    ]
-
-
-@pytest.fixture
-def cli_env(tmp_path: Path, data_dir: Path) -> Iterator[dict[str, str]]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TUI_ASSISTANT_")}
-    env["PYTHONPATH"] = str(PROJECT_ROOT)
-    env["TUI_ASSISTANT_DATA_DIR"] = str(data_dir)
-    yield env
-
-
-@pytest.mark.e2e
-def test_processes_starting_together_on_a_cold_store_all_answer(
-    big_folder: Path,
-    folder: Path,
-    data_dir: Path,
-    cli_env: dict[str, str],
-    reads: list[str],
-    tmp_path: Path,
-) -> None:
-    # The lessons folder holds the three cooking lessons and forty filler documents.
-    for path in big_folder.iterdir():
-        (folder / path.name).write_bytes(path.read_bytes())
-    questions = [
-        "How much salt goes in pasta water?",
-        "How long do I boil eggs for a runny yolk?",
-    ]
-    workdir = tmp_path / "cwd"
-    workdir.mkdir()
-    processes = [
-        subprocess.Popen(
-            ask_command(folder, *questions),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=cli_env,
-            cwd=workdir,
-        )
-        for _ in range(4)
-    ]
-    for process in processes:
-        stdout, stderr = process.communicate(timeout=120)
-        assert process.returncode == 0, stderr
-        rows = [json.loads(line) for line in stdout.splitlines()]
-        assert [(row["outcome"], row["lesson_id"]) for row in rows] == [
-            ("answered", "pasta-water"),
-            ("answered", "boiled-eggs"),
-        ]
-        assert rows[0]["answer"] == EXPECTED["pasta-water"][1]
-        assert rows[1]["answer"] == EXPECTED["boiled-eggs"][1]
-        assert rows[0]["source_path"] == "lessons/pasta-water.md"
-        assert "warning" not in stderr
-    # Nothing was lost or left half-written: a warm open reads no file.
-    library = open_(folder, data_dir)
-    assert reads == []
-    assert len(library) == 44
-    assert library.get("pasta-water").text == EXPECTED["pasta-water"][1]
