@@ -120,8 +120,9 @@ def test_citation_markers_are_ignored_for_scoring() -> None:
     assert check_support(answer, lesson).supported
 
 
-def test_words_that_describe_the_lesson_do_not_count_against_a_sentence() -> None:
-    answer = f"According to the lesson, add the salt once the water is boiling hard {CITE}."
+@pytest.mark.parametrize("source", ["lesson", "passage", "document"])
+def test_words_that_describe_the_passage_do_not_count_against_a_sentence(source: str) -> None:
+    answer = f"According to the {source}, add the salt once the water is boiling hard {CITE}."
     assert check_support(answer, PASTA).supported
 
 

@@ -49,8 +49,9 @@ _META_WORDS: frozenset[str] = frozenset(
     stem(word)
     for word in (
         "according",
+        "lesson",
         "passage",
-        "passage",
+        "document",
         "source",
         "text",
         "says",
