@@ -60,7 +60,7 @@ class Fts5TopOne:
 
     def retrieve_id(self, question: str) -> str | None:
         number = self.retrieve_number(question)
-        return None if number is None else self.library.passages[number].id
+        return None if number is None else self.library.info(number).id
 
 
 def load_cases(path: Path) -> list[dict[str, str | None]]:

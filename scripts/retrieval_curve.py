@@ -108,7 +108,7 @@ def judged(retriever: RankedRetriever, question: str) -> Judged:
     matched = sum(weights[key] for key in ranking.matched_words)
     best_possible = (ranked.SATURATION + 1) / ranked.SATURATION * total
     return Judged(
-        retriever.library.passages[ranking.lesson_number].id,
+        retriever.library.info(ranking.passage_number).id,
         ranking,
         matched / total,
         ranking.score / best_possible,

@@ -85,7 +85,7 @@ class Ranking:
     weight, where words that no passage holds (`unknown_words`) count twice.
     """
 
-    lesson_number: int
+    passage_number: int
     matched_words: tuple[str, ...]
     score: float
     runner_up_score: float | None
@@ -118,7 +118,7 @@ class RankedRetriever:
         if ranking is None or not self.accepts(ranking):
             return None
         return Evidence(
-            passage=self.library.passage(ranking.lesson_number),
+            passage=self.library.passage(ranking.passage_number),
             matched_words=ranking.matched_words,
             score=round(ranking.score, 4),
             runner_up_score=(
@@ -133,8 +133,8 @@ class RankedRetriever:
     def rank(self, question: str) -> Ranking | None:
         """The best-scoring passage and its confidence numbers; None when no passage matches."""
         keys = [key for key in question_keys(question, self.key) if key not in _QUESTION_KEYS]
-        lesson_count = len(self.index)
-        if not keys or lesson_count == 0:
+        passage_count = len(self.index)
+        if not keys or passage_count == 0:
             return None
         scores: dict[int, float] = {}
         matched: dict[int, list[str]] = {}
@@ -151,7 +151,7 @@ class RankedRetriever:
                 frequency[number] = (
                     frequency.get(number, 0.0) + BODY_WEIGHT * count / self._body_norms[number]
                 )
-            weight = weights[key] = _inverse_document_frequency(lesson_count, len(frequency))
+            weight = weights[key] = _inverse_document_frequency(passage_count, len(frequency))
             if frequency:
                 matched_anywhere.add(key)
             for number, pseudo_count in frequency.items():
@@ -170,7 +170,7 @@ class RankedRetriever:
         total_weight = sum(weights.values()) + sum(weights[key] for key in unknown)
         matched_weight = sum(weights[key] for key in matched[best])
         return Ranking(
-            lesson_number=best,
+            passage_number=best,
             matched_words=tuple(matched[best]),
             score=best_score,
             runner_up_score=runner_up_score,
@@ -189,9 +189,9 @@ def _length_norms(lengths: Iterable[int], effect: float) -> list[float]:
     return [1.0 - effect + effect * length / average for length in values]
 
 
-def _inverse_document_frequency(lesson_count: int, document_frequency: int) -> float:
+def _inverse_document_frequency(passage_count: int, document_frequency: int) -> float:
     """BM25's idf, kept positive: log(1 + (N - df + 0.5) / (df + 0.5))."""
-    return math.log(1.0 + (lesson_count - document_frequency + 0.5) / (document_frequency + 0.5))
+    return math.log(1.0 + (passage_count - document_frequency + 0.5) / (document_frequency + 0.5))
 
 
 def _top_two(scores: dict[int, float]) -> tuple[int, int | None]:
