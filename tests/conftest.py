@@ -17,7 +17,7 @@ from tests.helpers.fake_openai_server import FakeOpenAIServer
 from tests.helpers.hostile import INJECTED_LESSONS
 from tests.helpers.messy_library import write_messy_library
 
-# CI runs the same examples every time, so a submission never fails on a fresh random
+# CI runs the same examples every time, so a change never fails CI on a fresh random
 # draw; local runs keep exploring (and keep what they find in .hypothesis/).
 settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):

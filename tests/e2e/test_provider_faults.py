@@ -1,4 +1,4 @@
-"""Every provider fault of issue 6, through the real CLI against a loopback server.
+"""Every provider fault that ends in a refusal, through the real CLI against a loopback server.
 
 Each case runs `python -m tui_assistant ask` in a subprocess in model mode and checks
 what a user or a script sees: exit 0, one JSON line with the contract's outcome and
