@@ -133,7 +133,7 @@ RULES: list[tuple[str, list[float], Callable[[Judged, float], bool]]] = [
         lambda item, x: _tie(item) and item.ranking is not None and item.ranking.matched_share >= x,
     ),
     (
-        "plain share >= x, no exact tie (the previous rule)",
+        "plain share >= x, no exact tie",
         [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6],
         lambda item, x: _tie(item) and item.plain_share >= x,
     ),
