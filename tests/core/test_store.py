@@ -1,110 +1,30 @@
-"""The index store: what is read again when, what survives damage, and what several
-processes sharing one store see."""
+"""The index store: what is read again when, where it lives, and what readers of one
+store see. Damaged stores: `test_store_damage.py`."""
 
 from __future__ import annotations
 
 import gc
 import logging
 import os
-import random
 import sqlite3
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tui_assistant.core import store
-from tui_assistant.core.library import Library, LibraryError
+from tests.helpers.store_files import (
+    EXPECTED,
+    PASTA,
+    closed,
+    contents,
+    open_,
+    problems,
+    store_file,
+    write,
+)
+from tui_assistant.core.library import LibraryError
 from tui_assistant.core.retrieval import KeywordRetriever
-from tui_assistant.core.store import SCHEMA_VERSION, open_library, store_path
+from tui_assistant.core.store import open_library
 from tui_assistant.core.text import stem
-
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-
-PASTA = "# Pasta water\n\nSalt the pasta water with ten grams per litre.\n"
-EGGS = "# Boiled eggs\n\nBoil the eggs for six minutes for a runny yolk.\n"
-KNIVES = "# Knife care\n\nHone the knife blade before each use.\n\n## Storage\n\nKeep knives in a block.\n"
-
-
-def write(folder: Path, relative: str, text: str) -> Path:
-    """Write a document and give it a fresh stamp (size may not change, mtime does)."""
-    path = folder / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    old = path.stat().st_mtime_ns if path.exists() else 0
-    path.write_text(text, encoding="utf-8")
-    stamp = max(path.stat().st_mtime_ns, old + 1_000_000_000)
-    os.utime(path, ns=(stamp, stamp))
-    return path
-
-
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    library = tmp_path / "lessons"
-    write(library, "pasta-water.md", PASTA)
-    write(library, "boiled-eggs.md", EGGS)
-    write(library, "kitchen/knife-care.md", KNIVES)
-    return library
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path) -> Path:
-    return tmp_path / "data"
-
-
-@pytest.fixture
-def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The documents the store reads from disk, in order."""
-    seen: list[str] = []
-    real = store.read_document
-
-    def counting(folder: Path, relative_path: str) -> object:
-        seen.append(relative_path)
-        return real(folder, relative_path)
-
-    monkeypatch.setattr(store, "read_document", counting)
-    return seen
-
-
-def open_(folder: Path, data_dir: Path | None) -> Library:
-    return open_library(folder, data_dir, key=stem)
-
-
-def contents(library: Library) -> dict[str, tuple[str, str]]:
-    """id -> (title, text) of every passage."""
-    return {
-        info.id: (info.title, library.passage(n).text) for n, info in enumerate(library.passages)
-    }
-
-
-def problems(library: Library) -> dict[str, str]:
-    return {problem.path: problem.reason for problem in library.problems}
-
-
-def closed(library: Library) -> None:
-    """Let go of a library's store connection, as a process that exits does (the
-    caller must hold no other reference to it)."""
-    del library
-    gc.collect()
-
-
-def contents_once(folder: Path, data_dir: Path) -> dict[str, tuple[str, str]]:
-    """Open, read every passage, and let go of the store again."""
-    found = contents(open_(folder, data_dir))
-    gc.collect()
-    return found
-
-
-def store_file(folder: Path, data_dir: Path) -> Path:
-    return store_path(data_dir, folder)
-
-
-EXPECTED = {
-    "boiled-eggs": ("Boiled eggs", "Boil the eggs for six minutes for a runny yolk."),
-    "kitchen/knife-care": ("Knife care", "Hone the knife blade before each use."),
-    "kitchen/knife-care#storage": ("Knife care › Storage", "Keep knives in a block."),
-    "pasta-water": ("Pasta water", "Salt the pasta water with ten grams per litre."),
-}
-
 
 # -- reading as little as possible -------------------------------------------------
 
@@ -335,111 +255,6 @@ def test_an_unwritable_data_folder_falls_back_to_memory_with_a_warning(
     (record,) = caplog.records
     assert "indexing in memory" in record.getMessage()
     assert "\n" not in record.getMessage()
-
-
-# -- damaged stores are rebuilt -----------------------------------------------------
-
-
-def random_bytes(data: bytes) -> bytes:
-    return random.Random(7).randbytes(len(data))
-
-
-def truncated(data: bytes) -> bytes:
-    return data[: len(data) // 2]
-
-
-def header_only(data: bytes) -> bytes:
-    return data[:100]
-
-
-def one_damaged_page(data: bytes) -> bytes:
-    # Page 2 onwards hold the tables; scramble one page in the middle of them.
-    page = 4096
-    middle = (len(data) // page) // 2 * page
-    return data[:middle] + random.Random(3).randbytes(page) + data[middle + page :]
-
-
-@pytest.fixture
-def big_folder(tmp_path: Path) -> Path:
-    """Enough documents that the store spans many pages."""
-    library = tmp_path / "big"
-    for n in range(40):
-        write(library, f"doc{n:02d}.md", f"# Document {n}\n\n" + f"topic{n} words here. " * 200)
-    return library
-
-
-@pytest.mark.parametrize(
-    "damage", [random_bytes, truncated, header_only, one_damaged_page], ids=lambda f: f.__name__
-)
-def test_a_damaged_store_is_rebuilt_with_a_one_line_warning(
-    big_folder: Path,
-    data_dir: Path,
-    caplog: pytest.LogCaptureFixture,
-    damage: Callable[[bytes], bytes],
-) -> None:
-    good = contents_once(big_folder, data_dir)
-    path = store_file(big_folder, data_dir)
-    path.write_bytes(damage(path.read_bytes()))
-    with caplog.at_level(logging.WARNING, logger="tui_assistant.core.store"):
-        library = open_(big_folder, data_dir)
-        assert contents(library) == good
-    (record,) = caplog.records
-    message = record.getMessage()
-    assert str(path) in message
-    assert "rebuilding" in message
-    assert "\n" not in message
-    # The rebuilt store is trusted next time, silently.
-    closed(library)
-    caplog.clear()
-    with caplog.at_level(logging.WARNING, logger="tui_assistant.core.store"):
-        assert contents(open_(big_folder, data_dir)) == good
-    assert caplog.records == []
-
-
-def test_another_apps_database_at_the_store_path_is_rebuilt(
-    folder: Path, data_dir: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    path = store_file(folder, data_dir)
-    path.parent.mkdir(parents=True)
-    with sqlite3.connect(path) as other:
-        other.execute("CREATE TABLE files (name TEXT, size INTEGER)")
-        other.execute("INSERT INTO files VALUES ('x', 1)")
-    other.close()
-    with caplog.at_level(logging.WARNING, logger="tui_assistant.core.store"):
-        library = open_(folder, data_dir)
-    assert contents(library) == EXPECTED
-    (record,) = caplog.records
-    assert "is not a tui-assistant index store" in record.getMessage()
-
-
-def test_a_store_of_another_schema_version_is_rebuilt(
-    folder: Path, data_dir: Path, caplog: pytest.LogCaptureFixture, reads: list[str]
-) -> None:
-    closed(open_(folder, data_dir))
-    path = store_file(folder, data_dir)
-    with sqlite3.connect(path) as connection:
-        connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-        # Make the stale store say something wrong, to see it is not trusted.
-        connection.execute("UPDATE passages SET text = 'stale'")
-    connection.close()
-    reads.clear()
-    with caplog.at_level(logging.WARNING, logger="tui_assistant.core.store"):
-        library = open_(folder, data_dir)
-    assert contents(library) == EXPECTED
-    assert len(reads) == 3
-    (record,) = caplog.records
-    assert f"schema {SCHEMA_VERSION + 1}" in record.getMessage()
-
-
-def test_an_empty_file_at_the_store_path_becomes_a_store_silently(
-    folder: Path, data_dir: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    path = store_file(folder, data_dir)
-    path.parent.mkdir(parents=True)
-    path.write_bytes(b"")
-    with caplog.at_level(logging.WARNING, logger="tui_assistant.core.store"):
-        assert contents(open_(folder, data_dir)) == EXPECTED
-    assert caplog.records == []
 
 
 # -- several readers and writers --------------------------------------------------
