@@ -12,6 +12,7 @@ from textual import events
 from textual.command import CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Static
+from textual.widgets.tree import TreeNode
 
 from tui_assistant.context import AppContext, build_retriever, load_library
 from tui_assistant.core.history import HistoryStore
@@ -20,6 +21,7 @@ from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.core.store import Progress
 from tui_assistant.settings import Settings
 from tui_assistant.ui.app import AssistantApp
+from tui_assistant.ui.lesson_browser import LessonTree
 
 
 class CitingProvider:
@@ -183,3 +185,21 @@ def note(app: AssistantApp) -> str:
 def notices(app: AssistantApp) -> list[str]:
     """The chat's notices (warnings about the library, history and so on)."""
     return [str(static.render()) for static in app.chat.query(".notice")]
+
+
+def labels(tree: LessonTree) -> list[str]:
+    """The visible lines of the tree, indented two spaces per level."""
+    shown: list[str] = []
+
+    def walk(node: TreeNode[object], depth: int) -> None:
+        for child in node.children:
+            shown.append("  " * depth + str(child.label))
+            if child.is_expanded:
+                walk(child, depth + 1)
+
+    walk(tree.root, 0)
+    return shown
+
+
+def evidence_text(app: AssistantApp) -> str:
+    return "\n".join(str(static.render()) for static in app.evidence.query(Static))

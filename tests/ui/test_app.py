@@ -141,35 +141,6 @@ async def test_an_answer_that_cites_another_source_is_refused(tmp_path: Path) ->
         assert "Salt it well" not in shown_text(app.chat)
 
 
-async def test_lesson_browser_arrows_and_enter_change_the_evidence(tmp_path: Path) -> None:
-    app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with running(app, SIZE) as pilot:
-        await pilot.press("ctrl+l")
-        assert isinstance(app.focused, LessonTree)
-        await pilot.press("down", "enter")
-        assert app.evidence.passage is not None
-        assert app.evidence.passage.id == "knife-care"
-        assert "Caring for kitchen knives" in shown_text(app.evidence)
-        await pilot.press("down", "enter")
-        assert app.evidence.passage.id == "pasta-water"
-        await pilot.press("up", "up", "enter")
-        assert app.evidence.passage.id == "boiled-eggs"
-
-
-async def test_typing_in_the_lesson_browser_filters_it(tmp_path: Path) -> None:
-    app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
-    async with running(app, SIZE) as pilot:
-        await pilot.press("ctrl+l", "k", "n", "i")
-        tree = app.lesson_browser.lesson_tree
-        assert [str(node.label) for node in tree.root.children] == ["Caring for kitchen knives"]
-        assert "filter: kni (1)" in str(app.lesson_browser.border_subtitle)
-        await pilot.press("enter")
-        assert app.evidence.passage is not None and app.evidence.passage.id == "knife-care"
-        await pilot.press("backspace", "backspace", "backspace")
-        assert len(tree.root.children) == 3
-        assert "type to filter" in str(app.lesson_browser.border_subtitle)
-
-
 async def test_escape_cancels_a_hanging_request_and_no_answer_appears(tmp_path: Path) -> None:
     provider = HangingProvider()
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, provider))
