@@ -21,7 +21,7 @@ from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.core.store import Progress
 from tui_assistant.settings import Settings
 from tui_assistant.ui.app import AssistantApp
-from tui_assistant.ui.lesson_browser import LessonTree
+from tui_assistant.ui.lesson_browser import LessonTree, NodeData
 
 
 class CitingProvider:
@@ -191,7 +191,7 @@ def labels(tree: LessonTree) -> list[str]:
     """The visible lines of the tree, indented two spaces per level."""
     shown: list[str] = []
 
-    def walk(node: TreeNode[object], depth: int) -> None:
+    def walk(node: TreeNode[NodeData], depth: int) -> None:
         for child in node.children:
             shown.append("  " * depth + str(child.label))
             if child.is_expanded:
