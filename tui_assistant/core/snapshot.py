@@ -12,6 +12,7 @@ import os
 import sqlite3
 import threading
 from array import array
+from collections.abc import Iterator
 from pathlib import Path
 
 from tui_assistant.core.index import (
@@ -35,6 +36,9 @@ from tui_assistant.core.passages import passage_id
 
 # The two fields every passage's words are indexed in.
 FIELDS = ("title", "body")
+
+# Per field, per word: its postings, numbered by store row.
+WordPostings = dict[str, dict[str, Postings]]
 
 
 def begin_snapshot(connection: sqlite3.Connection) -> None:
@@ -66,8 +70,32 @@ class _Texts:
             self._connection.close()
 
 
+def _stored_postings(
+    connection: sqlite3.Connection, built: WordPostings | None
+) -> Iterator[tuple[str, str, array[int], array[int]]]:
+    """Every word's postings, numbered by store row: those the update just built and
+    wrote, let go of one by one, or else read from the store."""
+    if built is not None:
+        for field, words in built.items():
+            while words:
+                word, postings = words.popitem()
+                yield field, word, postings.numbers, postings.counts
+        return
+    for word, field, numbers, counts in connection.execute(
+        "SELECT word, field, numbers, counts FROM postings"
+    ):
+        postings = new_postings()
+        postings.numbers.frombytes(numbers)
+        postings.counts.frombytes(counts)
+        yield field, word, postings.numbers, postings.counts
+
+
 def read_library(
-    connection: sqlite3.Connection, folder: Path, listing: Listing, key: KeyFunction
+    connection: sqlite3.Connection,
+    folder: Path,
+    listing: Listing,
+    key: KeyFunction,
+    built: WordPostings | None = None,
 ) -> Library:
     """The in-memory library and index, from the store's snapshot.
 
@@ -137,16 +165,10 @@ def read_library(
     number_of_row = array("l", [-1]) * (by_number[-1] + 1)
     for number, row in enumerate(by_number):
         number_of_row[row] = number
-    fields: dict[str, dict[str, Postings]] = {field: {} for field in FIELDS}
+    fields: WordPostings = {field: {} for field in FIELDS}
     to_number = number_of_row.__getitem__
-    for word, field, numbers, counts in connection.execute(
-        "SELECT word, field, numbers, counts FROM postings"
-    ):
-        stored, postings = array(NUMBER_TYPECODE), new_postings()
-        stored.frombytes(numbers)
-        postings.numbers.extend(map(to_number, stored))
-        postings.counts.frombytes(counts)
-        fields[field][word] = postings
+    for field, word, rows, counts in _stored_postings(connection, built):
+        fields[field][word] = Postings(array(NUMBER_TYPECODE, map(to_number, rows)), counts)
     index = InvertedIndex(
         fields["title"],
         fields["body"],

@@ -27,7 +27,7 @@ import os
 import sqlite3
 import sys
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from tui_assistant.core.index import (
@@ -47,7 +47,7 @@ from tui_assistant.core.library import (
     read_document,
 )
 from tui_assistant.core.passages import Document
-from tui_assistant.core.snapshot import FIELDS, begin_snapshot, read_library
+from tui_assistant.core.snapshot import FIELDS, WordPostings, begin_snapshot, read_library
 from tui_assistant.core.text import NORMALISER_VERSION, content_words
 
 logger = logging.getLogger(__name__)
@@ -138,15 +138,16 @@ def open_library(
     try:
         connection = _open_trusted(path, folder)
         try:
-            _update(connection, folder, listing, progress)
+            built = _update(connection, folder, listing, progress)
             begin_snapshot(connection)
         except sqlite3.DatabaseError as error:
             connection.close()
             connection = _rebuilt_and_updated(path, folder, listing, progress, error)
+            built = None
     finally:
         lock.release()
     try:
-        return read_library(connection, folder, listing, key)
+        return read_library(connection, folder, listing, key, built)
     except sqlite3.DatabaseError as error:
         # Damage the checks above did not reach (a scrambled page of passages) shows
         # only when every row is read: rebuild rather than fail to start.
@@ -206,8 +207,8 @@ def _in_memory(
 ) -> Library:
     connection = _connect(":memory:")
     _create(connection, folder)
-    _update(connection, folder, listing, progress)
-    return read_library(connection, folder, listing, key)
+    built = _update(connection, folder, listing, progress)
+    return read_library(connection, folder, listing, key, built)
 
 
 def _connect(path: Path | str) -> sqlite3.Connection:
@@ -278,8 +279,12 @@ def _rebuilt(path: Path, folder: Path, problem: str) -> sqlite3.Connection:
 
 def _update(
     connection: sqlite3.Connection, folder: Path, listing: Listing, progress: Progress | None
-) -> None:
-    """Read again the files whose stamps changed, drop the removed ones: one transaction."""
+) -> WordPostings | None:
+    """Read again the files whose stamps changed, drop the removed ones: one transaction.
+
+    When the store was empty, every posting it now holds was built here: they are
+    returned (numbered by store row), so the index need not be read back from the store.
+    """
     stored = {
         path: (size, mtime_ns)
         for path, size, mtime_ns in connection.execute("SELECT path, size, mtime_ns FROM files")
@@ -290,7 +295,7 @@ def _update(
         stamp for stamp in listing.files if stored.get(stamp.path) != (stamp.size, stamp.mtime_ns)
     ]
     if not removed and not changed:
-        return
+        return None
     connection.execute("BEGIN IMMEDIATE")
     try:
         postings = _PostingChanges()
@@ -306,6 +311,7 @@ def _update(
     except BaseException:
         connection.execute("ROLLBACK")
         raise
+    return postings.added if not stored else None
 
 
 class _PostingChanges:
@@ -315,7 +321,7 @@ class _PostingChanges:
 
     def __init__(self) -> None:
         self.dropped: dict[str, dict[str, set[int]]] = {field: {} for field in FIELDS}
-        self.added: dict[str, dict[str, Postings]] = {field: {} for field in FIELDS}
+        self.added: WordPostings = {field: {} for field in FIELDS}
 
     def drop(self, number: int, title: str, text: str) -> None:
         for field, value in zip(FIELDS, (title, text), strict=True):
@@ -330,37 +336,51 @@ class _PostingChanges:
         )
 
     def write(self, connection: sqlite3.Connection, fresh: bool) -> None:
+        """Store the postings of every word this update touched."""
         for field in FIELDS:
-            dropped, added = self.dropped[field], self.added[field]
-            kept: list[tuple[str, str, bytes, bytes]] = []
             emptied: list[tuple[str, str]] = []
-            for word in dropped.keys() | added.keys():
-                postings = new_postings() if fresh else _stored_postings(connection, word, field)
-                gone = dropped.get(word)
-                if gone:
-                    places = [i for i, number in enumerate(postings.numbers) if number not in gone]
-                    postings = Postings(
-                        array(NUMBER_TYPECODE, map(postings.numbers.__getitem__, places)),
-                        array(COUNT_TYPECODE, map(postings.counts.__getitem__, places)),
-                    )
-                extra = added.get(word)
-                if extra is not None:
-                    postings.numbers.extend(extra.numbers)
-                    postings.counts.extend(extra.counts)
-                if postings.numbers:
-                    kept.append(
-                        (word, field, postings.numbers.tobytes(), postings.counts.tobytes())
-                    )
-                else:
-                    emptied.append((word, field))
+            rows = self._rows(connection, field, fresh, emptied)
+            # A fresh store's rows are written as they are made, one word's arrays at a
+            # time; otherwise the stored postings are read while the rows are made.
             connection.executemany(
                 "INSERT OR REPLACE INTO postings (word, field, numbers, counts)"
                 " VALUES (?, ?, ?, ?)",
-                kept,
+                rows if fresh else list(rows),
             )
             connection.executemany("DELETE FROM postings WHERE word = ? AND field = ?", emptied)
-            dropped.clear()
-            added.clear()
+            self.dropped[field].clear()
+
+    def _rows(
+        self,
+        connection: sqlite3.Connection,
+        field: str,
+        fresh: bool,
+        emptied: list[tuple[str, str]],
+    ) -> Iterator[tuple[str, str, bytes, bytes]]:
+        """The rows to store for `field`; words left with no passage go to `emptied`."""
+        dropped, added = self.dropped[field], self.added[field]
+        for word in dropped.keys() | added.keys():
+            stored = new_postings() if fresh else _stored_postings(connection, word, field)
+            postings = _changed(stored, dropped.get(word), added.get(word))
+            if postings.numbers:
+                yield word, field, postings.numbers.tobytes(), postings.counts.tobytes()
+            else:
+                emptied.append((word, field))
+
+
+def _changed(stored: Postings, gone: set[int] | None, extra: Postings | None) -> Postings:
+    """`stored` without the passages in `gone`, then with `extra` appended."""
+    if gone:
+        places = [i for i, number in enumerate(stored.numbers) if number not in gone]
+        stored = Postings(
+            array(NUMBER_TYPECODE, map(stored.numbers.__getitem__, places)),
+            array(COUNT_TYPECODE, map(stored.counts.__getitem__, places)),
+        )
+    if extra is None:
+        return stored
+    if not stored.numbers:
+        return extra
+    return Postings(stored.numbers + extra.numbers, stored.counts + extra.counts)
 
 
 def _stored_postings(connection: sqlite3.Connection, word: str, field: str) -> Postings:
