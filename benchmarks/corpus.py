@@ -113,7 +113,7 @@ def generate(root: Path, size: int, question_count: int = QUESTION_COUNT) -> Cor
                 unknown = [
                     "".join(rng.choices("xqz", k=3)) + str(rng.randint(0, 999)) for _ in range(3)
                 ]
-                case = {"question": rng.choice(_FILLERS).format(*unknown), "expect_lesson": None}
+                case = {"question": rng.choice(_FILLERS).format(*unknown), "expect_passage": None}
             else:
                 number = rng.randrange(size)
                 # A user asks with a word or two of the title and a couple from the text.
@@ -122,7 +122,7 @@ def generate(root: Path, size: int, question_count: int = QUESTION_COUNT) -> Cor
                 picked = picked[:3]
                 case = {
                     "question": rng.choice(_FILLERS).format(*picked),
-                    "expect_lesson": lesson_path(number, width),
+                    "expect_passage": lesson_path(number, width),
                 }
             stream.write(json.dumps(case) + "\n")
     done.write_text("ok\n")

@@ -1,6 +1,6 @@
 """Our side of the benchmark, latency driver only: per-question timings.
 
-`run.py` times the real `tui-assistant eval CASES.jsonl --lessons DIR --json` process
+`run.py` times the real `tui-assistant eval CASES.jsonl --library DIR --json` process
 for the whole-pipeline, peak-memory and warm-pipeline columns; that process reports
 no per-question timings. This driver supplies the columns it cannot: time to ready
 after imports (cold and warm) and each question's latency. It runs the same start-up
@@ -29,7 +29,7 @@ def main(argv: list[str]) -> int:
     from tui_assistant.settings import Settings
 
     start = time.perf_counter()
-    context = open_context(Settings(lessons_dir=folder, data_dir=workdir))
+    context = open_context(Settings(library=folder, data_dir=workdir))
     ready = time.perf_counter() - start
     questions = read_questions(cases)
     latencies = []

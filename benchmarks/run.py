@@ -11,7 +11,7 @@ size and mtime), and a warm start after one file was edited (put back afterwards
 table; every column has its ratio to ours (peer / ours: above 1.00x we are faster
 or smaller).
 
-Our side is the real command: `python -m tui_assistant eval CASES.jsonl --lessons DIR
+Our side is the real command: `python -m tui_assistant eval CASES.jsonl --library DIR
 --json`, with TUI_ASSISTANT_DATA_DIR pointing at a fresh work folder (so the second
 run finds the index store the first one wrote). That process gives our pipeline,
 warm pipeline and peak-memory columns. It prints no per-question timings, so the
@@ -191,7 +191,7 @@ def run_ours(lessons: Path, cases: Path, work: Path) -> Result:
         "tui_assistant",
         "eval",
         str(cases),
-        "--lessons",
+        "--library",
         str(lessons),
         "--json",
     ]

@@ -242,11 +242,11 @@ def build(pages: dict[str, str]) -> tuple[int, int, int]:
             for folder in (SMALL_LESSONS, LARGE_LESSONS):
                 write_lesson(folder, lesson_id, title, section.body)
             cases.append(
-                {"question": section.heading, "expect_lesson": lesson_id, "kind": "expected"}
+                {"question": section.heading, "expect_passage": lesson_id, "kind": "expected"}
             )
             faq_count += 1
     cases.extend(
-        {"question": question, "expect_lesson": None, "kind": "unsupported"}
+        {"question": question, "expect_passage": None, "kind": "unsupported"}
         for question in UNANSWERABLE
     )
     distractors = 0

@@ -1,4 +1,4 @@
-"""Extract two real Markdown documentation trees into eval/ as development libraries.
+"""Extract three real Markdown documentation trees into eval/ as development libraries.
 
 - eval/docker-docs/      the Docker (moby + docker CLI) reference documentation that Debian
                          ships in its `docker-doc` package: a nested tree (api/,
@@ -7,24 +7,30 @@
 - eval/fastify-docs/     the Fastify web framework's documentation as shipped in its npm
                          package (docs/Guides, docs/Reference): few, large files
                          (Server.md is over 80 KB) with many sections.
+- eval/undici-docs/      the undici HTTP client's (Node.js) documentation as shipped in
+                         its npm package (docs/docs/api, docs/docs/best-practices): one
+                         file per class or topic, a few with many `###` sections
+                         (Dispatcher.md, MockAgent.md, SnapshotAgent.md).
 
 Each tree keeps only its `.md` files, under their original names and folders. Debian
 compresses larger documentation files (`run.md.gz`); those are decompressed to the
 name the project gave them (`run.md`). The licence of each project goes to
 eval/<name>.LICENSE with a first line naming the package and version.
 
-Download the two packages once (this needs the network; the script itself does not):
+Download the three packages once (this needs the network; the script itself does not):
 
     apt-get update && apt-get download docker-doc=20.10.24+dfsg1-1+deb12u1
     npm pack fastify@5.12.8
+    npm pack undici@7.30.2
 
 then, from the repository root:
 
     python scripts/build_docs_devsets.py \\
         --docker-deb docker-doc_20.10.24+dfsg1-1+deb12u1_all.deb \\
-        --fastify-tgz fastify-5.12.8.tgz
+        --fastify-tgz fastify-5.12.8.tgz \\
+        --undici-tgz undici-7.30.2.tgz
 
-Either option may be given alone to rebuild one tree. The Debian package's copyright
+Any of the options may be given alone to rebuild one tree. The Debian package's copyright
 file says the documentation is under the Apache License 2.0 and points to Debian's copy
 of its text (/usr/share/common-licenses/Apache-2.0, from `base-files`); that copy is
 read from the local machine, or from --apache-license PATH.
@@ -54,6 +60,11 @@ FASTIFY_NAME = "fastify-docs"
 FASTIFY_PACKAGE = "fastify"
 FASTIFY_VERSION = "5.12.8"
 FASTIFY_DOC_PREFIX = "package/docs/"
+
+UNDICI_NAME = "undici-docs"
+UNDICI_PACKAGE = "undici"
+UNDICI_VERSION = "7.30.2"
+UNDICI_DOC_PREFIX = "package/docs/docs/"
 
 APACHE_LICENSE = Path("/usr/share/common-licenses/Apache-2.0")
 
@@ -171,10 +182,35 @@ def build_fastify(archive: Path) -> None:
     print(f"{FASTIFY_NAME}: {count} files, {size} bytes")
 
 
+def build_undici(archive: Path) -> None:
+    files = tgz_files(archive)
+    package_json = files.get("package/package.json", b"").decode("utf-8")
+    version = re.search(r'"version"\s*:\s*"([^"]+)"', package_json)
+    if version and version.group(1) != UNDICI_VERSION:
+        print(f"warning: expected undici {UNDICI_VERSION}, got {version.group(1)}")
+    pages = {
+        path.removeprefix(UNDICI_DOC_PREFIX): content
+        for path, content in files.items()
+        if path.startswith(UNDICI_DOC_PREFIX) and path.endswith(".md")
+    }
+    count, size = write_tree(UNDICI_NAME, pages)
+    header = (
+        f"Extracted from the npm package {UNDICI_PACKAGE} "
+        f"{version.group(1) if version else UNDICI_VERSION} (its docs/docs/ folder; "
+        f"upstream https://github.com/nodejs/undici), "
+        f"by scripts/build_docs_devsets.py. The package's LICENSE file:\n\n"
+    )
+    (EVAL / f"{UNDICI_NAME}.LICENSE").write_text(
+        header + files["package/LICENSE"].decode("utf-8"), encoding="utf-8"
+    )
+    print(f"{UNDICI_NAME}: {count} files, {size} bytes")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docker-deb", type=Path, help="the downloaded docker-doc .deb")
     parser.add_argument("--fastify-tgz", type=Path, help="the tarball from `npm pack fastify`")
+    parser.add_argument("--undici-tgz", type=Path, help="the tarball from `npm pack undici`")
     parser.add_argument(
         "--apache-license",
         type=Path,
@@ -182,12 +218,14 @@ def main(argv: list[str] | None = None) -> int:
         help="the Apache License 2.0 text (default: Debian's copy)",
     )
     args = parser.parse_args(argv)
-    if args.docker_deb is None and args.fastify_tgz is None:
-        parser.error("give --docker-deb and/or --fastify-tgz")
+    if args.docker_deb is None and args.fastify_tgz is None and args.undici_tgz is None:
+        parser.error("give --docker-deb, --fastify-tgz and/or --undici-tgz")
     if args.docker_deb is not None:
         build_docker(args.docker_deb, args.apache_license)
     if args.fastify_tgz is not None:
         build_fastify(args.fastify_tgz)
+    if args.undici_tgz is not None:
+        build_undici(args.undici_tgz)
     return 0
 
 

@@ -7,7 +7,7 @@ and the text 1; the best row is the answer. FTS5 has no notion of confidence, so
 refuses only when no passage shares a word with the question: its answerable accuracy
 is the number to match, its refusals are near zero by design.
 
-    python scripts/fts5_top1.py eval/docker-docs.jsonl --lessons eval/docker-docs
+    python scripts/fts5_top1.py eval/docker-docs.jsonl --library eval/docker-docs
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tui_assistant.core.library import Library
-from tui_assistant.core.store import open_library
 from tui_assistant.core.text import STOPWORDS, stem, words
+from tui_assistant.store.index_store import open_library
 
 TITLE_WEIGHT = 2.0
 TEXT_WEIGHT = 1.0
@@ -70,7 +70,7 @@ def load_cases(path: Path) -> list[dict[str, str | None]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="SQLite FTS5 top-1 on an eval cases file")
     parser.add_argument("cases", type=Path)
-    parser.add_argument("--lessons", type=Path, required=True)
+    parser.add_argument("--library", type=Path, required=True)
     parser.add_argument(
         "--drop-stopwords",
         action="store_true",
@@ -82,12 +82,12 @@ def main(argv: list[str] | None = None) -> int:
     answerable = correct_answerable = unanswerable = refused = 0
     for case in load_cases(args.cases):
         found = peer.retrieve_id(str(case["question"]))
-        if case["expect_lesson"] is None:
+        if case["expect_passage"] is None:
             unanswerable += 1
             refused += found is None
         else:
             answerable += 1
-            correct_answerable += found == case["expect_lesson"]
+            correct_answerable += found == case["expect_passage"]
     print(
         f"FTS5 top-1 on {len(library)} passages: answerable {correct_answerable}/{answerable} "
         f"({correct_answerable / max(answerable, 1):.1%}), "

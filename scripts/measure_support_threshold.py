@@ -6,7 +6,7 @@ that does or does not say what the lesson says. For every threshold this prints 
 faithful answers the check lets through and how many unfaithful ones it flags, by kind,
 then the answers the current `SUPPORT_THRESHOLD` gets wrong, with the reason.
 
-    python scripts/measure_support_threshold.py [--answers FILE] [--lessons DIR]
+    python scripts/measure_support_threshold.py [--answers FILE] [--library DIR]
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_ROOT))
 
-from tui_assistant.core.store import open_library  # noqa: E402
 from tui_assistant.core.support import (  # noqa: E402
     SUPPORT_THRESHOLD,
     CheckedPassage,
@@ -29,6 +28,7 @@ from tui_assistant.core.support import (  # noqa: E402
     judge_sentences,
 )
 from tui_assistant.core.text import stem  # noqa: E402
+from tui_assistant.store.index_store import open_library  # noqa: E402
 
 THRESHOLDS = [round(0.30 + 0.05 * step, 2) for step in range(15)]
 
@@ -86,7 +86,7 @@ def reason(verdicts: list[SentenceVerdict], threshold: float) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--answers", type=Path, default=PROJECT_ROOT / "eval/support-answers.jsonl")
-    parser.add_argument("--lessons", type=Path, default=PROJECT_ROOT / "lessons")
+    parser.add_argument("--library", type=Path, default=PROJECT_ROOT / "lessons")
     args = parser.parse_args()
 
     library = open_library(args.lessons, None, stem)  # indexed in memory

@@ -34,7 +34,7 @@ from tui_assistant.core import ranked, retrieval  # noqa: E402
 from tui_assistant.core.library import Library  # noqa: E402
 from tui_assistant.core.ranked import RankedRetriever, Ranking  # noqa: E402
 from tui_assistant.core.retrieval import Evidence, KeywordRetriever  # noqa: E402
-from tui_assistant.core.store import open_library  # noqa: E402
+from tui_assistant.store.index_store import open_library  # noqa: E402
 
 DEFAULT_SETS = [
     ("docker-docs", ROOT / "eval/docker-docs.jsonl", ROOT / "eval/docker-docs"),
@@ -68,7 +68,7 @@ class Score:
 def load_cases(path: Path) -> list[Case]:
     lines = path.read_text(encoding="utf-8").splitlines()
     return [
-        Case(record["question"], record["expect_lesson"])
+        Case(record["question"], record["expect_passage"])
         for record in (json.loads(line) for line in lines if line.strip())
     ]
 

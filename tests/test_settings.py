@@ -15,7 +15,8 @@ from tests.helpers.settings_secrets import (
     KEY,
     assert_no_secret,
 )
-from tui_assistant.settings import ConfigError, Settings, describe, load_settings
+from tui_assistant.errors import ConfigError
+from tui_assistant.settings import Settings, describe, load_settings
 
 
 @pytest.fixture(autouse=True)
@@ -53,8 +54,8 @@ def test_environment_wins_over_dotenv(tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 def test_lessons_option_overrides_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TUI_ASSISTANT_LESSONS_DIR", "/from/env")
-    assert load_settings(Path("/from/option")).lessons_dir == Path("/from/option")
+    monkeypatch.setenv("TUI_ASSISTANT_LIBRARY", "/from/env")
+    assert load_settings(Path("/from/option")).library == Path("/from/option")
 
 
 @pytest.mark.parametrize(
@@ -160,8 +161,8 @@ def test_settings_built_in_code_read_the_rest_from_the_environment(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("TUI_ASSISTANT_MODEL", "llama3")
-    settings = Settings(lessons_dir=tmp_path, data_dir=tmp_path)
-    assert (settings.lessons_dir, settings.data_dir, settings.model) == (
+    settings = Settings(library=tmp_path, data_dir=tmp_path)
+    assert (settings.library, settings.data_dir, settings.model) == (
         tmp_path,
         tmp_path,
         "llama3",

@@ -1,4 +1,4 @@
-"""Command line: the TUI (default), `ask`, `eval` and `lessons`.
+"""Command line: the TUI (default), `ask`, `eval` and `passages`.
 
 Exit status: 0 when the command ran, 2 for a usage or configuration error (one line on
 stderr, no traceback), 130 when interrupted. The headless commands never import
@@ -20,21 +20,18 @@ from typing import TYPE_CHECKING, NoReturn, TextIO
 from tui_assistant import __version__
 from tui_assistant.context import AppContext, open_context
 from tui_assistant.core.conversation import Conversation
-from tui_assistant.core.library import FileProblem, LibraryError
+from tui_assistant.core.library import FileProblem
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.text import clean_display_text, one_line
-from tui_assistant.settings import ConfigError, Settings, load_settings
+from tui_assistant.errors import CasesError, ConfigError, LibraryError, UsageError
+from tui_assistant.settings import RETRIEVAL_MODES, Settings, load_settings
 
 if TYPE_CHECKING:
     from tui_assistant.core.evaluation import EvalCase, EvalReport
 
 PROG = "tui-assistant"
 MAX_ECHOED_QUESTION_CHARS = 500
-
-
-class UsageError(Exception):
-    """Bad command-line usage; the message is one line."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -47,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG, description="Answers questions from a library of Markdown documents."
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
-    _add_lessons_option(parser)
+    _add_common_options(parser)
     parser.set_defaults(handler=_run_tui)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=_Parser)
 
@@ -57,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Answer questions without the TUI. With no QUESTION, read one per line "
         "from standard input. All questions form one conversation.",
     )
-    _add_lessons_option(ask)
+    _add_common_options(ask)
     ask.add_argument("--json", action="store_true", help="one JSON object per question")
     ask.add_argument("questions", nargs="*", metavar="QUESTION")
     ask.set_defaults(handler=_run_ask)
@@ -68,26 +65,38 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run every case of a JSON-lines file through the same path as `ask` "
         "and report how often the expected passage (or, for null, no passage) was retrieved.",
     )
-    _add_lessons_option(evaluate)
+    _add_common_options(evaluate)
     evaluate.add_argument("--json", action="store_true", help="print one JSON object")
     evaluate.add_argument("cases", type=Path, metavar="CASES.jsonl")
     evaluate.set_defaults(handler=_run_eval)
 
-    lessons = commands.add_parser("lessons", help="list the library's passages")
-    _add_lessons_option(lessons)
-    lessons.add_argument("--json", action="store_true", help="print one JSON array")
-    lessons.set_defaults(handler=_run_lessons)
+    # `lessons` is the command's old name, kept for users' scripts.
+    passages = commands.add_parser(
+        "passages", aliases=["lessons"], help="list the library's passages"
+    )
+    _add_common_options(passages)
+    passages.add_argument("--json", action="store_true", help="print one JSON array")
+    passages.set_defaults(handler=_run_passages)
     return parser
 
 
-def _add_lessons_option(parser: argparse.ArgumentParser) -> None:
+def _add_common_options(parser: argparse.ArgumentParser) -> None:
     # SUPPRESS keeps a subcommand's unset option from hiding the top-level one.
     parser.add_argument(
-        "--lessons",
+        "--library",
+        "--lessons",  # the old name, kept for users' scripts
+        dest="library",
         type=Path,
         metavar="DIR",
         default=argparse.SUPPRESS,
-        help="library folder (overrides TUI_ASSISTANT_LESSONS_DIR)",
+        help="library folder (overrides TUI_ASSISTANT_LIBRARY)",
+    )
+    parser.add_argument(
+        "--retrieval",
+        choices=RETRIEVAL_MODES,
+        metavar="MODE",
+        default=argparse.SUPPRESS,
+        help="auto, keyword, ranked or hybrid (overrides TUI_ASSISTANT_RETRIEVAL)",
     )
 
 
@@ -143,7 +152,7 @@ def _warn_skipped(problems: Iterable[FileProblem]) -> None:
 def _open(args: argparse.Namespace, settings: Settings | None = None) -> AppContext:
     """The context for a command; `settings` when already read, else read now."""
     if settings is None:
-        settings = load_settings(getattr(args, "lessons", None))
+        settings = _settings(args)
     try:
         with _ProgressLine("indexing", "files") as progress:
             context = open_context(settings, progress)
@@ -155,9 +164,13 @@ def _open(args: argparse.Namespace, settings: Settings | None = None) -> AppCont
     return context
 
 
+def _settings(args: argparse.Namespace) -> Settings:
+    return load_settings(getattr(args, "library", None), getattr(args, "retrieval", None))
+
+
 def _run_tui(args: argparse.Namespace) -> int:
     # Settings first: a configuration error is reported before Textual is imported.
-    settings = load_settings(getattr(args, "lessons", None))
+    settings = _settings(args)
     from tui_assistant.ui.app import run_app
 
     # The app draws its screen at once and loads the library itself, showing progress.
@@ -169,7 +182,7 @@ def _run_tui(args: argparse.Namespace) -> int:
         raise
 
 
-def _run_lessons(args: argparse.Namespace) -> int:
+def _run_passages(args: argparse.Namespace) -> int:
     context = _open(args)
     if args.json:
         rows = [
@@ -217,13 +230,13 @@ def _run_ask(args: argparse.Namespace) -> int:
 
 
 def _run_eval(args: argparse.Namespace) -> int:
-    from tui_assistant.core.evaluation import CasesError, check_expected_lessons, evaluate
+    from tui_assistant.core.evaluation import check_expected_passages, evaluate
 
     # Everything that can fail with exit 2 happens before anything is printed.
     cases = _read_cases(args.cases)
     context = _open(args)
     try:
-        check_expected_lessons(cases, (passage.id for passage in context.library))
+        check_expected_passages(cases, (passage.id for passage in context.library))
     except CasesError as error:
         raise UsageError(f"cases file {args.cases}: {error}") from None
     # Model calls can take minutes: show progress, but only to a person watching.
@@ -276,7 +289,7 @@ class _ProgressLine:
 
 
 def _read_cases(path: Path) -> list[EvalCase]:
-    from tui_assistant.core.evaluation import CasesError, parse_cases
+    from tui_assistant.core.evaluation import parse_cases
 
     try:
         with path.open(encoding="utf-8-sig") as stream:
@@ -340,7 +353,7 @@ def format_eval_report(report: EvalReport, context: AppContext) -> str:
         lines.append(
             f"  line {failure.case.line_number} [{failure.case.kind}] "
             f"{json.dumps(failure.case.question, ensure_ascii=False)}: "
-            f"expected {failure.case.expect_lesson or 'no passage'}, "
+            f"expected {failure.case.expect_passage or 'no passage'}, "
             f"got {failure.got or 'no passage'}"
         )
     return "\n".join(lines)

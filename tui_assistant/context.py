@@ -13,9 +13,9 @@ from tui_assistant.core.library import Library
 from tui_assistant.core.ranked import RankedRetriever
 from tui_assistant.core.retrieval import KeywordRetriever, Retriever
 from tui_assistant.core.service import AnswerProvider, AnswerService
-from tui_assistant.core.store import Progress, open_library
 from tui_assistant.locations import bundled_lessons_dir, default_data_dir
 from tui_assistant.settings import Settings
+from tui_assistant.store.index_store import Progress, open_library
 
 
 @dataclass
@@ -48,8 +48,8 @@ class AppContext:
             await closer()
 
 
-def lessons_folder(settings: Settings) -> Path:
-    return settings.lessons_dir if settings.lessons_dir is not None else bundled_lessons_dir()
+def library_folder(settings: Settings) -> Path:
+    return settings.library if settings.library is not None else bundled_lessons_dir()
 
 
 def retriever_class(settings: Settings) -> type[KeywordRetriever] | type[RankedRetriever]:
@@ -61,7 +61,7 @@ def load_library(settings: Settings, progress: Progress | None = None) -> Librar
     with the keys of the configured retrieval mode."""
     data_dir = settings.data_dir or default_data_dir()
     key = retriever_class(settings).key
-    return open_library(lessons_folder(settings), data_dir, key, progress)
+    return open_library(library_folder(settings), data_dir, key, progress)
 
 
 def build_retriever(settings: Settings, library: Library) -> Retriever:
@@ -76,8 +76,8 @@ def build_provider(settings: Settings, data_dir: Path) -> AnswerProvider | None:
     """
     if settings.provider != "openai":
         return None
-    from tui_assistant.core.ledger import CallLedger
-    from tui_assistant.core.provider import OpenAIProvider, new_http_client
+    from tui_assistant.providers.openai import OpenAIProvider, new_http_client
+    from tui_assistant.store.ledger import CallLedger
 
     limit = settings.monthly_call_limit
     return OpenAIProvider(
@@ -85,7 +85,6 @@ def build_provider(settings: Settings, data_dir: Path) -> AnswerProvider | None:
         base_url=settings.base_url,
         model=settings.model,
         api_key=settings.api_key,
-        deadline_seconds=settings.deadline_seconds,
         ledger=CallLedger(data_dir, limit) if limit is not None else None,
     )
 
@@ -98,5 +97,7 @@ def open_context(settings: Settings, progress: Progress | None = None) -> AppCon
         retriever=build_retriever(settings, library),
         provider=build_provider(settings, data_dir),
         support_mode=settings.support_check,
+        deadline_seconds=settings.deadline_seconds,
+        passages_sent=settings.passages,
     )
     return AppContext(settings=settings, library=library, service=service)

@@ -5,7 +5,7 @@ in the working folder, every name with the `TUI_ASSISTANT_` prefix. Settings bui
 code (tests, screenshots, benchmarks) meet the same rules, and read the environment
 for whatever they do not set.
 
-`load_settings` is what the commands call: it applies `--lessons` and turns any
+`load_settings` is what the commands call: it applies `--library` and turns any
 problem into a `ConfigError` of one line that names the variable and what is wrong
 with it, and never echoes a value (a mistyped URL may sit next to a key in `.env`).
 """
@@ -14,24 +14,31 @@ from __future__ import annotations
 
 import ipaddress
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 from urllib.parse import urlsplit
 
-from pydantic import SecretStr, ValidationError, ValidationInfo, field_validator
+from pydantic import (
+    AliasChoices,
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from tui_assistant.core.support import SupportMode
+from tui_assistant.errors import ConfigError
 
 ENV_PREFIX = "TUI_ASSISTANT_"
 ENV_FILE = ".env"
 MAX_DEADLINE_SECONDS = 20.0
 
 Provider = Literal["deterministic", "openai"]
-Retrieval = Literal["keyword", "ranked"]
-
-
-class ConfigError(Exception):
-    """A setting or path the app cannot start with; the message is one line for users."""
+Retrieval = Literal["auto", "keyword", "ranked", "hybrid"]
+RETRIEVAL_MODES: tuple[str, ...] = get_args(Retrieval)
+MIN_PASSAGES_SENT = 1
+MAX_PASSAGES_SENT = 5
 
 
 class Settings(BaseSettings):
@@ -47,9 +54,15 @@ class Settings(BaseSettings):
         validate_default=True,
         # A validation error's text would otherwise quote the inputs, key included.
         hide_input_in_errors=True,
+        # `Settings(library=...)` in code; the environment uses the prefixed names.
+        populate_by_name=True,
     )
 
-    lessons_dir: Path | None = None
+    library: Path | None = Field(
+        default=None,
+        # TUI_ASSISTANT_LESSONS_DIR is the old name, kept for users' scripts.
+        validation_alias=AliasChoices(f"{ENV_PREFIX}LIBRARY", f"{ENV_PREFIX}LESSONS_DIR"),
+    )
     provider: Provider = "deterministic"
     base_url: str = "https://api.openai.com/v1"
     model: str = "gpt-4o-mini"
@@ -57,10 +70,14 @@ class Settings(BaseSettings):
     deadline_seconds: float = MAX_DEADLINE_SECONDS
     monthly_call_limit: int | None = None
     data_dir: Path | None = None
-    retrieval: Retrieval = "keyword"
+    retrieval: Retrieval = "auto"
+    embedding_model: str | None = None
+    passages: int = 3
     support_check: SupportMode = "warn"
 
-    @field_validator("api_key", "monthly_call_limit", "lessons_dir", "data_dir", mode="before")
+    @field_validator(
+        "api_key", "monthly_call_limit", "library", "data_dir", "embedding_model", mode="before"
+    )
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -76,6 +93,13 @@ class Settings(BaseSettings):
     def _deadline_in_range(cls, value: float) -> float:
         if not 0 < value <= MAX_DEADLINE_SECONDS:
             raise ValueError(f"must be greater than 0 and at most {MAX_DEADLINE_SECONDS:g}")
+        return value
+
+    @field_validator("passages")
+    @classmethod
+    def _passages_in_range(cls, value: int) -> int:
+        if not MIN_PASSAGES_SENT <= value <= MAX_PASSAGES_SENT:
+            raise ValueError(f"must be from {MIN_PASSAGES_SENT} to {MAX_PASSAGES_SENT}")
         return value
 
     @field_validator("monthly_call_limit")
@@ -146,14 +170,19 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def load_settings(lessons_dir: Path | None = None) -> Settings:
+def load_settings(library: Path | None = None, retrieval: str | None = None) -> Settings:
     """Read settings from the environment and `.env` in the working folder;
-    `lessons_dir` (from `--lessons`) overrides the environment.
+    `library` (from `--library`) and `retrieval` (`--retrieval`) override them.
 
     Raises `ConfigError` with one line naming the variable or the file.
     """
     try:
-        return Settings() if lessons_dir is None else Settings(lessons_dir=lessons_dir)
+        overrides: dict[str, object] = {}
+        if library is not None:
+            overrides["library"] = library
+        if retrieval is not None:
+            overrides["retrieval"] = retrieval
+        return Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as error:
         raise ConfigError(describe(error)) from None
     except UnicodeDecodeError as error:
@@ -173,5 +202,6 @@ def describe(error: ValidationError) -> str:
     location = [str(part) for part in first.get("loc", ())]
     message = " ".join(str(first.get("msg", "is invalid")).split())
     message = message.removeprefix("Value error, ")
-    variable = ENV_PREFIX + (location[0].upper() if location else "SETTINGS")
+    name = location[0].upper() if location else "SETTINGS"
+    variable = name if name.startswith(ENV_PREFIX) else ENV_PREFIX + name
     return f"{variable}: {message}"

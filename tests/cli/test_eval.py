@@ -21,7 +21,7 @@ def test_bundled_cases_cover_every_kind_of_case() -> None:
     assert {"expected", "unanswerable", "misleading"} <= kinds
     assert len(cases) >= 30
     lesson_ids = {path.stem for path in (PROJECT_ROOT / "lessons").glob("*.md")}
-    assert {case["expect_lesson"] for case in cases} - {None} == lesson_ids
+    assert {case["expect_passage"] for case in cases} - {None} == lesson_ids
 
 
 @pytest.mark.parametrize(("mode", "accepted"), [("warn", 2), ("strict", 1)])
@@ -34,10 +34,13 @@ def test_eval_in_model_mode_reports_what_the_model_did(
 ) -> None:
     cases = tmp_path / "cases.jsonl"
     rows = [
-        {"question": "How much salt goes in pasta water?", "expect_lesson": "pasta-water"},
-        {"question": "How long do I boil an egg for a runny yolk?", "expect_lesson": "boiled-eggs"},
-        {"question": "How often should I hone my knife?", "expect_lesson": "knife-care"},
-        {"question": "What is the capital of France?", "expect_lesson": None},
+        {"question": "How much salt goes in pasta water?", "expect_passage": "pasta-water"},
+        {
+            "question": "How long do I boil an egg for a runny yolk?",
+            "expect_passage": "boiled-eggs",
+        },
+        {"question": "How often should I hone my knife?", "expect_passage": "knife-care"},
+        {"question": "What is the capital of France?", "expect_passage": None},
     ]
     cases.write_text("".join(json.dumps(row) + "\n" for row in rows))
     provider = model_mode(mode, SCRIPT)

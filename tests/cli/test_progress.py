@@ -37,7 +37,7 @@ def run_ask(
     monkeypatch.setattr(cli.time, "monotonic", lambda: next(clock))
     monkeypatch.setattr("sys.stderr", stderr)
     monkeypatch.setenv("TUI_ASSISTANT_DATA_DIR", str(tmp_path / "data"))
-    code = cli.main(["ask", "--json", "--lessons", str(library), "topic3 explained"])
+    code = cli.main(["ask", "--json", "--library", str(library), "topic3 explained"])
     assert code == 0
     return stderr.getvalue()
 
@@ -67,6 +67,6 @@ def test_no_progress_when_indexing_is_quick(
 ) -> None:
     monkeypatch.setattr("sys.stderr", Terminal())
     monkeypatch.setenv("TUI_ASSISTANT_DATA_DIR", str(tmp_path / "data"))
-    assert cli.main(["ask", "--json", "--lessons", str(library), "topic3 explained"]) == 0
+    assert cli.main(["ask", "--json", "--library", str(library), "topic3 explained"]) == 0
     assert isinstance(cli.sys.stderr, Terminal)
     assert cli.sys.stderr.getvalue() == ""

@@ -69,7 +69,7 @@ async def test_no_lesson_is_a_no_evidence_refusal_with_every_field_empty(
     data = outcome.to_json()
     assert (data["outcome"], data["reason"]) == ("refused", "no_evidence")
     assert data["answer"] is None and data["citations"] == [] and data["lesson_id"] is None
-    assert outcome.describe() == "refused: no passage matched this question"
+    assert outcome.describe() == "refused: no passage shares a word with the question"
 
 
 async def test_repeat_that_repeats_the_last_answered_turn_with_its_lesson(

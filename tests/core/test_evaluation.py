@@ -3,25 +3,20 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.helpers import memory_library
-from tui_assistant.core.evaluation import (
-    CasesError,
-    EvalCase,
-    check_expected_lessons,
-    evaluate,
-    parse_cases,
-)
+from tui_assistant.core.evaluation import EvalCase, check_expected_passages, evaluate, parse_cases
 from tui_assistant.core.library import Library
 from tui_assistant.core.outcome import Reason
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import KeywordRetriever
-from tui_assistant.core.service import AnswerService, ProviderFailure, SupportMode
+from tui_assistant.core.service import AnswerService, SupportMode
+from tui_assistant.errors import CasesError, ProviderFailure
 
 FIXTURE_LESSONS = {
     "tea-brewing": (
@@ -42,27 +37,27 @@ FIXTURE_LESSONS = {
 FIXTURE_CASES = [
     {
         "question": "How long should I steep tea?",
-        "expect_lesson": "tea-brewing",
+        "expect_passage": "tea-brewing",
         "kind": "expected",
     },
-    {"question": "How do I rinse rice?", "expect_lesson": "rice-cooking", "kind": "expected"},
-    {"question": "How do I bake bread?", "expect_lesson": "bread-baking", "kind": "expected"},
+    {"question": "How do I rinse rice?", "expect_passage": "rice-cooking", "kind": "expected"},
+    {"question": "How do I bake bread?", "expect_passage": "bread-baking", "kind": "expected"},
     # tea: water 1 + green 1 + tea 2; rice has only "water".
-    {"question": "What water for green tea?", "expect_lesson": "tea-brewing", "kind": "expected"},
+    {"question": "What water for green tea?", "expect_passage": "tea-brewing", "kind": "expected"},
     # Misleading: "boiling" and "water" make tea-brewing win; it does not answer this.
     {
         "question": "Does boiling water kill bread yeast?",
-        "expect_lesson": None,
+        "expect_passage": None,
         "kind": "misleading",
     },
     # No shared word at all: retrieval refuses though a lesson is about it.
     {
         "question": "How do I make sourdough loaves?",
-        "expect_lesson": "bread-baking",
+        "expect_passage": "bread-baking",
         "kind": "expected",
     },
-    {"question": "What is the capital of France?", "expect_lesson": None, "kind": "unanswerable"},
-    {"question": "How long to simmer rice with a lid?", "expect_lesson": "rice-cooking"},
+    {"question": "What is the capital of France?", "expect_passage": None, "kind": "unanswerable"},
+    {"question": "How long to simmer rice with a lid?", "expect_passage": "rice-cooking"},
 ]
 
 
@@ -124,7 +119,8 @@ class ScriptedProvider:
         self.script = script
         self.calls: list[tuple[str, str]] = []
 
-    async def complete(self, question: str, lesson: Passage) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+        lesson = passages[0]
         self.calls.append((question, lesson.id))
         reply = self.script[question]
         if isinstance(reply, Exception):
@@ -188,9 +184,9 @@ async def test_each_case_is_its_own_conversation(fixture_library: Library) -> No
     cases = parse_cases(
         jsonl(
             [
-                {"question": "How do I bake bread?", "expect_lesson": "bread-baking"},
+                {"question": "How do I bake bread?", "expect_passage": "bread-baking"},
                 # In a shared conversation this would repeat the bread answer.
-                {"question": "repeat that", "expect_lesson": None},
+                {"question": "repeat that", "expect_passage": None},
             ]
         )
     )
@@ -201,11 +197,11 @@ async def test_each_case_is_its_own_conversation(fixture_library: Library) -> No
 
 def test_parse_cases_reads_fields_skips_blank_lines_and_ignores_extra_keys() -> None:
     lines = [
-        '{"question": " How do I bake bread? ", "expect_lesson": "bread-baking", '
+        '{"question": " How do I bake bread? ", "expect_passage": "bread-baking", '
         '"kind": "expected"}\n',
         "\n",
         "   \n",
-        '{"question": "Capital of France?", "expect_lesson": null, "note": "off topic"}\n',
+        '{"question": "Capital of France?", "expect_passage": null, "note": "off topic"}\n',
     ]
     assert parse_cases(lines) == [
         EvalCase(1, "How do I bake bread?", "bread-baking", "expected"),
@@ -213,21 +209,21 @@ def test_parse_cases_reads_fields_skips_blank_lines_and_ignores_extra_keys() -> 
     ]
 
 
-GOOD = '{"question": "q", "expect_lesson": null}'
+GOOD = '{"question": "q", "expect_passage": null}'
 
 
 @pytest.mark.parametrize(
     ("bad_line", "problem"),
     [
-        ('{"question": "q", "expect_lesson": null', "not valid JSON"),
+        ('{"question": "q", "expect_passage": null', "not valid JSON"),
         ('["question", "q"]', "expected a JSON object"),
-        ('{"expect_lesson": "tea-brewing"}', 'missing "question"'),
-        ('{"question": "", "expect_lesson": null}', '"question" must be a non-empty string'),
-        ('{"question": 42, "expect_lesson": null}', '"question" must be a non-empty string'),
-        ('{"question": "q"}', 'missing "expect_lesson"'),
-        ('{"question": "q", "expect_lesson": 3}', '"expect_lesson" must be a passage id'),
-        ('{"question": "q", "expect_lesson": ["tea"]}', '"expect_lesson" must be a passage id'),
-        ('{"question": "q", "expect_lesson": null, "kind": 7}', '"kind" must be'),
+        ('{"expect_passage": "tea-brewing"}', 'missing "question"'),
+        ('{"question": "", "expect_passage": null}', '"question" must be a non-empty string'),
+        ('{"question": 42, "expect_passage": null}', '"question" must be a non-empty string'),
+        ('{"question": "q"}', 'missing "expect_passage"'),
+        ('{"question": "q", "expect_passage": 3}', '"expect_passage" must be a passage id'),
+        ('{"question": "q", "expect_passage": ["tea"]}', '"expect_passage" must be a passage id'),
+        ('{"question": "q", "expect_passage": null, "kind": 7}', '"kind" must be'),
     ],
 )
 def test_malformed_line_is_reported_with_its_line_number(bad_line: str, problem: str) -> None:
@@ -246,13 +242,13 @@ def test_a_file_without_cases_is_an_error() -> None:
 def test_expected_lesson_missing_from_the_library_is_reported_by_line() -> None:
     cases = parse_cases(
         [
-            '{"question": "a", "expect_lesson": "tea-brewing"}',
-            '{"question": "b", "expect_lesson": null}',
-            '{"question": "c", "expect_lesson": "tea-brewnig"}',
+            '{"question": "a", "expect_passage": "tea-brewing"}',
+            '{"question": "b", "expect_passage": null}',
+            '{"question": "c", "expect_passage": "tea-brewnig"}',
         ]
     )
     with pytest.raises(CasesError) as raised:
-        check_expected_lessons(cases, ["tea-brewing", "rice-cooking"])
+        check_expected_passages(cases, ["tea-brewing", "rice-cooking"])
     assert raised.value.line_number == 3
     assert "tea-brewnig" in str(raised.value)
 

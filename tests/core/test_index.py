@@ -16,8 +16,8 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import library_of
 from tui_assistant.core import ranked
-from tui_assistant.core.library import Library
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence, KeywordRetriever
 from tui_assistant.core.text import normalise, normalise_distinct
@@ -176,7 +176,7 @@ lesson_lists = st.lists(st.tuples(texts, texts), min_size=1, max_size=12).map(
 def test_index_retriever_answers_exactly_like_the_rule(
     lessons: list[Passage], questions: list[str]
 ) -> None:
-    retriever = KeywordRetriever(Library.from_passages(lessons))
+    retriever = KeywordRetriever(library_of(lessons))
     for question in questions:
         assert retriever.retrieve(question) == reference_retrieve(lessons, question)
 
@@ -192,7 +192,7 @@ def test_ranked_retriever_answers_exactly_like_the_rule(
     lessons: list[Passage], questions: list[str], min_margin: float, min_matched_share: float
 ) -> None:
     retriever = ranked.RankedRetriever(
-        Library.from_passages(lessons), min_margin=min_margin, min_matched_share=min_matched_share
+        library_of(lessons), min_margin=min_margin, min_matched_share=min_matched_share
     )
     for question in questions:
         expected = reference_ranked(lessons, question, min_margin, min_matched_share)
@@ -202,7 +202,7 @@ def test_ranked_retriever_answers_exactly_like_the_rule(
 @settings(max_examples=200, deadline=None)
 @given(lessons=lesson_lists)
 def test_postings_list_every_lesson_holding_a_word_with_its_count(lessons: list[Passage]) -> None:
-    index = Library.from_passages(lessons).index
+    index = library_of(lessons).index
     words = {key for lesson in lessons for key in normalise(lesson.title + " " + lesson.text)}
     for word in words | {"absent"}:
         for field, postings in (("title", index.title(word)), ("text", index.body(word))):
@@ -222,10 +222,10 @@ def test_a_large_library_still_refuses_a_tie_and_reports_the_runner_up() -> None
         Passage(f"lesson-{number}", "Pasta notes", "water for pasta", f"l/{number}.md")
         for number in range(200)
     ]
-    tie = KeywordRetriever(Library.from_passages(lessons)).retrieve("pasta water")
+    tie = KeywordRetriever(library_of(lessons)).retrieve("pasta water")
     assert tie is None
     lessons[137] = Passage("lesson-137", "Salt the pasta water", "salt it well", "l/137.md")
-    evidence = KeywordRetriever(Library.from_passages(lessons)).retrieve("pasta water salt")
+    evidence = KeywordRetriever(library_of(lessons)).retrieve("pasta water salt")
     assert evidence is not None
     assert evidence.passage.id == "lesson-137"
     assert evidence.matched_words == ("pasta", "water", "salt")

@@ -11,20 +11,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.helpers import library_of
 from tests.helpers.properties import PROPERTY, any_text
 from tui_assistant.core.library import (
-    MAX_DOCUMENT_BYTES,
     FileProblem,
-    Library,
-    LibraryError,
     document_ids,
-    list_library,
     parse_document,
     printable_file_name,
-    read_document,
 )
 from tui_assistant.core.passages import Document, Passage
 from tui_assistant.core.text import clean_display_text
+from tui_assistant.errors import LibraryError
+from tui_assistant.store.folder import MAX_DOCUMENT_BYTES, list_library, read_document
 
 
 def write(folder: Path, relative: str, text: str = "# Title\n\nSome text.\n") -> Path:
@@ -270,7 +268,7 @@ def sample_passages() -> list[Passage]:
 
 
 def test_from_passages_keeps_order_ids_and_texts() -> None:
-    library = Library.from_passages(sample_passages())
+    library = library_of(sample_passages())
     assert len(library) == 3
     assert [info.id for info in library] == ["pasta-water", "eggs#boil", "knives/care"]
     assert library.passage(1) == sample_passages()[1]
@@ -279,7 +277,7 @@ def test_from_passages_keeps_order_ids_and_texts() -> None:
 
 
 def test_get_finds_a_passage_by_id_and_none_for_an_unknown_id() -> None:
-    library = Library.from_passages(sample_passages())
+    library = library_of(sample_passages())
     found = library.get("knives/care")
     assert found is not None
     assert (found.title, found.text, found.line, found.end_line) == (
@@ -294,13 +292,13 @@ def test_get_finds_a_passage_by_id_and_none_for_an_unknown_id() -> None:
 
 
 def test_passage_out_of_range_is_an_index_error() -> None:
-    library = Library.from_passages(sample_passages())
+    library = library_of(sample_passages())
     with pytest.raises(IndexError):
         library.passage(3)
 
 
 def test_from_passages_indexes_titles_and_texts() -> None:
-    library = Library.from_passages(sample_passages(), key=str)
+    library = library_of(sample_passages(), key=str)
     assert list(library.index.body("salt").numbers) == [0]
     assert list(library.index.title("knife").numbers) == [2]
     assert list(library.index.body("knife").numbers) == []

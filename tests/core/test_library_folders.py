@@ -21,7 +21,9 @@ from tests.helpers.messy_library import (
     GOOD_TEXT,
     write_thousands_of_lessons,
 )
-from tui_assistant.core.library import MAX_DOCUMENT_BYTES, FileProblem, Library, LibraryError
+from tui_assistant.core.library import FileProblem, Library
+from tui_assistant.errors import LibraryError
+from tui_assistant.store.folder import MAX_DOCUMENT_BYTES
 
 
 def problems_by_name(library: Library | LibraryError) -> dict[str, str]:

@@ -15,8 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import BUNDLED_LESSONS, KNIFE_LESSONS, PROJECT_ROOT, memory_library
-from tui_assistant.core.library import Library
+from tests.helpers import BUNDLED_LESSONS, KNIFE_LESSONS, PROJECT_ROOT, library_of, memory_library
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.ranked import RankedRetriever
 from tui_assistant.core.retrieval import KeywordRetriever
@@ -39,7 +38,7 @@ def passage(passage_id: str, title: str, text: str) -> Passage:
 
 
 def retriever(*passages: Passage) -> RankedRetriever:
-    return RankedRetriever(Library.from_passages(passages, key=RankedRetriever.key))
+    return RankedRetriever(library_of(passages, key=RankedRetriever.key))
 
 
 def answer(ranked: RankedRetriever, question: str) -> str | None:
@@ -220,7 +219,7 @@ def test_ranked_never_reads_lesson_files(monkeypatch: pytest.MonkeyPatch) -> Non
         Passage(lesson_id, title, text, f"nowhere/{lesson_id}.md")
         for lesson_id, (title, text) in KNIFE_LESSONS.items()
     ]
-    ranked = RankedRetriever(Library.from_passages(lessons))
+    ranked = RankedRetriever(library_of(lessons))
 
     def no_file_access(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("retrieval touched the file system")
@@ -242,14 +241,14 @@ def test_ranked_meets_the_refusal_goal_on_the_committed_django_faq_set() -> None
     def right(retriever: KeywordRetriever | RankedRetriever, answerable: bool) -> int:
         count = 0
         for case in cases:
-            if (case["expect_lesson"] is not None) != answerable:
+            if (case["expect_passage"] is not None) != answerable:
                 continue
             evidence = retriever.retrieve(case["question"])
             got = None if evidence is None else evidence.passage.id
-            count += got == case["expect_lesson"]
+            count += got == case["expect_passage"]
         return count
 
-    unanswerable = sum(case["expect_lesson"] is None for case in cases)
+    unanswerable = sum(case["expect_passage"] is None for case in cases)
     assert unanswerable >= 40
     assert right(ranked, answerable=False) >= 0.8 * unanswerable
     assert right(ranked, answerable=True) > right(keyword, answerable=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from tests.helpers import BUNDLED_LESSONS, memory_library
+from tests.helpers import BUNDLED_LESSONS, library_of, memory_library
 from tests.helpers.properties import (
     PROPERTY,
     any_text,
@@ -17,7 +17,6 @@ from tests.helpers.properties import (
     text_without_escapes,
     vocabulary_words,
 )
-from tui_assistant.core.library import Library
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import (
     BODY_WEIGHT,
@@ -211,7 +210,7 @@ def summary(evidence: Evidence | None) -> tuple[str, float, float | None, frozen
 def test_scorer_picks_the_unique_best_lesson_with_two_distinct_matches(
     lessons: tuple[Passage, ...], question: str
 ) -> None:
-    evidence = KeywordRetriever(Library.from_passages(lessons)).retrieve(question)
+    evidence = KeywordRetriever(library_of(lessons)).retrieve(question)
 
     expected = expected_evidence(lessons, question)
     if evidence is None:
@@ -234,7 +233,7 @@ def test_repeating_a_question_word_never_changes_the_result(
     position = data.draw(st.integers(min_value=0, max_value=len(question_words)))
     times = data.draw(st.integers(min_value=1, max_value=3))
     longer = question_words[:position] + [repeated] * times + question_words[position:]
-    retriever = KeywordRetriever(Library.from_passages(lessons))
+    retriever = KeywordRetriever(library_of(lessons))
 
     assert summary(retriever.retrieve(" ".join(longer))) == summary(retriever.retrieve(question))
 

@@ -9,7 +9,7 @@ Speed is measured in benchmarks/hostile_inputs.py, not here.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -83,7 +83,8 @@ class ObedientProvider:
     def __init__(self) -> None:
         self.calls = 0
 
-    async def complete(self, question: str, lesson: Passage) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+        lesson = passages[0]
         self.calls += 1
         order = re.search(r"cite (\[source:[^\]]*\])", lesson.text + " " + question)
         if order is not None:
@@ -94,7 +95,8 @@ class ObedientProvider:
 class BothMarkersProvider(ObedientProvider):
     """Obeys the injection but also cites what it was given."""
 
-    async def complete(self, question: str, lesson: Passage) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+        lesson = passages[0]
         answer = await super().complete(question, lesson)
         return f"{answer} [source:{lesson.id}]"
 

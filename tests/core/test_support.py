@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -201,7 +202,7 @@ class FixedProvider:
         self.text = text
         self.calls: list[str] = []
 
-    async def complete(self, question: str, lesson: Passage) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
         self.calls.append(question)
         return self.text
 

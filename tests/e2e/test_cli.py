@@ -90,7 +90,7 @@ def test_readable_output_shows_the_answer_and_the_source_path_on_its_own_line(
 
 
 def test_lessons_json_lists_the_library(run_cli: RunCli) -> None:
-    result = run_cli("lessons", "--json")
+    result = run_cli("passages", "--json")
     lessons = json.loads(result.stdout)
     assert {
         "id": "pasta-water",
@@ -108,8 +108,8 @@ def test_lessons_option_and_setting_choose_the_library(run_cli: RunCli, tmp_path
     folder = tmp_path / "notes"
     folder.mkdir()
     write_lesson(folder, "rice", "Cooking rice", "Rinse the rice, then simmer it.")
-    by_option = run_cli("lessons", "--lessons", str(folder), "--json")
-    by_setting = run_cli("lessons", "--json", env={"TUI_ASSISTANT_LESSONS_DIR": str(folder)})
+    by_option = run_cli("passages", "--library", str(folder), "--json")
+    by_setting = run_cli("passages", "--json", env={"TUI_ASSISTANT_LIBRARY": str(folder)})
     expected = [
         {
             "id": "rice",
@@ -121,7 +121,7 @@ def test_lessons_option_and_setting_choose_the_library(run_cli: RunCli, tmp_path
     ]
     assert json.loads(by_option.stdout) == expected
     assert json.loads(by_setting.stdout) == expected
-    answer = run_cli("ask", "--lessons", str(folder), "--json", "how to rinse rice").json_lines()
+    answer = run_cli("ask", "--library", str(folder), "--json", "how to rinse rice").json_lines()
     assert answer[0]["source_path"] == "notes/rice.md"
 
 
@@ -137,7 +137,7 @@ def test_bad_lesson_files_are_warned_about_once_each_on_stderr(
     # These cannot be read as documents.
     (folder / "binary.md").write_bytes(b"# Binary\n\n\x00")
     (folder / "headings.md").write_text("# Only\n## Headings\n", encoding="utf-8")
-    result = run_cli("lessons", "--lessons", str(folder), "--json")
+    result = run_cli("passages", "--library", str(folder), "--json")
     assert result.returncode == 0
     listed = {row["id"]: row["title"] for row in json.loads(result.stdout)}
     assert listed == {"bad-name": "x", "rice": "Cooking rice", "untitled": "untitled"}
@@ -155,7 +155,7 @@ def test_version(run_cli: RunCli) -> None:
 @pytest.mark.parametrize(
     ("args", "env", "named"),
     [
-        (["ask", "--lessons", "/nonexistent-folder", "q"], {}, "/nonexistent-folder"),
+        (["ask", "--library", "/nonexistent-folder", "q"], {}, "/nonexistent-folder"),
         (["ask", "q"], {"TUI_ASSISTANT_DEADLINE_SECONDS": "60"}, "TUI_ASSISTANT_DEADLINE_SECONDS"),
         (["ask", "q"], {"TUI_ASSISTANT_DEADLINE_SECONDS": "0"}, "TUI_ASSISTANT_DEADLINE_SECONDS"),
         (["ask", "q"], {"TUI_ASSISTANT_PROVIDER": "gemini"}, "TUI_ASSISTANT_PROVIDER"),
@@ -189,10 +189,10 @@ def test_usage_and_configuration_errors_exit_2_with_one_line(
 def test_a_folder_without_a_document_with_text_exits_2(run_cli: RunCli, tmp_path: Path) -> None:
     folder = tmp_path / "empty"
     folder.mkdir()
-    result = run_cli("ask", "--lessons", str(folder), "q")
+    result = run_cli("ask", "--library", str(folder), "q")
     assert result.returncode == 2
     assert result.stderr.splitlines()[-1] == (
-        f"tui-assistant: error: lessons folder {folder} has no Markdown document with text"
+        f"tui-assistant: error: library folder {folder} has no Markdown document with text"
     )
 
 
@@ -212,7 +212,7 @@ def test_ask_json_in_ranked_mode_shows_why_the_lesson_won(
     result = run_cli(
         "ask",
         "--json",
-        "--lessons",
+        "--library",
         str(folder),
         "How do I sharpen a ceramic knife?",
         "What is the capital of Australia?",

@@ -54,9 +54,9 @@ def ask_failures(run_cli: RunCli, cases_path: Path, *options: str, env: Any = No
     answers = result.json_lines()
     assert [answer["question"] for answer in answers] == [case["question"] for case in cases]
     return [
-        {"question": case["question"], "expected": case["expect_lesson"], "got": got}
+        {"question": case["question"], "expected": case["expect_passage"], "got": got}
         for case, answer in zip(cases, answers, strict=True)
-        if (got := answer["lesson_id"]) != case["expect_lesson"]
+        if (got := answer["lesson_id"]) != case["expect_passage"]
     ]
 
 
@@ -87,14 +87,14 @@ def test_eval_and_ask_agree_on_another_library(
     )
     cases = tmp_path / "cases.jsonl"
     rows = [
-        {"question": "How long do I steep tea?", "expect_lesson": "tea-brewing"},
-        {"question": "Is boiling water safe to drink?", "expect_lesson": None},
-        {"question": "Why rinse rice?", "expect_lesson": "rice-cooking"},
-        {"question": "How long to steep rice?", "expect_lesson": "rice-cooking"},
+        {"question": "How long do I steep tea?", "expect_passage": "tea-brewing"},
+        {"question": "Is boiling water safe to drink?", "expect_passage": None},
+        {"question": "Why rinse rice?", "expect_passage": "rice-cooking"},
+        {"question": "How long to steep rice?", "expect_passage": "rice-cooking"},
     ]
     cases.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    expected_failures = ask_failures(run_cli, cases, "--lessons", str(folder))
-    report = json.loads(run_cli("eval", "--json", "--lessons", str(folder), str(cases)).stdout)
+    expected_failures = ask_failures(run_cli, cases, "--library", str(folder))
+    report = json.loads(run_cli("eval", "--json", "--library", str(folder), str(cases)).stdout)
     assert expected_failures  # the fixture has failures to compare, not only successes
     assert [
         {key: failure[key] for key in ("question", "expected", "got")}
@@ -102,18 +102,18 @@ def test_eval_and_ask_agree_on_another_library(
     ] == expected_failures
 
 
-GOOD_LINE = '{"question": "How much salt for pasta?", "expect_lesson": "pasta-water"}'
+GOOD_LINE = '{"question": "How much salt for pasta?", "expect_passage": "pasta-water"}'
 
 
 @pytest.mark.parametrize(
     "bad_line",
     [
-        '{"question": "How much salt?", "expect_lesson": "pasta-water"',
-        '{"expect_lesson": "pasta-water"}',
-        '{"question": ["How much salt?"], "expect_lesson": "pasta-water"}',
-        '{"question": "How much salt?", "expect_lesson": 1}',
-        '{"question": "How much salt?", "expect_lesson": "pasta-water", "kind": false}',
-        '{"question": "How much salt?", "expect_lesson": "no-such-lesson"}',
+        '{"question": "How much salt?", "expect_passage": "pasta-water"',
+        '{"expect_passage": "pasta-water"}',
+        '{"question": ["How much salt?"], "expect_passage": "pasta-water"}',
+        '{"question": "How much salt?", "expect_passage": 1}',
+        '{"question": "How much salt?", "expect_passage": "pasta-water", "kind": false}',
+        '{"question": "How much salt?", "expect_passage": "no-such-lesson"}',
         '"just a string"',
     ],
 )

@@ -129,7 +129,7 @@ def test_output_survives_a_terminal_that_cannot_encode_emoji(tmp_path: Path) -> 
 def test_deterministic_mode_cites_the_lesson_whatever_its_text_says(
     injected_library: Path, run_cli: RunCli
 ) -> None:
-    result = run_cli("ask", "--lessons", str(injected_library), "--json", "salting pasta water")
+    result = run_cli("ask", "--library", str(injected_library), "--json", "salting pasta water")
 
     [row] = result.json_lines()
     assert row["outcome"] == "answered"
@@ -155,7 +155,7 @@ def test_lesson_text_with_escapes_is_shown_without_them(
     )
     write_lesson(folder, "knife-care", "Caring for kitchen knives", "Hone the edge.")
 
-    result = run_cli("ask", "--lessons", str(folder), "salting pasta water")
+    result = run_cli("ask", "--library", str(folder), "salting pasta water")
 
     assert result.returncode == 0, result.stderr
     assert_terminal_safe(result.stdout)

@@ -69,9 +69,9 @@ def test_lessons_and_deterministic_ask_never_print_the_key(run_cli: RunCli, tmp_
     outputs = [
         run_cli("ask", "how much salt for pasta water", env=env),
         run_cli("ask", "--json", "how much salt for pasta water", "nothing here", env=env),
-        run_cli("lessons", "--json", env=env),
+        run_cli("passages", "--json", env=env),
         run_cli("--version", env=env),
-        run_cli("ask", "--lessons", str(tmp_path / "missing"), "question", env=env),
+        run_cli("ask", "--library", str(tmp_path / "missing"), "question", env=env),
     ]
 
     assert [result.returncode for result in outputs] == [0, 0, 0, 0, 2]

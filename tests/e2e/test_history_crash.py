@@ -20,7 +20,7 @@ from pathlib import Path
 from tests.helpers import BUNDLED_LESSONS
 from tests.helpers.processes import kill, start_python
 from tests.helpers.tui import ask, chat_text, make_app, make_context, notices, wait_until
-from tui_assistant.core.history import HISTORY_FILE_NAME, HistoryStore
+from tui_assistant.store.history import HISTORY_FILE_NAME, HistoryStore
 
 SIZE = (100, 32)
 ROUNDS = 8
@@ -35,7 +35,7 @@ LOOPING_WRITER = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from tui_assistant.core.history import HistoryStore
+    from tui_assistant.store.history import HistoryStore
     from tui_assistant.core.outcome import Reason, refused
 
     store = HistoryStore(Path(sys.argv[1]))
@@ -53,7 +53,7 @@ KILLED_MID_RECORD = textwrap.dedent(
     """
     import os, signal, sys
     from pathlib import Path
-    from tui_assistant.core import history
+    from tui_assistant.store import history
     from tui_assistant.core.outcome import Reason, refused
 
     store = history.HistoryStore(Path(sys.argv[1]))

@@ -19,7 +19,7 @@ from typing import Any
 from tests.helpers import CliResult
 from tests.helpers.fake_openai_server import FakeOpenAIServer, Hang, Reply
 from tests.helpers.processes import kill, start_cli, start_python
-from tui_assistant.core.ledger import LEDGER_FILE_NAME, parse_ledger
+from tui_assistant.store.ledger import LEDGER_FILE_NAME, parse_ledger
 
 RunCli = Callable[..., CliResult]
 
@@ -121,7 +121,7 @@ STALLED_WRITER = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from tui_assistant.core.ledger import CallLedger
+    from tui_assistant.store.ledger import CallLedger
 
     ledger = CallLedger(Path(sys.argv[1]), limit=1000)
     with ledger._locked():
@@ -138,7 +138,7 @@ RECORDER = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from tui_assistant.core.ledger import CallLedger
+    from tui_assistant.store.ledger import CallLedger
 
     ledger = CallLedger(Path(sys.argv[1]), limit=int(sys.argv[2]))
     go = Path(sys.argv[4])
@@ -226,7 +226,7 @@ WORKER = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from tui_assistant.core.ledger import CallLedger
+    from tui_assistant.store.ledger import CallLedger
 
     folder, go = Path(sys.argv[1]), Path(sys.argv[2])
     ledger = CallLedger(folder, limit=5)

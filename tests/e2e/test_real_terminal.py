@@ -20,7 +20,7 @@ import pytest
 from benchmarks.pseudo_terminal import Terminal
 from tests.helpers import BUNDLED_LESSONS, cli_env
 from tests.helpers.fake_openai_server import FakeOpenAIServer, Hang
-from tui_assistant.core.history import HistoryStore, Turn
+from tui_assistant.store.history import HistoryStore, Turn
 
 QUESTION = "how much salt goes in pasta water"
 LONE_ESCAPE = b"\x1b"
@@ -29,7 +29,7 @@ UP_ARROW = b"\x1b[A"
 
 @contextmanager
 def running_app(data_dir: Path, **settings: str) -> Iterator[Terminal]:
-    environment = cli_env(data_dir, {"TUI_ASSISTANT_LESSONS_DIR": str(BUNDLED_LESSONS)})
+    environment = cli_env(data_dir, {"TUI_ASSISTANT_LIBRARY": str(BUNDLED_LESSONS)})
     environment.update(TERM="xterm-256color", **settings)
     terminal = Terminal([sys.executable, "-m", "tui_assistant"], environment)
     try:
@@ -98,13 +98,13 @@ def test_the_tui_command_on_a_missing_folder_exits_2_with_one_line(tmp_path: Pat
     environment.update(TERM="xterm-256color")
     missing = tmp_path / "missing"
     terminal = Terminal(
-        [sys.executable, "-m", "tui_assistant", "--lessons", str(missing)], environment
+        [sys.executable, "-m", "tui_assistant", "--library", str(missing)], environment
     )
     try:
         terminal.wait_for(b"does not exist")
         assert terminal.process.wait(timeout=10) == 2
         shown = terminal.seen.decode(errors="replace")
-        assert f"tui-assistant: error: lessons folder {missing} does not exist" in shown
+        assert f"tui-assistant: error: library folder {missing} does not exist" in shown
         assert "Traceback" not in shown
     finally:
         terminal.close()

@@ -147,9 +147,9 @@ def evaluation(run_cli: RunCli, server: FakeOpenAIServer, tmp_path: Path) -> lis
     server.behaviour = CitePassage()
     cases = tmp_path / "cases.jsonl"
     cases.write_text(
-        json.dumps({"question": PASTA, "expect_lesson": "pasta-water"})
+        json.dumps({"question": PASTA, "expect_passage": "pasta-water"})
         + "\n"
-        + json.dumps({"question": UNRELATED, "expect_lesson": None})
+        + json.dumps({"question": UNRELATED, "expect_passage": None})
         + "\n"
     )
     env = model_env(server.base_url)
@@ -162,7 +162,7 @@ def evaluation(run_cli: RunCli, server: FakeOpenAIServer, tmp_path: Path) -> lis
 
 def lessons(run_cli: RunCli, server: FakeOpenAIServer, tmp_path: Path) -> list[str]:
     env = model_env(server.base_url)
-    outputs = ran(run_cli("lessons", "--json", env=env)) + ran(run_cli("lessons", env=env))
+    outputs = ran(run_cli("passages", "--json", env=env)) + ran(run_cli("passages", env=env))
     # Listing lessons asks no model, so no request proves the key was in play here:
     # one ask in the same setting does.
     server.behaviour = CitePassage()

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import BUNDLED_LESSONS, cli_env
-from tui_assistant.core import store
-from tui_assistant.core.store import open_library
 from tui_assistant.core.text import stem
+from tui_assistant.store import index_store as store
+from tui_assistant.store.index_store import open_library
 
 QUESTIONS = ["How much salt goes in pasta water?", "How long do I boil eggs for a runny yolk?"]
 
@@ -29,7 +29,7 @@ def test_processes_starting_together_on_a_cold_store_all_answer(
     for n in range(40):
         (folder / f"doc{n:02d}.md").write_text(f"# Document {n}\n\n" + f"topic{n} here. " * 200)
     data_dir = tmp_path / "data"
-    command = [sys.executable, "-m", "tui_assistant", "ask", "--json", "--lessons", str(folder)]
+    command = [sys.executable, "-m", "tui_assistant", "ask", "--json", "--library", str(folder)]
     processes = [
         subprocess.Popen(
             [*command, *QUESTIONS],

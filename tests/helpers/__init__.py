@@ -8,18 +8,46 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tui_assistant.core.library import Library
+from tui_assistant.core.index import IndexBuilder, KeyFunction
+from tui_assistant.core.library import DocumentInfo, Library, PassageInfo
 from tui_assistant.core.passages import Passage
-from tui_assistant.core.store import open_library
-from tui_assistant.core.text import stem
+from tui_assistant.core.text import content_words, stem
+from tui_assistant.store.index_store import open_library
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
 BUNDLED_LESSONS = PROJECT_ROOT / "lessons"
+
+
+def library_of(
+    passages: Iterable[Passage], key: KeyFunction = stem, folder: Path = Path("lessons")
+) -> Library:
+    """A library held in memory, indexed with `key`, no files: each passage is its own
+    document, at its source path."""
+    kept = list(passages)
+    builder = IndexBuilder(key)
+    infos: list[PassageInfo] = []
+    documents: list[DocumentInfo] = []
+    for number, passage in enumerate(kept):
+        builder.add(content_words(passage.title), content_words(passage.text))
+        document = passage.source_path.split("/", 1)[-1]
+        infos.append(
+            PassageInfo(
+                passage.id,
+                passage.title,
+                passage.source_path,
+                passage.line,
+                passage.end_line,
+                document,
+            )
+        )
+        documents.append(DocumentInfo(document, passage.title, number, 1))
+    texts = [passage.text for passage in kept]
+    return Library(folder, infos, documents, builder.finish(), texts.__getitem__)
 
 
 def memory_library(folder: Path) -> Library:
@@ -94,7 +122,8 @@ class ScriptedProvider:
         self.script = script
         self.calls: list[str] = []
 
-    async def complete(self, question: str, lesson: Passage) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+        lesson = passages[0]
         self.calls.append(question)
         return self.script[lesson.id]
 

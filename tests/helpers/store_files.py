@@ -7,8 +7,8 @@ import os
 from pathlib import Path
 
 from tui_assistant.core.library import Library
-from tui_assistant.core.store import open_library, store_path
 from tui_assistant.core.text import stem
+from tui_assistant.store.index_store import open_library, store_path
 
 PASTA = "# Pasta water\n\nSalt the pasta water with ten grams per litre.\n"
 EGGS = "# Boiled eggs\n\nBoil the eggs for six minutes for a runny yolk.\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
 from textual import events
@@ -15,13 +15,13 @@ from textual.widgets import Static
 from textual.widgets.tree import TreeNode
 
 from tui_assistant.context import AppContext, build_retriever, load_library
-from tui_assistant.core.history import HistoryStore
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.service import AnswerProvider, AnswerService
-from tui_assistant.core.store import Progress
 from tui_assistant.settings import Settings
+from tui_assistant.store.history import HistoryStore
+from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.app import AssistantApp
-from tui_assistant.ui.lesson_browser import LessonTree, NodeData
+from tui_assistant.ui.library_browser import LibraryTree, NodeData
 
 
 class CitingProvider:
@@ -32,7 +32,8 @@ class CitingProvider:
         self.answer = answer
         self.calls: list[tuple[str, str]] = []
 
-    async def complete(self, question: str, lesson: Passage) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+        lesson = passages[0]
         self.calls.append((question, lesson.id))
         return f"{self.answer} [source:{lesson.id}]"
 
@@ -48,7 +49,8 @@ class HangingProvider:
         self.swallow_cancel = swallow_cancel
         self.calls = 0
 
-    async def complete(self, question: str, lesson: Passage) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+        lesson = passages[0]
         self.calls += 1
         self.started.set()
         try:
@@ -68,21 +70,21 @@ class DeadlineProvider:
     def __init__(self, deadline_seconds: float = 0.2) -> None:
         self.deadline_seconds = deadline_seconds
 
-    async def complete(self, question: str, lesson: Passage) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
         async with asyncio.timeout(self.deadline_seconds):
             await asyncio.Event().wait()
         raise AssertionError("unreachable")
 
 
 def make_context(
-    lessons_dir: Path,
+    library: Path,
     data_dir: Path,
     provider: AnswerProvider | None = None,
     service_class: type[AnswerService] = AnswerService,
     **settings: object,
 ) -> AppContext:
     """An AppContext built like `open_context`, with a fake provider plugged in."""
-    config = Settings(lessons_dir=lessons_dir, data_dir=data_dir, **settings)  # type: ignore[arg-type]
+    config = Settings(library=library, data_dir=data_dir, **settings)  # type: ignore[arg-type]
     library = load_library(config)
     service = service_class(build_retriever(config, library), provider, config.support_check)
     return AppContext(settings=config, library=library, service=service)
@@ -187,7 +189,7 @@ def notices(app: AssistantApp) -> list[str]:
     return [str(static.render()) for static in app.chat.query(".notice")]
 
 
-def labels(tree: LessonTree) -> list[str]:
+def labels(tree: LibraryTree) -> list[str]:
     """The visible lines of the tree, indented two spaces per level."""
     shown: list[str] = []
 

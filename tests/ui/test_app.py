@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,11 +24,12 @@ from tests.helpers.tui import (
 from tui_assistant.core.outcome import Outcome, Reason, SupportReport
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence
-from tui_assistant.core.service import AnswerService, ProviderFailure
+from tui_assistant.core.service import AnswerService
+from tui_assistant.errors import ProviderFailure
 from tui_assistant.ui.app import AssistantApp
 from tui_assistant.ui.chat_pane import UNSUPPORTED_LEGEND, UNSUPPORTED_MARKER
 from tui_assistant.ui.evidence_panel import HIGHLIGHT_STYLE, HINT
-from tui_assistant.ui.lesson_browser import LessonTree
+from tui_assistant.ui.library_browser import LibraryTree
 from tui_assistant.ui.question_box import QuestionBox
 
 SIZE = (100, 32)
@@ -115,7 +116,8 @@ async def test_unrelated_question_is_refused_without_a_provider_call(tmp_path: P
 
 async def test_provider_failure_is_a_refusal_in_plain_words(tmp_path: Path) -> None:
     class FailingProvider(CitingProvider):
-        async def complete(self, question: str, lesson: Passage) -> str:
+        async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+            lesson = passages[0]
             raise ProviderFailure(Reason.PROVIDER_ERROR, "HTTP 503")
 
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, FailingProvider()))
@@ -130,7 +132,7 @@ async def test_provider_failure_is_a_refusal_in_plain_words(tmp_path: Path) -> N
 
 async def test_an_answer_that_cites_another_source_is_refused(tmp_path: Path) -> None:
     class WrongCitation(CitingProvider):
-        async def complete(self, question: str, lesson: Passage) -> str:
+        async def complete(self, question: str, passages: Sequence[Passage]) -> str:
             return "Salt it well. [source:boiled-eggs]"
 
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, WrongCitation()))
@@ -214,7 +216,7 @@ async def test_escape_without_a_request_returns_focus_to_the_question_box(tmp_pa
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     async with running(app, SIZE) as pilot:
         await pilot.press("ctrl+l")
-        assert isinstance(app.focused, LessonTree)
+        assert isinstance(app.focused, LibraryTree)
         await pilot.press("escape")
         assert isinstance(app.focused, QuestionBox)
         assert status(app) == "ready"
@@ -258,7 +260,7 @@ async def test_footer_bindings_all_have_ids() -> None:
 
     from tui_assistant.ui.help_screen import HelpScreen
 
-    for owner in (AssistantApp, QuestionBox, HelpScreen, LessonTree):
+    for owner in (AssistantApp, QuestionBox, HelpScreen, LibraryTree):
         for binding in owner.BINDINGS:
             assert isinstance(binding, Binding) and binding.id, (owner, binding)
 

@@ -17,8 +17,8 @@ from tests.helpers.tui import (
     status,
     wait_until,
 )
-from tui_assistant.core.history import HISTORY_FILE_NAME, HistoryStore, Turn
 from tui_assistant.core.outcome import Outcome
+from tui_assistant.store.history import HISTORY_FILE_NAME, HistoryStore, Turn
 
 SIZE = (100, 32)
 

@@ -17,8 +17,8 @@ import pytest
 from tests.helpers import BUNDLED_LESSONS
 from tests.helpers.fake_openai_server import CitePassage, FakeOpenAIServer
 from tests.helpers.tui import ask, make_app, make_context, notices, running, status, wait_until
-from tui_assistant.core.ledger import LEDGER_FILE_NAME
 from tui_assistant.settings import load_settings
+from tui_assistant.store.ledger import LEDGER_FILE_NAME
 from tui_assistant.ui.app import AssistantApp
 from tui_assistant.ui.core_warnings import CORE_LOGGER_NAME, NoticeHandler
 
@@ -49,7 +49,7 @@ async def test_a_damaged_call_ledger_is_a_notice_in_the_chat(
         "TUI_ASSISTANT_BASE_URL": server.base_url,
         "TUI_ASSISTANT_API_KEY": "sk-test-core-warnings",
         "TUI_ASSISTANT_MONTHLY_CALL_LIMIT": "100",
-        "TUI_ASSISTANT_LESSONS_DIR": str(BUNDLED_LESSONS),
+        "TUI_ASSISTANT_LIBRARY": str(BUNDLED_LESSONS),
         "TUI_ASSISTANT_DATA_DIR": str(data),
     }.items():
         monkeypatch.setenv(name, value)

@@ -22,7 +22,7 @@ from tests.helpers.tui import (
     status,
     wait_until,
 )
-from tui_assistant.core.library import LibraryError
+from tui_assistant.errors import LibraryError
 from tui_assistant.settings import Settings
 from tui_assistant.ui.app import AssistantApp, run_app
 
@@ -51,7 +51,7 @@ async def test_progress_is_shown_before_ready_and_questions_wait(tmp_path: Path)
 
 
 async def test_a_missing_library_folder_ends_the_app_with_status_2(tmp_path: Path) -> None:
-    settings = Settings(lessons_dir=tmp_path / "missing", data_dir=tmp_path / "data")
+    settings = Settings(library=tmp_path / "missing", data_dir=tmp_path / "data")
     app = AssistantApp(settings, cursor_blink=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: not app.is_running)
@@ -61,7 +61,7 @@ async def test_a_missing_library_folder_ends_the_app_with_status_2(tmp_path: Pat
 
 
 def test_run_app_raises_the_load_error_for_the_cli(tmp_path: Path) -> None:
-    settings = Settings(lessons_dir=tmp_path / "missing", data_dir=tmp_path / "data")
+    settings = Settings(library=tmp_path / "missing", data_dir=tmp_path / "data")
     with pytest.raises(LibraryError, match="does not exist"):
         run_app(settings, headless=True)
 
@@ -76,7 +76,7 @@ async def test_ctrl_r_picks_up_an_added_file(nested: Path, tmp_path: Path) -> No
         assert status(app) == "ready"
         assert "8 passages" in str(app.status_bar.query_one("#status-mode", Static).render())
         await pilot.press("ctrl+l", "right")
-        assert "  Rice" in labels(app.lesson_browser.lesson_tree)
+        assert "  Rice" in labels(app.library_browser.library_tree)
         await pilot.press("escape")
         await ask(pilot, "rinse rice first")
         await wait_until(pilot, lambda: status(app) == "answered")

@@ -91,7 +91,7 @@ def model_app(
     monkeypatch.chdir(tmp_path)  # no stray `.env` is read
     for name, value in {
         **model_settings(base_url, API_KEY, deadline),
-        "TUI_ASSISTANT_LESSONS_DIR": str(BUNDLED_LESSONS),
+        "TUI_ASSISTANT_LIBRARY": str(BUNDLED_LESSONS),
         "TUI_ASSISTANT_DATA_DIR": str(tmp_path / "data"),
     }.items():
         monkeypatch.setenv(name, value)

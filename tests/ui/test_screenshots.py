@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from scripts.screenshots import SCENES, take_all
 from tests.helpers import PROJECT_ROOT
-from tui_assistant.screenshots import SCENES, take_all
 
 
 async def test_screenshots_are_deterministic_and_current(tmp_path: Path) -> None:
@@ -16,4 +16,4 @@ async def test_screenshots_are_deterministic_and_current(tmp_path: Path) -> None
         for path in paths
         if path.read_bytes() != (PROJECT_ROOT / "screenshots" / path.name).read_bytes()
     ]
-    assert not stale, f"run `python -m tui_assistant.screenshots` to refresh {stale}"
+    assert not stale, f"run `python -m scripts.screenshots` to refresh {stale}"

@@ -35,9 +35,9 @@ from tests.helpers.fake_openai_server import (
 )
 from tests.helpers.secret_leaks import QuotingStatus, assert_key_absent
 from tests.helpers.tui import ask, run_command, running, status, wait_until
-from tui_assistant.core.history import HISTORY_FILE_NAME
-from tui_assistant.core.ledger import LEDGER_FILE_NAME
 from tui_assistant.settings import load_settings
+from tui_assistant.store.history import HISTORY_FILE_NAME
+from tui_assistant.store.ledger import LEDGER_FILE_NAME
 from tui_assistant.ui.app import AssistantApp
 
 # Distinctive and new every run, so no fixture text or cached file can contain it.
@@ -84,7 +84,7 @@ async def test_the_key_is_nowhere_the_app_shows_or_writes(
         "TUI_ASSISTANT_DEADLINE_SECONDS": "1",
         # A limit makes the app keep the call ledger: one more file it writes.
         "TUI_ASSISTANT_MONTHLY_CALL_LIMIT": "1000",
-        "TUI_ASSISTANT_LESSONS_DIR": str(BUNDLED_LESSONS),
+        "TUI_ASSISTANT_LIBRARY": str(BUNDLED_LESSONS),
         "TUI_ASSISTANT_DATA_DIR": str(data),
     }.items():
         monkeypatch.setenv(name, value)

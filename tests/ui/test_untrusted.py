@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from textual.content import Content
@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from tests.helpers.tui import ask, make_app, make_context, running, wait_until
 from tui_assistant.core.passages import Passage
-from tui_assistant.ui.lesson_browser import LessonTree
+from tui_assistant.ui.library_browser import LibraryTree
 
 HOSTILE_TITLE = "[bold]x[/] salting [@click=app.quit]click me[/] pasta"
 HOSTILE_TEXT = (
@@ -28,7 +28,7 @@ HOSTILE_ANSWER = (
 class HostileProvider:
     deadline_seconds = 5.0
 
-    async def complete(self, question: str, lesson: Passage) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
         return HOSTILE_ANSWER
 
 
@@ -63,7 +63,7 @@ async def test_hostile_lesson_and_answer_are_shown_as_typed(
         # The title in the lesson browser is literal as well.
         await pilot.press("ctrl+l")
         tree = app.focused
-        assert isinstance(tree, LessonTree)
+        assert isinstance(tree, LibraryTree)
         labels = [str(node.label) for node in tree.root.children]
         assert HOSTILE_TITLE in labels
 
@@ -71,7 +71,7 @@ async def test_hostile_lesson_and_answer_are_shown_as_typed(
         await pilot.press("[", "/", "b", "]")
         assert tree.filter_text == "[/b]"
         # (the border_subtitle getter returns markup; its text is what is drawn)
-        drawn = Content.from_markup(app.lesson_browser.border_subtitle or "").plain
+        drawn = Content.from_markup(app.library_browser.border_subtitle or "").plain
         assert drawn == "filter: [/b] (0)"
         await pilot.press("backspace", "backspace", "backspace", "backspace")
 

@@ -18,24 +18,18 @@ from typing import Any
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.outcome import Outcome, Reason
 from tui_assistant.core.service import AnswerService
+from tui_assistant.errors import CasesError
 
 UNSPECIFIED_KIND = "unspecified"
-
-
-class CasesError(Exception):
-    """A cases file that cannot be evaluated; the message names the line."""
-
-    def __init__(self, line_number: int, problem: str) -> None:
-        super().__init__(f"line {line_number}: {problem}")
-        self.line_number = line_number
-        self.problem = problem
+# The key naming the expected passage, and its old name.
+EXPECT_KEYS = ("expect_passage", "expect_lesson")
 
 
 @dataclass(frozen=True, slots=True)
 class EvalCase:
     line_number: int
     question: str
-    expect_lesson: str | None
+    expect_passage: str | None
     kind: str = UNSPECIFIED_KIND
 
 
@@ -52,7 +46,7 @@ class CaseResult:
 
     @property
     def correct(self) -> bool:
-        return self.got == self.case.expect_lesson
+        return self.got == self.case.expect_passage
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,12 +97,12 @@ class EvalReport:
     @property
     def answerable(self) -> Tally:
         """Cases that expect a passage: how often that passage was retrieved."""
-        return _tally(r for r in self.results if r.case.expect_lesson is not None)
+        return _tally(r for r in self.results if r.case.expect_passage is not None)
 
     @property
     def refusals(self) -> Tally:
         """Cases that expect no passage: how often retrieval correctly found none."""
-        return _tally(r for r in self.results if r.case.expect_lesson is None)
+        return _tally(r for r in self.results if r.case.expect_passage is None)
 
     @property
     def failures(self) -> list[CaseResult]:
@@ -131,7 +125,7 @@ class EvalReport:
             "failures": [
                 {
                     "question": failure.case.question,
-                    "expected": failure.case.expect_lesson,
+                    "expected": failure.case.expect_passage,
                     "got": failure.got,
                     "kind": failure.case.kind,
                     "line": failure.case.line_number,
@@ -165,11 +159,11 @@ def _tally_json(tally: Tally) -> dict[str, Any]:
 def parse_cases(lines: Iterable[str]) -> list[EvalCase]:
     """Parse JSON-lines cases; blank lines are skipped.
 
-    Each line is an object with `question` (non-empty string), `expect_lesson` (a passage
-    id or null; required, so a forgotten key is not silently read as "expect a
-    refusal") and optionally `kind` (string). Other keys are ignored, so a case can
-    carry a note. Raises `CasesError` naming the first bad line; an empty file is an
-    error too.
+    Each line is an object with `question` (non-empty string), `expect_passage` (a
+    passage id or null; required, so a forgotten key is not silently read as "expect a
+    refusal"; `expect_lesson` is its old name) and optionally `kind` (string). Other
+    keys are ignored, so a case can carry a note. Raises `CasesError` naming the first
+    bad line; an empty file is an error too.
     """
     cases: list[EvalCase] = []
     for line_number, line in enumerate(lines, start=1):
@@ -193,30 +187,31 @@ def _parse_case(line_number: int, line: str) -> EvalCase:
         raise CasesError(line_number, 'missing "question"')
     if not isinstance(question, str) or not question.strip():
         raise CasesError(line_number, '"question" must be a non-empty string')
-    if "expect_lesson" not in data:
-        raise CasesError(line_number, 'missing "expect_lesson" (a passage id, or null)')
-    expect = data["expect_lesson"]
+    key = next((key for key in EXPECT_KEYS if key in data), None)
+    if key is None:
+        raise CasesError(line_number, 'missing "expect_passage" (a passage id, or null)')
+    expect = data[key]
     if expect is not None and (not isinstance(expect, str) or not expect.strip()):
-        raise CasesError(line_number, '"expect_lesson" must be a passage id string or null')
+        raise CasesError(line_number, f'"{key}" must be a passage id string or null')
     kind = data.get("kind")
     if kind is not None and (not isinstance(kind, str) or not kind.strip()):
         raise CasesError(line_number, '"kind" must be a non-empty string')
     return EvalCase(
         line_number=line_number,
         question=question.strip(),
-        expect_lesson=expect,
+        expect_passage=expect,
         kind=kind.strip() if kind is not None else UNSPECIFIED_KIND,
     )
 
 
-def check_expected_lessons(cases: Sequence[EvalCase], lesson_ids: Iterable[str]) -> None:
+def check_expected_passages(cases: Sequence[EvalCase], passage_ids: Iterable[str]) -> None:
     """Raise `CasesError` for the first case expecting a passage the library lacks:
     such a case could never be correct, and is almost always a typo."""
-    known = set(lesson_ids)
+    known = set(passage_ids)
     for case in cases:
-        if case.expect_lesson is not None and case.expect_lesson not in known:
+        if case.expect_passage is not None and case.expect_passage not in known:
             raise CasesError(
-                case.line_number, f'"expect_lesson" {case.expect_lesson!r} is not in the library'
+                case.line_number, f'"expect_passage" {case.expect_passage!r} is not in the library'
             )
 
 

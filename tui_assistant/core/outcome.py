@@ -6,7 +6,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from tui_assistant.core.retrieval import Evidence
+from tui_assistant.core.passages import Passage
+from tui_assistant.core.retrieval import Evidence, Mode, NoEvidence
 
 
 class OutcomeKind(StrEnum):
@@ -18,6 +19,7 @@ class OutcomeKind(StrEnum):
 
 class Reason(StrEnum):
     NO_EVIDENCE = "no_evidence"
+    TOO_LONG = "too_long"
     UNVERIFIED = "unverified"
     PROVIDER_ERROR = "provider_error"
     MISSING_API_KEY = "missing_api_key"
@@ -29,7 +31,8 @@ class Reason(StrEnum):
 
 _REASON_WORDS: dict[Reason, str] = {
     Reason.NO_EVIDENCE: "no passage matched this question",
-    Reason.UNVERIFIED: "the model's answer did not cite the passage it was given",
+    Reason.TOO_LONG: "the question is over 4,000 characters",
+    Reason.UNVERIFIED: "the model's answer failed the citation check",
     Reason.PROVIDER_ERROR: "the provider did not return a usable answer",
     Reason.MISSING_API_KEY: "no API key is set (TUI_ASSISTANT_API_KEY)",
     Reason.QUOTA_EXHAUSTED: "the monthly call limit is used up",
@@ -53,11 +56,32 @@ class SupportReport:
 
 
 @dataclass(frozen=True, slots=True)
+class Quote:
+    """Words of a passage that a model answer quotes, checked to stand in that passage,
+    with the lines of the file where they stand."""
+
+    passage_id: str
+    text: str
+    line: int
+    end_line: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "passage_id": self.passage_id,
+            "text": self.text,
+            "line": self.line,
+            "end_line": self.end_line,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """The end of one question: answered with checked text, or why not.
 
     `detail` adds specifics to the reason in plain words (an HTTP status, the deadline
-    in seconds); it never carries provider text or secrets.
+    in seconds, why retrieval refused); it never carries provider text or secrets.
+    `passages` are the ones answered from: the passage shown in deterministic mode, the
+    passages sent in model mode. `nearest` are a `no_evidence` refusal's places to look.
     """
 
     question: str
@@ -69,6 +93,10 @@ class Outcome:
     support: SupportReport | None = None
     elapsed_ms: int = 0
     detail: str | None = None
+    retrieval: Mode | None = None
+    passages: tuple[Passage, ...] = ()
+    nearest: tuple[Passage, ...] = ()
+    quotes: tuple[Quote, ...] = ()
 
     @property
     def answered(self) -> bool:
@@ -88,6 +116,8 @@ class Outcome:
         if self.kind is OutcomeKind.CANCELLED:
             return "cancelled"
         assert self.reason is not None
+        if self.reason is Reason.NO_EVIDENCE and self.detail:
+            return f"refused: {self.detail}"  # why retrieval refused says it all
         words = describe_reason(self.reason)
         return f"refused: {words}" + (f" ({self.detail})" if self.detail else "")
 
@@ -107,13 +137,18 @@ class Outcome:
             "question": self.question,
             "outcome": self.kind.value,
             "reason": self.reason.value if self.reason else None,
+            "retrieval": self.retrieval,
+            "passage_id": passage.id if passage else None,
             "lesson_id": passage.id if passage else None,
             "title": passage.title if passage else None,
             "source_path": passage.source_path if passage else None,
             "line": passage.line if passage else None,
             "end_line": passage.end_line if passage else None,
+            "passages": [_passage_json(shown) for shown in self.passages],
+            "nearest": [_passage_json(near) for near in self.nearest],
             "answer": self.answer if self.answered else None,
             "citations": list(self.citations) if self.answered else [],
+            "quotes": [quote.to_json() for quote in self.quotes] if self.answered else [],
             "support": (
                 {
                     "supported": self.support.supported,
@@ -129,36 +164,95 @@ class Outcome:
         }
 
 
-def answered(question: str, evidence: Evidence, answer: str, **extra: Any) -> Outcome:
+def _passage_json(passage: Passage) -> dict[str, Any]:
+    return {
+        "id": passage.id,
+        "title": passage.title,
+        "source_path": passage.source_path,
+        "line": passage.line,
+        "end_line": passage.end_line,
+    }
+
+
+def _retrieved(evidence: Evidence | None, passages: tuple[Passage, ...] | None) -> dict[str, Any]:
+    """The fields an outcome takes from its evidence: the passages answered from (by
+    default the best one alone) and the retrieval mode."""
+    if evidence is None:
+        return {}
+    return {
+        "evidence": evidence,
+        "retrieval": evidence.mode,
+        "passages": passages if passages is not None else (evidence.passage,),
+    }
+
+
+def answered(
+    question: str,
+    evidence: Evidence,
+    answer: str,
+    passages: tuple[Passage, ...] | None = None,
+    citations: tuple[str, ...] | None = None,
+    **extra: Any,
+) -> Outcome:
     return Outcome(
         question=question,
         kind=OutcomeKind.ANSWERED,
-        evidence=evidence,
         answer=answer,
-        citations=(evidence.passage.id,),
+        citations=citations if citations is not None else (evidence.passage.id,),
+        **_retrieved(evidence, passages),
         **extra,
     )
 
 
 def refused(
-    question: str, reason: Reason, evidence: Evidence | None = None, detail: str | None = None
+    question: str,
+    reason: Reason,
+    evidence: Evidence | None = None,
+    detail: str | None = None,
+    passages: tuple[Passage, ...] | None = None,
 ) -> Outcome:
     return Outcome(
-        question=question, kind=OutcomeKind.REFUSED, reason=reason, evidence=evidence, detail=detail
+        question=question,
+        kind=OutcomeKind.REFUSED,
+        reason=reason,
+        detail=detail,
+        **_retrieved(evidence, passages),
     )
 
 
-def timed_out(question: str, evidence: Evidence | None, detail: str | None = None) -> Outcome:
+def not_found(question: str, no_evidence: NoEvidence) -> Outcome:
+    """A `no_evidence` refusal: why retrieval refused, and the nearest passages."""
+    return Outcome(
+        question=question,
+        kind=OutcomeKind.REFUSED,
+        reason=Reason.NO_EVIDENCE,
+        detail=no_evidence.why,
+        retrieval=no_evidence.mode,
+        nearest=no_evidence.nearest,
+    )
+
+
+def timed_out(
+    question: str,
+    evidence: Evidence | None,
+    detail: str | None = None,
+    passages: tuple[Passage, ...] | None = None,
+) -> Outcome:
     return Outcome(
         question=question,
         kind=OutcomeKind.TIMED_OUT,
         reason=Reason.TIMEOUT,
-        evidence=evidence,
         detail=detail,
+        **_retrieved(evidence, passages),
     )
 
 
-def cancelled(question: str, evidence: Evidence | None) -> Outcome:
+def cancelled(
+    question: str, evidence: Evidence | None, passages: tuple[Passage, ...] | None = None
+) -> Outcome:
     return Outcome(
-        question=question, kind=OutcomeKind.CANCELLED, reason=Reason.CANCELLED, evidence=evidence
+        question=question,
+        kind=OutcomeKind.CANCELLED,
+        reason=Reason.CANCELLED,
+        **_retrieved(evidence, passages),
     )

@@ -27,12 +27,22 @@ here, so `keyword` results never change.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from tui_assistant.core.index import KeyFunction
 from tui_assistant.core.library import Library
-from tui_assistant.core.retrieval import Evidence, question_keys
+from tui_assistant.core.retrieval import (
+    NEAREST_SHOWN,
+    NO_SHARED_WORD,
+    TIE,
+    TOO_LITTLE_MATCHED,
+    Evidence,
+    Mode,
+    NoEvidence,
+    best_numbers,
+    question_keys,
+)
 from tui_assistant.core.text import normalise_distinct, stem
 
 # BM25F parameters. b is the usual BM25 default; k1 = 1.5 sits inside the usual range
@@ -92,12 +102,15 @@ class Ranking:
     margin: float
     matched_share: float
     unknown_words: tuple[str, ...] = ()
+    # Every passage that scored, by number.
+    scores: Mapping[int, float] = field(default_factory=dict)
 
 
 class RankedRetriever:
     """BM25F scores over the postings of the question's words; refuses unless confident."""
 
     key: KeyFunction = staticmethod(stem)
+    mode: Mode = "ranked"
 
     def __init__(
         self,
@@ -113,12 +126,19 @@ class RankedRetriever:
         self._title_norms = _length_norms(self.index.title_lengths, TITLE_LENGTH_EFFECT)
         self._body_norms = _length_norms(self.index.body_lengths, BODY_LENGTH_EFFECT)
 
-    def retrieve(self, question: str) -> Evidence | None:
+    def retrieve(self, question: str, count: int = 1) -> Evidence | NoEvidence:
         ranking = self.rank(question)
-        if ranking is None or not self.accepts(ranking):
-            return None
+        if ranking is None:
+            return NoEvidence(NO_SHARED_WORD, mode=self.mode)
+        why = self.refusal(ranking)
+        if why is not None:
+            nearest = best_numbers(ranking.scores, NEAREST_SHOWN)
+            return NoEvidence(why, tuple(map(self.library.passage, nearest)), self.mode)
+        best = ranking.passage_number
+        others = best_numbers(ranking.scores, count - 1, skip=best) if count > 1 else []
         return Evidence(
-            passage=self.library.passage(ranking.passage_number),
+            passages=tuple(map(self.library.passage, [best, *others])),
+            mode=self.mode,
             matched_words=ranking.matched_words,
             score=round(ranking.score, 4),
             runner_up_score=(
@@ -128,7 +148,15 @@ class RankedRetriever:
 
     def accepts(self, ranking: Ranking) -> bool:
         """Whether the best passage wins clearly enough to be shown."""
-        return ranking.margin > self.min_margin and ranking.matched_share >= self.min_matched_share
+        return self.refusal(ranking) is None
+
+    def refusal(self, ranking: Ranking) -> str | None:
+        """Why the best passage does not win clearly enough, or None when it does."""
+        if ranking.margin <= self.min_margin:
+            return TIE
+        if ranking.matched_share < self.min_matched_share:
+            return TOO_LITTLE_MATCHED
+        return None
 
     def rank(self, question: str) -> Ranking | None:
         """The best-scoring passage and its confidence numbers; None when no passage matches."""
@@ -177,6 +205,7 @@ class RankedRetriever:
             margin=margin,
             matched_share=matched_weight / total_weight,
             unknown_words=unknown,
+            scores=scores,
         )
 
 

@@ -10,14 +10,15 @@ the library.
 
 from __future__ import annotations
 
+import heapq
 from array import array
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import islice
 from operator import countOf
-from typing import Protocol
+from typing import Literal, Protocol
 
 from tui_assistant.core.index import KeyFunction
 from tui_assistant.core.library import Library
@@ -29,22 +30,66 @@ BODY_WEIGHT = 1
 MIN_DISTINCT_MATCHES = 2
 
 
+# How many passages a refusal offers as places to look.
+NEAREST_SHOWN = 3
+
+Mode = Literal["keyword", "ranked", "hybrid"]
+
+
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """The one passage retrieval chose, and why it won."""
+    """The passage retrieval chose, why it won, and the runners-up after it.
 
-    passage: Passage
+    `passages[0]` is the chosen one (`passage`); the others follow best first, distinct:
+    sent with it to a model, or one key away in the evidence panel.
+    """
+
+    passages: tuple[Passage, ...]
     matched_words: tuple[str, ...]
     score: float
     runner_up_score: float | None
+    mode: Mode = "keyword"
+
+    @property
+    def passage(self) -> Passage:
+        return self.passages[0]
+
+
+@dataclass(frozen=True, slots=True)
+class NoEvidence:
+    """No passage is convincing enough to answer from: why, in plain words, and the
+    closest passages (best first) as places to look, never as an answer."""
+
+    why: str
+    nearest: tuple[Passage, ...] = ()
+    mode: Mode = "keyword"
 
 
 class Retriever(Protocol):
     library: Library
+    mode: Mode
 
-    def retrieve(self, question: str) -> Evidence | None:
-        """The single passage that answers `question`, or None to refuse."""
+    def retrieve(self, question: str, count: int = 1) -> Evidence | NoEvidence:
+        """The passage that answers `question` and up to `count - 1` runners-up, or
+        a refusal with the nearest passages."""
         ...
+
+
+# Why a retrieval refused, as the user reads it.
+NO_SHARED_WORD = "no passage shares a word with the question"
+TIE = "two passages match equally well"
+TOO_LITTLE_MATCHED = "too little of the question matched any passage"
+
+
+def best_numbers(scores: Mapping[int, float], count: int, skip: int | None = None) -> list[int]:
+    """The `count` highest-scoring passage numbers, best first (ties in passage order),
+    without `skip`."""
+    ranked = heapq.nsmallest(
+        count + (skip is not None),
+        (number for number in scores if scores[number] > 0),
+        key=lambda number: (-scores[number], number),
+    )
+    return [number for number in ranked if number != skip][:count]
 
 
 def question_keys(question: str, key: KeyFunction = stem) -> list[str]:
@@ -57,16 +102,40 @@ class KeywordRetriever:
     plus 1 more when its title holds it (title 2, body 1)."""
 
     key: KeyFunction = staticmethod(stem)
+    mode: Mode = "keyword"
 
     def __init__(self, library: Library) -> None:
         self.library = library
 
-    def retrieve(self, question: str) -> Evidence | None:
+    def retrieve(self, question: str, count: int = 1) -> Evidence | NoEvidence:
+        scores: Counter[int] = Counter()
+        chosen = self._choose(question, scores)
+        if isinstance(chosen, str):
+            nearest = best_numbers(scores, NEAREST_SHOWN)
+            return NoEvidence(chosen, tuple(map(self.library.passage, nearest)), self.mode)
+        present, winner, score, runner_up = chosen
+        others = best_numbers(scores, count - 1, skip=winner) if count > 1 else []
+        return Evidence(
+            passages=tuple(map(self.library.passage, [winner, *others])),
+            matched_words=tuple(
+                key
+                for key, in_title, in_body in present
+                if _holds(in_body, winner) or _holds(in_title, winner)
+            ),
+            score=score,
+            runner_up_score=runner_up,
+            mode=self.mode,
+        )
+
+    def _choose(
+        self, question: str, scores: Counter[int]
+    ) -> tuple[list[tuple[str, array[int], array[int]]], int, int, int | None] | str:
+        """The rule itself: the winner, its score and the runner-up's, or why none
+        wins. Fills `scores` with every passage's score."""
         index = self.library.index
         # A passage's score: 1 per question word it holds anywhere, plus 1 more when
         # its title holds it. Counted straight from the postings, so a word costs one
         # pass over the passages that hold it.
-        scores: Counter[int] = Counter()
         present: list[tuple[str, array[int], array[int]]] = []
         for key in question_keys(question, self.key):
             in_title, in_body = index.title(key).numbers, index.body(key).numbers
@@ -77,50 +146,27 @@ class KeywordRetriever:
             scores.update(_missing_from(in_title, in_body))
             scores.update(in_title)
         if not scores:
-            return None
+            return NO_SHARED_WORD
         values = list(scores.values())
         best_score = max(values)
         if best_score < TITLE_WEIGHT + BODY_WEIGHT:
             # One word in a title also scores 2: only here must matches be counted.
-            return self._weak_question(present, scores)
+            qualified = _matched_twice(present, scores, MIN_DISTINCT_MATCHES * BODY_WEIGHT)
+            if len(qualified) > 1:
+                return TIE
+            if not qualified:
+                return TOO_LITTLE_MATCHED
+            return present, qualified[0], MIN_DISTINCT_MATCHES * BODY_WEIGHT, None
         if countOf(values, best_score) > 1:
-            return None  # a tie at the best score
+            return TIE
         winner = next(islice(scores, values.index(best_score), None))
-        scores[winner] = 0
-        runner_up: int | None = max(scores.values())
+        others = Counter({number: value for number, value in scores.items() if number != winner})
+        runner_up: int | None = max(others.values(), default=None)
         if runner_up == MIN_DISTINCT_MATCHES * BODY_WEIGHT:
-            runner_up = runner_up if _matched_twice(present, scores, runner_up) else None
+            runner_up = runner_up if _matched_twice(present, others, runner_up) else None
         elif runner_up is not None and runner_up < MIN_DISTINCT_MATCHES * BODY_WEIGHT:
             runner_up = None
-        return self._evidence(present, winner, best_score, runner_up)
-
-    def _weak_question(
-        self, present: list[tuple[str, array[int], array[int]]], scores: Counter[int]
-    ) -> Evidence | None:
-        """The best score is 2 or less: only passages with two distinct words (two body
-        matches, score 2) compete."""
-        qualified = _matched_twice(present, scores, MIN_DISTINCT_MATCHES * BODY_WEIGHT)
-        if len(qualified) != 1:
-            return None
-        return self._evidence(present, qualified[0], MIN_DISTINCT_MATCHES * BODY_WEIGHT, None)
-
-    def _evidence(
-        self,
-        present: list[tuple[str, array[int], array[int]]],
-        winner: int,
-        score: int,
-        runner_up: int | None,
-    ) -> Evidence:
-        return Evidence(
-            passage=self.library.passage(winner),
-            matched_words=tuple(
-                key
-                for key, in_title, in_body in present
-                if _holds(in_body, winner) or _holds(in_title, winner)
-            ),
-            score=score,
-            runner_up_score=runner_up,
-        )
+        return present, winner, best_score, runner_up
 
 
 # Below this many title postings, looking each one up in the body postings is cheaper

@@ -5,14 +5,16 @@ working, and still know it when the request is cancelled:
 
 1. `start` (pure, synchronous): the follow-up rule, retrieval, and in deterministic mode
    the answer itself. It returns a finished `Outcome` or a `PendingAnswer`.
-2. `finish` (async): the provider call, then the citation check. Cancellation is never
-   swallowed here; `ask` records a cancelled turn and re-raises.
+2. `finish` (async): the provider call under the one deadline, then the citation
+   check. Cancellation is never swallowed here; `ask` records a cancelled turn and
+   re-raises.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -23,36 +25,30 @@ from tui_assistant.core.outcome import (
     Reason,
     answered,
     cancelled,
+    not_found,
     refused,
     timed_out,
 )
 from tui_assistant.core.passages import Passage
-from tui_assistant.core.retrieval import Evidence, Retriever
+from tui_assistant.core.retrieval import Evidence, NoEvidence, Retriever
 from tui_assistant.core.support import SupportMode, check_support
+from tui_assistant.errors import ProviderFailure
 
-
-class ProviderFailure(Exception):
-    """A provider call ended without a usable answer, for a known reason.
-
-    `detail` is shown to users: plain words, never provider text or secrets.
-    """
-
-    def __init__(self, reason: Reason, detail: str | None = None) -> None:
-        super().__init__(detail or reason.value)
-        self.reason = reason
-        self.detail = detail
+# A longer question is refused before anything else happens.
+MAX_QUESTION_CHARS = 4000
+# Candidates retrieved in deterministic mode: the answer's passage and the next ones,
+# one key away in the evidence panel.
+CANDIDATES_SHOWN = 3
 
 
 class AnswerProvider(Protocol):
-    """Turns a question and its one passage into the model's raw answer text.
+    """Turns a question and its passages into the model's raw answer text.
 
-    Raises `ProviderFailure` for a refusal, `TimeoutError` when its deadline passes;
-    lets `asyncio.CancelledError` through.
+    Raises `ProviderFailure` for a refusal; lets `asyncio.CancelledError` through. The
+    service bounds the whole call (the call ledger's wait included) by its deadline.
     """
 
-    deadline_seconds: float
-
-    async def complete(self, question: str, passage: Passage) -> str: ...
+    async def complete(self, question: str, passages: Sequence[Passage]) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,22 +70,29 @@ class AnswerService:
         retriever: Retriever,
         provider: AnswerProvider | None = None,
         support_mode: SupportMode = "warn",
+        deadline_seconds: float = 20.0,
+        passages_sent: int = 3,
     ) -> None:
         self.retriever = retriever
         self.provider = provider
         self.support_mode = support_mode
+        self.deadline_seconds = deadline_seconds
+        self.passages_sent = passages_sent
 
     def start(self, question: str, conversation: Conversation) -> Outcome | PendingAnswer:
         """Everything that needs no network: follow-up, retrieval, deterministic answer."""
         started = time.perf_counter()
+        if len(question) > MAX_QUESTION_CHARS:
+            return refused(question, Reason.TOO_LONG).with_elapsed(_ms(started))
         if is_repeat_request(question):
             previous = conversation.last_answered()
             if previous is None:
                 return refused(question, Reason.NO_EVIDENCE).with_elapsed(_ms(started))
             return previous.for_question(question, _ms(started))
-        evidence = self.retriever.retrieve(question)
-        if evidence is None:
-            return refused(question, Reason.NO_EVIDENCE).with_elapsed(_ms(started))
+        count = CANDIDATES_SHOWN if self.provider is None else self.passages_sent
+        evidence = self.retriever.retrieve(question, count)
+        if isinstance(evidence, NoEvidence):
+            return not_found(question, evidence).with_elapsed(_ms(started))
         if self.provider is None:
             return answered(question, evidence, evidence.passage.text, elapsed_ms=_ms(started))
         return PendingAnswer(question=question, evidence=evidence, started=started)
@@ -98,13 +101,15 @@ class AnswerService:
         """Ask the provider, then accept its answer only if the citation check passes."""
         assert self.provider is not None
         question, evidence = pending.question, pending.evidence
+        sent = evidence.passages
         try:
-            text = await self.provider.complete(question, evidence.passage)
+            async with asyncio.timeout(self.deadline_seconds):
+                text = await self.provider.complete(question, sent)
         except ProviderFailure as failure:
-            outcome = refused(question, failure.reason, evidence, failure.detail)
+            outcome = refused(question, failure.reason, evidence, failure.detail, sent)
         except TimeoutError:
-            detail = f"no answer within {self.provider.deadline_seconds:g} s"
-            outcome = timed_out(question, evidence, detail)
+            detail = f"no answer within {self.deadline_seconds:g} s"
+            outcome = timed_out(question, evidence, detail, sent)
         else:
             outcome = self.judge(question, evidence, text)
         return outcome.with_elapsed(pending.elapsed_ms())
@@ -138,7 +143,8 @@ class AnswerService:
             try:
                 outcome = await self.finish(step)
             except asyncio.CancelledError:
-                conversation.add(cancelled(question, step.evidence).with_elapsed(step.elapsed_ms()))
+                outcome = cancelled(question, step.evidence, step.evidence.passages)
+                conversation.add(outcome.with_elapsed(step.elapsed_ms()))
                 raise
         else:
             outcome = step

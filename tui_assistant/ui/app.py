@@ -31,33 +31,29 @@ from textual.widgets import Footer
 
 from tui_assistant.context import AppContext, load_library, open_context
 from tui_assistant.core.conversation import Conversation
-from tui_assistant.core.history import (
+from tui_assistant.core.library import Library
+from tui_assistant.core.outcome import Outcome, Reason, cancelled, refused
+from tui_assistant.core.service import PendingAnswer
+from tui_assistant.locations import default_data_dir
+from tui_assistant.settings import Settings
+from tui_assistant.store.history import (
     HistoryStore,
     LoadedHistory,
     Turn,
     export_conversation,
     latest_answer,
 )
-from tui_assistant.core.library import Library
-from tui_assistant.core.outcome import Outcome, Reason, cancelled, refused, timed_out
-from tui_assistant.core.service import PendingAnswer
-from tui_assistant.locations import default_data_dir
-from tui_assistant.settings import Settings
 from tui_assistant.ui.chat_pane import ChatPane, TurnView
 from tui_assistant.ui.core_warnings import NoticeHandler, show_core_warnings, stop_showing
 from tui_assistant.ui.editor import open_in_editor
 from tui_assistant.ui.evidence_panel import EvidencePanel
 from tui_assistant.ui.help_screen import HelpScreen
 from tui_assistant.ui.history_writer import HistoryWriter
-from tui_assistant.ui.lesson_browser import LessonBrowser
 from tui_assistant.ui.library_app import ContextStarter, LibraryApp, LibraryLoader
+from tui_assistant.ui.library_browser import LibraryBrowser
 from tui_assistant.ui.messages import PassageChosen, QuestionAsked
 from tui_assistant.ui.question_box import QuestionBox
 from tui_assistant.ui.status_bar import StatusBar, plural
-
-# A provider is meant to enforce its own deadline; this margin is the app's backstop
-# for one that does not, so a request can never hang the status bar on `asking`.
-DEADLINE_GRACE_SECONDS = 1.0
 
 
 class AssistantApp(LibraryApp):
@@ -68,7 +64,7 @@ class AssistantApp(LibraryApp):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Stop", priority=True, id="app.cancel"),
         Binding("escape", "focus_question", "Back", id="app.focus-question"),
-        Binding("ctrl+l", "focus_lessons", "Library", id="app.focus-lessons"),
+        Binding("ctrl+l", "focus_library", "Library", id="app.focus-library"),
         Binding("ctrl+o", "open_in_editor", "Edit", id="app.open-in-editor"),
         Binding("ctrl+r", "reload", "Reload", id="app.reload"),
         Binding("f1", "help", "Help", id="app.help"),
@@ -107,7 +103,7 @@ class AssistantApp(LibraryApp):
             yield ChatPane()
             with Vertical(id="side"):
                 yield EvidencePanel()
-                yield LessonBrowser()
+                yield LibraryBrowser()
         question_box = QuestionBox()
         question_box.cursor_blink = self._cursor_blink
         yield question_box
@@ -137,7 +133,7 @@ class AssistantApp(LibraryApp):
     def _show_library(self, library: Library, known: Collection[str]) -> None:
         """The library's size, tree and warnings (but those already shown)."""
         self.status_bar.show_library(self.context.mode_label, len(library))
-        self.lesson_browser.set_library(library)
+        self.library_browser.set_library(library)
         for problem in library.problems:
             if str(problem) not in known:
                 self.chat.add_notice(f"warning: {problem}")
@@ -162,8 +158,8 @@ class AssistantApp(LibraryApp):
         return self.query_one(EvidencePanel)
 
     @property
-    def lesson_browser(self) -> LessonBrowser:
-        return self.query_one(LessonBrowser)
+    def library_browser(self) -> LibraryBrowser:
+        return self.query_one(LibraryBrowser)
 
     @property
     def question_box(self) -> QuestionBox:
@@ -221,16 +217,9 @@ class AssistantApp(LibraryApp):
     @work(exclusive=True, group="ask", exit_on_error=False)
     async def _await_answer(self, pending: PendingAnswer) -> None:
         """The provider call. Cancelling this worker cancels the call itself."""
-        service = self.context.service
-        deadline = service.provider.deadline_seconds if service.provider else 0.0
         try:
-            async with asyncio.timeout(deadline + DEADLINE_GRACE_SECONDS):
-                outcome = await service.finish(pending)
-        except TimeoutError:
-            detail = f"no answer within {deadline:g} s"
-            outcome = timed_out(pending.question, pending.evidence, detail).with_elapsed(
-                pending.elapsed_ms()
-            )
+            # The service bounds the call by its deadline and reports `timed out`.
+            outcome = await self.context.service.finish(pending)
         except asyncio.CancelledError:
             raise
         except Exception as error:  # a provider bug must end as a refusal, not a crash
@@ -239,6 +228,7 @@ class AssistantApp(LibraryApp):
                 Reason.PROVIDER_ERROR,
                 pending.evidence,
                 f"unexpected {type(error).__name__}",
+                pending.evidence.passages,
             ).with_elapsed(pending.elapsed_ms())
         if self.pending is not pending:
             return  # cancelled while the answer was on its way: never shown
@@ -249,7 +239,7 @@ class AssistantApp(LibraryApp):
         if pending is None:
             return
         self.workers.cancel_group(self, "ask")
-        outcome = cancelled(pending.question, pending.evidence)
+        outcome = cancelled(pending.question, pending.evidence, pending.evidence.passages)
         self._conclude(outcome.with_elapsed(pending.elapsed_ms()), self._pending_view)
 
     def action_focus_question(self) -> None:
@@ -291,8 +281,8 @@ class AssistantApp(LibraryApp):
 
     # -- lessons, help --------------------------------------------------------
 
-    def action_focus_lessons(self) -> None:
-        self.lesson_browser.lesson_tree.focus()
+    def action_focus_library(self) -> None:
+        self.library_browser.library_tree.focus()
 
     @on(PassageChosen)
     def _show_passage(self, message: PassageChosen) -> None:

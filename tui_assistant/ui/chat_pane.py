@@ -13,8 +13,8 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tui_assistant.core.history import LoadedHistory, Turn
 from tui_assistant.core.text import clean_display_text
+from tui_assistant.store.history import LoadedHistory, Turn
 from tui_assistant.ui.literal import literal, one_line
 
 UNSUPPORTED_MARKER = " †"

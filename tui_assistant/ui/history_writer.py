@@ -10,8 +10,8 @@ import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from tui_assistant.core.history import HistoryStore, LoadedHistory, Turn
 from tui_assistant.core.outcome import Outcome
+from tui_assistant.store.history import HistoryStore, LoadedHistory, Turn
 
 
 class HistoryWriter:

@@ -17,9 +17,10 @@ from textual.app import App
 from textual.worker import get_current_worker
 
 from tui_assistant.context import AppContext, load_library, open_context
-from tui_assistant.core.library import Library, LibraryError
-from tui_assistant.core.store import Progress
+from tui_assistant.core.library import Library
+from tui_assistant.errors import LibraryError
 from tui_assistant.settings import Settings
+from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.status_bar import progress_text
 
 # Indexing progress is drawn at most this often: each report waits for the app's thread.

@@ -1,0 +1,272 @@
+"""Regenerate `screenshots/*.svg` from the real app: `python -m scripts.screenshots`.
+
+Each scene runs the real `AssistantApp` headless on the bundled lessons (or, for the
+tree browser, a small nested demo library written to a temporary folder), with a
+scripted provider standing in for a model server (no network), a frozen clock and a
+fresh data folder, so the same code always draws the same pictures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import tempfile
+import threading
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from textual import events
+from textual.pilot import Pilot
+
+from tui_assistant.context import AppContext, build_retriever, retriever_class
+from tui_assistant.core.passages import Passage
+from tui_assistant.core.service import AnswerProvider, AnswerService
+from tui_assistant.locations import bundled_lessons_dir
+from tui_assistant.settings import Settings
+from tui_assistant.store.index_store import Progress, open_library
+from tui_assistant.ui.app import AssistantApp
+
+SIZE = (110, 32)
+THEME = "textual-dark"
+DEMO_MODEL = "demo-model"
+DEMO_BASE_URL = "http://127.0.0.1:8000/v1"
+SCRIPTED_ANSWERS = {
+    "pasta-water": (
+        "Add about 10 grams of salt per litre of water, roughly two level teaspoons, "
+        "once the water is boiling hard [source:pasta-water]. The water should taste "
+        "like a mild broth, not like the sea [source:pasta-water]."
+    ),
+}
+
+
+class ScriptedProvider:
+    """Answers from a fixed script, as a model server would, without any network."""
+
+    deadline_seconds = 20.0
+
+    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+        passage = passages[0]
+        return SCRIPTED_ANSWERS.get(passage.id, f"See the passage. [source:{passage.id}]")
+
+
+class WaitingProvider:
+    """Never answers: the picture of a request in flight."""
+
+    deadline_seconds = 20.0
+
+    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+
+class FrozenClock:
+    """A clock that moves only when told to, so elapsed seconds are the same every run."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+# A small nested library for the tree browser: folders, a document split into
+# sections, single-passage documents.
+NESTED_DEMO: dict[str, str] = {
+    "getting-started.md": "# Getting started\n\nPick a passage with ctrl+l; ask with enter.\n",
+    "cooking/eggs.md": "# Boiled eggs\n\nSix minutes for a runny yolk, ten for a firm one.\n",
+    "cooking/pasta.md": (
+        "# Pasta\n\nDried pasta keeps for a year.\n\n"
+        "## Salting the water\n\nAbout 10 grams of salt per litre, once it boils.\n\n"
+        "## Cooking time\n\nStart tasting two minutes before the packet says.\n\n"
+        "### Al dente\n\nFirm to the bite, with no white core.\n"
+    ),
+    "kitchen/knives/sharpening.md": (
+        "# Sharpening knives\n\n"
+        "## Honing\n\nA steel realigns the edge; use it often.\n\n"
+        "## Whetstones\n\nSoak the stone, keep a steady 15 degree angle.\n"
+    ),
+    "kitchen/storage.md": "# Storing knives\n\nA magnetic strip or a block, never loose.\n",
+}
+
+
+def write_nested_demo(folder: Path) -> Path:
+    for relative, text in NESTED_DEMO.items():
+        path = folder / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return folder
+
+
+def demo_context(data_dir: Path, provider: AnswerProvider | None, lessons: Path) -> AppContext:
+    settings = Settings(
+        library=lessons,
+        data_dir=data_dir,
+        provider="openai" if provider else "deterministic",
+        model=DEMO_MODEL,
+        base_url=DEMO_BASE_URL,
+    )
+    library = open_library(lessons, None, retriever_class(settings).key)
+    service = AnswerService(build_retriever(settings, library), provider, settings.support_check)
+    return AppContext(settings=settings, library=library, service=service)
+
+
+class HeldStart:
+    """A start-up that reports some indexing progress, then waits until released:
+    the picture of a first start on a large library."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+
+    def __call__(self, settings: Settings, progress: Progress | None) -> AppContext:
+        if progress is not None:
+            progress(1200, 20000)
+        self.release.wait(30)
+        raise RuntimeError("the indexing scene ended before its picture was taken")
+
+
+@dataclass
+class Stage:
+    """What a scene can touch: the pilot's keys, the app, the clock."""
+
+    pilot: Pilot[int]
+    app: AssistantApp
+    clock: FrozenClock
+    held: HeldStart | None = field(default=None)
+
+    async def ask(self, question: str) -> None:
+        """Paste a question into the question box and press enter."""
+        self.app.question_box.post_message(events.Paste(question))
+        await self.pilot.pause()
+        await self.pilot.press("enter")
+
+    async def until(self, condition: Callable[[], bool]) -> None:
+        for _ in range(250):
+            if condition():
+                return
+            await self.pilot.pause(0.02)
+        raise RuntimeError("the app did not reach the expected state")
+
+
+async def answered_scene(stage: Stage) -> None:
+    await stage.ask("How much salt should I put in pasta water?")
+    await stage.until(lambda: stage.app.status_bar.status_text == "answered")
+
+
+async def refused_scene(stage: Stage) -> None:
+    await stage.ask("What is the capital of France?")
+    await stage.until(lambda: stage.app.status_bar.status_text.startswith("refused"))
+
+
+async def lessons_scene(stage: Stage) -> None:
+    await stage.pilot.press("ctrl+l", "down", "enter")
+
+
+async def tree_scene(stage: Stage) -> None:
+    # cooking/ open, Pasta open, its "Salting the water" section shown; kitchen/ open.
+    await stage.pilot.press("ctrl+l", "right", "down", "down", "right", "down", "down", "enter")
+    await stage.pilot.press("down", "down", "down", "right")
+
+
+async def filter_scene(stage: Stage) -> None:
+    await stage.pilot.press("ctrl+l", *"knives", "enter")
+
+
+async def indexing_scene(stage: Stage) -> None:
+    await stage.until(lambda: stage.app.status_bar.status_text.startswith("indexing 1,200"))
+
+
+async def in_flight_scene(stage: Stage) -> None:
+    await stage.ask("How long do I boil an egg for a runny yolk?")
+    await stage.until(lambda: stage.app.pending is not None)
+    stage.clock.now += 2.4
+    await stage.until(lambda: "2.4 s" in stage.app.status_bar.status_text)
+
+
+async def help_scene(stage: Stage) -> None:
+    await stage.pilot.press("f1")
+
+
+Steps = Callable[[Stage], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Scene:
+    provider: Callable[[], AnswerProvider | None]
+    steps: Steps
+    nested: bool = False  # the nested demo library instead of the bundled lessons
+    held: bool = False  # the library never finishes loading (the indexing picture)
+
+
+SCENES: dict[str, Scene] = {
+    "answered": Scene(ScriptedProvider, answered_scene),
+    "refused": Scene(ScriptedProvider, refused_scene),
+    "lesson-browser": Scene(lambda: None, lessons_scene),
+    "library-tree": Scene(lambda: None, tree_scene, nested=True),
+    "lesson-filter": Scene(lambda: None, filter_scene, nested=True),
+    "in-flight": Scene(WaitingProvider, in_flight_scene),
+    "indexing": Scene(lambda: None, indexing_scene, held=True),
+    "help": Scene(lambda: None, help_scene),
+}
+
+
+async def take(name: str, output: Path, scene: Scene) -> Path:
+    """Run the app, play the scene's steps, let it settle, save `output/name.svg`."""
+    clock = FrozenClock()
+    with tempfile.TemporaryDirectory() as temporary:
+        data_dir = Path(temporary) / "data"
+        lessons = (
+            write_nested_demo(Path(temporary) / "demo") if scene.nested else bundled_lessons_dir()
+        )
+        context = demo_context(data_dir, scene.provider(), lessons)
+        held = HeldStart() if scene.held else None
+
+        def start(settings: Settings, progress: Progress | None) -> AppContext:
+            return held(settings, progress) if held is not None else context
+
+        # The user's NO_COLOR and TEXTUAL_THEME must not change the committed pictures.
+        no_color = os.environ.pop("NO_COLOR", None)
+        try:
+            app = AssistantApp(context.settings, start=start, clock=clock, cursor_blink=False)
+        finally:
+            if no_color is not None:
+                os.environ["NO_COLOR"] = no_color
+        try:
+            async with app.run_test(size=SIZE) as pilot:
+                app.theme = THEME
+                stage = Stage(pilot, app, clock, held)
+                if held is None:
+                    await stage.until(lambda: app.loaded)
+                await pilot.pause()
+                await scene.steps(stage)
+                for _ in range(5):
+                    await pilot.pause(0.05)
+                await pilot.wait_for_scheduled_animations()
+                app.save_screenshot(filename=f"{name}.svg", path=str(output))
+                if held is not None:
+                    app.workers.cancel_group(app, "library")
+        finally:
+            if held is not None:
+                held.release.set()
+    return output / f"{name}.svg"
+
+
+async def take_all(output: Path) -> list[Path]:
+    output.mkdir(parents=True, exist_ok=True)
+    return [await take(name, output, scene) for name, scene in SCENES.items()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.screenshots", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("--output", type=Path, default=Path("screenshots"), metavar="DIR")
+    args = parser.parse_args(argv)
+    for path in asyncio.run(take_all(args.output)):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,35 @@
+"""Fixtures of the core tests: a small library on disk, a data folder, and a count of the
+documents the index store reads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.store_files import write_kitchen
+from tui_assistant.store import index_store as store
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    return write_kitchen(tmp_path / "lessons")
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The documents the store reads from disk, in order."""
+    seen: list[str] = []
+    real = store.read_document
+
+    def counting(folder: Path, relative_path: str) -> object:
+        seen.append(relative_path)
+        return real(folder, relative_path)
+
+    monkeypatch.setattr(store, "read_document", counting)
+    return seen

@@ -1,0 +1,118 @@
+"""The library tree: folders, documents and sections, moving, opening, filtering, and
+enter to read a passage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Static
+
+from tests.helpers import BUNDLED_LESSONS
+from tests.helpers.tui import (
+    evidence_text,
+    labels,
+    make_app,
+    make_context,
+    running,
+)
+from tui_assistant.ui.library_browser import DocumentData, FolderData, LibraryTree, PassageData
+
+SIZE = (100, 32)
+
+
+async def test_tree_shows_folders_first_and_opens_them_with_right_and_left(
+    nested: Path, tmp_path: Path
+) -> None:
+    app = make_app(make_context(nested, tmp_path / "data"))
+    async with running(app, SIZE) as pilot:
+        await pilot.press("ctrl+l")
+        tree = app.library_browser.library_tree
+        assert app.focused is tree
+        assert labels(tree) == ["cooking/", "kitchen/", "Intro"]
+        assert "7 passages" in str(app.status_bar.query_one("#status-mode", Static).render())
+
+        await pilot.press("right")  # open cooking/
+        assert labels(tree) == ["cooking/", "  Boiled eggs", "  Pasta", "kitchen/", "Intro"]
+        await pilot.press("down", "down", "right")  # open Pasta: its sections
+        assert labels(tree)[3:6] == ["    Pasta", "    Salting the water", "    Cooking time"]
+        await pilot.press("right", "down", "enter")  # first section, then the next
+        assert app.evidence.passage is not None
+        assert app.evidence.passage.id == "cooking/pasta#salting-the-water"
+        shown = evidence_text(app)
+        assert "Pasta › Salting the water" in shown
+        assert "cooking/pasta#salting-the-water" in shown
+        assert "library/cooking/pasta.md:5\u20137" in shown
+        assert "Ten grams of salt per litre." in shown
+
+        await pilot.press("left")  # on a leaf: up to its document
+        assert isinstance(tree.cursor_node and tree.cursor_node.data, DocumentData)
+        await pilot.press("left")  # close the document
+        assert labels(tree) == ["cooking/", "  Boiled eggs", "  Pasta", "kitchen/", "Intro"]
+        await pilot.press("left", "left")  # up to cooking/, then close it
+        assert labels(tree) == ["cooking/", "kitchen/", "Intro"]
+        assert isinstance(tree.cursor_node and tree.cursor_node.data, FolderData)
+
+
+async def test_enter_on_a_document_shows_its_first_passage(nested: Path, tmp_path: Path) -> None:
+    app = make_app(make_context(nested, tmp_path / "data"))
+    async with running(app, SIZE) as pilot:
+        await pilot.press("ctrl+l", "down", "down", "enter")  # Intro, a leaf
+        assert app.evidence.passage is not None and app.evidence.passage.id == "intro"
+        await pilot.press("up", "up", "enter", "down", "down", "enter")  # cooking/, Pasta
+        assert app.evidence.passage.id == "cooking/pasta"
+
+
+async def test_typing_filters_the_tree_with_ancestors_opened(nested: Path, tmp_path: Path) -> None:
+    app = make_app(make_context(nested, tmp_path / "data"))
+    async with running(app, SIZE) as pilot:
+        await pilot.press("ctrl+l", *"whet")
+        tree = app.library_browser.library_tree
+        assert labels(tree) == ["kitchen/", "  knives/", "    Sharpening", "      Whetstones"]
+        assert "filter: whet (1)" in str(app.library_browser.border_subtitle)
+        # The cursor is on the match: enter shows it.
+        assert isinstance(tree.cursor_node and tree.cursor_node.data, PassageData)
+        await pilot.press("enter")
+        assert app.evidence.passage is not None
+        assert app.evidence.passage.id == "kitchen/knives/sharpening#whetstones"
+
+        await pilot.press("backspace", "backspace", "backspace", "backspace", *"salt")
+        assert labels(tree) == ["cooking/", "  Pasta", "    Salting the water"]
+        await pilot.press(*"zzz")
+        assert labels(tree) == []
+        assert "filter: saltzzz (0)" in str(app.library_browser.border_subtitle)
+        for _ in "saltzzz":
+            await pilot.press("backspace")
+        assert labels(tree) == ["cooking/", "kitchen/", "Intro"]
+        assert "type to filter" in str(app.library_browser.border_subtitle)
+
+
+# -- open in editor -----------------------------------------------------------------
+
+
+async def test_lesson_browser_arrows_and_enter_change_the_evidence(tmp_path: Path) -> None:
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with running(app, SIZE) as pilot:
+        await pilot.press("ctrl+l")
+        assert isinstance(app.focused, LibraryTree)
+        await pilot.press("down", "enter")
+        assert app.evidence.passage is not None
+        assert app.evidence.passage.id == "knife-care"
+        assert "Caring for kitchen knives" in evidence_text(app)
+        await pilot.press("down", "enter")
+        assert app.evidence.passage.id == "pasta-water"
+        await pilot.press("up", "up", "enter")
+        assert app.evidence.passage.id == "boiled-eggs"
+
+
+async def test_typing_in_the_lesson_browser_filters_it(tmp_path: Path) -> None:
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with running(app, SIZE) as pilot:
+        await pilot.press("ctrl+l", "k", "n", "i")
+        tree = app.library_browser.library_tree
+        assert [str(node.label) for node in tree.root.children] == ["Caring for kitchen knives"]
+        assert "filter: kni (1)" in str(app.library_browser.border_subtitle)
+        await pilot.press("enter")
+        assert app.evidence.passage is not None and app.evidence.passage.id == "knife-care"
+        await pilot.press("backspace", "backspace", "backspace")
+        assert len(tree.root.children) == 3
+        assert "type to filter" in str(app.library_browser.border_subtitle)

@@ -1,0 +1,72 @@
+"""Every error the app raises on purpose, in one place.
+
+Each message is one line for users: it names the file or setting and what is wrong,
+and never holds a secret or text from a document or a model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tui_assistant.core.library import FileProblem
+    from tui_assistant.core.outcome import Reason
+
+
+class ConfigError(Exception):
+    """A setting or path the app cannot start with (exit status 2)."""
+
+
+class UsageError(Exception):
+    """Bad command-line usage (exit status 2)."""
+
+
+class LibraryError(Exception):
+    """The library as a whole is unusable (missing folder, no passage at all).
+
+    `problems` lists the files that were skipped, so a user whose every file was
+    rejected learns why each one was, not only that none was left.
+    """
+
+    def __init__(self, message: str, problems: Sequence[FileProblem] = ()) -> None:
+        super().__init__(message)
+        self.problems = tuple(problems)
+
+
+class CasesError(Exception):
+    """An `eval` cases file that cannot be evaluated; the message names the line."""
+
+    def __init__(self, line_number: int, problem: str) -> None:
+        super().__init__(f"line {line_number}: {problem}")
+        self.line_number = line_number
+        self.problem = problem
+
+
+class StoreProblem(Exception):
+    """The index store cannot be trusted (damaged, foreign, another version)."""
+
+
+class StoreBusy(Exception):
+    """The index store is locked by another program, full or failing to write: it is
+    not damaged, so it is never replaced; the message says what happened."""
+
+
+class LedgerUnavailable(Exception):
+    """The call ledger could not be read or written, so the limit cannot be checked."""
+
+
+class ProviderFailure(Exception):
+    """A provider call ended without a usable answer, for a known reason.
+
+    `detail` is shown to users: plain words, never provider text or secrets.
+    """
+
+    def __init__(self, reason: Reason, detail: str | None = None) -> None:
+        super().__init__(detail or reason.value)
+        self.reason = reason
+        self.detail = detail
+
+
+class ModelError(Exception):
+    """The sentence-embedding model cannot be used (missing, incomplete, wrong hash)."""

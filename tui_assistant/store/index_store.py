@@ -1,0 +1,430 @@
+"""The index store: one SQLite database per library folder, in the data folder.
+
+It keeps every document file's stamp (path, size, mtime in nanoseconds) and the
+passages the file split into, and the postings of their content words. Opening a
+library compares the folder with the stamps and reads again only the files that
+changed, were added or were removed, in one transaction; `snapshot.read_library` then
+builds the in-memory library and index from what is stored. A database that is
+damaged, from another schema version or not ours is rebuilt with a one-line warning,
+never trusted.
+
+Several processes share one store: a lock file beside the database lets one of them
+update it at a time, and each process then reads in its own snapshot (SQLite's WAL
+mode), which it keeps open, so the passage text it shows is the text it indexed even
+when another process updates the store meanwhile.
+
+The database is a plain SQLite file: `sqlite3 <data dir>/libraries/<name>.sqlite3`
+opens it (`files`, `passages`, `postings`, `meta`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import os
+import sqlite3
+import sys
+from array import array
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from tui_assistant.core.index import (
+    COUNT_TYPECODE,
+    NUMBER_TYPECODE,
+    KeyFunction,
+    Postings,
+    add_postings,
+    new_postings,
+)
+from tui_assistant.core.library import Library
+from tui_assistant.core.passages import Document
+from tui_assistant.core.text import NORMALISER_VERSION, content_words
+from tui_assistant.errors import StoreProblem
+from tui_assistant.store.durable import locked
+from tui_assistant.store.folder import UNREADABLE, FileStamp, Listing, list_library, read_document
+from tui_assistant.store.snapshot import FIELDS, WordPostings, begin_snapshot, read_library
+
+logger = logging.getLogger(__name__)
+
+# Bump when the tables, the passage rules or the stored words change meaning: an older
+# store is then rebuilt.
+SCHEMA_VERSION = 1
+# "TUIA": marks the file as ours, so a foreign database at our path is never read.
+APPLICATION_ID = 0x54554941
+STORE_FOLDER = "libraries"
+# How long to wait for another program's transaction before indexing in memory instead.
+BUSY_TIMEOUT_SECONDS = 5.0
+
+# Called with (files read, files to read) while changed files are indexed.
+Progress = Callable[[int, int], None]
+
+_SCHEMA = f"""
+PRAGMA application_id = {APPLICATION_ID};
+PRAGMA user_version = {SCHEMA_VERSION};
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files (
+    path TEXT PRIMARY KEY,      -- relative to the library folder, '/'-separated
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    title TEXT,                 -- the document title; NULL when skipped
+    problem TEXT                -- why the file was skipped; NULL when read
+);
+CREATE TABLE passages (
+    number INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused, so postings stay sorted
+    path TEXT NOT NULL REFERENCES files (path),
+    position INTEGER NOT NULL,  -- order within the document
+    anchor TEXT NOT NULL,       -- id part after '#'; '' for the document's first passage
+    title TEXT NOT NULL,
+    text TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    title_length INTEGER NOT NULL,  -- content words in the title
+    body_length INTEGER NOT NULL    -- content words in the text
+);
+CREATE INDEX passages_in_order ON passages (path, position);
+-- Per content word and field: the passage numbers holding it (unsigned 32-bit) and its
+-- count in each (unsigned 16-bit), as arrays in the machine's byte order.
+CREATE TABLE postings (
+    word TEXT NOT NULL,
+    field TEXT NOT NULL CHECK (field IN ('title', 'body')),
+    numbers BLOB NOT NULL,
+    counts BLOB NOT NULL,
+    PRIMARY KEY (word, field)
+) WITHOUT ROWID;
+"""
+
+
+def store_path(data_dir: Path, folder: Path) -> Path:
+    """`<data dir>/libraries/<folder name>-<hash of its absolute path>.sqlite3`."""
+    absolute = os.path.abspath(folder)
+    digest = hashlib.sha256(os.fsencode(absolute)).hexdigest()[:16]
+    name = "".join(c if c.isalnum() else "-" for c in os.path.basename(absolute))[:40]
+    return data_dir / STORE_FOLDER / f"{name or 'library'}-{digest}.sqlite3"
+
+
+def open_library(
+    folder: Path, data_dir: Path | None, key: KeyFunction, progress: Progress | None = None
+) -> Library:
+    """The library at `folder`, its store in `data_dir` brought up to date first.
+
+    Raises `LibraryError` when the folder is unusable or holds no passage. With no data
+    folder the library is indexed in memory; so it is, with a one-line warning, when
+    the store cannot be written or stays busy (another program holds it locked, the
+    disk is full): a store is replaced only when it is damaged, never because it is busy.
+    """
+    folder = Path(folder)
+    listing = list_library(folder)
+    if data_dir is None:
+        return _in_memory(folder, listing, key, progress)
+    path = store_path(data_dir, folder)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with locked(f"{path}.lock"):
+            connection = _current(path, folder, listing, progress)
+        try:
+            return read_library(connection, folder, listing, key)
+        except sqlite3.DatabaseError as error:
+            # Damage the checks did not reach (a scrambled page of passages) shows only
+            # when every row is read: rebuild rather than fail to start.
+            connection.close()
+            if not is_damage(error):
+                raise
+            with locked(f"{path}.lock"):
+                connection = _current(path, folder, listing, progress, damage=error)
+            return read_library(connection, folder, listing, key)
+    except OSError as error:
+        logger.warning(
+            "index store folder %s cannot be written (%s); indexing in memory",
+            path.parent,
+            error.strerror or error,
+        )
+    except sqlite3.Error as error:
+        logger.warning(
+            "index store %s cannot be used now (%s); indexing in memory, the store is kept",
+            path,
+            error,
+        )
+    return _in_memory(folder, listing, key, progress)
+
+
+def is_damage(error: sqlite3.Error) -> bool:
+    """Whether SQLite says the file is damaged or not a database, as opposed to busy,
+    locked, full or failing to read or write, which a later start may not meet."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+
+
+def _current(
+    path: Path,
+    folder: Path,
+    listing: Listing,
+    progress: Progress | None,
+    damage: sqlite3.Error | None = None,
+) -> sqlite3.Connection:
+    """The store brought up to date, in this process's snapshot (the lock held).
+
+    A store that cannot be trusted, or that shows damage while it is updated, is
+    rebuilt; any other error is raised and the file is left as it is.
+    """
+    if damage is None:
+        connection = _open_trusted(path, folder)
+    else:
+        connection = _rebuilt(path, folder, f"is damaged ({damage})")
+    try:
+        _update(connection, folder, listing, progress)
+        begin_snapshot(connection)
+    except sqlite3.DatabaseError as error:
+        connection.close()
+        if damage is not None or not is_damage(error):
+            raise
+        return _current(path, folder, listing, progress, damage=error)
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def _in_memory(
+    folder: Path, listing: Listing, key: KeyFunction, progress: Progress | None
+) -> Library:
+    connection = _connect(":memory:")
+    _create(connection, folder)
+    _update(connection, folder, listing, progress)
+    return read_library(connection, folder, listing, key)
+
+
+def _connect(path: Path | str) -> sqlite3.Connection:
+    # Autocommit: transactions are begun and ended here, explicitly. The connection
+    # may serve a UI thread after a worker thread opened it (never both at once).
+    connection = sqlite3.connect(
+        path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_SECONDS
+    )
+    connection.execute("PRAGMA foreign_keys = ON")
+    return connection
+
+
+def _open_trusted(path: Path, folder: Path) -> sqlite3.Connection:
+    """The store at `path`, created when missing and rebuilt when it cannot be trusted."""
+    connection = _connect(path)
+    try:
+        _check(connection, folder)
+    except StoreProblem as problem:
+        connection.close()
+        return _rebuilt(path, folder, str(problem))
+    except sqlite3.DatabaseError as error:
+        connection.close()
+        if not is_damage(error):
+            raise
+        return _rebuilt(path, folder, f"is damaged ({error})")
+    return connection
+
+
+def _check(connection: sqlite3.Connection, folder: Path) -> None:
+    """Create the schema in an empty database; raise StoreProblem for one not ours."""
+    application_id = connection.execute("PRAGMA application_id").fetchone()[0]
+    version = connection.execute("PRAGMA user_version").fetchone()[0]
+    tables = connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    if application_id == 0 and version == 0 and tables == 0:
+        _create(connection, folder)
+        return
+    if application_id != APPLICATION_ID:
+        raise StoreProblem("is not a tui-assistant index store")
+    if version != SCHEMA_VERSION:
+        raise StoreProblem(f"is from another version (schema {version})")
+    meta = dict(connection.execute("SELECT key, value FROM meta"))
+    if meta.get("words") != str(NORMALISER_VERSION):
+        raise StoreProblem("holds words from another version")
+    if meta.get("byte_order") != sys.byteorder:
+        raise StoreProblem(f"was written on a {meta.get('byte_order')}-endian machine")
+    # Read every table once, so a damaged file fails here rather than mid-answer.
+    connection.execute("SELECT count(*), max(mtime_ns) FROM files").fetchone()
+    connection.execute("SELECT max(number) FROM passages").fetchone()
+    connection.execute("SELECT count(*) FROM postings").fetchone()
+
+
+def _create(connection: sqlite3.Connection, folder: Path) -> None:
+    # WAL lets other processes read while one writes (an in-memory store stays "memory").
+    connection.execute("PRAGMA journal_mode = WAL").fetchone()
+    meta = {
+        "words": str(NORMALISER_VERSION),
+        "byte_order": sys.byteorder,
+        "folder": os.path.abspath(folder),
+    }
+    rows = ", ".join(f"({_quoted(key)}, {_quoted(value)})" for key, value in meta.items())
+    # One transaction: a store is never left with its tables but without its meta rows.
+    connection.executescript(
+        f"BEGIN; {_SCHEMA} INSERT INTO meta (key, value) VALUES {rows}; COMMIT;"
+    )
+
+
+def _quoted(value: str) -> str:
+    """`value` as an SQL string literal (for the script, which takes no parameters)."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _rebuilt(path: Path, folder: Path, problem: str) -> sqlite3.Connection:
+    logger.warning("index store %s %s; rebuilding it", path, problem)
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(f"{path}{suffix}")
+    connection = _connect(path)
+    _create(connection, folder)
+    return connection
+
+
+def _update(
+    connection: sqlite3.Connection, folder: Path, listing: Listing, progress: Progress | None
+) -> None:
+    """Read again the files whose stamps changed, drop the removed ones: one transaction."""
+    stored = {
+        path: (size, mtime_ns)
+        for path, size, mtime_ns in connection.execute("SELECT path, size, mtime_ns FROM files")
+    }
+    current = {stamp.path for stamp in listing.files}
+    removed = [path for path in stored if path not in current]
+    changed = [
+        stamp for stamp in listing.files if stored.get(stamp.path) != (stamp.size, stamp.mtime_ns)
+    ]
+    if not removed and not changed:
+        return
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        postings = _PostingChanges()
+        for path in [*removed, *(stamp.path for stamp in changed if stamp.path in stored)]:
+            _forget_passages(connection, path, postings)
+        connection.executemany("DELETE FROM files WHERE path = ?", [(path,) for path in removed])
+        for done, stamp in enumerate(changed, start=1):
+            _store_file(connection, stamp, read_document(folder, stamp.path), postings)
+            if progress is not None:
+                progress(done, len(changed))
+        postings.write(connection)
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+
+
+class _PostingChanges:
+    """What one update does to the stored postings, per field and word: passage numbers
+    to drop (their files changed or went away) and postings to append (new passages,
+    whose numbers are larger than any stored one)."""
+
+    def __init__(self) -> None:
+        self.dropped: dict[str, dict[str, set[int]]] = {field: {} for field in FIELDS}
+        self.added: WordPostings = {field: {} for field in FIELDS}
+
+    def drop(self, number: int, title: str, text: str) -> None:
+        for field, value in zip(FIELDS, (title, text), strict=True):
+            dropped = self.dropped[field]
+            for word in set(content_words(value)):
+                dropped.setdefault(word, set()).add(number)
+
+    def add(self, number: int, title_words: list[str], body_words: list[str]) -> tuple[int, int]:
+        return (
+            add_postings(self.added["title"], number, title_words),
+            add_postings(self.added["body"], number, body_words),
+        )
+
+    def write(self, connection: sqlite3.Connection) -> None:
+        """Store the postings of every word this update touched."""
+        for field in FIELDS:
+            emptied: list[tuple[str, str]] = []
+            rows = list(self._rows(connection, field, emptied))
+            connection.executemany(
+                "INSERT OR REPLACE INTO postings (word, field, numbers, counts)"
+                " VALUES (?, ?, ?, ?)",
+                rows,
+            )
+            connection.executemany("DELETE FROM postings WHERE word = ? AND field = ?", emptied)
+            self.dropped[field].clear()
+
+    def _rows(
+        self,
+        connection: sqlite3.Connection,
+        field: str,
+        emptied: list[tuple[str, str]],
+    ) -> Iterator[tuple[str, str, bytes, bytes]]:
+        """The rows to store for `field`; words left with no passage go to `emptied`."""
+        dropped, added = self.dropped[field], self.added[field]
+        for word in dropped.keys() | added.keys():
+            stored = _stored_postings(connection, word, field)
+            postings = _changed(stored, dropped.get(word), added.get(word))
+            if postings.numbers:
+                yield word, field, postings.numbers.tobytes(), postings.counts.tobytes()
+            else:
+                emptied.append((word, field))
+
+
+def _changed(stored: Postings, gone: set[int] | None, extra: Postings | None) -> Postings:
+    """`stored` without the passages in `gone`, then with `extra` appended."""
+    if gone:
+        places = [i for i, number in enumerate(stored.numbers) if number not in gone]
+        stored = Postings(
+            array(NUMBER_TYPECODE, map(stored.numbers.__getitem__, places)),
+            array(COUNT_TYPECODE, map(stored.counts.__getitem__, places)),
+        )
+    if extra is None:
+        return stored
+    if not stored.numbers:
+        return extra
+    return Postings(stored.numbers + extra.numbers, stored.counts + extra.counts)
+
+
+def _stored_postings(connection: sqlite3.Connection, word: str, field: str) -> Postings:
+    postings = new_postings()
+    row = connection.execute(
+        "SELECT numbers, counts FROM postings WHERE word = ? AND field = ?", (word, field)
+    ).fetchone()
+    if row is not None:
+        postings.numbers.frombytes(row[0])
+        postings.counts.frombytes(row[1])
+    return postings
+
+
+def _forget_passages(connection: sqlite3.Connection, path: str, postings: _PostingChanges) -> None:
+    for number, title, text in connection.execute(
+        "SELECT number, title, text FROM passages WHERE path = ?", (path,)
+    ).fetchall():
+        postings.drop(number, title, text)
+    connection.execute("DELETE FROM passages WHERE path = ?", (path,))
+
+
+def _store_file(
+    connection: sqlite3.Connection,
+    stamp: FileStamp,
+    read: Document | str,
+    postings: _PostingChanges,
+) -> None:
+    problem = read if isinstance(read, str) else None
+    title = None if isinstance(read, str) else read.title
+    # A file that could not be read (permissions) is tried again at the next start:
+    # making it readable does not change its size or mtime.
+    size = -1 if problem is not None and problem.startswith(UNREADABLE) else stamp.size
+    connection.execute(
+        "INSERT OR REPLACE INTO files (path, size, mtime_ns, title, problem)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (stamp.path, size, stamp.mtime_ns, title, problem),
+    )
+    if isinstance(read, str):
+        return
+    for position, draft in enumerate(read.passages):
+        title_words, body_words = content_words(draft.title), content_words(draft.text)
+        cursor = connection.execute(
+            "INSERT INTO passages (path, position, anchor, title, text, line, end_line,"
+            " title_length, body_length) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                stamp.path,
+                position,
+                draft.anchor,
+                draft.title,
+                draft.text,
+                draft.line,
+                draft.end_line,
+                len(title_words),
+                len(body_words),
+            ),
+        )
+        assert cursor.lastrowid is not None
+        postings.add(cursor.lastrowid, title_words, body_words)

@@ -1,0 +1,172 @@
+"""The library as read from the index store's snapshot.
+
+After an update, a process starts a read transaction and keeps it (`begin_snapshot`);
+`read_library` then builds the in-memory `Library` from it: passages in library order,
+the index from the stored postings, and passage texts read in that same snapshot, so
+what is answered is what was indexed, whatever other processes write meanwhile.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from array import array
+from collections.abc import Iterator
+from pathlib import Path
+
+from tui_assistant.core.index import (
+    NUMBER_TYPECODE,
+    InvertedIndex,
+    KeyFunction,
+    Postings,
+    new_postings,
+)
+from tui_assistant.core.library import (
+    DocumentInfo,
+    FileProblem,
+    Library,
+    PassageInfo,
+    document_ids,
+    printable_file_name,
+)
+from tui_assistant.core.passages import passage_id
+from tui_assistant.errors import LibraryError
+from tui_assistant.store.folder import Listing
+
+# The two fields every passage's words are indexed in.
+FIELDS = ("title", "body")
+
+# Per field, per word: its postings, numbered by store row.
+WordPostings = dict[str, dict[str, Postings]]
+
+
+def begin_snapshot(connection: sqlite3.Connection) -> None:
+    """Start the read transaction this process keeps: its first read fixes the snapshot."""
+    connection.execute("BEGIN")
+    connection.execute("SELECT count(*) FROM files").fetchone()
+
+
+class _Texts:
+    """Passage texts read from the store's snapshot, by passage number."""
+
+    def __init__(self, connection: sqlite3.Connection, rows: array[int]) -> None:
+        self._connection = connection
+        self._rows = rows
+        self._lock = threading.Lock()
+
+    def __call__(self, number: int) -> str:
+        with self._lock:
+            found = self._connection.execute(
+                "SELECT text FROM passages WHERE number = ?", (self._rows[number],)
+            ).fetchone()
+        if found is None:  # cannot happen inside the snapshot
+            raise LookupError(f"passage {number} is not in the store")
+        return str(found[0])
+
+    def close(self) -> None:
+        """End the snapshot: the library's texts can no longer be read."""
+        with self._lock:
+            self._connection.close()
+
+
+def _stored_postings(
+    connection: sqlite3.Connection,
+) -> Iterator[tuple[str, str, array[int], array[int]]]:
+    """Every word's postings as stored, numbered by store row."""
+    for word, field, numbers, counts in connection.execute(
+        "SELECT word, field, numbers, counts FROM postings"
+    ):
+        postings = new_postings()
+        postings.numbers.frombytes(numbers)
+        postings.counts.frombytes(counts)
+        yield field, word, postings.numbers, postings.counts
+
+
+def read_library(
+    connection: sqlite3.Connection,
+    folder: Path,
+    listing: Listing,
+    key: KeyFunction,
+) -> Library:
+    """The in-memory library and index, from the store's snapshot.
+
+    In memory, passages are numbered 0, 1, ... in store row order, so the stored
+    postings (ascending rows) stay ascending once renumbered; `Library.positions`
+    maps a number to the passage's place in library order.
+    """
+    display_folder = os.path.basename(os.path.abspath(folder))
+    problems: list[FileProblem] = list(listing.problems)
+    titles: dict[str, str] = {}
+    for path, title, problem in connection.execute(
+        "SELECT path, title, problem FROM files ORDER BY path"
+    ):
+        if problem is not None:
+            problems.append(FileProblem(path, problem))
+        else:
+            titles[path] = title
+    ids, notices = document_ids(titles)
+    problems.extend(notices)
+    problems.sort(key=lambda problem: problem.path)
+    infos: list[PassageInfo] = []
+    documents: list[DocumentInfo] = []
+    # Per passage in library order: its store row and field lengths.
+    rows = array("q")
+    title_lengths, body_lengths = array(NUMBER_TYPECODE), array(NUMBER_TYPECODE)
+    for (
+        row,
+        path,
+        anchor,
+        title,
+        line,
+        end_line,
+        title_length,
+        body_length,
+    ) in connection.execute(
+        "SELECT number, path, anchor, title, line, end_line, title_length, body_length"
+        " FROM passages ORDER BY path, position"
+    ):
+        if not documents or documents[-1].path != path:
+            documents.append(DocumentInfo(path, titles[path], len(infos), 0))
+        document = documents[-1]
+        documents[-1] = DocumentInfo(path, document.title, document.first, document.count + 1)
+        infos.append(
+            PassageInfo(
+                passage_id(ids[path], anchor),
+                title,
+                f"{display_folder}/{path}",
+                line,
+                end_line,
+                path,
+            )
+        )
+        rows.append(row)
+        title_lengths.append(title_length)
+        body_lengths.append(body_length)
+    if not infos:
+        skipped = sum(problem.skipped for problem in problems)
+        detail = f" ({skipped} skipped)" if skipped else ""
+        raise LibraryError(
+            f"library folder {printable_file_name(str(folder))} has no Markdown document "
+            f"with text{detail}",
+            problems,
+        )
+    # Number passages in row order, so every stored postings list stays ascending.
+    positions = sorted(range(len(rows)), key=rows.__getitem__)
+    by_number = array("q", map(rows.__getitem__, positions))
+    number_of_row = array("l", [-1]) * (by_number[-1] + 1)
+    for number, row in enumerate(by_number):
+        number_of_row[row] = number
+    fields: WordPostings = {field: {} for field in FIELDS}
+    to_number = number_of_row.__getitem__
+    for field, word, rows, counts in _stored_postings(connection):
+        fields[field][word] = Postings(array(NUMBER_TYPECODE, map(to_number, rows)), counts)
+    index = InvertedIndex(
+        fields["title"],
+        fields["body"],
+        array(NUMBER_TYPECODE, map(title_lengths.__getitem__, positions)),
+        array(NUMBER_TYPECODE, map(body_lengths.__getitem__, positions)),
+        key,
+    )
+    texts = _Texts(connection, by_number)
+    return Library(folder, infos, documents, index, texts, problems, positions)

@@ -1,0 +1,372 @@
+"""The passage browser: the library's folders, documents and passages as a tree.
+
+Folders are nodes that open and close (sorted, before the documents beside them); a
+document with several passages opens onto its sections; a single-passage document is
+a leaf. A folder's or a document's children are added only when it is first opened,
+so a library of tens of thousands of documents costs only its top level at start.
+
+Typing while the tree has focus filters it: the passages whose title or id holds
+every typed word, with their folders and documents around them, opened. At most
+`MAX_SHOWN` passages are shown for one filter; the border says how many matched.
+
+Every label is untrusted text (titles and file names from the library), so it is
+cleaned and passed as `rich.text.Text`, never a str (which `Tree` reads as markup).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from tui_assistant.core.library import DocumentInfo, Library
+from tui_assistant.core.passages import TITLE_SEPARATOR
+from tui_assistant.ui.literal import one_line
+from tui_assistant.ui.messages import PassageChosen
+
+# More matches than this are counted, not shown: a one-letter filter on a large
+# library would otherwise build (and lay out) every node of it on each key.
+MAX_SHOWN = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class FolderData:
+    path: str  # relative to the library folder, '/'-separated, no trailing '/'
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentData:
+    index: int  # into `Library.documents`
+
+
+@dataclass(frozen=True, slots=True)
+class PassageData:
+    number: int  # into `Library.passages`
+
+
+NodeData = FolderData | DocumentData | PassageData
+
+
+@dataclass
+class Folder:
+    """One folder of the library: its sub-folders (by name) and its documents."""
+
+    path: str
+    folders: dict[str, Folder] = field(default_factory=dict)
+    documents: list[int] = field(default_factory=list)
+
+    def sorted_folders(self) -> list[Folder]:
+        return [self.folders[name] for name in sorted(self.folders)]
+
+
+def build_shelf(documents: Sequence[DocumentInfo]) -> Folder:
+    """The folder tree of `documents` (in library order, so sorted by path)."""
+    root = Folder("")
+    for index, document in enumerate(documents):
+        folder = root
+        *parts, _name = document.path.split("/")
+        for part in parts:
+            child = folder.folders.get(part)
+            if child is None:
+                child = folder.folders[part] = Folder(
+                    f"{folder.path}/{part}" if folder.path else part
+                )
+            folder = child
+        folder.documents.append(index)
+    return root
+
+
+def section_label(passage_title: str, document_title: str) -> str:
+    """A passage's heading path within its document: its title without the document
+    title and the separator after it."""
+    prefix = document_title + TITLE_SEPARATOR
+    if passage_title.startswith(prefix) and len(passage_title) > len(prefix):
+        return passage_title[len(prefix) :]
+    return passage_title
+
+
+def _label(text: str) -> Text:
+    # Text, never a str: Tree parses a str label as markup.
+    return Text(one_line(text) or " ")
+
+
+class LibraryTree(Tree[NodeData]):
+    """The tree itself. Printable keys edit the filter; arrows and enter browse."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right", "open_node", "Open", show=False, id="library.open"),
+        Binding("left", "close_node", "Close", show=False, id="library.close"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__("library", id="library-tree")
+        self.show_root = False
+        self.auto_expand = False
+        self.library: Library | None = None
+        self.filter_text = ""
+        # Passage numbers matching the filter (all of them, also those not shown).
+        self.matches: array[int] = array("I")
+        self._shelf = Folder("")
+        self._populated: set[int] = set()  # ids of nodes whose children were added
+        self._document_of: array[int] = array("I")
+        self._haystacks: list[str] | None = None
+        self._matched_text: str | None = None  # the filter `matches` belongs to
+
+    # -- the library ----------------------------------------------------------
+
+    def set_library(self, library: Library) -> None:
+        """Show `library` (at start, and after a reload), keeping the typed filter."""
+        self.library = library
+        self._shelf = build_shelf(library.documents)
+        self._document_of = array("I", bytes(4 * len(library.passages)))
+        for index, document in enumerate(library.documents):
+            for number in range(document.first, document.first + document.count):
+                self._document_of[number] = index
+        self._haystacks = None
+        self._matched_text = None
+        self.apply_filter(self.filter_text)
+
+    def passage_count(self) -> int:
+        return 0 if self.library is None else len(self.library.passages)
+
+    # -- building nodes -------------------------------------------------------
+
+    def _rebuild(self) -> None:
+        self.clear()
+        self._populated = {self.root.id}
+        self._add_folder_contents(self.root, self._shelf)
+        self.cursor_line = 0
+
+    def _add_folder_contents(self, node: TreeNode[NodeData], folder: Folder) -> None:
+        for sub in folder.sorted_folders():
+            name = sub.path.rsplit("/", 1)[-1]
+            node.add(_label(name + "/"), FolderData(sub.path))
+        for index in folder.documents:
+            self._add_document(node, index)
+
+    def _add_document(
+        self, node: TreeNode[NodeData], index: int, expand: bool = False
+    ) -> TreeNode[NodeData]:
+        assert self.library is not None
+        document = self.library.documents[index]
+        if document.count == 1:
+            return node.add_leaf(_label(document.title), DocumentData(index))
+        return node.add(_label(document.title), DocumentData(index), expand=expand)
+
+    def _add_passage(self, node: TreeNode[NodeData], number: int, document_title: str) -> None:
+        assert self.library is not None
+        title = self.library.passages[number].title
+        node.add_leaf(_label(section_label(title, document_title)), PassageData(number))
+
+    def _populate(self, node: TreeNode[NodeData]) -> None:
+        """Add a folder's or a document's children, the first time it opens."""
+        if node.id in self._populated or self.library is None:
+            return
+        self._populated.add(node.id)
+        data = node.data
+        if isinstance(data, FolderData):
+            self._add_folder_contents(node, self._folder(data.path))
+        elif isinstance(data, DocumentData):
+            document = self.library.documents[data.index]
+            for number in range(document.first, document.first + document.count):
+                self._add_passage(node, number, document.title)
+
+    def _folder(self, path: str) -> Folder:
+        folder = self._shelf
+        for part in path.split("/"):
+            folder = folder.folders[part]
+        return folder
+
+    # -- filtering ------------------------------------------------------------
+
+    def apply_filter(self, text: str) -> None:
+        previous, self.filter_text = self._matched_text, text
+        library = self.library
+        if library is None:
+            self._show_subtitle()
+            return
+        if not text.strip():
+            self.matches = array("I")
+            self._matched_text = None
+            self._rebuild()
+            self._show_subtitle()
+            return
+        words = text.casefold().split()
+        haystacks = self._haystacks
+        if haystacks is None:
+            haystacks = self._haystacks = [
+                f"{passage.title} {passage.id}".casefold() for passage in library.passages
+            ]
+        # A longer filter only narrows the matches of the shorter one it extends.
+        narrowing = previous is not None and text.startswith(previous)
+        candidates = self.matches if narrowing else range(len(haystacks))
+        self.matches = array(
+            "I",
+            (n for n in candidates if all(word in haystacks[n] for word in words)),
+        )
+        self._matched_text = text
+        self._show_matches()
+        self._show_subtitle()
+
+    def _show_matches(self) -> None:
+        """The filtered tree: matching passages with their documents and folders, open."""
+        assert self.library is not None
+        library = self.library
+        shown = self.matches[:MAX_SHOWN]
+        by_document: dict[int, list[int]] = {}
+        for number in shown:
+            by_document.setdefault(self._document_of[number], []).append(number)
+        needed: set[str] = set()
+        for index in by_document:
+            parts = library.documents[index].path.split("/")[:-1]
+            needed.update("/".join(parts[: depth + 1]) for depth in range(len(parts)))
+        self.clear()
+        self._populated = {self.root.id}
+        first_passage_line: list[int] = []
+        line = 0
+
+        def add(node: TreeNode[NodeData], folder: Folder) -> None:
+            nonlocal line
+            for sub in folder.sorted_folders():
+                if sub.path in needed:
+                    name = sub.path.rsplit("/", 1)[-1]
+                    child = node.add(_label(name + "/"), FolderData(sub.path), expand=True)
+                    self._populated.add(child.id)
+                    line += 1
+                    add(child, sub)
+            for index in folder.documents:
+                numbers = by_document.get(index)
+                if numbers is None:
+                    continue
+                document = library.documents[index]
+                doc_node = self._add_document(node, index, expand=True)
+                line += 1
+                if document.count == 1:
+                    first_passage_line.append(line - 1)
+                    continue
+                self._populated.add(doc_node.id)
+                for number in numbers:
+                    self._add_passage(doc_node, number, document.title)
+                    first_passage_line.append(line)
+                    line += 1
+
+        add(self.root, self._shelf)
+        self.cursor_line = min(first_passage_line, default=0)
+
+    def _show_subtitle(self) -> None:
+        browser = self.parent
+        if not isinstance(browser, LibraryBrowser):
+            return
+        if self.library is None:
+            browser.border_subtitle = "loading…"
+        elif not self.filter_text:
+            browser.border_subtitle = "type to filter"
+        else:
+            found = len(self.matches)
+            count = f"{found:,}" if found <= MAX_SHOWN else f"{MAX_SHOWN:,} of {found:,}"
+            # Content, not a str: a border subtitle string would be parsed as markup.
+            browser.border_subtitle = Content(f"filter: {one_line(self.filter_text)} ({count})")
+
+    # -- keys -----------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "backspace" and self.filter_text:
+            self.apply_filter(self.filter_text[:-1])
+        elif event.is_printable and event.character and event.key != "enter":
+            self.apply_filter(self.filter_text + event.character)
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+
+    def action_open_node(self) -> None:
+        """Open the folder or document under the cursor; on an open one, go to its first child."""
+        node = self.cursor_node
+        if node is None or not node.allow_expand:
+            return
+        self._populate(node)
+        if not node.is_expanded:
+            node.expand()
+        elif node.children:
+            self.move_cursor(node.children[0])
+
+    def action_close_node(self) -> None:
+        """Close the node under the cursor; on a closed one or a leaf, go to its parent."""
+        node = self.cursor_node
+        if node is None:
+            return
+        if node.allow_expand and node.is_expanded:
+            node.collapse()
+        elif node.parent is not None and node.parent is not self.root:
+            self.move_cursor(node.parent)
+
+    @on(Tree.NodeExpanded)
+    def _expanded(self, event: Tree.NodeExpanded[NodeData]) -> None:
+        event.stop()
+        self._populate(event.node)  # also when opened by mouse or space
+
+    @on(Tree.NodeSelected)
+    def _selected(self, event: Tree.NodeSelected[NodeData]) -> None:
+        event.stop()
+        node, data, library = event.node, event.node.data, self.library
+        if library is None or data is None:
+            return
+        if isinstance(data, FolderData):
+            self._populate(node)
+            node.toggle()
+            return
+        if isinstance(data, DocumentData):
+            number = library.documents[data.index].first
+            if node.allow_expand and not node.is_expanded:
+                self._populate(node)
+                node.expand()
+        else:
+            number = data.number
+        self.post_message(PassageChosen(library.passages[number].id))
+
+
+class LibraryBrowser(Vertical):
+    DEFAULT_CSS = """
+    LibraryBrowser {
+        border: round $secondary;
+        border-title-color: $text-secondary;
+        height: 1fr;
+        min-height: 5;
+    }
+    LibraryBrowser:focus-within { border: round $accent; }
+    LibraryBrowser > Tree {
+        border: none;
+        height: 1fr;
+        padding: 0;
+        background: transparent;
+        overflow-x: hidden;
+    }
+    LibraryBrowser > Tree:focus { border: none; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(id="library")
+        self.border_title = "Library ctrl+l"
+        self.border_subtitle = "loading…"
+
+    def compose(self) -> ComposeResult:
+        yield LibraryTree()
+
+    @property
+    def library_tree(self) -> LibraryTree:
+        return self.query_one(LibraryTree)
+
+    def set_library(self, library: Library) -> None:
+        count = len(library.passages)
+        self.border_title = f"Library ({count:,} passages) ctrl+l"
+        self.library_tree.set_library(library)
