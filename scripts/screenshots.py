@@ -1,7 +1,8 @@
-"""Regenerate `screenshots/*.svg` from the real app: `python -m scripts.screenshots`.
+"""Regenerate `screenshots/*.svg` from the real app: `python scripts/screenshots.py`.
 
-Each scene runs the real `AssistantApp` headless on the bundled lessons (or, for the
-tree browser, a small nested demo library written to a temporary folder), with a
+Each scene runs the real `AssistantApp` headless on the bundled lessons (or a small
+demo library written to a temporary folder: a nested one for the tree browser, a
+two-page one for an answer from two passages), with a
 scripted provider standing in for a model server (no network), a frozen clock and a
 fresh data folder, so the same code always draws the same pictures.
 """
@@ -11,18 +12,23 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import sys
 import tempfile
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+if __package__ in (None, ""):  # run as `python scripts/screenshots.py`
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 from textual import events
 from textual.pilot import Pilot
 
-from tui_assistant.context import AppContext, build_retriever, retriever_class
+from tui_assistant.context import AppContext, build_retriever
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.service import AnswerProvider, AnswerService
+from tui_assistant.core.text import stem
 from tui_assistant.locations import bundled_lessons_dir
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress, open_library
@@ -37,6 +43,11 @@ SCRIPTED_ANSWERS = {
         "Add about 10 grams of salt per litre of water, roughly two level teaspoons, "
         "once the water is boiling hard [source:pasta-water]. The water should taste "
         "like a mild broth, not like the sea [source:pasta-water]."
+    ),
+    "registry#scoped-packages": (
+        'Add "@myco:registry=https://npm.example.com/" to a config file '
+        "[source:registry#scoped-packages]. The per-user config file is "
+        '"~/.npmrc" [source:npmrc#files].'
     ),
 }
 
@@ -91,8 +102,29 @@ NESTED_DEMO: dict[str, str] = {
 }
 
 
-def write_nested_demo(folder: Path) -> Path:
-    for relative, text in NESTED_DEMO.items():
+# Two pages of a package manager's docs: a question about both is answered from both.
+DOCS_DEMO: dict[str, str] = {
+    "registry.md": (
+        "# Registry\n\nnpm reads packages from the public registry unless told otherwise.\n\n"
+        "## Scoped packages\n\nA scope can point at its own private registry. "
+        "Add this line to your config file:\n\n"
+        "```ini\n@myco:registry=https://npm.example.com/\n```\n\n"
+        "Packages of other scopes still come from the default registry.\n"
+    ),
+    "npmrc.md": (
+        "# npmrc\n\n<!-- YAML added: v0.1.92 -->\n"
+        "npm gets its config from the command line, the environment and npmrc files.\n\n"
+        "## Files\n\n"
+        "- per-project config file: `/path/to/my/project/.npmrc`\n"
+        "- per-user config file: `~/.npmrc`\n"
+        "- global config file: `$PREFIX/etc/npmrc`\n"
+    ),
+}
+DEMOS = {"nested": NESTED_DEMO, "docs": DOCS_DEMO}
+
+
+def write_demo(folder: Path, files: dict[str, str] = NESTED_DEMO) -> Path:
+    for relative, text in files.items():
         path = folder / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
@@ -107,7 +139,7 @@ def demo_context(data_dir: Path, provider: AnswerProvider | None, lessons: Path)
         model=DEMO_MODEL,
         base_url=DEMO_BASE_URL,
     )
-    library = open_library(lessons, None, retriever_class(settings).key)
+    library = open_library(lessons, None, stem)
     service = AnswerService(build_retriever(settings, library), provider, settings.support_check)
     return AppContext(settings=settings, library=library, service=service)
 
@@ -159,6 +191,16 @@ async def refused_scene(stage: Stage) -> None:
     await stage.until(lambda: stage.app.status_bar.status_text.startswith("refused"))
 
 
+async def two_passages_scene(stage: Stage) -> None:
+    await stage.ask("Which config file points scoped packages at a private registry?")
+    await stage.until(lambda: stage.app.status_bar.status_text.startswith("answered"))
+
+
+async def nearest_scene(stage: Stage) -> None:
+    await stage.ask("How do I publish a package?")
+    await stage.until(lambda: stage.app.status_bar.status_text.startswith("refused"))
+
+
 async def lessons_scene(stage: Stage) -> None:
     await stage.pilot.press("ctrl+l", "down", "enter")
 
@@ -195,7 +237,7 @@ Steps = Callable[[Stage], Awaitable[None]]
 class Scene:
     provider: Callable[[], AnswerProvider | None]
     steps: Steps
-    nested: bool = False  # the nested demo library instead of the bundled lessons
+    demo: str | None = None  # a demo library (`DEMOS`) instead of the bundled lessons
     held: bool = False  # the library never finishes loading (the indexing picture)
 
 
@@ -203,8 +245,10 @@ SCENES: dict[str, Scene] = {
     "answered": Scene(ScriptedProvider, answered_scene),
     "refused": Scene(ScriptedProvider, refused_scene),
     "lesson-browser": Scene(lambda: None, lessons_scene),
-    "library-tree": Scene(lambda: None, tree_scene, nested=True),
-    "lesson-filter": Scene(lambda: None, filter_scene, nested=True),
+    "library-tree": Scene(lambda: None, tree_scene, demo="nested"),
+    "lesson-filter": Scene(lambda: None, filter_scene, demo="nested"),
+    "two-passages": Scene(ScriptedProvider, two_passages_scene, demo="docs"),
+    "refused-nearest": Scene(lambda: None, nearest_scene, demo="docs"),
     "in-flight": Scene(WaitingProvider, in_flight_scene),
     "indexing": Scene(lambda: None, indexing_scene, held=True),
     "help": Scene(lambda: None, help_scene),
@@ -217,7 +261,9 @@ async def take(name: str, output: Path, scene: Scene) -> Path:
     with tempfile.TemporaryDirectory() as temporary:
         data_dir = Path(temporary) / "data"
         lessons = (
-            write_nested_demo(Path(temporary) / "demo") if scene.nested else bundled_lessons_dir()
+            write_demo(Path(temporary) / "demo", DEMOS[scene.demo])
+            if scene.demo
+            else bundled_lessons_dir()
         )
         context = demo_context(data_dir, scene.provider(), lessons)
         held = HeldStart() if scene.held else None
@@ -259,7 +305,7 @@ async def take_all(output: Path) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m scripts.screenshots", description=__doc__.splitlines()[0]
+        prog="python scripts/screenshots.py", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--output", type=Path, default=Path("screenshots"), metavar="DIR")
     args = parser.parse_args(argv)

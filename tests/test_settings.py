@@ -35,7 +35,10 @@ def test_defaults_match_the_contract() -> None:
     assert settings.api_key is None
     assert settings.deadline_seconds == 20
     assert settings.monthly_call_limit is None
-    assert settings.retrieval == "keyword"
+    assert settings.retrieval == "auto"
+    assert settings.passages == 3
+    assert settings.library is None
+    assert settings.embedding_model is None
     assert settings.support_check == "warn"
 
 
@@ -53,9 +56,65 @@ def test_environment_wins_over_dotenv(tmp_path: Path, monkeypatch: pytest.Monkey
     assert load_settings().model == "qwen"
 
 
-def test_lessons_option_overrides_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_library_option_overrides_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TUI_ASSISTANT_LIBRARY", "/from/env")
     assert load_settings(Path("/from/option")).library == Path("/from/option")
+
+
+@pytest.mark.parametrize("name", ["TUI_ASSISTANT_LIBRARY", "TUI_ASSISTANT_LESSONS_DIR"])
+def test_the_library_is_read_under_its_name_and_its_old_name(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str
+) -> None:
+    monkeypatch.setenv(name, "/docs/library")
+    assert load_settings().library == Path("/docs/library")
+    monkeypatch.delenv(name)
+    (tmp_path / ".env").write_text(f"{name}=/from/dotenv\n", encoding="utf-8")
+    assert load_settings().library == Path("/from/dotenv")
+
+
+def test_the_new_library_name_wins_over_the_old_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_LESSONS_DIR", "/old")
+    monkeypatch.setenv("TUI_ASSISTANT_LIBRARY", "/new")
+    assert load_settings().library == Path("/new")
+
+
+@pytest.mark.parametrize("mode", ["auto", "keyword", "ranked", "hybrid"])
+def test_every_retrieval_mode_is_accepted(monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_RETRIEVAL", mode)
+    assert load_settings().retrieval == mode
+
+
+def test_an_unknown_retrieval_mode_is_one_line_naming_the_setting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_RETRIEVAL", "bm25")
+    with pytest.raises(ConfigError) as raised:
+        load_settings()
+    message = str(raised.value)
+    assert message.startswith("TUI_ASSISTANT_RETRIEVAL: ")
+    assert "\n" not in message
+
+
+def test_the_retrieval_option_overrides_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_RETRIEVAL", "keyword")
+    assert load_settings(retrieval="ranked").retrieval == "ranked"
+    assert load_settings().retrieval == "keyword"
+
+
+@pytest.mark.parametrize("count", ["1", "5"])
+def test_passages_sent_may_be_one_to_five(monkeypatch: pytest.MonkeyPatch, count: str) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_PASSAGES", count)
+    assert load_settings().passages == int(count)
+
+
+@pytest.mark.parametrize("count", ["0", "9", "-1"])
+def test_passages_outside_one_to_five_are_refused(
+    monkeypatch: pytest.MonkeyPatch, count: str
+) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_PASSAGES", count)
+    with pytest.raises(ConfigError) as raised:
+        load_settings()
+    assert str(raised.value) == "TUI_ASSISTANT_PASSAGES: must be from 1 to 5"
 
 
 @pytest.mark.parametrize(

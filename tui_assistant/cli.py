@@ -149,13 +149,18 @@ def _warn_skipped(problems: Iterable[FileProblem]) -> None:
         print(f"{PROG}: warning: {one_line(str(problem))}", file=sys.stderr)
 
 
-def _open(args: argparse.Namespace, settings: Settings | None = None) -> AppContext:
-    """The context for a command; `settings` when already read, else read now."""
-    if settings is None:
-        settings = _settings(args)
+def _open(args: argparse.Namespace, answering: bool = True) -> AppContext:
+    """The context for a command. Commands that answer get the configured retrieval,
+    with `hybrid`'s missing vectors computed first; `passages` only lists."""
+    settings = _settings(args)
+    if not answering:
+        settings = settings.model_copy(update={"retrieval": "keyword"})
     try:
-        with _ProgressLine("indexing", "files") as progress:
-            context = open_context(settings, progress)
+        with (
+            _ProgressLine("indexing", "files") as indexing,
+            _ProgressLine("embedding", "pieces") as embedding,
+        ):
+            context = open_context(settings, indexing, embedding)
     except LibraryError as error:
         # When no document is left, the skipped files are the explanation.
         _warn_skipped(error.problems)
@@ -183,7 +188,7 @@ def _run_tui(args: argparse.Namespace) -> int:
 
 
 def _run_passages(args: argparse.Namespace) -> int:
-    context = _open(args)
+    context = _open(args, answering=False)
     if args.json:
         rows = [
             {

@@ -6,23 +6,40 @@ provider module (and httpx) is imported only in model mode, to keep start-up fas
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui_assistant.core.library import Library
 from tui_assistant.core.ranked import RankedRetriever
 from tui_assistant.core.retrieval import KeywordRetriever, Retriever
 from tui_assistant.core.service import AnswerProvider, AnswerService
+from tui_assistant.core.text import stem
 from tui_assistant.locations import bundled_lessons_dir, default_data_dir
+from tui_assistant.semantic import RetrievalChoice, choose_retrieval, load_embedder
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress, open_library
+
+if TYPE_CHECKING:
+    from tui_assistant.providers.embedding import EmbeddingSource
+    from tui_assistant.store.vectors import PassageVectors
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
 class AppContext:
+    """The app as wired from its settings. `choice` is the retrieval mode that runs;
+    under `hybrid` the library answers with `ranked` until `use_vectors` is called
+    (the TUI embeds in the background; `ask` and `eval` embed before the first answer)."""
+
     settings: Settings
     library: Library
     service: AnswerService
+    choice: RetrievalChoice = field(default_factory=lambda: RetrievalChoice("ranked"))
+    embedder: EmbeddingSource | None = None
+    vectors: PassageVectors | None = None
 
     @property
     def data_dir(self) -> Path:
@@ -37,10 +54,41 @@ class AppContext:
 
         return f"{self.settings.model} @ {urlsplit(self.settings.base_url).hostname}"
 
+    @property
+    def retrieval(self) -> str:
+        """The mode answering now (`ranked` while `hybrid` waits for its vectors)."""
+        return self.service.retriever.mode
+
     def use_library(self, library: Library) -> None:
-        """Answer from `library` from now on (after a reload)."""
+        """Answer from `library` from now on (after a reload); under `hybrid`, lexically
+        until `use_vectors` gives the new library's vectors."""
         self.library = library
+        self.vectors = None
         self.service.retriever = build_retriever(self.settings, library)
+
+    def embed(self, progress: Progress | None = None) -> PassageVectors:
+        """The library's vectors: stored ones read, missing ones computed and stored.
+        Safe off the event loop (it touches neither the service nor the screen)."""
+        from tui_assistant.store.index_store import store_path
+        from tui_assistant.store.vectors import embed_library
+
+        assert self.embedder is not None
+        store = store_path(self.data_dir, library_folder(self.settings))
+        return embed_library(self.library, self.embedder, store, progress)
+
+    def use_vectors(self, library: Library, vectors: PassageVectors) -> bool:
+        """Answer with `hybrid` from now on, if `vectors` are of the library answering
+        now (a reload meanwhile makes them stale: False)."""
+        if library is not self.library or self.embedder is None:
+            return False
+        from tui_assistant.core.hybrid import HybridRetriever
+
+        embedder = self.embedder
+        self.vectors = vectors
+        self.service.retriever = HybridRetriever(
+            library, vectors, lambda question: embedder.embed([question])[0]
+        )
+        return True
 
     async def aclose(self) -> None:
         closer = getattr(self.service.provider, "aclose", None)
@@ -52,20 +100,18 @@ def library_folder(settings: Settings) -> Path:
     return settings.library if settings.library is not None else bundled_lessons_dir()
 
 
-def retriever_class(settings: Settings) -> type[KeywordRetriever] | type[RankedRetriever]:
-    return RankedRetriever if settings.retrieval == "ranked" else KeywordRetriever
-
-
 def load_library(settings: Settings, progress: Progress | None = None) -> Library:
-    """The library from its folder, through the index store in the data folder, indexed
-    with the keys of the configured retrieval mode."""
+    """The library from its folder, through the index store in the data folder."""
     data_dir = settings.data_dir or default_data_dir()
-    key = retriever_class(settings).key
-    return open_library(library_folder(settings), data_dir, key, progress)
+    return open_library(library_folder(settings), data_dir, stem, progress)
 
 
 def build_retriever(settings: Settings, library: Library) -> Retriever:
-    return retriever_class(settings)(library)
+    """The lexical retriever for the settings' mode (`hybrid` and `auto` start as
+    `ranked`; `AppContext.use_vectors` turns hybrid on)."""
+    if settings.retrieval == "keyword":
+        return KeywordRetriever(library)
+    return RankedRetriever(library)
 
 
 def build_provider(settings: Settings, data_dir: Path) -> AnswerProvider | None:
@@ -89,10 +135,24 @@ def build_provider(settings: Settings, data_dir: Path) -> AnswerProvider | None:
     )
 
 
-def open_context(settings: Settings, progress: Progress | None = None) -> AppContext:
-    """Load the library and build the service; raises `LibraryError` or `ConfigError`."""
-    library = load_library(settings, progress)
+def open_context(
+    settings: Settings,
+    progress: Progress | None = None,
+    embedding: Progress | None = None,
+    embed_now: bool = True,
+) -> AppContext:
+    """Load the library and build the service; raises `LibraryError` or `ConfigError`.
+
+    Under `hybrid`, the model is loaded here and, with `embed_now`, the library's
+    missing vectors are computed (`embedding(done, total)` reports it) before the
+    first answer; without, the caller embeds later (`AppContext.embed`).
+    """
     data_dir = settings.data_dir or default_data_dir()
+    choice = choose_retrieval(settings, data_dir)
+    if choice.note is not None:
+        logger.warning("%s; using ranked", choice.note)
+    embedder = load_embedder(choice) if choice.mode == "hybrid" else None
+    library = load_library(settings, progress)
     service = AnswerService(
         retriever=build_retriever(settings, library),
         provider=build_provider(settings, data_dir),
@@ -100,4 +160,7 @@ def open_context(settings: Settings, progress: Progress | None = None) -> AppCon
         deadline_seconds=settings.deadline_seconds,
         passages_sent=settings.passages,
     )
-    return AppContext(settings=settings, library=library, service=service)
+    context = AppContext(settings, library, service, choice, embedder)
+    if embedder is not None and embed_now:
+        context.use_vectors(library, context.embed(embedding))
+    return context

@@ -13,19 +13,30 @@ from tui_assistant import context
 
 
 @pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No stray TUI_ASSISTANT_* settings or `.env`, `ranked` retrieval (so no test
+    depends on whether this machine has an embedding model), and a data folder of its
+    own, which is returned."""
+    for name in [name for name in os.environ if name.startswith("TUI_ASSISTANT_")]:
+        monkeypatch.delenv(name)
+    workdir = tmp_path / "cwd"
+    workdir.mkdir()
+    monkeypatch.chdir(workdir)
+    monkeypatch.setenv("TUI_ASSISTANT_RETRIEVAL", "ranked")
+    monkeypatch.setenv("TUI_ASSISTANT_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+@pytest.fixture
 def model_mode(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch, clean_env: Path
 ) -> Callable[[str, Mapping[str, str]], ScriptedProvider]:
     """Switch to TUI_ASSISTANT_PROVIDER=openai with a scripted provider and a support mode."""
 
     def switch(support_mode: str, script: Mapping[str, str]) -> ScriptedProvider:
         provider = ScriptedProvider(script)
-        for name in [name for name in os.environ if name.startswith("TUI_ASSISTANT_")]:
-            monkeypatch.delenv(name)
-        monkeypatch.chdir(tmp_path)  # no stray .env
         monkeypatch.setenv("TUI_ASSISTANT_PROVIDER", "openai")
         monkeypatch.setenv("TUI_ASSISTANT_SUPPORT_CHECK", support_mode)
-        monkeypatch.setenv("TUI_ASSISTANT_DATA_DIR", str(tmp_path / "data"))
         monkeypatch.setattr(context, "build_provider", lambda *args, **kwargs: provider)
         return provider
 

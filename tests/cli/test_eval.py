@@ -17,11 +17,11 @@ BUNDLED_CASES = PROJECT_ROOT / "eval" / "bundled.jsonl"
 
 def test_bundled_cases_cover_every_kind_of_case() -> None:
     cases = read_cases(BUNDLED_CASES)
-    kinds = {case["kind"] for case in cases}
+    kinds = {case.kind for case in cases}
     assert {"expected", "unanswerable", "misleading"} <= kinds
     assert len(cases) >= 30
-    lesson_ids = {path.stem for path in (PROJECT_ROOT / "lessons").glob("*.md")}
-    assert {case["expect_passage"] for case in cases} - {None} == lesson_ids
+    passage_ids = {path.stem for path in (PROJECT_ROOT / "lessons").glob("*.md")}
+    assert {case.expect_passage for case in cases} - {None} == passage_ids
 
 
 @pytest.mark.parametrize(("mode", "accepted"), [("warn", 2), ("strict", 1)])
@@ -44,7 +44,8 @@ def test_eval_in_model_mode_reports_what_the_model_did(
     ]
     cases.write_text("".join(json.dumps(row) + "\n" for row in rows))
     provider = model_mode(mode, SCRIPT)
-    assert cli.main(["eval", "--json", str(cases)]) == 0
+    # The expectations follow the keyword rule.
+    assert cli.main(["eval", "--json", "--retrieval", "keyword", str(cases)]) == 0
     report = json.loads(capsys.readouterr().out)
     assert provider.calls == [row["question"] for row in rows[:3]]
     assert report["model"] == {
@@ -56,8 +57,30 @@ def test_eval_in_model_mode_reports_what_the_model_did(
     }
     assert (report["cases"], report["correct"]) == (4, 4)
 
-    assert cli.main(["eval", str(cases)]) == 0
+    assert cli.main(["eval", "--retrieval", "keyword", str(cases)]) == 0
     text = capsys.readouterr().out
     assert (
         f"model: asked 3, accepted {accepted}, refused unverified 1, flagged by the support check 1"
     ) in text
+
+
+def test_eval_reads_the_expected_passage_under_either_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TUI_ASSISTANT_DATA_DIR", str(tmp_path / "data"))
+    rows = [
+        ("How much salt goes in pasta water?", "pasta-water"),
+        ("How often should I hone my knife?", "boiled-eggs"),  # a wrong expectation
+        ("What is the capital of France?", None),
+    ]
+    reports = []
+    for key in ("expect_passage", "expect_lesson"):
+        cases = tmp_path / f"{key}.jsonl"
+        cases.write_text("".join(json.dumps({"question": q, key: p}) + "\n" for q, p in rows))
+        assert cli.main(["eval", "--json", "--retrieval", "keyword", str(cases)]) == 0
+        reports.append(json.loads(capsys.readouterr().out))
+    new, old = reports
+    assert new == old
+    assert (new["cases"], new["correct"]) == (3, 2)
+    assert [failure["expected"] for failure in new["failures"]] == ["boiled-eggs"]

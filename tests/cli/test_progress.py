@@ -19,7 +19,8 @@ class Terminal(io.StringIO):
 
 
 @pytest.fixture
-def library(tmp_path: Path) -> Path:
+def library(tmp_path: Path, clean_env: Path) -> Path:
+    """Twelve documents in three folders (and no stray settings: see `clean_env`)."""
     folder = tmp_path / "docs"
     for n in range(12):
         (folder / f"part-{n // 4}").mkdir(parents=True, exist_ok=True)
@@ -36,7 +37,6 @@ def run_ask(
     clock = itertools.count(step=0.25)
     monkeypatch.setattr(cli.time, "monotonic", lambda: next(clock))
     monkeypatch.setattr("sys.stderr", stderr)
-    monkeypatch.setenv("TUI_ASSISTANT_DATA_DIR", str(tmp_path / "data"))
     code = cli.main(["ask", "--json", "--library", str(library), "topic3 explained"])
     assert code == 0
     return stderr.getvalue()
@@ -53,7 +53,7 @@ def test_slow_indexing_shows_progress_on_a_terminal_then_erases_it(
     assert "\rindexing 12/12 files" in shown
     assert shown.endswith("\r\x1b[K")  # the line is gone once the answers start
     answer = json.loads(capsys.readouterr().out)
-    assert answer["lesson_id"] == "part-0/doc-3"
+    assert answer["passage_id"] == answer["lesson_id"] == "part-0/doc-3"
 
 
 def test_no_progress_when_stderr_is_not_a_terminal(
@@ -66,7 +66,6 @@ def test_no_progress_when_indexing_is_quick(
     library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("sys.stderr", Terminal())
-    monkeypatch.setenv("TUI_ASSISTANT_DATA_DIR", str(tmp_path / "data"))
     assert cli.main(["ask", "--json", "--library", str(library), "topic3 explained"]) == 0
     assert isinstance(cli.sys.stderr, Terminal)
     assert cli.sys.stderr.getvalue() == ""

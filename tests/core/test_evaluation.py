@@ -50,7 +50,7 @@ FIXTURE_CASES = [
         "expect_passage": None,
         "kind": "misleading",
     },
-    # No shared word at all: retrieval refuses though a lesson is about it.
+    # No shared word at all: retrieval refuses though a passage is about it.
     {
         "question": "How do I make sourdough loaves?",
         "expect_passage": "bread-baking",
@@ -113,15 +113,13 @@ async def test_report_numbers_on_the_fixture(fixture_library: Library) -> None:
 class ScriptedProvider:
     """An AnswerProvider whose reply to each question is scripted: a text or an exception."""
 
-    deadline_seconds = 5.0
 
     def __init__(self, script: Mapping[str, str | Exception]) -> None:
         self.script = script
         self.calls: list[tuple[str, str]] = []
 
     async def complete(self, question: str, passages: Sequence[Passage]) -> str:
-        lesson = passages[0]
-        self.calls.append((question, lesson.id))
+        self.calls.append((question, passages[0].id))
         reply = self.script[question]
         if isinstance(reply, Exception):
             raise reply
@@ -160,7 +158,7 @@ async def test_model_mode_counts_what_the_model_did(
         parse_cases(jsonl(FIXTURE_CASES)), service_for(fixture_library, provider, mode)
     )
     data = report.to_json()
-    # The model is asked for every case whose retrieval found a lesson, with that lesson.
+    # The model is asked for every case whose retrieval found a passage, with that passage.
     assert provider.calls == [
         ("How long should I steep tea?", "tea-brewing"),
         ("How do I rinse rice?", "rice-cooking"),
@@ -209,6 +207,17 @@ def test_parse_cases_reads_fields_skips_blank_lines_and_ignores_extra_keys() -> 
     ]
 
 
+def test_the_old_key_expect_lesson_reads_the_same_as_expect_passage() -> None:
+    old = ['{"question": "How do I bake bread?", "expect_lesson": "bread-baking"}\n']
+    new = ['{"question": "How do I bake bread?", "expect_passage": "bread-baking"}\n']
+    assert parse_cases(old) == parse_cases(new)
+    assert parse_cases(old)[0].expect_passage == "bread-baking"
+    refusal = parse_cases(['{"question": "Capital of France?", "expect_lesson": null}'])
+    assert refusal[0].expect_passage is None
+    with pytest.raises(CasesError, match='"expect_lesson" must be a passage id'):
+        parse_cases(['{"question": "q", "expect_lesson": 3}'])
+
+
 GOOD = '{"question": "q", "expect_passage": null}'
 
 
@@ -239,7 +248,7 @@ def test_a_file_without_cases_is_an_error() -> None:
         parse_cases(["\n", "  \n"])
 
 
-def test_expected_lesson_missing_from_the_library_is_reported_by_line() -> None:
+def test_expected_passage_missing_from_the_library_is_reported_by_line() -> None:
     cases = parse_cases(
         [
             '{"question": "a", "expect_passage": "tea-brewing"}',

@@ -19,16 +19,33 @@ from hypothesis import strategies as st
 from tests.helpers import library_of
 from tui_assistant.core import ranked
 from tui_assistant.core.passages import Passage
-from tui_assistant.core.retrieval import Evidence, KeywordRetriever
+from tui_assistant.core.retrieval import (
+    NEAREST_SHOWN,
+    NO_SHARED_WORD,
+    TIE,
+    TOO_LITTLE_MATCHED,
+    Evidence,
+    KeywordRetriever,
+    NoEvidence,
+)
 from tui_assistant.core.text import normalise, normalise_distinct
 
 
-def reference_retrieve(lessons: list[Passage], question: str) -> Evidence | None:
+def nearest(passages: list[Passage], scores: dict[int, float]) -> tuple[Passage, ...]:
+    """The passages a refusal offers: the best scores first, equal scores in library order."""
+    order = sorted(
+        (number for number in scores if scores[number] > 0), key=lambda n: (-scores[n], n)
+    )
+    return tuple(passages[number] for number in order[:NEAREST_SHOWN])
+
+
+def reference_retrieve(passages: list[Passage], question: str) -> Evidence | NoEvidence:
     keys = list(dict.fromkeys(normalise(question)))
     scored: list[tuple[int, int, tuple[str, ...]]] = []
-    for number, lesson in enumerate(lessons):
-        title_words = set(normalise(lesson.title))
-        body_words = set(normalise(lesson.text))
+    all_scores: dict[int, float] = {}
+    for number, passage in enumerate(passages):
+        title_words = set(normalise(passage.title))
+        body_words = set(normalise(passage.text))
         score = 0
         matched: list[str] = []
         for key in keys:
@@ -38,31 +55,34 @@ def reference_retrieve(lessons: list[Passage], question: str) -> Evidence | None
             elif key in body_words:
                 score += 1
                 matched.append(key)
+        all_scores[number] = score
         if len(matched) >= 2:
             scored.append((score, number, tuple(matched)))
+    if not any(all_scores.values()):
+        return NoEvidence(NO_SHARED_WORD, (), "keyword")
     if not scored:
-        return None
+        return NoEvidence(TOO_LITTLE_MATCHED, nearest(passages, all_scores), "keyword")
     scored.sort(key=lambda row: row[0], reverse=True)
     best_score, best, matched_words = scored[0]
     runner_up = scored[1][0] if len(scored) > 1 else None
     if runner_up == best_score:
-        return None
-    return Evidence(lessons[best], matched_words, best_score, runner_up)
+        return NoEvidence(TIE, nearest(passages, all_scores), "keyword")
+    return Evidence((passages[best],), matched_words, best_score, runner_up, "keyword")
 
 
 RANKED_IGNORED = normalise_distinct(" ".join(ranked.QUESTION_WORDS))
 
 
 def reference_ranked(
-    lessons: list[Passage],
+    passages: list[Passage],
     question: str,
     min_margin: float = ranked.MIN_MARGIN,
     min_matched_share: float = ranked.MIN_MATCHED_SHARE,
-) -> Evidence | None:
+) -> Evidence | NoEvidence:
     """BM25F over title (weight 2) and body (weight 1), passage by passage."""
     keys = [key for key in dict.fromkeys(normalise(question)) if key not in RANKED_IGNORED]
-    titles = [normalise(lesson.title) for lesson in lessons]
-    bodies = [normalise(lesson.text) for lesson in lessons]
+    titles = [normalise(passage.title) for passage in passages]
+    bodies = [normalise(passage.text) for passage in passages]
 
     def norms(fields: list[list[str]], effect: float) -> list[float]:
         average = sum(len(field) for field in fields) / len(fields)
@@ -78,9 +98,9 @@ def reference_ranked(
     unknown: list[str] = []
     for key in keys:
         holders = [
-            number for number in range(len(lessons)) if key in titles[number] + bodies[number]
+            number for number in range(len(passages)) if key in titles[number] + bodies[number]
         ]
-        weight = math.log(1.0 + (len(lessons) - len(holders) + 0.5) / (len(holders) + 0.5))
+        weight = math.log(1.0 + (len(passages) - len(holders) + 0.5) / (len(holders) + 0.5))
         weights[key] = weight
         if not holders:
             unknown.append(key)
@@ -96,7 +116,7 @@ def reference_ranked(
             scores[number] = scores.get(number, 0.0) + gain
             matched.setdefault(number, []).append(key)
     if not scores:
-        return None
+        return NoEvidence(NO_SHARED_WORD, (), "ranked")
     order = sorted(scores, key=lambda number: (-scores[number], number))
     best = order[0]
     runner_up = scores[order[1]] if len(order) > 1 else None
@@ -104,17 +124,20 @@ def reference_ranked(
     # Words the library lacks count twice in the question's weight.
     total = sum(weights.values()) + sum(weights[key] for key in unknown)
     share = sum(weights[key] for key in matched[best]) / total
-    if not (margin > min_margin and share >= min_matched_share):
-        return None
+    if margin <= min_margin:
+        return NoEvidence(TIE, nearest(passages, scores), "ranked")
+    if share < min_matched_share:
+        return NoEvidence(TOO_LITTLE_MATCHED, nearest(passages, scores), "ranked")
     return Evidence(
-        lessons[best],
+        (passages[best],),
         tuple(matched[best]),
         round(scores[best], 4),
         None if runner_up is None else round(runner_up, 4),
+        "ranked",
     )
 
 
-# A small vocabulary so that random lessons share words, ties happen and stems meet
+# A small vocabulary so that random passages share words, ties happen and stems meet
 # (boil/boiling/boiled), plus stopwords, apostrophes, digits, case and accents.
 VOCABULARY = [
     "boil",
@@ -163,70 +186,71 @@ phrases = st.lists(
 ).map(lambda parts: "".join(word + separator for word, separator in parts))
 free_text = st.text(max_size=40)
 texts = st.one_of(phrases, phrases, free_text)
-lesson_lists = st.lists(st.tuples(texts, texts), min_size=1, max_size=12).map(
+passage_lists = st.lists(st.tuples(texts, texts), min_size=1, max_size=12).map(
     lambda rows: [
-        Passage(id=f"lesson-{number}", title=title, text=text, source_path=f"l/{number}.md")
+        Passage(id=f"passage-{number}", title=title, text=text, source_path=f"l/{number}.md")
         for number, (title, text) in enumerate(rows)
     ]
 )
 
 
 @settings(max_examples=300, deadline=None)
-@given(lessons=lesson_lists, questions=st.lists(texts, min_size=1, max_size=5))
+@given(passages=passage_lists, questions=st.lists(texts, min_size=1, max_size=5))
 def test_index_retriever_answers_exactly_like_the_rule(
-    lessons: list[Passage], questions: list[str]
+    passages: list[Passage], questions: list[str]
 ) -> None:
-    retriever = KeywordRetriever(library_of(lessons))
+    retriever = KeywordRetriever(library_of(passages))
     for question in questions:
-        assert retriever.retrieve(question) == reference_retrieve(lessons, question)
+        assert retriever.retrieve(question) == reference_retrieve(passages, question)
 
 
 @settings(max_examples=300, deadline=None)
 @given(
-    lessons=lesson_lists,
+    passages=passage_lists,
     questions=st.lists(texts, min_size=1, max_size=5),
     min_margin=st.sampled_from([ranked.MIN_MARGIN, 0.1, 0.5]),
     min_matched_share=st.sampled_from([ranked.MIN_MATCHED_SHARE, 0.0, 0.9]),
 )
 def test_ranked_retriever_answers_exactly_like_the_rule(
-    lessons: list[Passage], questions: list[str], min_margin: float, min_matched_share: float
+    passages: list[Passage], questions: list[str], min_margin: float, min_matched_share: float
 ) -> None:
     retriever = ranked.RankedRetriever(
-        library_of(lessons), min_margin=min_margin, min_matched_share=min_matched_share
+        library_of(passages), min_margin=min_margin, min_matched_share=min_matched_share
     )
     for question in questions:
-        expected = reference_ranked(lessons, question, min_margin, min_matched_share)
+        expected = reference_ranked(passages, question, min_margin, min_matched_share)
         assert retriever.retrieve(question) == expected
 
 
 @settings(max_examples=200, deadline=None)
-@given(lessons=lesson_lists)
-def test_postings_list_every_lesson_holding_a_word_with_its_count(lessons: list[Passage]) -> None:
-    index = library_of(lessons).index
-    words = {key for lesson in lessons for key in normalise(lesson.title + " " + lesson.text)}
+@given(passages=passage_lists)
+def test_postings_list_every_passage_holding_a_word_with_its_count(passages: list[Passage]) -> None:
+    index = library_of(passages).index
+    words = {key for passage in passages for key in normalise(passage.title + " " + passage.text)}
     for word in words | {"absent"}:
         for field, postings in (("title", index.title(word)), ("text", index.body(word))):
             expected = [
-                (number, normalise(getattr(lesson, field)).count(word))
-                for number, lesson in enumerate(lessons)
-                if word in normalise(getattr(lesson, field))
+                (number, normalise(getattr(passage, field)).count(word))
+                for number, passage in enumerate(passages)
+                if word in normalise(getattr(passage, field))
             ]
             assert list(zip(postings.numbers, postings.counts, strict=True)) == expected
-    assert list(index.title_lengths) == [len(normalise(lesson.title)) for lesson in lessons]
-    assert list(index.body_lengths) == [len(normalise(lesson.text)) for lesson in lessons]
+    assert list(index.title_lengths) == [len(normalise(passage.title)) for passage in passages]
+    assert list(index.body_lengths) == [len(normalise(passage.text)) for passage in passages]
 
 
 def test_a_large_library_still_refuses_a_tie_and_reports_the_runner_up() -> None:
-    # 200 lessons share "pasta water"; only one adds "salt" in its title.
-    lessons = [
-        Passage(f"lesson-{number}", "Pasta notes", "water for pasta", f"l/{number}.md")
+    # 200 passages share "pasta water"; only one adds "salt" in its title.
+    passages = [
+        Passage(f"passage-{number}", "Pasta notes", "water for pasta", f"l/{number}.md")
         for number in range(200)
     ]
-    tie = KeywordRetriever(library_of(lessons)).retrieve("pasta water")
-    assert tie is None
-    lessons[137] = Passage("lesson-137", "Salt the pasta water", "salt it well", "l/137.md")
-    evidence = KeywordRetriever(library_of(lessons)).retrieve("pasta water salt")
-    assert evidence is not None
-    assert evidence.passage.id == "lesson-137"
+    tie = KeywordRetriever(library_of(passages)).retrieve("pasta water")
+    assert isinstance(tie, NoEvidence) and tie.why == TIE
+    assert len(tie.nearest) == NEAREST_SHOWN
+    passages[137] = Passage("passage-137", "Salt the pasta water", "salt it well", "l/137.md")
+    evidence = KeywordRetriever(library_of(passages)).retrieve("pasta water salt")
+    assert isinstance(evidence, Evidence)
+    assert evidence.passage.id == "passage-137"
     assert evidence.matched_words == ("pasta", "water", "salt")
     assert (evidence.score, evidence.runner_up_score) == (6, 3)

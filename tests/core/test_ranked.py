@@ -1,5 +1,5 @@
 """Ranked retrieval (`TUI_ASSISTANT_RETRIEVAL=ranked`): BM25F ranking that still refuses,
-on small libraries held in memory, lesson folders and the committed Django FAQ set.
+on small libraries held in memory, library folders and the committed Django FAQ.
 
 Also pins `keyword` results, because ranked-only query processing must never change them.
 """
@@ -7,7 +7,6 @@ Also pins `keyword` results, because ranked-only query processing must never cha
 from __future__ import annotations
 
 import builtins
-import json
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -18,10 +17,15 @@ import pytest
 from tests.helpers import BUNDLED_LESSONS, KNIFE_LESSONS, PROJECT_ROOT, library_of, memory_library
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.ranked import RankedRetriever
-from tui_assistant.core.retrieval import KeywordRetriever
+from tui_assistant.core.retrieval import (
+    TIE,
+    TOO_LITTLE_MATCHED,
+    Evidence,
+    KeywordRetriever,
+    NoEvidence,
+)
 
 MakeLibrary = Callable[[Mapping[str, tuple[str, str]]], Path]
-DJANGO_FAQ_CASES = PROJECT_ROOT / "eval" / "django-faq.jsonl"
 DJANGO_FAQ_LESSONS = PROJECT_ROOT / "eval" / "django-faq-lessons"
 
 
@@ -43,7 +47,7 @@ def retriever(*passages: Passage) -> RankedRetriever:
 
 def answer(ranked: RankedRetriever, question: str) -> str | None:
     evidence = ranked.retrieve(question)
-    return None if evidence is None else evidence.passage.id
+    return evidence.passage.id if isinstance(evidence, Evidence) else None
 
 
 KITCHEN_PASSAGES = (
@@ -97,13 +101,18 @@ def test_an_exact_tie_is_refused() -> None:
     ranked = retriever(*twins)
     ranking = ranked.rank("simmer rice")
     assert ranking is not None and ranking.margin == 0.0
-    assert answer(ranked, "simmer rice") is None
+    refusal = ranked.retrieve("simmer rice")
+    assert isinstance(refusal, NoEvidence)
+    assert refusal.why == TIE
+    assert refusal.mode == "ranked"
+    assert [passage.id for passage in refusal.nearest] == ["first", "second"]
 
 
 def test_a_clear_question_gets_one_passage_with_its_matched_words() -> None:
     ranked = retriever(*KITCHEN_PASSAGES)
     evidence = ranked.retrieve("how do I knead bread dough?")
-    assert evidence is not None
+    assert isinstance(evidence, Evidence)
+    assert evidence.mode == "ranked"
     assert evidence.passage.id == "bread"
     assert {"bread", "dough"} <= set(evidence.matched_words)
     assert evidence.runner_up_score is None or evidence.score > evidence.runner_up_score
@@ -124,18 +133,18 @@ def test_a_question_with_no_library_word_is_refused() -> None:
     assert answer(ranked, "quantum chromodynamics") is None
 
 
-# -- lesson folders -------------------------------------------------------------------
+# -- library folders ------------------------------------------------------------------
 
 
-def test_ranked_picks_the_lesson_with_the_rare_word_where_keyword_ties(
+def test_ranked_picks_the_passage_with_the_rare_word_where_keyword_ties(
     make_library: MakeLibrary,
 ) -> None:
     keyword, ranked = retrievers(make_library(KNIFE_LESSONS))
     question = "How do I sharpen a ceramic knife?"
     # keyword: ceramic-knives and whetstones both match two distinct words (a tie).
-    assert keyword.retrieve(question) is None
+    assert isinstance(keyword.retrieve(question), NoEvidence)
     evidence = ranked.retrieve(question)
-    assert evidence is not None
+    assert isinstance(evidence, Evidence)
     assert evidence.passage.id == "ceramic-knives"
 
 
@@ -143,9 +152,9 @@ def test_ranked_answers_a_one_word_question_that_keyword_refuses(
     make_library: MakeLibrary,
 ) -> None:
     keyword, ranked = retrievers(make_library(KNIFE_LESSONS))
-    assert keyword.retrieve("Tell me about serrated blades") is None
+    assert isinstance(keyword.retrieve("Tell me about serrated blades"), NoEvidence)
     evidence = ranked.retrieve("serrated")
-    assert evidence is not None
+    assert isinstance(evidence, Evidence)
     assert evidence.passage.id == "bread"
     assert evidence.matched_words == ("serrat",)
 
@@ -153,7 +162,7 @@ def test_ranked_answers_a_one_word_question_that_keyword_refuses(
 def test_evidence_reports_matched_words_score_and_runner_up(make_library: MakeLibrary) -> None:
     _, ranked = retrievers(make_library(KNIFE_LESSONS))
     evidence = ranked.retrieve("Which knife edge chips on a ceramic board?")
-    assert evidence is not None
+    assert isinstance(evidence, Evidence)
     assert evidence.passage.id == "ceramic-knives"
     # Matched words come in question order, as normalised keys.
     assert evidence.matched_words == ("knif", "edg", "chip", "ceramic")
@@ -161,10 +170,10 @@ def test_evidence_reports_matched_words_score_and_runner_up(make_library: MakeLi
     assert evidence.score > evidence.runner_up_score > 0
 
 
-def test_runner_up_is_none_when_only_one_lesson_matches(make_library: MakeLibrary) -> None:
+def test_runner_up_is_none_when_only_one_passage_matches(make_library: MakeLibrary) -> None:
     _, ranked = retrievers(make_library(KNIFE_LESSONS))
     evidence = ranked.retrieve("magnetic strip")
-    assert evidence is not None
+    assert isinstance(evidence, Evidence)
     assert evidence.passage.id == "storage"
     assert evidence.runner_up_score is None
 
@@ -179,47 +188,53 @@ def test_a_runner_up_within_the_margin_refuses(make_library: MakeLibrary) -> Non
     question = "How long do I simmer chicken bones?"
     confident = RankedRetriever(library, min_margin=0.0, min_matched_share=0.0)
     evidence = confident.retrieve(question)
-    assert evidence is not None and evidence.runner_up_score is not None
+    assert isinstance(evidence, Evidence) and evidence.runner_up_score is not None
     margin = (evidence.score - evidence.runner_up_score) / evidence.score
     strict = RankedRetriever(library, min_margin=margin + 0.05, min_matched_share=0.0)
-    assert strict.retrieve(question) is None
+    refusal = strict.retrieve(question)
+    assert isinstance(refusal, NoEvidence) and refusal.why == TIE
+    # The two close passages are offered as places to look, the closer first.
+    assert [passage.id for passage in refusal.nearest][:2] == ["stock", "soup"]
 
 
 def test_too_little_of_the_question_matched_refuses(make_library: MakeLibrary) -> None:
     _, ranked = retrievers(make_library(KNIFE_LESSONS))
     # Only "knife" matches; "oxtail", "braise" and "marrow" appear nowhere.
-    assert ranked.retrieve("Which knife do I need to braise oxtail with marrow?") is None
-    # The same lessons answer a question whose telling words they do hold.
-    assert ranked.retrieve("Which knife chips if twisted?") is not None
+    refusal = ranked.retrieve("Which knife do I need to braise oxtail with marrow?")
+    assert isinstance(refusal, NoEvidence) and refusal.why == TOO_LITTLE_MATCHED
+    assert 0 < len(refusal.nearest) <= 3
+    # The same passages answer a question whose telling words they do hold.
+    assert isinstance(ranked.retrieve("Which knife chips if twisted?"), Evidence)
 
 
 def test_a_question_sharing_no_word_with_the_library_refuses(make_library: MakeLibrary) -> None:
     _, ranked = retrievers(make_library(KNIFE_LESSONS))
-    assert ranked.retrieve("What is the capital of Australia?") is None
-    assert ranked.retrieve("How do I do it?") is None  # stopwords only
-    assert ranked.retrieve("") is None
+    for question in ["What is the capital of Australia?", "How do I do it?", ""]:
+        refusal = ranked.retrieve(question)  # no word at all, or stopwords only
+        assert isinstance(refusal, NoEvidence)
+        assert refusal.nearest == ()
 
 
 def test_question_framing_words_do_not_count_in_ranked(make_library: MakeLibrary) -> None:
-    lessons = {
+    passages = {
         "thinking": ("Thinking ahead", "Make a plan: know what you will try first."),
         "storage": ("Knife storage", "Keep each knife in a block or on a magnetic strip."),
         "boards": ("Cutting boards", "Cut on wood so the knife edge lasts."),
     }
-    _, ranked = retrievers(make_library(lessons))
+    _, ranked = retrievers(make_library(passages))
     # Counted as topic words, think/know/try/make would hand this to "Thinking ahead".
     evidence = ranked.retrieve("I'm thinking I know how to try to make a knife block")
-    assert evidence is not None
+    assert isinstance(evidence, Evidence)
     assert evidence.passage.id == "storage"
     assert evidence.matched_words == ("knif", "block")
 
 
-def test_ranked_never_reads_lesson_files(monkeypatch: pytest.MonkeyPatch) -> None:
-    lessons = [
-        Passage(lesson_id, title, text, f"nowhere/{lesson_id}.md")
-        for lesson_id, (title, text) in KNIFE_LESSONS.items()
+def test_ranked_never_reads_library_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    passages = [
+        Passage(passage_id, title, text, f"nowhere/{passage_id}.md")
+        for passage_id, (title, text) in KNIFE_LESSONS.items()
     ]
-    ranked = RankedRetriever(library_of(lessons))
+    ranked = RankedRetriever(library_of(passages))
 
     def no_file_access(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("retrieval touched the file system")
@@ -229,29 +244,29 @@ def test_ranked_never_reads_lesson_files(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(Path, "read_text", no_file_access)
     monkeypatch.setattr(Path, "read_bytes", no_file_access)
     evidence = ranked.retrieve("ceramic knife")
-    assert evidence is not None
+    assert isinstance(evidence, Evidence)
     assert evidence.passage.id == "ceramic-knives"
 
 
-def test_ranked_meets_the_refusal_goal_on_the_committed_django_faq_set() -> None:
-    """On the small Django set: most unanswerable questions refused, more answered than keyword."""
-    cases = [json.loads(line) for line in DJANGO_FAQ_CASES.read_text().splitlines() if line]
+def test_on_real_documentation_ranked_answers_a_keyword_tie_and_refuses_other_subjects() -> None:
+    """The Django FAQ as a library; the questions are written here, not taken from any
+    evaluation set, so no figure measured on a set is pinned."""
     keyword, ranked = retrievers(DJANGO_FAQ_LESSONS)
-
-    def right(retriever: KeywordRetriever | RankedRetriever, answerable: bool) -> int:
-        count = 0
-        for case in cases:
-            if (case["expect_passage"] is not None) != answerable:
-                continue
-            evidence = retriever.retrieve(case["question"])
-            got = None if evidence is None else evidence.passage.id
-            count += got == case["expect_passage"]
-        return count
-
-    unanswerable = sum(case["expect_passage"] is None for case in cases)
-    assert unanswerable >= 40
-    assert right(ranked, answerable=False) >= 0.8 * unanswerable
-    assert right(ranked, answerable=True) > right(keyword, answerable=True)
+    question = "Which license is Django distributed under?"
+    tie = keyword.retrieve(question)
+    assert isinstance(tie, NoEvidence) and tie.why == TIE
+    evidence = ranked.retrieve(question)
+    assert isinstance(evidence, Evidence)
+    assert evidence.passage.id == "faq-general-06"  # "distributed under the 3-clause BSD license"
+    for other_subject in [
+        "How long should I simmer a chicken stock?",
+        "Which football team won the 1998 world cup?",
+        "What is the capital of Australia?",
+        "How do I tune a guitar string?",
+    ]:
+        refusal = ranked.retrieve(other_subject)
+        assert isinstance(refusal, NoEvidence), other_subject
+        assert len(refusal.nearest) <= 3
 
 
 # Keyword results pinned: ranked-only query processing must leave them exactly as they were.
@@ -276,18 +291,18 @@ KEYWORD_ON_BUNDLED_LESSONS = [
 ]
 
 
-@pytest.mark.parametrize(("question", "lesson_id", "matched", "score"), KEYWORD_ON_BUNDLED_LESSONS)
+@pytest.mark.parametrize(("question", "passage_id", "matched", "score"), KEYWORD_ON_BUNDLED_LESSONS)
 def test_keyword_results_on_bundled_lessons_are_unchanged(
-    question: str, lesson_id: str | None, matched: tuple[str, ...], score: int
+    question: str, passage_id: str | None, matched: tuple[str, ...], score: int
 ) -> None:
     keyword, _ = retrievers(BUNDLED_LESSONS)
     evidence = keyword.retrieve(question)
-    if lesson_id is None:
-        assert evidence is None
+    if passage_id is None:
+        assert isinstance(evidence, NoEvidence)
     else:
-        assert evidence is not None
+        assert isinstance(evidence, Evidence)
         assert (evidence.passage.id, evidence.matched_words, evidence.score) == (
-            lesson_id,
+            passage_id,
             matched,
             score,
         )
@@ -296,7 +311,7 @@ def test_keyword_results_on_bundled_lessons_are_unchanged(
 def test_keyword_results_on_a_fixture_are_unchanged(make_library: MakeLibrary) -> None:
     keyword, _ = retrievers(make_library(KNIFE_LESSONS))
     results = {
-        question: (evidence.passage.id, evidence.score) if evidence else None
+        question: (evidence.passage.id, evidence.score) if isinstance(evidence, Evidence) else None
         for question in [
             "How do I sharpen a ceramic knife?",
             "I'm trying to sharpen my knife on a whetstone",

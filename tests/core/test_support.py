@@ -9,15 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import BUNDLED_LESSONS, PROJECT_ROOT, memory_library
+from tests.helpers import BUNDLED_LESSONS, PROJECT_ROOT, library_of, memory_library
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.outcome import Outcome, OutcomeKind, Reason
 from tui_assistant.core.passages import Passage
-from tui_assistant.core.retrieval import Evidence
-from tui_assistant.core.service import AnswerService, SupportMode
+from tui_assistant.core.retrieval import Evidence, Mode
+from tui_assistant.core.service import AnswerService
 from tui_assistant.core.support import (
     SUPPORT_THRESHOLD,
     CheckedPassage,
+    SupportMode,
     check_support,
     judge_sentences,
     split_sentences,
@@ -175,6 +176,41 @@ def load_labelled_answers() -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+EGGS = Passage(
+    id="kitchen/eggs#boiling",
+    title="Eggs › Boiling",
+    text="Lower the eggs into simmering water and cook them for 6 minutes for a runny yolk.",
+    source_path="lessons/kitchen/eggs.md",
+)
+EGG_CITE = "[source:kitchen/eggs#boiling]"
+EGG_SENTENCE = "Cook the eggs in simmering water for 6 minutes for a runny yolk"
+
+
+def test_each_sentence_is_read_against_the_passages_it_cites() -> None:
+    right = f"{FAITHFUL} {EGG_SENTENCE} {EGG_CITE}."
+    # The egg sentence is true of the egg passage, not of the pasta one it now cites.
+    crossed = f"{FAITHFUL} {EGG_SENTENCE} {CITE}."
+
+    assert check_support(right, [PASTA, EGGS]).supported
+    assert check_support(crossed, [PASTA, EGGS]).unsupported_sentences == (
+        f"{EGG_SENTENCE} {CITE}.",
+    )
+
+
+def test_a_sentence_without_a_marker_is_read_against_what_the_answer_cites() -> None:
+    both = f"{EGG_SENTENCE}. Salt the water well {CITE} {EGG_CITE}."
+    only_pasta = f"{EGG_SENTENCE}. Salt the water well {CITE}."
+
+    assert check_support(both, [PASTA, EGGS]).supported
+    assert check_support(only_pasta, [PASTA, EGGS]).unsupported_sentences == (f"{EGG_SENTENCE}.",)
+
+
+def test_a_quote_must_stand_in_one_passage_not_across_two() -> None:
+    joined = f'They say "{PASTA.text[-20:]} {EGGS.text[:20]}" {CITE} {EGG_CITE}.'
+
+    assert not check_support(joined, [PASTA, EGGS]).supported
+
+
 def test_hand_labelled_set_faithful_answers_pass_and_misquotes_fail() -> None:
     # The guarantees docs/evaluation.md states for the chosen threshold.
     library = memory_library(BUNDLED_LESSONS)
@@ -208,8 +244,16 @@ class FixedProvider:
 
 
 class PastaRetriever:
-    def retrieve(self, question: str) -> Evidence | None:
-        return Evidence(PASTA, ("salt", "pasta"), 4.0, None)
+    """Retrieval that always finds the pasta passage (and `others` as runners-up)."""
+
+    mode: Mode = "keyword"
+
+    def __init__(self, *others: Passage) -> None:
+        self.others = others
+        self.library = library_of([PASTA, *others])
+
+    def retrieve(self, question: str, count: int = 1) -> Evidence:
+        return Evidence((PASTA, *self.others)[:count], ("salt", "pasta"), 4.0, None)
 
 
 FAITHFUL = f"Use about 10 grams of salt per litre of water {CITE}."
@@ -270,7 +314,6 @@ async def test_the_citation_check_still_comes_first(mode: SupportMode) -> None:
 def test_strict_refusal_keeps_the_report_for_display() -> None:
     service = AnswerService(PastaRetriever(), FixedProvider(""), support_mode="strict")
     evidence = PastaRetriever().retrieve("")
-    assert evidence is not None
     outcome = service.judge("q", evidence, WITH_INVENTION)
     assert outcome.kind is OutcomeKind.REFUSED and outcome.reason is Reason.UNSUPPORTED
     assert outcome.support is not None
@@ -297,3 +340,15 @@ def test_any_answer_gets_a_report_whose_sentences_are_substrings(answer: str) ->
         assert sentence and sentence in answer
     for sentence in split_sentences(answer):
         assert sentence == sentence.strip() and sentence in answer
+
+
+async def test_an_answer_from_two_passages_is_accepted_with_both_cited_in_order() -> None:
+    text = f"{EGG_SENTENCE} {EGG_CITE}. {FAITHFUL}"
+    service = AnswerService(PastaRetriever(EGGS), FixedProvider(text), support_mode="strict")
+
+    outcome = await service.ask("salt and eggs?", Conversation())
+
+    assert outcome.kind is OutcomeKind.ANSWERED
+    assert outcome.citations == ("kitchen/eggs#boiling", "pasta-water")
+    assert outcome.passages == (PASTA, EGGS)
+    assert outcome.support is not None and outcome.support.supported

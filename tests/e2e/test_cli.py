@@ -86,7 +86,7 @@ def test_readable_output_shows_the_answer_and_the_source_path_on_its_own_line(
     lines = result.stdout.splitlines()
     assert "source: lessons/pasta-water.md:1-11" in lines
     assert any("10 grams of salt per litre" in line for line in lines)
-    assert "refused: no passage matched this question" in lines
+    assert "refused: no passage shares a word with the question" in lines
 
 
 def test_lessons_json_lists_the_library(run_cli: RunCli) -> None:

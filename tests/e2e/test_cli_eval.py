@@ -35,7 +35,9 @@ def test_text_report_is_a_per_kind_table_matching_the_json(run_cli: RunCli) -> N
 
 
 def test_json_report_is_consistent(run_cli: RunCli) -> None:
-    report = json.loads(run_cli("eval", "--json", str(BUNDLED_CASES)).stdout)
+    report = json.loads(
+        run_cli("eval", "--json", "--retrieval", "keyword", str(BUNDLED_CASES)).stdout
+    )
     cases = read_cases(BUNDLED_CASES)
     assert report["cases"] == len(cases) == sum(k["cases"] for k in report["by_kind"].values())
     assert report["correct"] == sum(k["correct"] for k in report["by_kind"].values())
@@ -49,14 +51,14 @@ def test_json_report_is_consistent(run_cli: RunCli) -> None:
 def ask_failures(run_cli: RunCli, cases_path: Path, *options: str, env: Any = None) -> Any:
     """Run every case's question through `ask --json` and derive eval's failures."""
     cases = read_cases(cases_path)
-    result = run_cli("ask", "--json", *options, *(case["question"] for case in cases), env=env)
+    result = run_cli("ask", "--json", *options, *(case.question for case in cases), env=env)
     assert result.returncode == 0, result.stderr
     answers = result.json_lines()
-    assert [answer["question"] for answer in answers] == [case["question"] for case in cases]
+    assert [answer["question"] for answer in answers] == [case.question for case in cases]
     return [
-        {"question": case["question"], "expected": case["expect_passage"], "got": got}
+        {"question": case.question, "expected": case.expect_passage, "got": got}
         for case, answer in zip(cases, answers, strict=True)
-        if (got := answer["lesson_id"]) != case["expect_passage"]
+        if (got := answer["passage_id"]) != case.expect_passage
     ]
 
 

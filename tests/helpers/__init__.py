@@ -1,4 +1,4 @@
-"""Shared test helpers: the project's folders, temporary lesson libraries, and the
+"""Shared test helpers: the project's folders, temporary libraries, and the
 result of the real CLI run in a subprocess.
 
 Fixtures live in `tests/conftest.py`; the loopback fake model server, child processes,
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tui_assistant.core.evaluation import EvalCase, parse_cases
 from tui_assistant.core.index import IndexBuilder, KeyFunction
 from tui_assistant.core.library import DocumentInfo, Library, PassageInfo
 from tui_assistant.core.passages import Passage
@@ -72,10 +73,14 @@ class CliResult:
 
 
 def cli_env(data_dir: Path, extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment a user's script would have: no stray TUI_ASSISTANT_* settings."""
+    """The environment a user's script would have: no stray TUI_ASSISTANT_* settings.
+
+    Retrieval is `ranked` unless `extra` says otherwise: `auto` would be `hybrid` or
+    `ranked` depending on whether this machine has an embedding model installed."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TUI_ASSISTANT_")}
     env["PYTHONPATH"] = str(PROJECT_ROOT)
     env["TUI_ASSISTANT_DATA_DIR"] = str(data_dir)
+    env["TUI_ASSISTANT_RETRIEVAL"] = "ranked"
     env.update(extra or {})
     return env
 
@@ -100,9 +105,9 @@ KNIFE_LESSONS = {
 }
 
 
-def read_cases(path: Path) -> list[dict[str, Any]]:
-    """The rows of a JSON Lines cases file."""
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+def read_cases(path: Path) -> list[EvalCase]:
+    """The cases of an eval file, read as `eval` reads them (either name of the key)."""
+    return parse_cases(path.read_text(encoding="utf-8").splitlines())
 
 
 # -- model mode in process, with a scripted provider instead of the network ----------
@@ -114,18 +119,16 @@ SALT_INVENTED = "Rub butter around the rim of the pot so it never boils over [so
 
 
 class ScriptedProvider:
-    """An AnswerProvider that answers from a script, by lesson id."""
+    """An AnswerProvider that answers from a script, by the best passage's id."""
 
-    deadline_seconds = 5.0
 
     def __init__(self, script: Mapping[str, str]) -> None:
         self.script = script
         self.calls: list[str] = []
 
     async def complete(self, question: str, passages: Sequence[Passage]) -> str:
-        lesson = passages[0]
         self.calls.append(question)
-        return self.script[lesson.id]
+        return self.script[passages[0].id]
 
 
 SCRIPT = {

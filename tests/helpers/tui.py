@@ -10,11 +10,13 @@ from pathlib import Path
 
 from textual import events
 from textual.command import CommandPalette
+from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Static
 from textual.widgets.tree import TreeNode
 
 from tui_assistant.context import AppContext, build_retriever, load_library
+from tui_assistant.core.library import Library
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.settings import Settings
@@ -22,6 +24,7 @@ from tui_assistant.store.history import HistoryStore
 from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.app import AssistantApp
 from tui_assistant.ui.library_browser import LibraryTree, NodeData
+from tui_assistant.ui.status_bar import StatusPart
 
 
 class CitingProvider:
@@ -64,18 +67,6 @@ class HangingProvider:
         return f"LATE ANSWER [source:{lesson.id}]"
 
 
-class DeadlineProvider:
-    """Hangs, but enforces its deadline the way the real adapter does."""
-
-    def __init__(self, deadline_seconds: float = 0.2) -> None:
-        self.deadline_seconds = deadline_seconds
-
-    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
-        async with asyncio.timeout(self.deadline_seconds):
-            await asyncio.Event().wait()
-        raise AssertionError("unreachable")
-
-
 def make_context(
     library: Path,
     data_dir: Path,
@@ -86,7 +77,13 @@ def make_context(
     """An AppContext built like `open_context`, with a fake provider plugged in."""
     config = Settings(library=library, data_dir=data_dir, **settings)  # type: ignore[arg-type]
     library = load_library(config)
-    service = service_class(build_retriever(config, library), provider, config.support_check)
+    service = service_class(
+        build_retriever(config, library),
+        provider,
+        config.support_check,
+        deadline_seconds=config.deadline_seconds,
+        passages_sent=config.passages,
+    )
     return AppContext(settings=config, library=library, service=service)
 
 
@@ -117,6 +114,25 @@ class SlowStart:
             raise AssertionError("the slow start was never released")
         progress(self.total, self.total)
         return self.context
+
+
+class SlowReload:
+    """A reload that reports progress, then waits for `release` before reading the
+    library again for real: the picture of a long reindexing."""
+
+    def __init__(self, done: int = 3, total: int = 9) -> None:
+        self.done = done
+        self.total = total
+        self.release = threading.Event()
+        self.reported = threading.Event()
+
+    def __call__(self, settings: Settings, progress: Progress | None) -> Library:
+        assert progress is not None
+        progress(self.done, self.total)
+        self.reported.set()
+        if not self.release.wait(10):
+            raise AssertionError("the slow reload was never released")
+        return load_library(settings, progress)
 
 
 @contextlib.asynccontextmanager
@@ -169,9 +185,27 @@ async def run_command(pilot: Pilot[object], app: AssistantApp, words: str) -> No
     await pilot.pause()
 
 
+async def history_loaded(app: AssistantApp) -> None:
+    """Wait until the stored conversation has been read and shown."""
+    await app.workers.wait_for_complete([w for w in app.workers if w.group == "history"])
+
+
 def status(app: AssistantApp) -> str:
-    """The status bar's outcome words, as the user reads them."""
+    """The status bar's state words (outcome or work under way), as the user reads them."""
     return str(app.status_bar.query_one("#status-outcome", Static).render())
+
+
+def status_line(app: AssistantApp) -> str:
+    """The status bar as drawn: every line of it, each part where it stands."""
+    bar = app.status_bar
+    rows = [[" "] * bar.region.width for _ in range(bar.region.height)]
+    for part in bar.query(StatusPart):
+        region = part.region
+        for y, strip in enumerate(part.render_lines(Region(0, 0, region.width, region.height))):
+            x = region.x - bar.region.x
+            row = region.y - bar.region.y + y
+            rows[row][x : x + region.width] = strip.text[: region.width].ljust(region.width)
+    return "\n".join("".join(row).strip() for row in rows)
 
 
 def chat_text(app: AssistantApp) -> str:
@@ -181,7 +215,7 @@ def chat_text(app: AssistantApp) -> str:
 
 def note(app: AssistantApp) -> str:
     """The status bar's note beside the outcome."""
-    return str(app.status_bar.query_one("#status-note", Static).render())
+    return app.status_bar.note
 
 
 def notices(app: AssistantApp) -> list[str]:

@@ -31,7 +31,7 @@ from tests.helpers.fake_openai_server import (
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.library import Library
 from tui_assistant.core.outcome import Outcome, OutcomeKind, Reason
-from tui_assistant.core.retrieval import KeywordRetriever
+from tui_assistant.core.retrieval import KeywordRetriever, Retriever
 from tui_assistant.core.service import AnswerService
 from tui_assistant.providers.openai import (
     MAX_RESPONSE_BYTES,
@@ -67,16 +67,18 @@ def make_service(
     api_key: str | None = API_KEY,
     deadline: float = 5.0,
     ledger: CallLedger | None = None,
+    retriever: Retriever | None = None,
 ) -> AnswerService:
     provider = OpenAIProvider(
         client=new_http_client(deadline),
         base_url=base_url,
         model="test-model",
         api_key=Secret(api_key) if api_key is not None else None,
-        deadline_seconds=deadline,
         ledger=ledger,
     )
-    return AnswerService(KeywordRetriever(library), provider)
+    return AnswerService(
+        retriever or KeywordRetriever(library), provider, deadline_seconds=deadline
+    )
 
 
 async def ask(service: AnswerService, question: str = PASTA_QUESTION) -> Outcome:
@@ -119,7 +121,8 @@ async def test_cited_answer_is_accepted_and_the_request_holds_only_the_one_passa
     assert body["model"] == "test-model"
     messages = body["messages"]
     assert messages[0]["role"] == "system"
-    assert "[source:ID]" in messages[0]["content"]
+    assert "citations" in messages[0]["content"]
+    assert body["response_format"]["type"] == "json_schema"
     assert messages[-1]["role"] == "user"
     payload = json.loads(messages[-1]["content"])
     assert payload["question"] == PASTA_QUESTION

@@ -1,4 +1,4 @@
-"""Fixtures of the core tests: a small library on disk, a data folder, and a count of the
+"""Fixtures of the store tests: a small library on disk, a data folder, and a count of the
 documents the index store reads."""
 
 from __future__ import annotations

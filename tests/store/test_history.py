@@ -11,6 +11,7 @@ import pytest
 from tui_assistant.core.outcome import Reason, SupportReport, answered, refused
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence
+from tui_assistant.core.service import MAX_QUESTION_CHARS
 from tui_assistant.store import history
 from tui_assistant.store.history import (
     COMPACT_SLACK,
@@ -21,10 +22,10 @@ from tui_assistant.store.history import (
     export_markdown,
 )
 
-LESSON = Passage(
+PASSAGE = Passage(
     "pasta-water", "Salting pasta water", "Salt the water.", "lessons/pasta-water.md", 3, 9
 )
-EVIDENCE = Evidence(LESSON, ("salt", "pasta"), 4.0, 1.0)
+EVIDENCE = Evidence((PASSAGE,), ("salt", "pasta"), 4.0, 1.0)
 
 
 def test_appended_turns_load_back_in_order(tmp_path: Path) -> None:
@@ -248,3 +249,16 @@ def test_a_short_write_is_completed_not_left_torn(
     assert loaded.warnings == []
     assert [turn.question for turn in loaded.turns][1] == "the next question"
     assert loaded.turns[0].question.startswith("a question long enough")
+
+
+def test_a_huge_refused_question_is_kept_to_its_first_4000_characters(tmp_path: Path) -> None:
+    question = "how much salt " + "x" * (5 * 1024 * 1024)
+    store = HistoryStore(tmp_path)
+    turn = store.append(refused(question, Reason.TOO_LONG))
+    assert MAX_QUESTION_CHARS == 4000
+    assert turn.question == question[:4000]
+    assert turn.status == "refused: the question is over 4,000 characters"
+    assert store.path.stat().st_size < 10_000
+    (loaded,) = HistoryStore(tmp_path).load().turns
+    assert loaded.question == question[:4000]
+    assert loaded.outcome == "refused"

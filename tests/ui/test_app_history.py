@@ -10,15 +10,19 @@ from tests.helpers import BUNDLED_LESSONS
 from tests.helpers.tui import (
     ask,
     chat_text,
+    history_loaded,
     make_app,
     make_context,
+    notices,
     run_command,
     running,
     status,
     wait_until,
 )
-from tui_assistant.core.outcome import Outcome
-from tui_assistant.store.history import HISTORY_FILE_NAME, HistoryStore, Turn
+from tui_assistant.core.outcome import Outcome, Reason
+from tui_assistant.store.app_state import STATE_FILE_NAME
+from tui_assistant.store.history import HistoryStore, Turn
+from tui_assistant.ui.chat_pane import TurnView
 
 SIZE = (100, 32)
 
@@ -33,13 +37,13 @@ async def test_history_is_shown_again_after_a_restart(tmp_path: Path) -> None:
 
     second = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     async with running(second, SIZE) as pilot:
-        await wait_until(pilot, lambda: second.history_loaded)
+        await history_loaded(second)
         await pilot.pause()
         shown = chat_text(second)
         assert "earlier conversation (2 turns)" in shown
         assert "> how much salt for pasta water" in shown
         assert "source: lessons/pasta-water.md" in shown
-        assert "refused: no passage matched this question" in shown
+        assert "> what is the capital of france\nrefused: no passage" in shown
         assert status(second) == "ready"
         # Earlier questions can be recalled too.
         await pilot.press("up")
@@ -51,12 +55,12 @@ async def test_a_damaged_history_record_is_a_warning_not_fatal(tmp_path: Path) -
     async with running(first, SIZE) as pilot:
         await ask(pilot, "how much salt for pasta water")
         await wait_until(pilot, lambda: len(first.turns) == 1)
-    with (tmp_path / HISTORY_FILE_NAME).open("ab") as file:
+    with first.history.path.open("ab") as file:
         file.write(b"\x00\xffgarbage [bold]x[/]\n")
 
     second = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     async with running(second, SIZE) as pilot:
-        await wait_until(pilot, lambda: second.history_loaded)
+        await history_loaded(second)
         await pilot.pause()
         notices = [str(static.render()) for static in second.chat.query(".notice")]
         assert any("removed damaged history record on line 2" in notice for notice in notices)
@@ -72,7 +76,7 @@ async def test_history_never_holds_the_api_key(tmp_path: Path) -> None:
     async with running(app, SIZE) as pilot:
         await ask(pilot, "how much salt for pasta water")
         await wait_until(pilot, lambda: len(app.turns) == 1)
-    stored = (tmp_path / HISTORY_FILE_NAME).read_text(encoding="utf-8")
+    stored = app.history.path.read_text(encoding="utf-8")
     assert "salt for pasta water" in stored
     assert secret not in stored
 
@@ -111,12 +115,12 @@ async def test_clear_history_command_empties_screen_and_file(tmp_path: Path) -> 
         await ask(pilot, "how much salt for pasta water")
         await wait_until(pilot, lambda: len(app.turns) == 1)
         await run_command(pilot, app, "clear history")
-        assert app.chat.turn_views == []
+        assert not app.chat.query(TurnView)
         assert "history cleared" in chat_text(app)
         assert status(app) == "ready"
     again = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     async with running(again, SIZE) as pilot:
-        await wait_until(pilot, lambda: again.history_loaded)
+        await history_loaded(again)
         assert again.turns == []
         assert "salt for pasta" not in chat_text(again)
 
@@ -136,23 +140,28 @@ class SlowDisk(HistoryStore):
         return super().append(outcome, asked_at)
 
 
+def stored_questions(store: HistoryStore) -> list[str]:
+    if not store.path.exists():
+        return []
+    stored = store.path.read_text(encoding="utf-8")
+    return [json.loads(line)["outcome"]["question"] for line in stored.splitlines()]
+
+
 async def test_a_slow_history_write_never_holds_up_the_screen(tmp_path: Path) -> None:
     store = SlowDisk(tmp_path)
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path), history=store)
+    asked = ["how much salt for pasta water", "how long to boil eggs"]
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.history_loaded)
-        await ask(pilot, "how much salt for pasta water")
-        await ask(pilot, "how long to boil eggs")
+        await history_loaded(app)
+        for question in asked:
+            await ask(pilot, question)
         # Both answers are on screen while the first write is still stuck on the disk.
         await wait_until(pilot, lambda: len(app.turns) == 2 and status(app) == "answered")
         assert "> how long to boil eggs" in chat_text(app)
-        assert not (tmp_path / HISTORY_FILE_NAME).exists()
+        assert stored_questions(store) == []
         assert store.threads and store.threads[0] is not threading.main_thread()
         store.release.set()
-        await app.flush_history()
-    stored = (tmp_path / HISTORY_FILE_NAME).read_text(encoding="utf-8")
-    questions = [json.loads(line)["outcome"]["question"] for line in stored.splitlines()]
-    assert questions == ["how much salt for pasta water", "how long to boil eggs"]
+        await wait_until(pilot, lambda: stored_questions(store) == asked)
     assert len(set(store.threads)) == 1  # one writer thread: the order of the turns
 
 
@@ -165,8 +174,7 @@ async def test_quitting_waits_for_the_writes_still_queued(tmp_path: Path) -> Non
         # Let the write through only once the app is on its way out.
         threading.Timer(0.2, store.release.set).start()
         await pilot.press("ctrl+q")
-    stored = (tmp_path / HISTORY_FILE_NAME).read_text(encoding="utf-8")
-    assert "how much salt for pasta water" in stored
+    assert stored_questions(store) == ["how much salt for pasta water"]
 
 
 async def test_a_failed_history_write_is_a_warning(tmp_path: Path) -> None:
@@ -180,3 +188,78 @@ async def test_a_failed_history_write_is_a_warning(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: "history not saved" in chat_text(app))
         assert "warning: history not saved (No space left on device)" in chat_text(app)
         assert status(app) == "answered"
+
+
+async def test_each_library_has_its_own_conversation(nested: Path, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    first = make_app(make_context(BUNDLED_LESSONS, data))
+    async with running(first, SIZE) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: len(first.turns) == 1)
+
+    other = make_app(make_context(nested, data))
+    async with running(other, SIZE) as pilot:
+        await history_loaded(other)
+        assert other.turns == []
+        assert "salt for pasta water" not in chat_text(other)
+        await ask(pilot, "soak the whetstone")
+        await wait_until(pilot, lambda: len(other.turns) == 1)
+        await pilot.press("up")
+        assert other.question_box.value == "soak the whetstone"
+
+    back = make_app(make_context(BUNDLED_LESSONS, data))
+    async with running(back, SIZE) as pilot:
+        await history_loaded(back)
+        shown = chat_text(back)
+        assert "> how much salt for pasta water" in shown
+        assert "whetstone" not in shown
+    assert first.history.path != other.history.path
+    assert first.history.path.parent == data / "history"
+
+
+async def test_the_old_shared_history_file_is_left_alone(tmp_path: Path) -> None:
+    old = tmp_path / "history.jsonl"
+    old.write_bytes(b"not read any more, not deleted\n")
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with running(app, SIZE) as pilot:
+        await history_loaded(app)
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: stored_questions(app.history) != [])
+        assert notices(app) == []
+    assert old.read_bytes() == b"not read any more, not deleted\n"
+
+
+async def test_history_keeps_the_first_4000_characters_of_a_question(tmp_path: Path) -> None:
+    long_question = "salt " * 1_000_000  # 5 MB
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with running(app, SIZE) as pilot:
+        await ask(pilot, long_question)
+        await wait_until(pilot, lambda: stored_questions(app.history) != [])
+        assert status(app).startswith("refused")
+        assert app.conversation.turns[-1].reason is Reason.TOO_LONG
+    [stored] = stored_questions(app.history)
+    assert stored == long_question[:4000]
+
+
+async def test_the_chosen_theme_is_kept_across_restarts(tmp_path: Path) -> None:
+    first = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with running(first, SIZE) as pilot:
+        assert first.theme != "nord"
+        first.theme = "nord"  # what the palette's theme command does
+        await wait_until(pilot, lambda: (tmp_path / STATE_FILE_NAME).exists())
+
+    again = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with running(again, SIZE):
+        assert again.theme == "nord"
+
+
+async def test_a_broken_state_file_is_a_one_line_warning(tmp_path: Path) -> None:
+    (tmp_path / STATE_FILE_NAME).write_bytes(b'{"theme": [oops\n\x00')
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with running(app, SIZE) as pilot:
+        await wait_until(pilot, lambda: notices(app) != [])
+        [warning] = notices(app)
+        assert warning.startswith(f"warning: ignored {tmp_path / STATE_FILE_NAME}:")
+        assert "\n" not in warning
+        assert status(app) == "ready"
+        assert app.theme == "textual-dark"

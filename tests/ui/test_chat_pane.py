@@ -1,26 +1,86 @@
-"""The chat pane's answer text: unsupported sentences dimmed and marked in place, or
-listed when they cannot be placed."""
+"""The chat pane's answers as rendered Markdown: code looks like code, no markup from the
+text, unsupported sentences dimmed and marked in place, or listed when they cannot be."""
 
 from __future__ import annotations
 
+from textual.app import App, ComposeResult
+from textual.content import Content
+from textual.widgets import Static
+from textual.widgets.markdown import MarkdownFence
+
+from tests.helpers.tui import wait_until
+from tui_assistant.store.history import Turn
 from tui_assistant.ui.chat_pane import (
+    UNSUPPORTED_LEGEND,
     UNSUPPORTED_MARKER,
-    UNSUPPORTED_STYLE,
-    answer_content,
-    unplaced_sentences,
+    ChatPane,
+    TurnView,
+)
+from tui_assistant.ui.markdown_view import UNSUPPORTED_STYLE, MarkdownView
+
+ANSWER = (
+    "Salt well [source:pasta-water]. Oil stops sticking. **Stir** often.\n\n"
+    "[@click=app.quit]quit[/] <!-- hidden note -->\n\n"
+    "```sh\nnpm config set @myco:registry https://npm.example.com/\n```\n"
 )
 
 
-def test_unsupported_sentences_are_dimmed_and_marked_in_place() -> None:
-    content = answer_content("Salt well. Oil stops sticking. Stir often.", ("Oil stops sticking.",))
-    assert content.plain == f"Salt well. Oil stops sticking.{UNSUPPORTED_MARKER} Stir often."
-    styled = {content.plain[span.start : span.end]: span.style for span in content.spans}
-    assert styled["Oil stops sticking."] == UNSUPPORTED_STYLE
+class ChatApp(App[object]):
+    def compose(self) -> ComposeResult:
+        yield ChatPane()
 
 
-def test_a_flagged_sentence_not_found_in_the_answer_is_listed_instead() -> None:
-    answer = "Salt well [source:pasta-water]. Oil helps."
-    flagged = ("Salt well .", "Oil helps.")  # as seen without the citation marker
-    content = answer_content(answer, flagged)
-    assert content.plain == f"Salt well [source:pasta-water]. Oil helps.{UNSUPPORTED_MARKER}"
-    assert unplaced_sentences(answer, flagged) == ["Salt well ."]
+def answered_turn(flagged: tuple[str, ...] = ()) -> Turn:
+    return Turn(
+        question="how do I salt pasta?",
+        outcome="answered",
+        status="answered",
+        answer=ANSWER,
+        passage_id="pasta-water",
+        source_path="lessons/pasta-water.md",
+        citations=("pasta-water",),
+        unsupported_sentences=flagged,
+        line=1,
+        end_line=9,
+    )
+
+
+def texts(view: TurnView) -> list[str]:
+    return [str(static.render()) for static in view.query(Static)]
+
+
+async def test_an_answer_is_rendered_markdown_with_code_and_no_markup() -> None:
+    app = ChatApp()
+    async with app.run_test(size=(90, 30)) as pilot:
+        view = app.query_one(ChatPane).add_turn(answered_turn())
+        await wait_until(pilot, lambda: any(answer.marked for answer in view.query(MarkdownView)))
+        answer = view.query_one(MarkdownView)
+        shown = "\n".join(texts(view))
+        assert "Salt well [source:pasta-water]. Oil stops sticking. Stir often." in shown
+        assert "[@click=app.quit]quit[/]" in shown
+        assert "hidden note" not in shown and "<!--" not in shown
+        fence = answer.query_one(MarkdownFence)
+        assert "npm config set @myco:registry" in str(fence.query_one(Static).render())
+        assert "source: lessons/pasta-water.md:1\u20139" in shown
+        assert UNSUPPORTED_LEGEND not in shown
+
+
+async def test_unsupported_sentences_are_dimmed_in_place_or_listed() -> None:
+    app = ChatApp()
+    async with app.run_test(size=(90, 30)) as pilot:
+        # The second one was seen by the checker without its marker: not found as is.
+        flagged = ("Oil stops sticking.", "Salt well .")
+        view = app.query_one(ChatPane).add_turn(answered_turn(flagged))
+        await wait_until(pilot, lambda: bool(view.query(".unplaced")))
+        paragraph = view.query_one(MarkdownView).query(Static).first().render()
+        assert isinstance(paragraph, Content)
+        assert f"Oil stops sticking.{UNSUPPORTED_MARKER} Stir" in paragraph.plain
+        dimmed = [
+            paragraph.plain[span.start : span.end]
+            for span in paragraph.spans
+            if span.style == UNSUPPORTED_STYLE
+        ]
+        assert dimmed == ["Oil stops sticking."]
+        shown = texts(view)
+        assert UNSUPPORTED_LEGEND in shown
+        assert [text for text in shown if text.startswith("† ")][1:] == ["† Salt well ."]

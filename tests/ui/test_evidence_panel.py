@@ -1,9 +1,292 @@
-"""The evidence panel's highlighting: which words are highlighted, and escape sequences
-cleaned away."""
+"""The evidence panel as a user reads it: rendered Markdown, a one-line location, the
+question's own words, several passages stepped with keys, quoted lines set apart, and a
+refusal's closest passages opened with enter."""
 
 from __future__ import annotations
 
-from tui_assistant.ui.evidence_panel import highlight_spans, highlighted
+from collections.abc import Callable
+
+from textual.app import App, ComposeResult
+from textual.pilot import Pilot
+from textual.widgets import OptionList, Static
+from textual.widgets.markdown import MarkdownFence
+
+from tests.helpers.tui import wait_until
+from tui_assistant.core.outcome import Outcome, Quote, answered, not_found
+from tui_assistant.core.passages import Passage
+from tui_assistant.core.retrieval import Evidence, NoEvidence
+from tui_assistant.ui.evidence_panel import (
+    HINT,
+    NEAREST_TITLE,
+    EvidencePanel,
+    highlight_spans,
+    highlighted,
+    question_words,
+)
+
+REGISTRY = Passage(
+    id="npm/registry#scoped",
+    title="Registry › Scoped packages",
+    text=(
+        "Scoped packages can use their own registry.\n"
+        "\n"
+        "Set it per scope in the config file:\n"
+        "\n"
+        "```ini\n"
+        "@myco:registry=https://npm.example.com/\n"
+        "```\n"
+        "\n"
+        "<!-- YAML added: v0.1.92 -->\n"
+        "Anything else goes to the default registry."
+    ),
+    source_path="docs/cli/using-npm/registry.md",
+    line=40,
+    end_line=50,
+)
+CONFIG = Passage(
+    id="npm/config#files",
+    title="Config › Files",
+    text="The per-user config file is ~/.npmrc.\n\nThe project config file sits beside package.json.",
+    source_path="docs/cli/configuring-npm/npmrc.md",
+    line=10,
+    end_line=13,
+)
+SCOPE = Passage(
+    id="npm/scope",
+    title="Scope",
+    text="All npm packages have a name; some have a scope.",
+    source_path="docs/cli/using-npm/scope.md",
+    line=1,
+    end_line=3,
+)
+QUESTION = "How do I point scoped packages at a private registry?"
+EVIDENCE = Evidence(
+    passages=(REGISTRY, CONFIG, SCOPE),
+    matched_words=("scop", "packag", "registry"),
+    score=5,
+    runner_up_score=3,
+)
+
+
+class PanelApp(App[object]):
+    """The evidence panel alone, at a given width."""
+
+    def __init__(self, width: int = 60) -> None:
+        super().__init__()
+        self.width = width
+        self.opened: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        panel = EvidencePanel()
+        panel.styles.width = self.width
+        yield panel
+
+    @property
+    def panel(self) -> EvidencePanel:
+        return self.query_one(EvidencePanel)
+
+    def open_url(self, url: str, *, new_tab: bool = True) -> None:
+        self.opened.append(url)
+
+
+def text_of(app: PanelApp, selector: str) -> str:
+    return str(app.panel.query_one(selector, Static).render())
+
+
+def rendered(app: PanelApp) -> Callable[[], bool]:
+    return lambda: app.panel.body.marked
+
+
+async def shown(pilot: Pilot[object], app: PanelApp) -> None:
+    await wait_until(pilot, rendered(app))
+    await pilot.pause()
+
+
+# -- header -------------------------------------------------------------------------
+
+
+async def test_a_long_location_stays_on_one_line_shortened_from_the_left() -> None:
+    passage = Passage(
+        id="api/crypto#keyobject",
+        title="Crypto › Class: KeyObject",
+        text="A KeyObject holds a key.",
+        source_path="nodejs/doc/api/crypto.md",
+        line=1538,
+        end_line=1653,
+    )
+    app = PanelApp(width=30)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.panel.show_passage(passage)
+        await shown(pilot, app)
+        location = app.panel.query_one("#evidence-location")
+        assert location.size.height == 1
+        assert text_of(app, "#evidence-location") == "\u2026/api/crypto.md:1538\u20131653"
+        assert text_of(app, "#evidence-meta") == "api/crypto#keyobject"
+
+
+async def test_matched_shows_the_words_of_the_question_not_their_stems() -> None:
+    app = PanelApp()
+    async with app.run_test(size=(80, 30)) as pilot:
+        app.panel.show_evidence(EVIDENCE, QUESTION)
+        await shown(pilot, app)
+        details = text_of(app, "#evidence-details")
+        assert "matched: scoped, packages, registry" in details
+        assert not {"scop", "packag"} & set(details.replace(",", " ").split())
+        assert "score 5 (runner-up 3)" in details
+
+
+def test_question_words_keep_the_spelling_typed() -> None:
+    keys = ("scop", "packag")
+    assert question_words("Scoped PACKAGES, scopes and packages", keys) == ["Scoped", "PACKAGES"]
+    assert question_words("nothing shared here", keys) == []
+
+
+# -- rendered Markdown --------------------------------------------------------------
+
+
+async def test_passage_is_rendered_markdown_without_comments_or_markup() -> None:
+    hostile = Passage(
+        id="hostile",
+        title="[bold]Hostile[/]",
+        text=(
+            "[@click=app.quit]quit[/] \x1b[31mred\x1b[0m \x1b]0;title\x07 [link](https://evil.example)\n"
+            "<!-- YAML added: v0.1.92 -->\n\n```sh\nnpm ci\n```"
+        ),
+        source_path="hostile.md",
+    )
+    app = PanelApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.panel.show_passage(hostile)
+        await shown(pilot, app)
+        body = "\n".join(str(block.render()) for block in app.panel.body.query(Static))
+        assert "[@click=app.quit]quit[/]" in body and "red" in body
+        assert "\x1b" not in body and "title" not in body.replace("[link]", "")
+        assert "YAML added" not in body and "<!--" not in body
+        assert text_of(app, "#evidence-title") == "[bold]Hostile[/]"
+        fences = list(app.panel.body.query(MarkdownFence))
+        assert len(fences) == 1 and "npm ci" in str(fences[0].query_one(Static).render())
+
+        # A click on the link does not open it.
+        paragraph = app.panel.body.query(Static).first()
+        await pilot.click(paragraph, offset=(len("[@click=app.quit]quit[/] red "), 0))
+        await pilot.pause()
+        assert app.opened == [] and app.is_running
+
+
+async def test_question_words_are_highlighted_in_the_rendered_passage() -> None:
+    app = PanelApp()
+    async with app.run_test(size=(80, 30)) as pilot:
+        app.panel.show_evidence(EVIDENCE, QUESTION)
+        await shown(pilot, app)
+        first = app.panel.body.query(Static).first().render()
+        plain = str(first)
+        spans = getattr(first, "spans", [])
+        marked = {plain[span.start : span.end] for span in spans if span.style == "bold reverse"}
+        assert {"Scoped", "packages", "registry"} <= marked
+        assert "own" not in marked
+
+
+# -- several passages, quotes -------------------------------------------------------
+
+
+def two_passage_answer() -> Outcome:
+    return answered(
+        QUESTION,
+        EVIDENCE,
+        "Set the scope's registry in .npmrc [source:npm/config#files] "
+        "[source:npm/registry#scoped].",
+        passages=(REGISTRY, CONFIG),
+        citations=(CONFIG.id, REGISTRY.id),
+        quotes=(Quote(REGISTRY.id, "@myco:registry=https://npm.example.com/", 46, 46),),
+    )
+
+
+async def test_cited_passages_come_first_and_brackets_step_through_all() -> None:
+    app = PanelApp()
+    async with app.run_test(size=(80, 30)) as pilot:
+        app.panel.show_outcome(two_passage_answer())
+        await shown(pilot, app)
+        assert app.panel.passage == CONFIG
+        assert text_of(app, "#evidence-step").startswith("passage 1/3 · cited")
+        app.panel.focus()
+        await pilot.pause()
+        shown_keys = {key for key, active in app.screen.active_bindings.items() if active.enabled}
+        assert {"left_square_bracket", "right_square_bracket"} <= shown_keys
+
+        await pilot.press("right_square_bracket")
+        assert app.panel.passage == REGISTRY
+        assert text_of(app, "#evidence-step").startswith("passage 2/3 · cited")
+        await pilot.press("right_square_bracket")
+        assert app.panel.passage == SCOPE
+        assert text_of(app, "#evidence-step").startswith("passage 3/3 · not cited")
+        await pilot.press("right_square_bracket")  # around to the first again
+        assert app.panel.passage == CONFIG
+        await pilot.press("left_square_bracket")
+        assert app.panel.passage == SCOPE
+
+
+async def test_quoted_lines_are_set_apart_in_the_passage_they_quote() -> None:
+    app = PanelApp()
+    async with app.run_test(size=(80, 30)) as pilot:
+        app.panel.show_outcome(two_passage_answer())
+        await shown(pilot, app)
+        assert app.panel.body.quoted_blocks == []  # the config passage is not quoted
+        app.panel.step(1)
+        await shown(pilot, app)
+        assert app.panel.passage == REGISTRY
+        quoted = app.panel.body.quoted_blocks
+        assert len(quoted) == 1 and isinstance(quoted[0], MarkdownFence)
+        others = [
+            str(block.render())
+            for block in app.panel.body.query(Static)
+            if not block.has_class("-quoted")
+        ]
+        assert any("own registry" in text for text in others)
+
+
+async def test_one_passage_shows_no_step_line_and_no_step_keys() -> None:
+    app = PanelApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.panel.show_passage(SCOPE)
+        await shown(pilot, app)
+        assert not app.panel.query_one("#evidence-step").display
+        app.panel.focus()
+        await pilot.press("right_square_bracket")
+        assert app.panel.passage == SCOPE
+
+
+# -- refusals -----------------------------------------------------------------------
+
+
+async def test_a_refusal_lists_closest_passages_that_enter_opens_as_not_an_answer() -> None:
+    refusal = not_found(QUESTION, NoEvidence("two passages match equally well", (SCOPE, CONFIG)))
+    app = PanelApp()
+    async with app.run_test(size=(80, 30)) as pilot:
+        app.panel.show_outcome(refusal)
+        await pilot.pause()
+        assert text_of(app, "#evidence-notice") == NEAREST_TITLE
+        assert text_of(app, "#evidence-why").startswith("two passages match equally well;")
+        options = app.panel.query_one(OptionList)
+        assert options.option_count == 2
+        assert "Scope" in str(options.get_option_at_index(0).prompt)
+        assert app.panel.passage is None
+        assert not app.panel.query_one("#evidence-title").display
+
+        options.focus()
+        await pilot.press("down", "enter")
+        await shown(pilot, app)
+        assert app.panel.passage == CONFIG
+        assert text_of(app, "#evidence-step") == "closest passage 2/2 · not an answer"
+        assert app.panel.query_one("#evidence-title").display
+        assert options.display  # the list stays, to open another
+
+        app.panel.show_hint()
+        await pilot.pause()
+        assert app.panel.passage is None and not options.display
+        assert text_of(app, "#evidence-hint") == HINT
+
+
+# -- highlighting rules -------------------------------------------------------------
 
 
 def words_at(text: str, spans: list[tuple[int, int]]) -> list[str]:
@@ -19,10 +302,6 @@ def test_inflections_of_a_matched_word_are_highlighted_and_nothing_else() -> Non
         "egg",
         "salt",
     ]
-
-
-def test_no_matched_words_means_no_highlight() -> None:
-    assert highlight_spans("Boil the eggs.", ()) == []
 
 
 def test_highlighted_text_is_cleaned_of_escape_sequences() -> None:

@@ -1,9 +1,11 @@
 """The library loaded in the background: progress before `ready`, a load that fails,
-and reloading with ctrl+r."""
+reloading with ctrl+r, embedding progress, and the one-line status bar."""
 
 from __future__ import annotations
 
 import os
+import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -11,19 +13,28 @@ from textual.widgets import Static
 
 from tests.helpers import BUNDLED_LESSONS
 from tests.helpers.tui import (
+    CitingProvider,
     HangingProvider,
+    SlowReload,
     SlowStart,
     ask,
+    chat_text,
     labels,
     make_app,
     make_context,
     note,
     running,
     status,
+    status_line,
     wait_until,
 )
-from tui_assistant.errors import LibraryError
+from tui_assistant.context import AppContext
+from tui_assistant.core.outcome import Reason
+from tui_assistant.core.passages import Passage
+from tui_assistant.errors import LibraryError, ProviderFailure
 from tui_assistant.settings import Settings
+from tui_assistant.store.index_store import Progress
+from tui_assistant.ui.messages import EmbeddingProgress, EmbeddingReady
 from tui_assistant.ui.app import AssistantApp, run_app
 
 SIZE = (100, 32)
@@ -44,6 +55,8 @@ async def test_progress_is_shown_before_ready_and_questions_wait(tmp_path: Path)
             slow.release.set()
             await wait_until(pilot, lambda: status(app) == "ready")
             assert "3 passages" in str(app.status_bar.query_one("#status-mode", Static).render())
+            # The note stays until the next action: asking again clears it.
+            assert "ask again once the library is loaded" in note(app)
             await pilot.press("enter")
             await wait_until(pilot, lambda: status(app) == "answered")
     finally:
@@ -109,3 +122,120 @@ async def test_reload_is_refused_while_a_question_is_in_flight(tmp_path: Path) -
         assert status(app) == "cancelled"
         await pilot.press("ctrl+r")
         await wait_until(pilot, lambda: note(app).startswith("reloaded"))
+
+
+async def test_an_unexpected_error_in_the_first_load_ends_as_one_line(tmp_path: Path) -> None:
+    def broken_start(settings: Settings, progress: Progress | None) -> AppContext:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    settings = Settings(library=BUNDLED_LESSONS, data_dir=tmp_path)
+    app = AssistantApp(settings, start=broken_start, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: not app.is_running)
+    assert app.return_code == 2
+    assert isinstance(app.load_error, LibraryError)
+    assert str(app.load_error) == (
+        "the library could not be loaded: OperationalError: disk I/O error"
+    )
+
+
+async def test_reloading_shows_its_count_and_a_question_waits_for_the_new_library(
+    nested: Path, tmp_path: Path
+) -> None:
+    context = make_context(nested, tmp_path / "data")
+    slow = SlowReload()
+    app = AssistantApp(
+        context.settings, start=lambda s, p: context, reload_library=slow, cursor_blink=False
+    )
+    try:
+        async with running(app, SIZE) as pilot:
+            (nested / "cooking" / "rice.md").write_text("# Rice\n\nRinse it first.\n")
+            await pilot.press("ctrl+r")
+            await wait_until(pilot, lambda: status(app) == "reloading 3/9 files")
+            await ask(pilot, "rinse rice first")
+            # Not answered from the library being replaced: the question waits.
+            assert "> rinse rice first" in chat_text(app)
+            assert app.turns == []
+            assert status(app) == "reloading 3/9 files"
+            assert app.question_box.value == ""
+            slow.release.set()
+            await wait_until(pilot, lambda: status(app) == "answered")
+            assert app.evidence.passage is not None
+            assert app.evidence.passage.id == "cooking/rice"
+            assert note(app) == "reloaded: 8 passages (+1)"
+            assert not app.question_box.busy
+    finally:
+        slow.release.set()
+
+
+async def test_escape_drops_a_question_waiting_for_a_reload(nested: Path, tmp_path: Path) -> None:
+    context = make_context(nested, tmp_path / "data")
+    slow = SlowReload()
+    app = AssistantApp(
+        context.settings, start=lambda s, p: context, reload_library=slow, cursor_blink=False
+    )
+    try:
+        async with running(app, SIZE) as pilot:
+            await pilot.press("ctrl+r")
+            await wait_until(pilot, lambda: status(app).startswith("reloading"))
+            await ask(pilot, "ten grams salt litre")
+            await pilot.press("escape")
+            assert status(app) == "cancelled"
+            assert [turn.outcome for turn in app.turns] == ["cancelled"]
+            slow.release.set()
+            await wait_until(pilot, lambda: note(app).startswith("reloaded"))
+            assert status(app) == "ready"
+            assert len(app.turns) == 1
+    finally:
+        slow.release.set()
+
+
+async def test_embedding_progress_shows_then_the_retrieval_mode(tmp_path: Path) -> None:
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with running(app, SIZE) as pilot:
+        app.post_message(EmbeddingProgress(40, 300))
+        await wait_until(pilot, lambda: status(app) == "embedding 40/300 passages")
+        app.post_message(EmbeddingReady("hybrid"))
+        await wait_until(pilot, lambda: status(app) == "ready")
+        assert status_line(app).startswith("deterministic · hybrid · 3 passages")
+
+
+async def test_a_note_stays_until_the_next_action(tmp_path: Path) -> None:
+    provider = HangingProvider()
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path, provider))
+    async with running(app, SIZE) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, provider.started.is_set)
+        await pilot.press("ctrl+r")
+        assert note(app) == "reload after the answer: a question is in flight"
+        provider.release.set()
+        await wait_until(pilot, lambda: status(app) == "answered")
+        assert note(app) == "reload after the answer: a question is in flight"
+        await pilot.press("ctrl+l")
+        assert note(app) == ""
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 35), (40, 12)])
+async def test_the_status_bar_is_one_line_with_mode_and_count_first(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    class LongRefusal(CitingProvider):
+        async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+            raise ProviderFailure(Reason.PROVIDER_ERROR, "HTTP 503 " + "and more words " * 12)
+
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path, LongRefusal()))
+    async with running(app, size) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: status(app).startswith("refused"))
+        await pilot.press("ctrl+o")  # a note beside it too ("no editor", or the like)
+        await wait_until(pilot, lambda: note(app) != "")
+        await pilot.pause()
+        line = status_line(app)
+        assert app.status_bar.region.height == 1
+        assert "\n" not in line
+        assert line.startswith("deterministic")
+        assert len(line) <= size[0]
+        if size[0] >= 80:
+            assert line.startswith("deterministic · 3 passages  refused: the provider")
+            assert line.endswith(note(app)[:8] + "…") or note(app) in line
+            assert "…" in line

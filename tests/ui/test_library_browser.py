@@ -116,3 +116,30 @@ async def test_typing_in_the_lesson_browser_filters_it(tmp_path: Path) -> None:
         await pilot.press("backspace", "backspace", "backspace")
         assert len(tree.root.children) == 3
         assert "type to filter" in str(app.library_browser.border_subtitle)
+
+
+async def test_parts_of_a_cut_section_are_told_apart_and_labels_read_in_full(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "library"
+    folder.mkdir()
+    paragraph = "Set the registry for one scope of packages in the config file. " * 20
+    long_section = "\n\n".join([paragraph] * 6)  # over 4,000 characters: cut in parts
+    title = "A guide whose title is far too long to fit in the library pane at all"
+    (folder / "npm.md").write_text(
+        f"# {title}\n\nIntro.\n\n## Configuration\n\n{long_section}\n", encoding="utf-8"
+    )
+    app = make_app(make_context(folder, tmp_path / "data"))
+    async with running(app, (80, 24)) as pilot:
+        await pilot.press("ctrl+l", "right")
+        tree = app.library_browser.library_tree
+        assert labels(tree)[2:] == ["  Configuration", "  Configuration (2)"]
+        # The document's label is cut by the pane; its tooltip holds all of it.
+        assert tree.tooltip is not None and title in str(tree.tooltip)
+        await pilot.press("down", "down", "down")
+        lines = str(tree.tooltip).split("\n")
+        assert lines[:2] == [f"{title} › Configuration", "npm#configuration-part-2"]
+        assert "npm.md:" in lines[2]
+        await pilot.press("enter")
+        assert app.evidence.passage is not None
+        assert app.evidence.passage.id == "npm#configuration-part-2"

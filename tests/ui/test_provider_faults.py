@@ -14,8 +14,8 @@ One fake server serves the whole module; each test sets its behaviour first.
 from __future__ import annotations
 
 import asyncio
-import time
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -72,14 +72,15 @@ FAULTS: dict[str, Fault] = {
 
 @dataclass(frozen=True)
 class LateAnswer(Behaviour):
-    """Answers correctly, but only after `delay` seconds, if the client is still there."""
+    """Answers correctly once the test sets `answer_now`, if the client is still there."""
 
-    delay: float
+    answer_now: threading.Event = field(default_factory=threading.Event)
 
     async def respond(self, exchange: _Exchange) -> None:
-        if await exchange.client_closes_within(self.delay):
-            exchange.request.mark_disconnected()
-            return
+        while not self.answer_now.is_set():
+            if await exchange.client_closes_within(0.02):
+                exchange.request.mark_disconnected()
+                return
         passage_id = exchange.request.user_payload["passages"][0]["id"]
         await exchange.whole(200, completion_body(f"LATE ANSWER [source:{passage_id}]"))
 
@@ -148,15 +149,14 @@ async def test_a_correct_answer_is_shown_through_the_same_path(
         assert "Use about 10 grams of salt per litre. [source:pasta-water]" in chat_text(app)
 
 
-@pytest.mark.parametrize(
-    "behaviour", [Hang(), LateAnswer(delay=0.5)], ids=["hangs", "would-answer-later"]
-)
+@pytest.mark.parametrize("late", [False, True], ids=["hangs", "would-answer-later"])
 async def test_escape_cancels_the_real_request_and_closes_its_connection(
     server: FakeOpenAIServer,
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
-    behaviour: Behaviour,
+    late: bool,
 ) -> None:
+    behaviour = LateAnswer() if late else Hang()
     server.behaviour = behaviour
     before = server.request_count
     app = model_app(monkeypatch, tmp_path, server.base_url, LONG_DEADLINE)
@@ -165,14 +165,12 @@ async def test_escape_cancels_the_real_request_and_closes_its_connection(
         await wait_until(pilot, lambda: server.request_count == before + 1, timeout=10)
         request = server.requests[-1]
         assert status(app).startswith("asking")
-        pressed = time.monotonic()
         await pilot.press("escape")
         assert status(app) == "cancelled"
-        # The server sees the client go away at once, long before the deadline.
-        assert await asyncio.to_thread(request.disconnected.wait, 3)
-        assert time.monotonic() - pressed < 3
-        # Past the moment the server would have answered: still nothing shown.
-        await pilot.pause(0.8)
+        # The server sees the client go away, well before the deadline would end the call.
+        assert await asyncio.to_thread(request.disconnected.wait, float(LONG_DEADLINE) - 2)
+        if isinstance(behaviour, LateAnswer):
+            behaviour.answer_now.set()  # the moment it would have answered: nobody is there
         assert status(app) == "cancelled"
         assert "LATE ANSWER" not in chat_text(app)
         assert not app.chat.query(".answer")
@@ -181,3 +179,4 @@ async def test_escape_cancels_the_real_request_and_closes_its_connection(
         server.behaviour = CitePassage("Use about 10 grams of salt per litre.")
         await ask(pilot, PASTA)
         await wait_until(pilot, lambda: status(app) == "answered", timeout=10)
+        assert "LATE ANSWER" not in chat_text(app)

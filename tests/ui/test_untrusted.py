@@ -12,6 +12,7 @@ from textual.widgets import Static
 from tests.helpers.tui import ask, make_app, make_context, running, wait_until
 from tui_assistant.core.passages import Passage
 from tui_assistant.ui.library_browser import LibraryTree
+from tui_assistant.ui.literal import readable_markdown, shorten_left
 
 HOSTILE_TITLE = "[bold]x[/] salting [@click=app.quit]click me[/] pasta"
 HOSTILE_TEXT = (
@@ -79,3 +80,34 @@ async def test_hostile_lesson_and_answer_are_shown_as_typed(
         await pilot.click("#evidence-title")
         await pilot.pause()
         assert app.is_running
+
+
+# -- text prepared for the Markdown widget ---------------------------------------------
+
+
+def test_html_comments_are_left_out_but_every_line_is_kept() -> None:
+    text = (
+        "Intro <!-- YAML added: v0.1.92 --> text\n"
+        "<!-- a note\nover lines -->\n"
+        "\x1b[31mred\x1b[0m\n"
+        "```html\n<!-- shown: it is code -->\n```\n"
+        "end <!-- never closed"
+    )
+    assert readable_markdown(text).split("\n") == [
+        "Intro  text",
+        "",
+        "",
+        "red",
+        "```html",
+        "<!-- shown: it is code -->",
+        "```",
+        "end ",
+    ]
+
+
+def test_a_location_is_shortened_from_the_left_by_whole_folders() -> None:
+    path, suffix = "nodejs/doc/api/crypto.md", ":1538\u20131653"
+    assert shorten_left(path, suffix, 80) == path + suffix
+    assert shorten_left(path, suffix, 25) == "\u2026/api/crypto.md:1538\u20131653"
+    assert shorten_left(path, suffix, 17) == "\u2026pto.md:1538\u20131653"
+    assert len(shorten_left(path, suffix, 6)) == 6

@@ -1,4 +1,4 @@
-"""The citation check: a model answer is accepted only if it cites exactly the evidence.
+"""The citation check: a model answer is accepted only if it cites the passages it was sent.
 
 Pure and total: any string in, a `CitationCheck` out.
 """
@@ -6,6 +6,7 @@ Pure and total: any string in, a `CitationCheck` out.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 MAX_ANSWER_CHARS = 16_000
@@ -17,26 +18,35 @@ CITATION_MARKER = re.compile(r"\[\s*source\s*:\s*([^\]\n]*?)\s*\]", re.IGNORECAS
 
 @dataclass(frozen=True, slots=True)
 class CitationCheck:
+    """The verdict; `cited_ids` are the ids an accepted answer cites (distinct, in the
+    order they first appear), empty when refused."""
+
     accepted: bool
-    cited_ids: tuple[str, ...]
+    cited_ids: tuple[str, ...] = ()
     problem: str | None = None
 
 
-def check_citations(answer: str, evidence_id: str) -> CitationCheck:
+def check_citations(answer: str, sent_ids: Iterable[str]) -> CitationCheck:
     """Accept `answer` only if it is non-blank, not too long, cites at least once, and
-    every `[source:ID]` marker names `evidence_id` exactly (case-sensitive)."""
+    every `[source:ID]` marker is spelled exactly so with ID one of `sent_ids`
+    (case-sensitive). What the passages themselves say plays no part."""
+    allowed = {sent_ids} if isinstance(sent_ids, str) else set(sent_ids)
     if not answer.strip():
-        return CitationCheck(False, (), "blank answer")
+        return CitationCheck(False, problem="blank answer")
     if len(answer) > MAX_ANSWER_CHARS:
-        return CitationCheck(False, (), f"answer longer than {MAX_ANSWER_CHARS:,} characters")
+        return CitationCheck(False, problem=f"answer longer than {MAX_ANSWER_CHARS:,} characters")
     markers = list(CITATION_MARKER.finditer(answer))
     if not markers:
-        return CitationCheck(False, (), "no [source:ID] citation")
-    cited = tuple(marker.group(1) for marker in markers)
-    exact = f"[source:{evidence_id}]"
-    if any(marker.group(0) != exact for marker in markers):
-        return CitationCheck(False, cited, "cites a source it was not given")
-    return CitationCheck(True, tuple(dict.fromkeys(cited)))
+        return CitationCheck(False, problem="no [source:ID] citation")
+    for marker in markers:
+        if marker.group(1) not in allowed or marker.group(0) != f"[source:{marker.group(1)}]":
+            return CitationCheck(False, problem="cites a source it was not given")
+    return CitationCheck(True, tuple(dict.fromkeys(marker.group(1) for marker in markers)))
+
+
+def cited_in(text: str) -> list[str]:
+    """The ids of the markers in `text`, in order (repeats kept)."""
+    return [marker.group(1) for marker in CITATION_MARKER.finditer(text)]
 
 
 def strip_citations(answer: str) -> str:

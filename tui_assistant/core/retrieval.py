@@ -120,7 +120,7 @@ class KeywordRetriever:
             matched_words=tuple(
                 key
                 for key, in_title, in_body in present
-                if _holds(in_body, winner) or _holds(in_title, winner)
+                if holds(in_body, winner) or holds(in_title, winner)
             ),
             score=score,
             runner_up_score=runner_up,
@@ -177,11 +177,11 @@ _LOOKUP_LIMIT = 1000
 def _missing_from(numbers: array[int], others: array[int]) -> Iterable[int]:
     """The passage numbers in `numbers` that are not in `others` (both ascending)."""
     if len(numbers) <= _LOOKUP_LIMIT:
-        return [number for number in numbers if not _holds(others, number)]
+        return [number for number in numbers if not holds(others, number)]
     return set(numbers).difference(others)
 
 
-def _holds(numbers: array[int], number: int) -> bool:
+def holds(numbers: array[int], number: int) -> bool:
     """Whether ascending `numbers` holds `number`."""
     place = bisect_left(numbers, number)
     return place < len(numbers) and numbers[place] == number

@@ -30,6 +30,7 @@ from tui_assistant.core.outcome import (
     timed_out,
 )
 from tui_assistant.core.passages import Passage
+from tui_assistant.core.quotes import check_quotes
 from tui_assistant.core.retrieval import Evidence, NoEvidence, Retriever
 from tui_assistant.core.support import SupportMode, check_support
 from tui_assistant.errors import ProviderFailure
@@ -115,26 +116,34 @@ class AnswerService:
         return outcome.with_elapsed(pending.elapsed_ms())
 
     def judge(self, question: str, evidence: Evidence, text: str) -> Outcome:
-        """Pure: the outcome for a model's raw answer to `question` from `evidence`.
+        """Pure: the outcome for a model's raw answer to `question` from the passages
+        of `evidence` (the ones sent).
 
-        The citation check comes first; an answer that passes it is then checked
-        sentence by sentence against the passage, per `support_mode`: `off` skips the
-        check, `warn` accepts the answer with its report, `strict` refuses it when any
-        sentence is unsupported (keeping the report, so a display can say which).
+        The citation check comes first, then the quote check (every quote must stand in
+        the passage it cites); an answer that passes both is then checked sentence by
+        sentence against the passages each sentence cites, per `support_mode`: `off`
+        skips the check, `warn` accepts the answer with its report, `strict` refuses
+        it when any sentence is unsupported (keeping the report, so a display can say
+        which).
         """
-        check = check_citations(text, evidence.passage.id)
+        sent = evidence.passages
+        check = check_citations(text, [passage.id for passage in sent])
         if not check.accepted:
-            return refused(question, Reason.UNVERIFIED, evidence, check.problem)
+            return refused(question, Reason.UNVERIFIED, evidence, check.problem, sent)
+        quoted = check_quotes(text, sent)
+        if not quoted.accepted:
+            return refused(question, Reason.UNVERIFIED, evidence, quoted.problem, sent)
         answer = text.strip()
+        cites, quotes = check.cited_ids, quoted.quotes
         if self.support_mode == "off":
-            return answered(question, evidence, answer)
-        support = check_support(answer, evidence.passage)
+            return answered(question, evidence, answer, sent, cites, quotes=quotes)
+        support = check_support(answer, sent)
         if self.support_mode == "strict" and not support.supported:
             count = len(support.unsupported_sentences)
             detail = f"{count} sentence{'' if count == 1 else 's'}"
-            outcome = refused(question, Reason.UNSUPPORTED, evidence, detail)
+            outcome = refused(question, Reason.UNSUPPORTED, evidence, detail, sent)
             return replace(outcome, support=support)
-        return answered(question, evidence, answer, support=support)
+        return answered(question, evidence, answer, sent, cites, quotes=quotes, support=support)
 
     async def ask(self, question: str, conversation: Conversation) -> Outcome:
         """Answer one question and record it as a turn of `conversation`."""

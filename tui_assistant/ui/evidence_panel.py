@@ -1,58 +1,97 @@
-"""The evidence panel: the passage behind the latest answer, matched words highlighted.
+"""The evidence panel: the passages behind the latest outcome, as rendered Markdown.
 
-It shows the passage's title path, its id and where it is (`source_path:line`, an en
-dash, `end_line`), then its text.
+For an answer it holds a list: the cited passages first, then the other passages the
+outcome was built from (sent to the model, or retrieval's next candidates), stepped
+through with `[` and `]`. Each shows a header (where it stands in the list, its title
+path, its id, `source_path:line–end_line` on one line shortened from the left, and
+why it was chosen) above its text, with the question's words highlighted and quoted
+lines set apart. A `no_evidence` refusal shows its closest passages as a list, "not an
+answer"; enter opens one below it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Sequence
+from typing import ClassVar
 
+from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
 
+from tui_assistant.core.index import KeyFunction
+from tui_assistant.core.outcome import Outcome, Quote, Reason
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence
-from tui_assistant.core.text import WORD, clean_display_text, normalise
-from tui_assistant.ui.literal import literal, one_line
+from tui_assistant.core.text import WORD, content_words, stem
+from tui_assistant.ui.literal import literal, one_line, shorten_left
+from tui_assistant.ui.markdown_view import HIGHLIGHT_STYLE as HIGHLIGHT_STYLE
+from tui_assistant.ui.markdown_view import MarkdownView
+from tui_assistant.ui.markdown_view import highlight_spans as highlight_spans
+from tui_assistant.ui.markdown_view import highlighted as highlighted
 
 HINT = "No evidence for the last outcome. Ask a question, or pick a passage with ctrl+l."
-HIGHLIGHT_STYLE = "bold reverse"
-
-# Same word shape as core.text.words (letters and digits, inner apostrophes), but with
-# positions, so each word can be checked and highlighted in place.
+NEAREST_TITLE = "not an answer: closest passages"
 
 
-def highlight_spans(text: str, matched_keys: Collection[str]) -> list[tuple[int, int]]:
-    """Where in `text` the words whose normalised key is one of `matched_keys` are.
-
-    A word matches when `normalise` of that single word gives a matched key, so
-    `boiling` is highlighted for the key `boil` while `basalt` never is for `salt`.
-    """
-    keys = set(matched_keys)
-    if not keys:
-        return []
-    return [
-        (match.start(), match.end())
-        for match in WORD.finditer(text)
-        if any(key in keys for key in normalise(match.group()))
-    ]
-
-
-def highlighted(text: str, matched_keys: Collection[str]) -> Content:
-    """Cleaned `text` as literal Content with its matched words highlighted."""
-    clean = clean_display_text(text)
-    content = Content(clean)
-    for start, end in highlight_spans(clean, matched_keys):
-        content = content.stylize(HIGHLIGHT_STYLE, start, end)
-    return content
+def location_suffix(passage: Passage) -> str:
+    return f":{passage.line}\u2013{passage.end_line}"
 
 
 def location(passage: Passage) -> str:
     """`source_path:line`, an en dash and `end_line`, on one line."""
-    return f"{one_line(passage.source_path)}:{passage.line}\u2013{passage.end_line}"
+    return one_line(passage.source_path) + location_suffix(passage)
+
+
+def question_words(
+    question: str, matched_keys: Collection[str], key: KeyFunction = stem
+) -> list[str]:
+    """The question's own words (as typed, first spelling of each) whose retrieval key is
+    one of `matched_keys`: `scopes` and `packages`, not the stems `scop` and `packag`."""
+    keys = set(matched_keys)
+    shown: dict[str, str] = {}
+    for match in WORD.finditer(one_line(question)):
+        for word in content_words(match.group()):
+            found = key(word)
+            if found in keys and found not in shown:
+                shown[found] = match.group()
+    return list(shown.values())
+
+
+def quoted_lines(passage: Passage, quotes: Iterable[Quote]) -> list[tuple[int, int]]:
+    """The quotes of `passage` as 0-based, inclusive line ranges of its text.
+
+    A passage's text ends on its `end_line` (its first line may be a heading the text
+    leaves out), so text line `i` is file line `end_line - (lines - 1) + i`.
+    """
+    first = passage.end_line - passage.text.count("\n")
+    return [
+        (quote.line - first, quote.end_line - first)
+        for quote in quotes
+        if quote.passage_id == passage.id
+    ]
+
+
+class LocationLine(Static):
+    """`path:line–end_line` on one line: the path is shortened from the left to fit."""
+
+    DEFAULT_CSS = "LocationLine { height: 1; text-wrap: nowrap; }"
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id, markup=False)
+        self.path = ""
+        self.suffix = ""
+
+    def show(self, passage: Passage | None) -> None:
+        self.path = one_line(passage.source_path) if passage else ""
+        self.suffix = location_suffix(passage) if passage else ""
+        self.refresh()
+
+    def render(self) -> Content:
+        return Content(shorten_left(self.path, self.suffix, self.content_size.width))
 
 
 class EvidencePanel(VerticalScroll):
@@ -63,55 +102,219 @@ class EvidencePanel(VerticalScroll):
         padding: 0 1;
     }
     EvidencePanel:focus-within { border: round $accent; }
+    EvidencePanel #evidence-notice { color: $text-warning; text-style: bold; }
+    EvidencePanel #evidence-why { color: $text-muted; }
+    EvidencePanel #evidence-nearest { height: auto; max-height: 9; margin-bottom: 1; }
+    EvidencePanel #evidence-step { color: $text-secondary; text-style: bold; }
     EvidencePanel #evidence-title { text-style: bold; color: $text-accent; }
-    EvidencePanel #evidence-meta { color: $text-muted; margin-bottom: 1; }
-    EvidencePanel.-empty #evidence-body { color: $text-muted; text-style: italic; }
-    EvidencePanel.-empty #evidence-title, EvidencePanel.-empty #evidence-meta { display: none; }
+    EvidencePanel #evidence-meta, EvidencePanel #evidence-location { color: $text-muted; }
+    EvidencePanel #evidence-details { color: $text-muted; }
+    EvidencePanel #evidence-body { margin-top: 1; }
+    EvidencePanel #evidence-hint { color: $text-muted; text-style: italic; }
+    EvidencePanel > * { display: none; }
+    EvidencePanel.-empty #evidence-hint { display: block; }
+    EvidencePanel.-nearest #evidence-notice, EvidencePanel.-nearest #evidence-why,
+    EvidencePanel.-nearest #evidence-nearest { display: block; }
+    EvidencePanel.-passage #evidence-title, EvidencePanel.-passage #evidence-meta,
+    EvidencePanel.-passage #evidence-location, EvidencePanel.-passage #evidence-body,
+    EvidencePanel.-passage.-several #evidence-step,
+    EvidencePanel.-passage.-details #evidence-details { display: block; }
     """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left_square_bracket", "step(-1)", "Previous passage", id="evidence.previous"),
+        Binding("right_square_bracket", "step(1)", "Next passage", id="evidence.next"),
+    ]
 
     def __init__(self) -> None:
         super().__init__(id="evidence", classes="-empty")
         self.border_title = "Evidence"
-        self.passage: Passage | None = None
+        self.passages: tuple[Passage, ...] = ()
+        self.position = 0  # index into `passages` of the one on screen
+        self.nearest: tuple[Passage, ...] = ()
+        self._roles: tuple[str, ...] = ()
+        self._quotes: tuple[Quote, ...] = ()
+        self._matched_keys: tuple[str, ...] = ()
+        self._details: dict[str, str] = {}  # passage id -> why it was chosen
 
     def compose(self) -> ComposeResult:
-        yield Static(id="evidence-title")
-        yield Static(id="evidence-meta")
-        yield Static(Content(HINT), id="evidence-body")
+        yield Static(Content(NEAREST_TITLE), id="evidence-notice")
+        yield Static(id="evidence-why", markup=False)
+        yield OptionList(id="evidence-nearest")
+        yield Static(id="evidence-step", markup=False)
+        yield Static(id="evidence-title", markup=False)
+        yield Static(id="evidence-meta", markup=False)
+        yield LocationLine(id="evidence-location")
+        yield Static(id="evidence-details", markup=False)
+        yield MarkdownView(id="evidence-body")
+        yield Static(Content(HINT), id="evidence-hint")
 
-    def show_evidence(self, evidence: Evidence) -> None:
-        """The passage retrieval chose for a question, with why it won."""
-        score = f"score {evidence.score:g}"
-        if evidence.runner_up_score is not None:
-            score += f" (runner-up {evidence.runner_up_score:g})"
-        matched = ", ".join(evidence.matched_words)
-        self._show(
-            evidence.passage,
-            extra=[score, f"matched: {matched}"] if matched else [score],
-            matched_keys=evidence.matched_words,
-            source="answer evidence",
+    # -- what the app calls ---------------------------------------------------
+
+    @property
+    def passage(self) -> Passage | None:
+        """The passage on screen (`ctrl+o` opens it), or None."""
+        return self.passages[self.position] if self.passages else None
+
+    @property
+    def body(self) -> MarkdownView:
+        return self.query_one("#evidence-body", MarkdownView)
+
+    def show_outcome(self, outcome: Outcome) -> None:
+        """The passages behind an outcome: the cited ones first, then the others it was
+        built from; or a `no_evidence` refusal's closest passages."""
+        if outcome.reason is Reason.NO_EVIDENCE and outcome.nearest:
+            self._show_nearest(outcome.nearest, outcome.detail)
+            return
+        evidence = outcome.evidence
+        if evidence is None and not outcome.passages:
+            self.show_hint()
+            return
+        cited = set(outcome.citations) if outcome.answered else set()
+        others = (*outcome.passages, *(evidence.passages if evidence else ()))
+        by_id = {passage.id: passage for passage in others}
+        ordered = [by_id[id_] for id_ in outcome.citations if id_ in by_id and id_ in cited]
+        ordered += [passage for passage in others if passage.id not in cited]
+        passages = tuple({passage.id: passage for passage in ordered}.values())
+        roles = tuple(
+            "cited" if passage.id in cited else ("not cited" if outcome.answered else "candidate")
+            for passage in passages
         )
+        self._show_list(passages, roles, evidence, outcome.question, outcome.quotes, "answer")
+
+    def show_evidence(self, evidence: Evidence, question: str | None = None) -> None:
+        """The passages retrieval chose for a question, before its outcome is known."""
+        roles = ("chosen", *("candidate" for _ in evidence.passages[1:]))
+        self._show_list(evidence.passages, roles, evidence, question, (), "answer evidence")
 
     def show_passage(self, passage: Passage) -> None:
         """A passage the user picked in the browser (no question, so nothing highlighted)."""
-        self._show(passage, extra=[], matched_keys=(), source="browsing")
+        self._show_list((passage,), ("",), None, None, (), "browsing")
 
     def show_hint(self) -> None:
-        self.passage = None
+        self._reset()
+        self.body.show("")
         self.add_class("-empty")
         self.border_subtitle = ""
-        self.query_one("#evidence-title", Static).update("")
-        self.query_one("#evidence-meta", Static).update("")
-        self.query_one("#evidence-body", Static).update(Content(HINT))
+        self.refresh_bindings()
 
-    def _show(
-        self, passage: Passage, extra: list[str], matched_keys: Collection[str], source: str
+    def step(self, by: int) -> None:
+        """Show the next (`by=1`) or previous (`by=-1`) passage of the list."""
+        if len(self.passages) > 1:
+            self.position = (self.position + by) % len(self.passages)
+            self._render_passage()
+
+    # -- keys -----------------------------------------------------------------
+
+    def action_step(self, by: int) -> None:
+        self.step(by)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "step":
+            return len(self.passages) > 1 and not self.has_class("-nearest")
+        return True
+
+    @on(OptionList.OptionSelected, "#evidence-nearest")
+    def _open_nearest(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.passages = self.nearest
+        self.position = event.option_index
+        self._roles = ("not an answer",) * len(self.nearest)
+        self.add_class("-passage")
+        self._render_passage()
+
+    # -- drawing --------------------------------------------------------------
+
+    def _reset(self) -> None:
+        self.passages = ()
+        self.position = 0
+        self.nearest = ()
+        self._roles = ()
+        self._quotes = ()
+        self._matched_keys = ()
+        self._details = {}
+        self.remove_class("-empty", "-nearest", "-passage", "-several", "-details")
+        self.query_one("#evidence-nearest", OptionList).clear_options()
+
+    def _show_list(
+        self,
+        passages: tuple[Passage, ...],
+        roles: tuple[str, ...],
+        evidence: Evidence | None,
+        question: str | None,
+        quotes: Sequence[Quote],
+        source: str,
     ) -> None:
-        self.passage = passage
-        self.remove_class("-empty")
+        self._reset()
+        self.passages, self._roles, self._quotes = passages, roles, tuple(quotes)
+        if evidence is not None:
+            self._matched_keys = evidence.matched_words
+            self._details = {evidence.passage.id: _score(evidence)}
+            words = (
+                question_words(question, evidence.matched_words)
+                if question
+                else list(evidence.matched_words)
+            )
+            if words:
+                matched = "matched: " + ", ".join(words)
+                for passage in passages:
+                    self._details[passage.id] = " · ".join(
+                        filter(None, [self._details.get(passage.id, ""), matched])
+                    )
+        self.add_class("-passage")
         self.border_subtitle = source
-        meta = "\n".join([one_line(passage.id), location(passage), *extra])
-        self.query_one("#evidence-title", Static).update(literal(one_line(passage.title)))
-        self.query_one("#evidence-meta", Static).update(literal(meta))
-        self.query_one("#evidence-body", Static).update(highlighted(passage.text, matched_keys))
+        self._render_passage()
+        self.refresh_bindings()
+
+    def _show_nearest(self, nearest: tuple[Passage, ...], why: str | None) -> None:
+        self._reset()
+        self.nearest = nearest
+        self.body.show("")
+        self.add_class("-nearest")
+        self.border_subtitle = "refused"
+        hint = "up/down and enter open one"
+        self.query_one("#evidence-why", Static).update(literal(f"{why}; {hint}" if why else hint))
+        width = max(self.content_size.width - 2, 20)
+        options = self.query_one("#evidence-nearest", OptionList)
+        options.add_options(
+            Option(
+                Content.assemble(
+                    (one_line(passage.title), "bold"),
+                    "\n",
+                    shorten_left(one_line(passage.source_path), location_suffix(passage), width),
+                )
+            )
+            for passage in nearest
+        )
+        options.highlighted = 0
         self.scroll_home(animate=False)
+        self.refresh_bindings()
+
+    def _render_passage(self) -> None:
+        passage = self.passage
+        if passage is None:
+            return
+        count = len(self.passages)
+        role = self._roles[self.position] if self._roles else ""
+        step = f"{'closest passage' if self.nearest else 'passage'} {self.position + 1}/{count}"
+        keys = "  [ ] to step" if count > 1 and not self.nearest else ""
+        self.query_one("#evidence-step", Static).update(
+            literal(" · ".join(filter(None, [step, role])) + keys)
+        )
+        self.set_class(count > 1 or bool(self.nearest), "-several")
+        self.query_one("#evidence-title", Static).update(literal(one_line(passage.title)))
+        self.query_one("#evidence-meta", Static).update(literal(one_line(passage.id)))
+        self.query_one("#evidence-location", LocationLine).show(passage)
+        details = self._details.get(passage.id, "")
+        self.query_one("#evidence-details", Static).update(literal(details))
+        self.set_class(bool(details), "-details")
+        self.body.show(passage.text, self._matched_keys, quoted_lines(passage, self._quotes))
+        if not self.nearest:
+            self.scroll_home(animate=False)
+
+
+def _score(evidence: Evidence) -> str:
+    score = f"score {evidence.score:g}"
+    if evidence.runner_up_score is not None:
+        score += f" (runner-up {evidence.runner_up_score:g})"
+    return score

@@ -1,14 +1,15 @@
 """An app whose library loads in the background and reloads on demand.
 
 The screen is drawn at once; the library is loaded (indexed where files changed) in a
-thread worker that reports its progress, and `ctrl+r` reloads it the same way and
-swaps it in on the app's thread. `AssistantApp` subclasses this and says what each
-step looks like (`show_loading`, `library_started`, `library_reloaded`, ...).
+thread worker that posts its progress and result as messages (`messages.py`), which
+the app handles on its own thread. `ctrl+r` reloads it the same way. Loading never
+ends in a traceback: whatever it raises becomes a `LibraryFailed` with a one-line
+reason. This class holds the workers and the state they leave; `AssistantApp` says
+what each message looks like.
 """
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Callable
 
@@ -18,12 +19,17 @@ from textual.worker import get_current_worker
 
 from tui_assistant.context import AppContext, load_library, open_context
 from tui_assistant.core.library import Library
-from tui_assistant.errors import LibraryError
+from tui_assistant.errors import ConfigError, LibraryError
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress
-from tui_assistant.ui.status_bar import progress_text
+from tui_assistant.ui.messages import (
+    LibraryFailed,
+    LibraryLoaded,
+    LibraryProgress,
+    LibraryReloaded,
+)
 
-# Indexing progress is drawn at most this often: each report waits for the app's thread.
+# Indexing progress is posted at most this often (and at the last step).
 PROGRESS_INTERVAL_SECONDS = 0.05
 
 # Builds the context (library, service) from settings; runs in a thread worker.
@@ -34,6 +40,13 @@ LibraryLoader = Callable[[Settings, Progress | None], Library]
 
 class _Abandoned(Exception):
     """Raised from a progress report to stop indexing that nobody waits for any more."""
+
+
+def failure_reason(error: Exception) -> str:
+    """One line for users: our own errors speak for themselves, anything else is named."""
+    if isinstance(error, LibraryError | ConfigError):
+        return str(error)
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
 class LibraryApp(App[int]):
@@ -49,8 +62,8 @@ class LibraryApp(App[int]):
         self._start = start
         self._reload_library = reload_library
         self._loaded_context: AppContext | None = None
-        # A LibraryError that ended the first load: `run_app` reports it and exits 2.
-        self.load_error: LibraryError | None = None
+        # The error that ended the first load: `run_app` raises it for the CLI (exit 2).
+        self.load_error: LibraryError | ConfigError | None = None
         self.reloading = False
 
     @property
@@ -65,28 +78,10 @@ class LibraryApp(App[int]):
             raise RuntimeError("the library is not loaded yet")
         return self._loaded_context
 
-    # -- what the subclass shows ----------------------------------------------
-
-    def show_loading(self, done: int, total: int) -> None:
-        """Files indexed so far during the first load."""
-
-    def library_started(self, context: AppContext) -> None:
-        """The first load is done: questions can be answered."""
-
-    def show_note(self, note: str) -> None:
-        """A one-line note about loading (a reload's progress or result)."""
-
-    def library_reloaded(self, before: Library, library: Library) -> None:
-        """`library` replaced `before` (the context already uses it)."""
-
-    def reload_refused(self) -> str | None:
-        """Why a reload cannot start now (a question is in flight), or None."""
-        return None
-
     # -- the workers ------------------------------------------------------------
 
-    def _progress(self, report: Callable[[int, int], None]) -> Progress:
-        """A progress callback for the worker thread running it: draws at most every
+    def _progress(self, reloading: bool) -> Progress:
+        """A progress callback for the worker thread running it: posts at most every
         PROGRESS_INTERVAL_SECONDS (and the last step), and stops the work with
         `_Abandoned` once the worker is cancelled (the app is quitting)."""
         worker = get_current_worker()
@@ -99,78 +94,52 @@ class LibraryApp(App[int]):
             if done < total and now - last[0] < PROGRESS_INTERVAL_SECONDS:
                 return
             last[0] = now
-            try:
-                self.call_from_thread(report, done, total)
-            except RuntimeError:  # the app is no longer running
-                raise _Abandoned from None
+            self.post_message(LibraryProgress(done, total, reloading))
 
         return progress
-
-    def _from_thread(self, callback: Callable[..., object], *args: object) -> None:
-        """Run `callback` on the app's thread, unless the app has stopped meanwhile."""
-        with contextlib.suppress(RuntimeError):
-            self.call_from_thread(callback, *args)
 
     @work(thread=True, exclusive=True, group="library")
     def load_context(self) -> None:
         """The first load: the whole context, built off the app's thread."""
         try:
-            context = self._start(self.settings, self._progress(self.show_loading))
+            context = self._start(self.settings, self._progress(reloading=False))
         except _Abandoned:
             return
-        except LibraryError as error:
-            self._from_thread(self._start_failed, error)
+        except Exception as error:  # whatever loading raises ends as one line, not a crash
+            self.post_message(LibraryFailed(error, failure_reason(error), reloading=False))
             return
-        self._from_thread(self._started, context)
-
-    def _start_failed(self, error: LibraryError) -> None:
-        self.load_error = error
-        self.exit(return_code=2)
-
-    def _started(self, context: AppContext) -> None:
-        self._loaded_context = context
-        self.library_started(context)
-
-    def action_reload(self) -> None:
-        refused = self.reload_refused()
-        if not self.loaded:
-            self.show_note("still indexing: the library is not loaded yet")
-        elif refused is not None:
-            self.show_note(refused)
-        elif self.reloading:
-            self.show_note("already reloading")
-        else:
-            self.reloading = True
-            self.show_note("reloading…")
-            self._reload(self.context.settings)
+        self.post_message(LibraryLoaded(context))
 
     @work(thread=True, exclusive=True, group="library")
-    def _reload(self, settings: Settings) -> None:
+    def reload_library(self, settings: Settings) -> None:
         """Read the library again (only changed files are indexed) off the app's thread."""
         try:
-            library = self._reload_library(settings, self._progress(self._show_reloading))
+            library = self._reload_library(settings, self._progress(reloading=True))
         except _Abandoned:
             return
-        except LibraryError as error:
-            self._from_thread(self._reload_failed, str(error))
-            return
         except Exception as error:  # a store that cannot be read must not end the app
-            self._from_thread(self._reload_failed, f"{type(error).__name__}: {error}")
+            self.post_message(LibraryFailed(error, failure_reason(error), reloading=True))
             return
-        self._from_thread(self._reloaded, library)
+        self.post_message(LibraryReloaded(library))
 
-    def _show_reloading(self, done: int, total: int) -> None:
-        self.show_note(progress_text("reloading", done, total))
+    # -- the state they leave -----------------------------------------------------
 
-    def _reload_failed(self, reason: str) -> None:
-        self.reloading = False
-        self.show_note(f"reload failed, still using the loaded library: {reason}")
+    def use_context(self, context: AppContext) -> None:
+        self._loaded_context = context
 
-    def _reloaded(self, library: Library) -> None:
+    def fail_to_start(self, error: Exception, reason: str) -> None:
+        """End the app with exit status 2; `run_app` raises the error for the CLI."""
+        if isinstance(error, LibraryError | ConfigError):
+            self.load_error = error
+        else:
+            self.load_error = LibraryError(f"the library could not be loaded: {reason}")
+        self.exit(return_code=2)
+
+    def swap_library(self, library: Library) -> None:
+        """Answer from `library` from now on, and let go of the one it replaced."""
         self.reloading = False
         before = self.context.library
         self.context.use_library(library)
-        self.library_reloaded(before, library)
         before.close()
 
     async def close_library(self) -> None:

@@ -9,14 +9,15 @@ Typing while the tree has focus filters it: the passages whose title or id holds
 every typed word, with their folders and documents around them, opened. At most
 `MAX_SHOWN` passages are shown for one filter; the border says how many matched.
 
-Every label is untrusted text (titles and file names from the library), so it is
-cleaned and passed as `rich.text.Text`, never a str (which `Tree` reads as markup).
+Labels are untrusted (titles, file names): cleaned and passed as `rich.text.Text`,
+never a str (which `Tree` reads as markup). A label cut by the pane's width is read in
+full in the tree's tooltip, set to the node under the cursor.
 """
 
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -51,7 +52,8 @@ class DocumentData:
 
 @dataclass(frozen=True, slots=True)
 class PassageData:
-    number: int  # into `Library.passages`
+    # Its place in `Library.passages` (library order), not its index number.
+    position: int
 
 
 NodeData = FolderData | DocumentData | PassageData
@@ -86,13 +88,18 @@ def build_shelf(documents: Sequence[DocumentInfo]) -> Folder:
     return root
 
 
-def section_label(passage_title: str, document_title: str) -> str:
-    """A passage's heading path within its document: its title without the document
-    title and the separator after it."""
+def section_labels(titles: Sequence[str], document_title: str) -> list[str]:
+    """The tree labels of one document's passages: each title without the document's
+    title and the separator after it, and the parts of a section cut into several
+    passages told apart (`Configuration`, `Configuration (2)`) as their ids are."""
     prefix = document_title + TITLE_SEPARATOR
-    if passage_title.startswith(prefix) and len(passage_title) > len(prefix):
-        return passage_title[len(prefix) :]
-    return passage_title
+    labels: list[str] = []
+    seen: dict[str, int] = {}
+    for title in titles:
+        label = title[len(prefix) :] if title.startswith(prefix) and title != prefix else title
+        seen[label] = part = seen.get(label, 0) + 1
+        labels.append(label if part == 1 else f"{label} ({part})")
+    return labels
 
 
 def _label(text: str) -> Text:
@@ -114,7 +121,7 @@ class LibraryTree(Tree[NodeData]):
         self.auto_expand = False
         self.library: Library | None = None
         self.filter_text = ""
-        # Passage numbers matching the filter (all of them, also those not shown).
+        # Positions of the passages matching the filter (all of them, also those not shown).
         self.matches: array[int] = array("I")
         self._shelf = Folder("")
         self._populated: set[int] = set()  # ids of nodes whose children were added
@@ -130,14 +137,11 @@ class LibraryTree(Tree[NodeData]):
         self._shelf = build_shelf(library.documents)
         self._document_of = array("I", bytes(4 * len(library.passages)))
         for index, document in enumerate(library.documents):
-            for number in range(document.first, document.first + document.count):
-                self._document_of[number] = index
+            for position in range(document.first, document.first + document.count):
+                self._document_of[position] = index
         self._haystacks = None
         self._matched_text = None
         self.apply_filter(self.filter_text)
-
-    def passage_count(self) -> int:
-        return 0 if self.library is None else len(self.library.passages)
 
     # -- building nodes -------------------------------------------------------
 
@@ -163,10 +167,14 @@ class LibraryTree(Tree[NodeData]):
             return node.add_leaf(_label(document.title), DocumentData(index))
         return node.add(_label(document.title), DocumentData(index), expand=expand)
 
-    def _add_passage(self, node: TreeNode[NodeData], number: int, document_title: str) -> None:
+    def _add_passages(
+        self, node: TreeNode[NodeData], document: DocumentInfo, positions: Iterable[int]
+    ) -> None:
         assert self.library is not None
-        title = self.library.passages[number].title
-        node.add_leaf(_label(section_label(title, document_title)), PassageData(number))
+        passages = self.library.passages[document.first : document.first + document.count]
+        labels = section_labels([passage.title for passage in passages], document.title)
+        for position in positions:
+            node.add_leaf(_label(labels[position - document.first]), PassageData(position))
 
     def _populate(self, node: TreeNode[NodeData]) -> None:
         """Add a folder's or a document's children, the first time it opens."""
@@ -178,8 +186,8 @@ class LibraryTree(Tree[NodeData]):
             self._add_folder_contents(node, self._folder(data.path))
         elif isinstance(data, DocumentData):
             document = self.library.documents[data.index]
-            for number in range(document.first, document.first + document.count):
-                self._add_passage(node, number, document.title)
+            every = range(document.first, document.first + document.count)
+            self._add_passages(node, document, every)
 
     def _folder(self, path: str) -> Folder:
         folder = self._shelf
@@ -212,7 +220,7 @@ class LibraryTree(Tree[NodeData]):
         candidates = self.matches if narrowing else range(len(haystacks))
         self.matches = array(
             "I",
-            (n for n in candidates if all(word in haystacks[n] for word in words)),
+            (p for p in candidates if all(word in haystacks[p] for word in words)),
         )
         self._matched_text = text
         self._show_matches()
@@ -224,8 +232,8 @@ class LibraryTree(Tree[NodeData]):
         library = self.library
         shown = self.matches[:MAX_SHOWN]
         by_document: dict[int, list[int]] = {}
-        for number in shown:
-            by_document.setdefault(self._document_of[number], []).append(number)
+        for position in shown:
+            by_document.setdefault(self._document_of[position], []).append(position)
         needed: set[str] = set()
         for index in by_document:
             parts = library.documents[index].path.split("/")[:-1]
@@ -245,8 +253,8 @@ class LibraryTree(Tree[NodeData]):
                     line += 1
                     add(child, sub)
             for index in folder.documents:
-                numbers = by_document.get(index)
-                if numbers is None:
+                positions = by_document.get(index)
+                if positions is None:
                     continue
                 document = library.documents[index]
                 doc_node = self._add_document(node, index, expand=True)
@@ -255,10 +263,9 @@ class LibraryTree(Tree[NodeData]):
                     first_passage_line.append(line - 1)
                     continue
                 self._populated.add(doc_node.id)
-                for number in numbers:
-                    self._add_passage(doc_node, number, document.title)
-                    first_passage_line.append(line)
-                    line += 1
+                self._add_passages(doc_node, document, positions)
+                first_passage_line.append(line)
+                line += len(positions)
 
         add(self.root, self._shelf)
         self.cursor_line = min(first_passage_line, default=0)
@@ -326,13 +333,32 @@ class LibraryTree(Tree[NodeData]):
             node.toggle()
             return
         if isinstance(data, DocumentData):
-            number = library.documents[data.index].first
+            position = library.documents[data.index].first
             if node.allow_expand and not node.is_expanded:
                 self._populate(node)
                 node.expand()
         else:
-            number = data.number
-        self.post_message(PassageChosen(library.passages[number].id))
+            position = data.position
+        self.post_message(PassageChosen(library.passages[position].id))
+
+    @on(Tree.NodeHighlighted)
+    def _highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
+        event.stop()
+        self.tooltip = self._full_label(event.node.data)
+
+    def _full_label(self, data: NodeData | None) -> Content | None:
+        library = self.library
+        if library is None or data is None:
+            return None
+        if isinstance(data, FolderData):
+            lines = [data.path + "/"]
+        elif isinstance(data, DocumentData):
+            lines = [library.documents[data.index].title, library.documents[data.index].path]
+        else:
+            passage = library.passages[data.position]
+            end = f":{passage.line}\u2013{passage.end_line}"
+            lines = [passage.title, passage.id, one_line(passage.source_path) + end]
+        return Content("\n".join(map(one_line, lines)))
 
 
 class LibraryBrowser(Vertical):

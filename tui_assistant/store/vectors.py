@@ -1,0 +1,175 @@
+"""Passage vectors in the index store: computed once, kept by content.
+
+A passage is embedded as pieces (`core.fusion.split_pieces`); each piece's vector is
+stored under the SHA-256 of the piece's text, so a changed file re-embeds only the
+passages whose text changed, and a restart embeds nothing. The table sits in the same
+SQLite file as the rest of the index (`vectors`), written through a connection of its
+own so the library's read snapshot is untouched. Vectors of another model, or rows of
+the wrong size, are dropped with one warning and computed again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tui_assistant.core.fusion import split_pieces
+from tui_assistant.core.library import Library
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from tui_assistant.providers.embedding import EmbeddingSource
+
+logger = logging.getLogger(__name__)
+
+Progress = Callable[[int, int], None]
+
+# Pieces embedded (and stored) per step: progress moves and an interrupted run keeps
+# what it finished.
+STEP = 256
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS vectors (
+    content BLOB PRIMARY KEY,   -- SHA-256 of the piece's text
+    vector BLOB NOT NULL        -- float32, the machine's byte order
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS vector_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+@dataclass(frozen=True)
+class PassageVectors:
+    """Every piece's vector (rows, unit length) and the passage number of each row."""
+
+    matrix: NDArray[np.float32]
+    passages: NDArray[np.int32]
+
+
+def passage_pieces(library: Library) -> tuple[list[str], list[int]]:
+    """The texts embedded for the library, and the passage number of each."""
+    texts: list[str] = []
+    owners: list[int] = []
+    for number in range(len(library)):
+        passage = library.passage(number)
+        pieces = split_pieces(passage.title, passage.text)
+        texts.extend(pieces)
+        owners.extend([number] * len(pieces))
+    return texts, owners
+
+
+def embed_library(
+    library: Library,
+    source: EmbeddingSource,
+    store: Path | None,
+    progress: Progress | None = None,
+) -> PassageVectors:
+    """The library's vectors: stored ones read back, missing ones computed and stored.
+
+    `progress(done, total)` counts pieces still to embed. With no store (a library
+    indexed in memory) everything is computed and kept in memory only.
+    """
+    texts, owners = passage_pieces(library)
+    keys = [hashlib.sha256(text.encode("utf-8")).digest() for text in texts]
+    connection = _open(store, source) if store is not None else None
+    try:
+        found = _stored(connection, keys, source.dimensions) if connection else {}
+        missing = [index for index, key in enumerate(keys) if key not in found]
+        if progress is not None:
+            progress(0, len(missing))
+        for start in range(0, len(missing), STEP):
+            step = missing[start : start + STEP]
+            vectors = source.embed([texts[index] for index in step])
+            rows = [(keys[index], vectors[row]) for row, index in enumerate(step)]
+            found.update(rows)
+            if connection is not None:
+                _save(connection, rows)
+            if progress is not None:
+                progress(min(start + STEP, len(missing)), len(missing))
+    finally:
+        if connection is not None:
+            connection.close()
+    matrix = np.empty((len(keys), source.dimensions), dtype=np.float32)
+    for row, key in enumerate(keys):
+        matrix[row] = found[key]
+    return PassageVectors(matrix, np.asarray(owners, dtype=np.int32))
+
+
+def _open(store: Path, source: EmbeddingSource) -> sqlite3.Connection | None:
+    """The store's vector tables, for `source`'s model; None when they cannot be used
+    now (the library still answers, lexically or with vectors kept in memory)."""
+    try:
+        connection = sqlite3.connect(store, isolation_level=None, timeout=5.0)
+    except sqlite3.Error as error:
+        logger.warning("index store %s: vectors are not kept (%s)", store, error)
+        return None
+    try:
+        connection.executescript(f"BEGIN; {_SCHEMA} COMMIT;")
+        row = connection.execute("SELECT value FROM vector_meta WHERE key = 'model'").fetchone()
+        if row is None or row[0] != source.model_id:
+            if row is not None:
+                logger.warning(
+                    "index store %s holds vectors of another model (%s); embedding again",
+                    store,
+                    row[0],
+                )
+            _reset(connection, source.model_id)
+    except sqlite3.Error as error:
+        connection.close()
+        logger.warning("index store %s: vectors are not kept (%s)", store, error)
+        return None
+    return connection
+
+
+def _reset(connection: sqlite3.Connection, model_id: str) -> None:
+    connection.execute("BEGIN IMMEDIATE")
+    connection.execute("DELETE FROM vectors")
+    connection.execute(
+        "INSERT OR REPLACE INTO vector_meta (key, value) VALUES ('model', ?)", (model_id,)
+    )
+    connection.execute("COMMIT")
+
+
+def _stored(
+    connection: sqlite3.Connection, keys: Sequence[bytes], dimensions: int
+) -> dict[bytes, NDArray[np.float32]]:
+    """The stored vectors of `keys`. A row of the wrong size means the table cannot be
+    trusted: it is emptied, with one warning, and everything is embedded again."""
+    wanted = set(keys)
+    found: dict[bytes, NDArray[np.float32]] = {}
+    size = dimensions * 4
+    try:
+        for key, blob in connection.execute("SELECT content, vector FROM vectors"):
+            if len(blob) != size:
+                raise ValueError(f"a vector of {len(blob)} bytes")
+            if key in wanted:
+                found[key] = np.frombuffer(blob, dtype=np.float32)
+    except (sqlite3.DatabaseError, ValueError) as problem:
+        logger.warning("index store vectors are damaged (%s); embedding again", problem)
+        model = connection.execute("SELECT value FROM vector_meta WHERE key = 'model'").fetchone()
+        _reset(connection, model[0] if model else "")
+        return {}
+    return found
+
+
+def _save(
+    connection: sqlite3.Connection, rows: Sequence[tuple[bytes, NDArray[np.float32]]]
+) -> None:
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+        connection.executemany(
+            "INSERT OR REPLACE INTO vectors (content, vector) VALUES (?, ?)",
+            [(key, vector.astype(np.float32).tobytes()) for key, vector in rows],
+        )
+        connection.execute("COMMIT")
+    except sqlite3.Error as error:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        logger.warning("index store: vectors not saved (%s); they are kept in memory", error)

@@ -1,0 +1,172 @@
+"""Documents and answers rendered as Markdown, safely, with marks on top.
+
+Textual's `Markdown` shows Rich markup literally; here links are not opened by a click
+(`open_links=False`) and the text goes through `readable_markdown` first (no escape
+sequences, no HTML comments). After each update the rendered blocks get their marks:
+the question's words highlighted, quoted lines set apart (`-quoted`), and sentences a
+support check flagged dimmed with a `†`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+
+from textual import on
+from textual.await_complete import AwaitComplete
+from textual.content import Content
+from textual.css.query import NoMatches
+from textual.message import Message
+from textual.widgets import Label
+from textual.widgets.markdown import Markdown, MarkdownBlock, MarkdownFence
+
+from tui_assistant.core.text import WORD, clean_display_text, normalise
+from tui_assistant.ui.literal import readable_markdown
+
+HIGHLIGHT_STYLE = "bold reverse"
+UNSUPPORTED_MARKER = " \u2020"
+UNSUPPORTED_STYLE = "dim italic"
+
+
+def highlight_spans(text: str, matched_keys: Collection[str]) -> list[tuple[int, int]]:
+    """Where in `text` the words whose normalised key is one of `matched_keys` are.
+
+    A word matches when `normalise` of that single word gives a matched key, so
+    `boiling` is highlighted for the key `boil` while `basalt` never is for `salt`.
+    """
+    keys = set(matched_keys)
+    if not keys:
+        return []
+    return [
+        (match.start(), match.end())
+        for match in WORD.finditer(text)
+        if any(key in keys for key in normalise(match.group()))
+    ]
+
+
+def highlighted(text: str, matched_keys: Collection[str]) -> Content:
+    """Cleaned `text` as literal Content with its matched words highlighted."""
+    return with_highlights(Content(clean_display_text(text)), matched_keys)
+
+
+def with_highlights(content: Content, matched_keys: Collection[str]) -> Content:
+    for start, end in highlight_spans(content.plain, matched_keys):
+        content = content.stylize(HIGHLIGHT_STYLE, start, end)
+    return content
+
+
+def sentence_spans(text: str, sentences: Iterable[str]) -> dict[str, tuple[int, int]]:
+    """Where each sentence is in `text`, not overlapping (those not found left out)."""
+    spans: dict[str, tuple[int, int]] = {}
+    for sentence in sentences:
+        needle = " ".join(clean_display_text(sentence).split())
+        start = text.find(needle) if needle else -1
+        end = start + len(needle)
+        if start >= 0 and not any(s < end and start < e for s, e in spans.values()):
+            spans[sentence] = (start, end)
+    return spans
+
+
+def with_flagged(content: Content, sentences: Iterable[str]) -> tuple[Content, set[str]]:
+    """`content` with each sentence found in it dimmed and followed by `†`; and which
+    sentences were found."""
+    spans = sentence_spans(content.plain, sentences)
+    if not spans:
+        return content, set()
+    parts: list[Content] = []
+    position = 0
+    for start, end in sorted(spans.values()):
+        parts.append(content[position:start])
+        parts.append(content[start:end].stylize(UNSUPPORTED_STYLE))
+        parts.append(Content(UNSUPPORTED_MARKER).stylize("bold"))
+        position = end
+    parts.append(content[position:])
+    return Content.assemble(*parts), set(spans)
+
+
+def _is_leaf(block: MarkdownBlock) -> bool:
+    return not block.query(MarkdownBlock)
+
+
+class MarkdownView(Markdown):
+    """Untrusted Markdown, rendered with marks. `show` sets the text and the marks."""
+
+    DEFAULT_CSS = """
+    MarkdownView { padding: 0; }
+    MarkdownView MarkdownBlock.-quoted {
+        background: $warning 15%;
+        border-left: outer $warning;
+    }
+    """
+
+    def __init__(
+        self,
+        text: str = "",
+        *,
+        flagged: Iterable[str] = (),
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(readable_markdown(text), id=id, classes=classes, open_links=False)
+        self.marked_keys: frozenset[str] = frozenset()
+        # 0-based, inclusive ranges of lines of the shown text.
+        self.quoted_lines: tuple[tuple[int, int], ...] = ()
+        self.flagged: tuple[str, ...] = tuple(flagged)
+        # Flagged sentences found in the rendered text, after the latest update.
+        self.placed: set[str] = set()
+        self.marked = False  # the latest text is on screen with its marks
+
+    class Marked(Message):
+        """The view's latest text is rendered and marked."""
+
+        def __init__(self, view: MarkdownView) -> None:
+            super().__init__()
+            self.view = view
+
+    def show(
+        self,
+        text: str,
+        marked_keys: Collection[str] = (),
+        quoted_lines: Iterable[tuple[int, int]] = (),
+        flagged: Iterable[str] = (),
+    ) -> AwaitComplete:
+        self.marked_keys = frozenset(marked_keys)
+        self.quoted_lines = tuple(quoted_lines)
+        self.flagged = tuple(flagged)
+        self.marked = False
+        return self.update(readable_markdown(text))
+
+    @property
+    def quoted_blocks(self) -> list[MarkdownBlock]:
+        return [block for block in self.query(MarkdownBlock) if block.has_class("-quoted")]
+
+    @on(Markdown.TableOfContentsUpdated)
+    def _mark(self, event: Markdown.TableOfContentsUpdated) -> None:
+        """Every update ends with this message: its blocks are mounted, mark them."""
+        event.stop()
+        placed: set[str] = set()
+        for block in self.query(MarkdownBlock):
+            if not _is_leaf(block):
+                continue
+            start, end = block.source_range
+            quoted = any(start <= last and first < end for first, last in self.quoted_lines)
+            block.set_class(quoted, "-quoted")
+            if isinstance(block, MarkdownFence):
+                try:
+                    label = block.query_one(Label)
+                except NoMatches:
+                    continue
+                if isinstance(label.content, Content) and self.marked_keys:
+                    label.update(with_highlights(label.content, self.marked_keys))
+                continue
+            content = block.content
+            if not isinstance(content, Content) or not content.plain:
+                continue
+            marked = with_highlights(content, self.marked_keys)
+            if self.flagged:
+                marked, found = with_flagged(marked, self.flagged)
+                placed |= found
+            if marked is not content:
+                block.set_content(marked)
+        self.placed = placed
+        self.marked = True
+        self.post_message(self.Marked(self))
