@@ -311,7 +311,7 @@ def _read_cases(path: Path) -> list[EvalCase]:
 
 def _eval_json(report: EvalReport, context: AppContext) -> dict[str, object]:
     data = report.to_json()
-    data["retrieval"] = context.settings.retrieval
+    data["retrieval"] = context.retrieval
     data["mode"] = context.mode_label
     return data
 
@@ -322,7 +322,7 @@ def format_eval_report(report: EvalReport, context: AppContext) -> str:
     rows.append(("all", report.total))
     width = max(len("kind"), *(len(kind) for kind, _ in rows))
     lines = [
-        f"library: {context.library.folder}   retrieval: {context.settings.retrieval}"
+        f"library: {context.library.folder}   retrieval: {context.retrieval}"
         f"   mode: {context.mode_label}",
         "",
         f"{'kind':<{width}}  {'cases':>5}  {'correct':>7}  {'accuracy':>8}",
@@ -399,6 +399,11 @@ def _print_readable(outcome: Outcome) -> None:
         lines.append(outcome.answer or "")
         lines.append("")
         lines.append(f"source: {_location(evidence.passage)}")
+        other = [passage for passage in outcome.passages if passage.id != evidence.passage.id]
+        lines.extend(f"also sent: {_location(passage)} [{passage.id}]" for passage in other)
+        for quote in outcome.quotes:
+            where = f"{quote.passage_id}, lines {quote.line}-{quote.end_line}"
+            lines.append(f'quote: "{one_line(quote.text)}" ({where})')
         if outcome.support and outcome.support.unsupported_sentences:
             lines.append("not backed by the passage:")
             lines.extend(f"  ! {sentence}" for sentence in outcome.support.unsupported_sentences)
@@ -406,4 +411,10 @@ def _print_readable(outcome: Outcome) -> None:
         lines.append(outcome.describe())
         if evidence is not None:
             lines.append(f"passage: {_location(evidence.passage)}")
+        if outcome.nearest:
+            lines.append("not an answer: closest passages")
+            lines.extend(
+                f"  {_location(passage)} [{passage.id}] {one_line(passage.title)}"
+                for passage in outcome.nearest
+            )
     print(clean_display_text("\n".join(lines)) + "\n", flush=True)

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from tui_assistant.providers.embedding import EmbeddingSource, Progress
 
 MODEL_SETTING = "TUI_ASSISTANT_EMBEDDING_MODEL"
+# Where fetched models live in the data folder, one folder per model name.
+MODELS_FOLDER = "models"
 TURN_ON = f"pip install 'tui-assistant[semantic]' and set {MODEL_SETTING}"
 
 
@@ -98,9 +100,12 @@ def _named_model(name: str, data_dir: Path, progress: Progress | None) -> tuple[
 def _available_model(data_dir: Path) -> tuple[Path, str] | None:
     """The default model when it is here already: fetched into the data folder before,
     or installed as a package. Never fetches."""
-    from tui_assistant.providers import model_fetch
-    from tui_assistant.providers.embedding import DEFAULT_MODEL_SHA256, bundled_model_folder
+    from tui_assistant.providers.embedding import (
+        DEFAULT_MODEL_NAME,
+        DEFAULT_MODEL_SHA256,
+        bundled_model_folder,
+    )
 
-    fetched = model_fetch.fetched_default_model(data_dir)
-    folder = fetched if fetched is not None else bundled_model_folder()
+    fetched = data_dir / MODELS_FOLDER / DEFAULT_MODEL_NAME
+    folder = fetched if (fetched / "model.safetensors").is_file() else bundled_model_folder()
     return None if folder is None else (folder, DEFAULT_MODEL_SHA256)

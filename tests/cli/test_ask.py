@@ -140,9 +140,14 @@ def test_a_refusal_names_up_to_three_nearest_passages_and_why(
     assert all(near.keys() == PASSAGE_FIELDS for near in nearest)
     assert {near["id"] for near in nearest[:2]} == {"first", "second"}
     assert all(near["source_path"].startswith("lessons/") for near in nearest)
-    # The readable output says why in plain words.
+    # The readable output says why in plain words, and lists the places to look.
     assert cli.main(["ask", *args]) == 0
-    assert "refused: two passages match equally well" in capsys.readouterr().out
+    readable = capsys.readouterr().out
+    assert "refused: two passages match equally well" in readable
+    listed = readable.split("not an answer: closest passages\n", 1)[1].splitlines()
+    assert [line.split("[")[1].split("]")[0] for line in listed[:3]] == [
+        near["id"] for near in nearest
+    ]
 
 
 @pytest.mark.usefixtures("clean_env")

@@ -9,7 +9,7 @@ import pytest
 from tests.helpers import BUNDLED_LESSONS, memory_library
 from tui_assistant.core.conversation import Conversation, is_repeat_request
 from tui_assistant.core.outcome import OutcomeKind, Reason, SupportReport
-from tui_assistant.core.retrieval import KeywordRetriever
+from tui_assistant.core.retrieval import Evidence, KeywordRetriever
 from tui_assistant.core.service import AnswerService
 
 
@@ -51,7 +51,7 @@ def test_questions_that_mention_repeating_are_not_follow_ups(question: str) -> N
     assert not is_repeat_request(question)
 
 
-async def test_deterministic_answer_is_the_lesson_text_with_its_citation(
+async def test_deterministic_answer_is_the_passage_text_with_its_citation(
     service: AnswerService,
 ) -> None:
     outcome = await service.ask("How much salt should I add to pasta water?", Conversation())
@@ -62,17 +62,19 @@ async def test_deterministic_answer_is_the_lesson_text_with_its_citation(
     assert outcome.to_json()["source_path"] == "lessons/pasta-water.md"
 
 
-async def test_no_lesson_is_a_no_evidence_refusal_with_every_field_empty(
+async def test_no_passage_is_a_no_evidence_refusal_with_every_field_empty(
     service: AnswerService,
 ) -> None:
     outcome = await service.ask("What is the capital of France?", Conversation())
     data = outcome.to_json()
     assert (data["outcome"], data["reason"]) == ("refused", "no_evidence")
-    assert data["answer"] is None and data["citations"] == [] and data["lesson_id"] is None
+    assert data["answer"] is None and data["citations"] == []
+    assert data["passage_id"] is data["lesson_id"] is None
+    assert data["passages"] == [] and data["nearest"] == []
     assert outcome.describe() == "refused: no passage shares a word with the question"
 
 
-async def test_repeat_that_repeats_the_last_answered_turn_with_its_lesson(
+async def test_repeat_that_repeats_the_last_answered_turn_with_its_passage(
     service: AnswerService,
 ) -> None:
     conversation = Conversation()
@@ -96,7 +98,7 @@ async def test_repeat_with_nothing_answered_yet_is_refused(service: AnswerServic
 async def test_history_is_never_evidence_for_a_new_question(service: AnswerService) -> None:
     conversation = Conversation()
     await service.ask("How much salt should I add to pasta water?", conversation)
-    # Shares no two words with any lesson; the previous turn must not fill the gap.
+    # Shares no two words with any passage; the previous turn must not fill the gap.
     outcome = await service.ask("and how much for rice?", conversation)
     assert outcome.reason is Reason.NO_EVIDENCE
 
@@ -104,7 +106,7 @@ async def test_history_is_never_evidence_for_a_new_question(service: AnswerServi
 def test_an_answer_with_unsupported_sentences_says_so_in_its_status() -> None:
     retriever = KeywordRetriever(memory_library(BUNDLED_LESSONS))
     evidence = retriever.retrieve("pasta water salt")
-    assert evidence is not None
+    assert isinstance(evidence, Evidence)
     service = AnswerService(retriever)
     outcome = service.judge("q", evidence, "Salt the water. [source:pasta-water]")
     assert outcome.describe() == "answered"

@@ -113,7 +113,6 @@ async def test_report_numbers_on_the_fixture(fixture_library: Library) -> None:
 class ScriptedProvider:
     """An AnswerProvider whose reply to each question is scripted: a text or an exception."""
 
-
     def __init__(self, script: Mapping[str, str | Exception]) -> None:
         self.script = script
         self.calls: list[tuple[str, str]] = []

@@ -18,6 +18,9 @@ from tests.helpers.hostile import (
     assert_terminal_safe,
 )
 
+# The expected passages of the hostile questions follow the keyword rule.
+KEYWORD = {"TUI_ASSISTANT_RETRIEVAL": "keyword"}
+
 
 def run_cli_bytes(tmp_path: Path, *args: str, stdin: bytes) -> tuple[int, bytes, bytes]:
     """The CLI with raw bytes on stdin (NUL, undecodable bytes, a megabyte line)."""
@@ -27,7 +30,7 @@ def run_cli_bytes(tmp_path: Path, *args: str, stdin: bytes) -> tuple[int, bytes,
         [sys.executable, "-m", "tui_assistant", *args],
         input=stdin,
         capture_output=True,
-        env=cli_env(tmp_path / "data"),
+        env=cli_env(tmp_path / "data", KEYWORD),
         cwd=workdir,
         timeout=60,
     )
@@ -54,7 +57,7 @@ def test_cli_text_output_never_carries_an_escape_sequence(run_cli: RunCli) -> No
 def test_cli_json_output_is_ascii_and_returns_each_question_intact(run_cli: RunCli) -> None:
     questions = argv_questions()
 
-    result = run_cli("ask", "--json", *questions)
+    result = run_cli("ask", "--json", *questions, env=KEYWORD)
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.isascii()
@@ -62,7 +65,7 @@ def test_cli_json_output_is_ascii_and_returns_each_question_intact(run_cli: RunC
     rows = result.json_lines()
     assert [row["question"] for row in rows] == questions
     for row, (question, expected) in zip(rows, HOSTILE_QUESTIONS.values(), strict=True):
-        assert row["lesson_id"] == expected, question
+        assert row["passage_id"] == row["lesson_id"] == expected, question
         assert row["outcome"] == ("answered" if expected else "refused")
 
 
@@ -97,14 +100,15 @@ def test_cli_reads_hostile_bytes_from_stdin(tmp_path: Path) -> None:
         if mode:
             assert text.isascii()
             rows = [json.loads(line) for line in text.splitlines()]
-            assert [row["lesson_id"] for row in rows] == [
+            assert [row["passage_id"] for row in rows] == [
                 "pasta-water",
                 "pasta-water",
                 None,
                 None,
-                "pasta-water",
+                None,  # over 4,000 characters: refused before retrieval
                 None,
             ]
+            assert [row["reason"] for row in rows][4:] == ["too_long", "too_long"]
         else:
             echoed = [line for line in text.splitlines() if line.startswith("? ")]
             assert len(echoed) == len(lines)

@@ -19,7 +19,15 @@ from pathlib import Path
 
 from tests.helpers import BUNDLED_LESSONS
 from tests.helpers.processes import kill, start_python
-from tests.helpers.tui import ask, chat_text, make_app, make_context, notices, wait_until
+from tests.helpers.tui import (
+    ask,
+    chat_text,
+    history_loaded,
+    make_app,
+    make_context,
+    notices,
+    wait_until,
+)
 from tui_assistant.store.history import HISTORY_FILE_NAME, HistoryStore
 
 SIZE = (100, 32)
@@ -36,13 +44,18 @@ LOOPING_WRITER = textwrap.dedent(
     import sys
     from pathlib import Path
     from tui_assistant.store.history import HistoryStore
-    from tui_assistant.core.outcome import Reason, refused
+    from tui_assistant.core.outcome import answered
+    from tui_assistant.core.passages import Passage
+    from tui_assistant.core.retrieval import Evidence
 
     store = HistoryStore(Path(sys.argv[1]))
     first, small, padding = int(sys.argv[2]), int(sys.argv[3]), "x" * int(sys.argv[4])
+    passage = Passage("pasta-water", "Pasta water", "Salt it.", "lessons/pasta-water.md")
+    evidence = Evidence((passage,), ("salt",), 1.0, None)
     for number in range(first, first + 1000):
-        pad = padding if number >= first + small else ""
-        store.append(refused(f"question {number} {pad}", Reason.NO_EVIDENCE))
+        # A question is stored to its first 4,000 characters; an answer whole.
+        answer = f"Salt it. {padding if number >= first + small else ''} [source:pasta-water]"
+        store.append(answered(f"question {number}", evidence, answer))
         print(number, flush=True)
     """
 )
@@ -190,9 +203,9 @@ async def test_the_app_starts_on_a_torn_history_and_keeps_every_complete_turn(
 ) -> None:
     kill_mid_record(tmp_path, whole=3)
 
-    app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path), HistoryStore(tmp_path))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.history_loaded)
+        await history_loaded(app)
         await pilot.pause()
         shown = chat_text(app)
         assert "earlier conversation (3 turns)" in shown
@@ -205,9 +218,9 @@ async def test_the_app_starts_on_a_torn_history_and_keeps_every_complete_turn(
         await ask(pilot, "how much salt for pasta water")
         await wait_until(pilot, lambda: len(app.turns) == 4)
 
-    again = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    again = make_app(make_context(BUNDLED_LESSONS, tmp_path), HistoryStore(tmp_path))
     async with again.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: again.history_loaded)
+        await history_loaded(again)
         await pilot.pause()
         # The torn record was removed at the first start: no warning now.
         assert "earlier conversation (4 turns)" in chat_text(again)

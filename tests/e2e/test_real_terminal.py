@@ -86,7 +86,7 @@ def test_an_arrow_key_sequence_is_still_the_arrow(tmp_path: Path) -> None:
 def wait_for_turns(data_dir: Path, count: int, timeout: float = 10.0) -> list[Turn]:
     deadline = time.monotonic() + timeout
     while True:
-        turns = HistoryStore(data_dir).load().turns
+        turns = HistoryStore(data_dir, library=BUNDLED_LESSONS).load().turns
         if len(turns) >= count or time.monotonic() > deadline:
             return turns
         time.sleep(0.05)

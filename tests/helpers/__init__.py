@@ -121,7 +121,6 @@ SALT_INVENTED = "Rub butter around the rim of the pot so it never boils over [so
 class ScriptedProvider:
     """An AnswerProvider that answers from a script, by the best passage's id."""
 
-
     def __init__(self, script: Mapping[str, str]) -> None:
         self.script = script
         self.calls: list[str] = []

@@ -141,7 +141,8 @@ async def running(
 ) -> AsyncIterator[Pilot[int]]:
     """`app.run_test`, once the library is loaded (its worker has handed it over)."""
     async with app.run_test(size=size) as pilot:
-        await wait_until(pilot, lambda: app.loaded)
+        # Generous: a real start may load a sentence-embedding model first.
+        await wait_until(pilot, lambda: app.loaded, timeout=30)
         await pilot.pause()
         yield pilot
 

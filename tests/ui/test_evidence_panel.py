@@ -207,7 +207,8 @@ async def test_cited_passages_come_first_and_brackets_step_through_all() -> None
         app.panel.show_outcome(two_passage_answer())
         await shown(pilot, app)
         assert app.panel.passage == CONFIG
-        assert text_of(app, "#evidence-step").startswith("passage 1/3 · cited")
+        assert text_of(app, "#evidence-step") == "1/3 · cited"
+        assert "[ ] to step" in str(app.panel.border_subtitle)
         app.panel.focus()
         await pilot.pause()
         shown_keys = {key for key, active in app.screen.active_bindings.items() if active.enabled}
@@ -215,10 +216,10 @@ async def test_cited_passages_come_first_and_brackets_step_through_all() -> None
 
         await pilot.press("right_square_bracket")
         assert app.panel.passage == REGISTRY
-        assert text_of(app, "#evidence-step").startswith("passage 2/3 · cited")
+        assert text_of(app, "#evidence-step") == "2/3 · cited"
         await pilot.press("right_square_bracket")
         assert app.panel.passage == SCOPE
-        assert text_of(app, "#evidence-step").startswith("passage 3/3 · not cited")
+        assert text_of(app, "#evidence-step") == "3/3 · not cited"
         await pilot.press("right_square_bracket")  # around to the first again
         assert app.panel.passage == CONFIG
         await pilot.press("left_square_bracket")
@@ -276,7 +277,7 @@ async def test_a_refusal_lists_closest_passages_that_enter_opens_as_not_an_answe
         await pilot.press("down", "enter")
         await shown(pilot, app)
         assert app.panel.passage == CONFIG
-        assert text_of(app, "#evidence-step") == "closest passage 2/2 · not an answer"
+        assert text_of(app, "#evidence-step") == "closest 2/2 · not an answer"
         assert app.panel.query_one("#evidence-title").display
         assert options.display  # the list stays, to open another
 
@@ -308,3 +309,18 @@ def test_highlighted_text_is_cleaned_of_escape_sequences() -> None:
     content = highlighted("\x1b[31mboil\x1b[0m the eggs", {"boil"})
     assert content.plain == "boil the eggs"
     assert [content.plain[span.start : span.end] for span in content.spans] == ["boil"]
+
+
+async def test_a_line_of_inline_html_leaves_no_blank_paragraph() -> None:
+    anchored = Passage(
+        id="plugins#options",
+        title="Plugins › Plugin Options",
+        text='<a id="plugin-options"></a>\n\nThe optional options parameter.',
+        source_path="docs/Reference/Plugins.md",
+    )
+    app = PanelApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.panel.show_passage(anchored)
+        await shown(pilot, app)
+        visible = [block for block in app.panel.body.query(Static) if block.display]
+        assert [str(block.render()) for block in visible] == ["The optional options parameter."]

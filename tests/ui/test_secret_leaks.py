@@ -36,7 +36,6 @@ from tests.helpers.fake_openai_server import (
 from tests.helpers.secret_leaks import QuotingStatus, assert_key_absent
 from tests.helpers.tui import ask, run_command, running, status, wait_until
 from tui_assistant.settings import load_settings
-from tui_assistant.store.history import HISTORY_FILE_NAME
 from tui_assistant.store.ledger import LEDGER_FILE_NAME
 from tui_assistant.ui.app import AssistantApp
 
@@ -122,6 +121,7 @@ async def test_the_key_is_nowhere_the_app_shows_or_writes(
         seen_on_screen.append(screen_text(app))
         clipboard = app.clipboard
         context = app.context
+        history_file = app.history.path
 
     # The key was really sent with every request, so the search had something to find.
     assert [request.headers["authorization"] for request in server.requests] == [
@@ -130,7 +130,7 @@ async def test_the_key_is_nowhere_the_app_shows_or_writes(
     # The places exist and hold what they should, so searching them means something.
     [export] = list((data / "exports").glob("*.md"))
     assert "Use about 10 grams of salt per litre." in export.read_text(encoding="utf-8")
-    history = [json.loads(line) for line in (data / HISTORY_FILE_NAME).read_text().splitlines()]
+    history = [json.loads(line) for line in history_file.read_text().splitlines()]
     assert [row["outcome"]["outcome"] for row in history] == [
         "answered",
         "refused",

