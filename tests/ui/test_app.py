@@ -102,7 +102,6 @@ async def test_unrelated_question_is_refused_without_a_provider_call(tmp_path: P
 async def test_provider_failure_is_a_refusal_in_plain_words(tmp_path: Path) -> None:
     class FailingProvider(CitingProvider):
         async def complete(self, question: str, passages: Sequence[Passage]) -> str:
-            lesson = passages[0]
             raise ProviderFailure(Reason.PROVIDER_ERROR, "HTTP 503")
 
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, FailingProvider()))

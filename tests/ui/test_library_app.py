@@ -34,8 +34,8 @@ from tui_assistant.core.passages import Passage
 from tui_assistant.errors import LibraryError, ProviderFailure
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress
-from tui_assistant.ui.messages import EmbeddingProgress, EmbeddingReady
 from tui_assistant.ui.app import AssistantApp, run_app
+from tui_assistant.ui.messages import EmbeddingProgress, EmbeddingReady
 
 SIZE = (100, 32)
 
@@ -237,5 +237,5 @@ async def test_the_status_bar_is_one_line_with_mode_and_count_first(
         assert len(line) <= size[0]
         if size[0] >= 80:
             assert line.startswith("deterministic · 3 passages  refused: the provider")
-            assert line.endswith(note(app)[:8] + "…") or note(app) in line
+            assert note(app)[:10] in line  # the note too, cut if need be
             assert "…" in line

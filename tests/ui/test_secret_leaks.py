@@ -99,7 +99,7 @@ async def test_the_key_is_nowhere_the_app_shows_or_writes(
         for number, expected in enumerate(
             (
                 "answered",
-                "refused: the model's answer did not cite the passage it was given",
+                "refused: the model's answer failed the citation check",
                 "refused: the provider did not return a usable answer (HTTP 401",
                 "timed out",
             )

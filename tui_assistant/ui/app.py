@@ -31,7 +31,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.theme import Theme
 
-from tui_assistant.context import load_library, library_folder, open_context
+from tui_assistant.context import library_folder, load_library, open_context
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.outcome import Outcome, Reason, cancelled, refused
 from tui_assistant.core.service import PendingAnswer
@@ -39,27 +39,17 @@ from tui_assistant.locations import default_data_dir
 from tui_assistant.settings import Settings
 from tui_assistant.store.app_state import AppState
 from tui_assistant.store.history import HistoryStore, Turn, export_conversation, latest_answer
-from tui_assistant.ui.chat_pane import ChatPane, TurnView
+from tui_assistant.ui.chat_pane import TurnView
 from tui_assistant.ui.core_warnings import NoticeHandler, show_core_warnings, stop_showing
 from tui_assistant.ui.editor import open_in_editor
-from tui_assistant.ui.evidence_panel import EvidencePanel
 from tui_assistant.ui.help_screen import HelpScreen
 from tui_assistant.ui.history_writer import HistoryWriter
 from tui_assistant.ui.library_app import ContextStarter, LibraryApp, LibraryLoader
-from tui_assistant.ui.library_browser import LibraryBrowser
 from tui_assistant.ui.main_screen import MainScreen
 from tui_assistant.ui.messages import (
-    EmbeddingProgress,
-    EmbeddingReady,
-    LibraryFailed,
-    LibraryLoaded,
-    LibraryProgress,
-    LibraryReloaded,
     PassageChosen,
     QuestionAsked,
 )
-from tui_assistant.ui.question_box import QuestionBox
-from tui_assistant.ui.status_bar import StatusBar, plural
 
 
 class AssistantApp(LibraryApp):
@@ -118,99 +108,18 @@ class AssistantApp(LibraryApp):
         self._load_history()
         self.load_context()
 
-    @property
-    def chat(self) -> ChatPane:
-        return self.query_one(ChatPane)
-
-    @property
-    def evidence(self) -> EvidencePanel:
-        return self.query_one(EvidencePanel)
-
-    @property
-    def library_browser(self) -> LibraryBrowser:
-        return self.query_one(LibraryBrowser)
-
-    @property
-    def question_box(self) -> QuestionBox:
-        return self.query_one(QuestionBox)
-
-    @property
-    def status_bar(self) -> StatusBar:
-        return self.query_one(StatusBar)
-
-    # -- the library, loaded in the background ------------------------------
-
-    @on(LibraryProgress)
-    def _library_progress(self, message: LibraryProgress) -> None:
-        verb = "reloading" if message.reloading else "indexing"
-        self.status_bar.show_progress(verb, message.done, message.total)
-
-    @on(LibraryLoaded)
-    def _library_loaded(self, message: LibraryLoaded) -> None:
-        self.use_context(message.context)
-        self._show_library(known=())
-        self.status_bar.show_ready()
-        self.refresh_bindings()
-
-    @on(LibraryReloaded)
-    def _library_reloaded(self, message: LibraryReloaded) -> None:
-        before = self.context.library
-        known = {str(problem) for problem in before.problems}
-        change = len(message.library) - len(before)
-        self.swap_library(message.library)
-        self._show_library(known)
-        changed = f" ({change:+,})" if change else ""
-        self.status_bar.note = f"reloaded: {plural(len(message.library), 'passage')}{changed}"
-        self._reload_ended()
-
-    @on(LibraryFailed)
-    def _library_failed(self, message: LibraryFailed) -> None:
-        if not message.reloading:
-            self.fail_to_start(message.error, message.reason)
+    def reload_ended(self) -> None:
+        if self.waiting is None:
+            super().reload_ended()
             return
-        self.reloading = False
-        self.status_bar.note = f"reload failed, still using the loaded library: {message.reason}"
-        self._reload_ended()
+        question, view = self.waiting
+        self.waiting = None
+        self._start_question(question, view)
 
-    def _reload_ended(self) -> None:
-        if self.waiting is not None:
-            question, view = self.waiting
-            self.waiting = None
-            self._start_question(question, view)
-        else:
-            self.status_bar.show_ready()
-
-    def _show_library(self, known: Iterable[str]) -> None:
-        """The library's size, tree and warnings (but those already shown)."""
-        library = self.context.library
-        self.status_bar.show_library(self.context.mode_label, len(library))
-        self.library_browser.set_library(library)
-        shown = set(known)
-        for problem in library.problems:
-            if str(problem) not in shown:
-                self.chat.add_notice(f"warning: {problem}")
-
-    def action_reload(self) -> None:
-        self.status_bar.note = ""
-        if not self.loaded:
-            self.status_bar.note = "still indexing: the library is not loaded yet"
-        elif self.pending is not None:
-            self.status_bar.note = "reload after the answer: a question is in flight"
-        elif self.reloading:
-            self.status_bar.note = "already reloading"
-        else:
-            self.reloading = True
-            self.status_bar.show_work("reloading…")
-            self.reload_library(self.context.settings)
-
-    @on(EmbeddingProgress)
-    def _embedding_progress(self, message: EmbeddingProgress) -> None:
-        self.status_bar.show_progress("embedding", message.done, message.total, "passage")
-
-    @on(EmbeddingReady)
-    def _embedding_ready(self, message: EmbeddingReady) -> None:
-        self.status_bar.retrieval = message.retrieval
-        self.status_bar.settle()
+    def reload_refused(self) -> str | None:
+        if self.pending is not None:
+            return "reload after the answer: a question is in flight"
+        return None
 
     # -- history --------------------------------------------------------------
 

@@ -1,19 +1,19 @@
 """An app whose library loads in the background and reloads on demand.
 
 The screen is drawn at once; the library is loaded (indexed where files changed) in a
-thread worker that posts its progress and result as messages (`messages.py`), which
-the app handles on its own thread. `ctrl+r` reloads it the same way. Loading never
-ends in a traceback: whatever it raises becomes a `LibraryFailed` with a one-line
-reason. This class holds the workers and the state they leave; `AssistantApp` says
-what each message looks like.
+thread worker that posts its progress and result as messages (`messages.py`), handled
+here on the app's thread with `@on`: the status bar, the library tree and the chat's
+warnings show them. `ctrl+r` reloads it the same way. Loading never ends in a
+traceback: whatever it raises becomes a `LibraryFailed` with a one-line reason.
+`AssistantApp` adds the questions.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-from textual import work
+from textual import on, work
 from textual.app import App
 from textual.worker import get_current_worker
 
@@ -22,12 +22,19 @@ from tui_assistant.core.library import Library
 from tui_assistant.errors import ConfigError, LibraryError
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress
+from tui_assistant.ui.chat_pane import ChatPane
+from tui_assistant.ui.evidence_panel import EvidencePanel
+from tui_assistant.ui.library_browser import LibraryBrowser
 from tui_assistant.ui.messages import (
+    EmbeddingProgress,
+    EmbeddingReady,
     LibraryFailed,
     LibraryLoaded,
     LibraryProgress,
     LibraryReloaded,
 )
+from tui_assistant.ui.question_box import QuestionBox
+from tui_assistant.ui.status_bar import StatusBar, plural
 
 # Indexing progress is posted at most this often (and at the last step).
 PROGRESS_INTERVAL_SECONDS = 0.05
@@ -78,6 +85,28 @@ class LibraryApp(App[int]):
             raise RuntimeError("the library is not loaded yet")
         return self._loaded_context
 
+    @property
+    def chat(self) -> ChatPane:
+        return self.query_one(ChatPane)
+
+    @property
+    def evidence(self) -> EvidencePanel:
+        return self.query_one(EvidencePanel)
+
+    @property
+    def library_browser(self) -> LibraryBrowser:
+        return self.query_one(LibraryBrowser)
+
+    @property
+    def question_box(self) -> QuestionBox:
+        return self.query_one(QuestionBox)
+
+    @property
+    def status_bar(self) -> StatusBar:
+        return self.query_one(StatusBar)
+
+    # -- the library, loaded in the background ------------------------------
+
     # -- the workers ------------------------------------------------------------
 
     def _progress(self, reloading: bool) -> Progress:
@@ -121,6 +150,84 @@ class LibraryApp(App[int]):
             self.post_message(LibraryFailed(error, failure_reason(error), reloading=True))
             return
         self.post_message(LibraryReloaded(library))
+
+    # -- what the messages show -----------------------------------------------------
+
+    @on(LibraryProgress)
+    def _library_progress(self, message: LibraryProgress) -> None:
+        verb = "reloading" if message.reloading else "indexing"
+        self.status_bar.show_progress(verb, message.done, message.total)
+
+    @on(LibraryLoaded)
+    def _library_loaded(self, message: LibraryLoaded) -> None:
+        self.use_context(message.context)
+        self._show_library(known=())
+        self.status_bar.show_ready()
+        self.refresh_bindings()
+
+    @on(LibraryReloaded)
+    def _library_reloaded(self, message: LibraryReloaded) -> None:
+        before = self.context.library
+        known = {str(problem) for problem in before.problems}
+        change = len(message.library) - len(before)
+        self.swap_library(message.library)
+        self._show_library(known)
+        changed = f" ({change:+,})" if change else ""
+        self.query_one(
+            StatusBar
+        ).note = f"reloaded: {plural(len(message.library), 'passage')}{changed}"
+        self.reload_ended()
+
+    @on(LibraryFailed)
+    def _library_failed(self, message: LibraryFailed) -> None:
+        if not message.reloading:
+            self.fail_to_start(message.error, message.reason)
+            return
+        self.reloading = False
+        self.query_one(
+            StatusBar
+        ).note = f"reload failed, still using the loaded library: {message.reason}"
+        self.reload_ended()
+
+    def reload_ended(self) -> None:
+        """A reload is over, swapped in or failed."""
+        self.status_bar.show_ready()
+
+    def reload_refused(self) -> str | None:
+        """Why a reload cannot start now, or None."""
+        return None
+
+    def _show_library(self, known: Iterable[str]) -> None:
+        """The library's size, tree and warnings (but those already shown)."""
+        library = self.context.library
+        self.status_bar.show_library(self.context.mode_label, len(library))
+        self.library_browser.set_library(library)
+        shown = set(known)
+        for problem in library.problems:
+            if str(problem) not in shown:
+                self.chat.add_notice(f"warning: {problem}")
+
+    def action_reload(self) -> None:
+        self.status_bar.note = ""
+        if not self.loaded:
+            self.status_bar.note = "still indexing: the library is not loaded yet"
+        elif (refused := self.reload_refused()) is not None:
+            self.status_bar.note = refused
+        elif self.reloading:
+            self.status_bar.note = "already reloading"
+        else:
+            self.reloading = True
+            self.status_bar.show_work("reloading…")
+            self.reload_library(self.context.settings)
+
+    @on(EmbeddingProgress)
+    def _embedding_progress(self, message: EmbeddingProgress) -> None:
+        self.status_bar.show_progress("embedding", message.done, message.total, "passage")
+
+    @on(EmbeddingReady)
+    def _embedding_ready(self, message: EmbeddingReady) -> None:
+        self.status_bar.retrieval = message.retrieval
+        self.status_bar.settle()
 
     # -- the state they leave -----------------------------------------------------
 

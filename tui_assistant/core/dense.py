@@ -1,0 +1,64 @@
+"""Dense ranking: passages by the cosine of their best piece to a question.
+
+Every passage is embedded as one or more pieces (`fusion.split_pieces`); all vectors have
+unit length, so a dot product is the cosine. `DenseIndex` keeps the piece vectors grouped
+by passage, so one question costs one matrix-vector product and one grouped maximum:
+a few milliseconds at 50,000 pieces, with no approximate index to build or keep.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+
+class DenseIndex:
+    """The piece vectors of a library, ready to rank passages for questions."""
+
+    def __init__(self, vectors: ArrayLike, piece_passage: ArrayLike) -> None:
+        """`vectors[i]` is a unit vector of a piece of passage number `piece_passage[i]`."""
+        matrix = np.asarray(vectors, dtype=np.float32)
+        owners = np.asarray(piece_passage)
+        if matrix.ndim != 2 or owners.shape != (matrix.shape[0],):
+            raise ValueError("need a (pieces, dimensions) matrix and one passage per piece")
+        if owners.size and not np.issubdtype(owners.dtype, np.integer):
+            raise ValueError("passage numbers must be integers")
+        order = np.argsort(owners, kind="stable")
+        self._vectors: NDArray[np.float32] = np.ascontiguousarray(matrix[order])
+        passages, starts = np.unique(owners[order], return_index=True)
+        self._passages: NDArray[np.int64] = passages.astype(np.int64)
+        self._starts: NDArray[np.intp] = starts.astype(np.intp)
+        self.dimensions = matrix.shape[1]
+
+    def __len__(self) -> int:
+        """The number of passages that have at least one piece."""
+        return int(self._passages.size)
+
+    def ranked(self, question: ArrayLike, n: int) -> list[tuple[int, float]]:
+        """The `n` passages whose best piece is closest to `question`, with that cosine.
+
+        Best first; equal cosines in passage-number order.
+        """
+        vector = np.asarray(question, dtype=np.float32)
+        if vector.shape != (self.dimensions,):
+            raise ValueError(f"question vector must have shape ({self.dimensions},)")
+        if n <= 0 or not self._passages.size:
+            return []
+        best = np.maximum.reduceat(self._vectors @ vector, self._starts)
+        n = min(n, best.size)
+        cutoff = np.partition(best, best.size - n)[best.size - n]
+        chosen = np.flatnonzero(best >= cutoff)
+        order = np.lexsort((self._passages[chosen], -best[chosen]))[:n]
+        return [
+            (int(passage), float(score))
+            for passage, score in zip(
+                self._passages[chosen[order]], best[chosen[order]], strict=True
+            )
+        ]
+
+
+def best_piece_ranking(
+    vectors: ArrayLike, piece_passage: ArrayLike, question: ArrayLike, n: int
+) -> list[tuple[int, float]]:
+    """`DenseIndex(vectors, piece_passage).ranked(question, n)`, for a single question."""
+    return DenseIndex(vectors, piece_passage).ranked(question, n)
