@@ -157,10 +157,11 @@ def _open(args: argparse.Namespace, answering: bool = True) -> AppContext:
         settings = settings.model_copy(update={"retrieval": "keyword"})
     try:
         with (
+            _ProgressLine("fetching the embedding model:", "MB", scale=1 << 20) as fetching,
             _ProgressLine("indexing", "files") as indexing,
-            _ProgressLine("embedding", "pieces") as embedding,
+            _ProgressLine("embedding", "passages") as embedding,
         ):
-            context = open_context(settings, indexing, embedding)
+            context = open_context(settings, indexing, embedding, fetching=fetching)
     except LibraryError as error:
         # When no document is left, the skipped files are the explanation.
         _warn_skipped(error.problems)
@@ -270,8 +271,8 @@ class _ProgressLine:
 
     DELAY_SECONDS = 1.0
 
-    def __init__(self, verb: str, unit: str) -> None:
-        self.verb, self.unit = verb, unit
+    def __init__(self, verb: str, unit: str, scale: int = 1) -> None:
+        self.verb, self.unit, self.scale = verb, unit, scale
         self.shown = False
         self.started = time.monotonic()
         self.last = 0.0
@@ -280,13 +281,16 @@ class _ProgressLine:
     def __enter__(self) -> Callable[[int, int], None] | None:
         return self if self.enabled else None
 
-    def __call__(self, done: int, total: int) -> None:
+    def __call__(self, done: int, total: int | None) -> None:
         now = time.monotonic()
-        if now - self.started < self.DELAY_SECONDS or (now - self.last < 0.1 and done < total):
+        finished = total is not None and done >= total
+        if now - self.started < self.DELAY_SECONDS or (now - self.last < 0.1 and not finished):
             return
         self.last = now
         self.shown = True
-        print(f"\r{self.verb} {done:,}/{total:,} {self.unit}", end="", file=sys.stderr, flush=True)
+        count = f"{done // self.scale:,}" + ("" if total is None else f"/{total // self.scale:,}")
+        line = f"\r{self.verb} {count} {self.unit}\x1b[K"
+        print(line, end="", file=sys.stderr, flush=True)
 
     def __exit__(self, *_: object) -> None:
         if self.shown:

@@ -16,6 +16,7 @@ from tui_assistant.core.ranked import RankedRetriever
 from tui_assistant.core.retrieval import KeywordRetriever, Retriever
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.core.text import stem
+from tui_assistant.errors import ConfigError
 from tui_assistant.locations import bundled_lessons_dir, default_data_dir
 from tui_assistant.semantic import RetrievalChoice, choose_retrieval, load_embedder
 from tui_assistant.settings import Settings
@@ -23,6 +24,7 @@ from tui_assistant.store.index_store import Progress, open_library
 
 if TYPE_CHECKING:
     from tui_assistant.providers.embedding import EmbeddingSource
+    from tui_assistant.providers.model_fetch import ByteProgress
     from tui_assistant.store.vectors import PassageVectors
 
 logger = logging.getLogger(__name__)
@@ -66,15 +68,15 @@ class AppContext:
         self.vectors = None
         self.service.retriever = build_retriever(self.settings, library)
 
-    def embed(self, progress: Progress | None = None) -> PassageVectors:
-        """The library's vectors: stored ones read, missing ones computed and stored.
+    def embed(self, library: Library, progress: Progress | None = None) -> PassageVectors:
+        """`library`'s vectors: stored ones read, missing ones computed and stored.
         Safe off the event loop (it touches neither the service nor the screen)."""
         from tui_assistant.store.index_store import store_path
         from tui_assistant.store.vectors import embed_library
 
         assert self.embedder is not None
         store = store_path(self.data_dir, library_folder(self.settings))
-        return embed_library(self.library, self.embedder, store, progress)
+        return embed_library(library, self.embedder, store, progress)
 
     def use_vectors(self, library: Library, vectors: PassageVectors) -> bool:
         """Answer with `hybrid` from now on, if `vectors` are of the library answering
@@ -140,6 +142,7 @@ def open_context(
     progress: Progress | None = None,
     embedding: Progress | None = None,
     embed_now: bool = True,
+    fetching: ByteProgress | None = None,
 ) -> AppContext:
     """Load the library and build the service; raises `LibraryError` or `ConfigError`.
 
@@ -148,10 +151,18 @@ def open_context(
     first answer; without, the caller embeds later (`AppContext.embed`).
     """
     data_dir = settings.data_dir or default_data_dir()
-    choice = choose_retrieval(settings, data_dir)
+    choice = choose_retrieval(settings, data_dir, fetching)
+    embedder = None
+    if choice.mode == "hybrid":
+        try:
+            embedder = load_embedder(choice)
+        except ConfigError as error:
+            if settings.retrieval == "hybrid" or settings.embedding_model:
+                raise
+            # `auto` found a model the user never named, and it is unusable.
+            choice = RetrievalChoice("ranked", note=f"hybrid retrieval is off ({error})")
     if choice.note is not None:
         logger.warning("%s; using ranked", choice.note)
-    embedder = load_embedder(choice) if choice.mode == "hybrid" else None
     library = load_library(settings, progress)
     service = AnswerService(
         retriever=build_retriever(settings, library),
@@ -162,5 +173,5 @@ def open_context(
     )
     context = AppContext(settings, library, service, choice, embedder)
     if embedder is not None and embed_now:
-        context.use_vectors(library, context.embed(embedding))
+        context.use_vectors(library, context.embed(library, embedding))
     return context

@@ -15,15 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui_assistant.core.retrieval import Mode
-from tui_assistant.errors import ConfigError, ModelError
+from tui_assistant.errors import ConfigError
 from tui_assistant.settings import Settings
 
 if TYPE_CHECKING:
     from tui_assistant.providers.embedding import EmbeddingSource, Progress
 
 MODEL_SETTING = "TUI_ASSISTANT_EMBEDDING_MODEL"
-# Where fetched models live in the data folder, one folder per model name.
-MODELS_FOLDER = "models"
 TURN_ON = f"pip install 'tui-assistant[semantic]' and set {MODEL_SETTING}"
 
 
@@ -70,7 +68,7 @@ def choose_retrieval(
 def load_embedder(choice: RetrievalChoice) -> EmbeddingSource:
     """The embedding model of a `hybrid` choice; `ConfigError` naming the setting when
     its folder is missing, incomplete or fails its hash check."""
-    from tui_assistant.providers.embedding import LocalSentenceEmbedder
+    from tui_assistant.providers.embedding import LocalSentenceEmbedder, ModelError
 
     assert choice.model_folder is not None
     try:
@@ -87,25 +85,30 @@ def _named_model(name: str, data_dir: Path, progress: Progress | None) -> tuple[
             raise ConfigError(f"{MODEL_SETTING}: model folder {path} does not exist")
         return path, None
     from tui_assistant.providers import model_fetch
-    from tui_assistant.providers.embedding import DEFAULT_MODEL_SHA256
+    from tui_assistant.providers.embedding import ModelError
 
     try:
         folder = model_fetch.fetch_model(name, data_dir, progress=progress)
+        return folder, model_fetch.pinned_sha256(name)
     except ModelError as error:
         raise ConfigError(f"{MODEL_SETTING}: {error}") from None
-    pinned = model_fetch.is_default_model(name)
-    return folder, DEFAULT_MODEL_SHA256 if pinned else None
 
 
 def _available_model(data_dir: Path) -> tuple[Path, str] | None:
-    """The default model when it is here already: fetched into the data folder before,
-    or installed as a package. Never fetches."""
+    """The default model when it is here already: installed as a package, or fetched
+    into the data folder before (the same pinned weights either way). Never fetches."""
     from tui_assistant.providers.embedding import (
         DEFAULT_MODEL_NAME,
         DEFAULT_MODEL_SHA256,
         bundled_model_folder,
     )
 
-    fetched = data_dir / MODELS_FOLDER / DEFAULT_MODEL_NAME
-    folder = fetched if (fetched / "model.safetensors").is_file() else bundled_model_folder()
-    return None if folder is None else (folder, DEFAULT_MODEL_SHA256)
+    folder = bundled_model_folder()
+    if folder is None:
+        # Only now: the fetch module brings the HTTP client with it.
+        from tui_assistant.providers import model_fetch
+
+        if not model_fetch.is_fetched(data_dir, DEFAULT_MODEL_NAME):
+            return None
+        folder = model_fetch.model_folder(data_dir, DEFAULT_MODEL_NAME)
+    return folder, DEFAULT_MODEL_SHA256

@@ -281,7 +281,7 @@ async def test_library_problems_are_shown_once_as_a_notice(
         assert "latin-1.md" in notices[0] and "not UTF-8" in notices[0]
 
 
-async def test_chat_follows_new_turns_unless_the_user_scrolled_away(tmp_path: Path) -> None:
+async def test_chat_stays_at_its_bottom_unless_the_user_scrolled_away(tmp_path: Path) -> None:
     provider = HangingProvider()
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, provider))
     async with running(app, (80, 24)) as pilot:
@@ -294,9 +294,9 @@ async def test_chat_follows_new_turns_unless_the_user_scrolled_away(tmp_path: Pa
         await pilot.pause(0.1)
         chat = app.chat
         latest = chat.query(TurnView).last()
-        # The newest question is in view, from its first line.
-        assert chat.scroll_y > 0
-        assert latest.region.y >= chat.region.y
+        # The pane stays at its bottom: the newest turn's end is in view.
+        assert chat.scroll_y > 0 and chat.scroll_y == chat.max_scroll_y
+        assert latest.region.bottom > chat.region.y
         assert latest.region.y < chat.region.bottom
 
         await ask(pilot, "salt pasta water")

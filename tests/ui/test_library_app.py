@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
+from numpy.typing import NDArray
 from textual.widgets import Static
 
 from tests.helpers import BUNDLED_LESSONS
+from tests.helpers.embedding import FakeEmbedder
 from tests.helpers.tui import (
     CitingProvider,
     HangingProvider,
@@ -32,6 +36,7 @@ from tui_assistant.context import AppContext
 from tui_assistant.core.outcome import Reason
 from tui_assistant.core.passages import Passage
 from tui_assistant.errors import LibraryError, ProviderFailure
+from tui_assistant.semantic import RetrievalChoice
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.app import AssistantApp, run_app
@@ -190,14 +195,20 @@ async def test_escape_drops_a_question_waiting_for_a_reload(nested: Path, tmp_pa
         slow.release.set()
 
 
-async def test_embedding_progress_shows_then_the_retrieval_mode(tmp_path: Path) -> None:
+async def test_embedding_progress_shows_beside_the_mode_then_the_retrieval_mode(
+    tmp_path: Path,
+) -> None:
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     async with running(app, SIZE) as pilot:
-        app.post_message(EmbeddingProgress(40, 300))
-        await wait_until(pilot, lambda: status(app) == "embedding 40/300 passages")
-        app.post_message(EmbeddingReady("hybrid"))
         await wait_until(pilot, lambda: status(app) == "ready")
-        assert status_line(app).startswith("deterministic · hybrid · 3 passages")
+        app.post_message(EmbeddingProgress(40, 300))
+        await wait_until(pilot, lambda: "embedding 40/300" in status_line(app))
+        # The latest outcome keeps its place; the progress sits with the mode.
+        assert status(app) == "ready"
+        assert status_line(app).startswith("deterministic · 3 passages · ranked  embedding 40/300")
+        app.post_message(EmbeddingReady("hybrid"))
+        await wait_until(pilot, lambda: "embedding" not in status_line(app))
+        assert status_line(app).startswith("deterministic · 3 passages · hybrid")
 
 
 async def test_a_note_stays_until_the_next_action(tmp_path: Path) -> None:
@@ -239,3 +250,45 @@ async def test_the_status_bar_is_one_line_with_mode_and_count_first(
             assert line.startswith("deterministic · 3 passages  refused: the provider")
             assert note(app)[:10] in line  # the note too, cut if need be
             assert "…" in line
+
+
+class HeldEmbedder(FakeEmbedder):
+    """Embeds only once `release` is set, so a test can ask while embedding runs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = threading.Event()
+
+    def embed(
+        self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None
+    ) -> NDArray[np.float32]:
+        self.release.wait(10)
+        return super().embed(texts, progress)
+
+
+async def test_hybrid_answers_lexically_while_embedding_then_by_meaning(tmp_path: Path) -> None:
+    context = make_context(BUNDLED_LESSONS, tmp_path, retrieval="hybrid")
+    embedder = HeldEmbedder()
+    context.choice = RetrievalChoice("hybrid")
+    context.embedder = embedder
+    app = make_app(context)
+    async with running(app, SIZE) as pilot:
+        await wait_until(pilot, lambda: "embedding 0/3" in status_line(app))
+        # Usable at once: asked now, answered by the lexical ranking.
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: status(app) == "answered")
+        assert app.conversation.turns[-1].retrieval == "ranked"
+        embedder.release.set()
+        await wait_until(pilot, lambda: "3 passages · hybrid" in status_line(app))
+        assert status(app) == "answered"  # the latest outcome kept its place
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: len(app.conversation.turns) == 2)
+        assert app.conversation.turns[-1].retrieval == "hybrid"
+        # A second start reads the vectors back: nothing is embedded again.
+        texts = len(embedder.texts)
+    again = make_context(BUNDLED_LESSONS, tmp_path, retrieval="hybrid")
+    again.choice, again.embedder = RetrievalChoice("hybrid"), embedder
+    app = make_app(again)
+    async with running(app, SIZE) as pilot:
+        await wait_until(pilot, lambda: "3 passages · hybrid" in status_line(app))
+    assert len(embedder.texts) == texts

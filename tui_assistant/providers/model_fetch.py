@@ -61,7 +61,9 @@ def repo_id(name: str) -> str:
     name = name.strip()
     full = name if "/" in name else f"sentence-transformers/{name}"
     if not _REPO.match(full) or ".." in full:
-        raise ModelError(f"{name!r} is not a model name like sentence-transformers/{DEFAULT_MODEL_NAME}")
+        raise ModelError(
+            f"{name!r} is not a model name like sentence-transformers/{DEFAULT_MODEL_NAME}"
+        )
     return full
 
 
@@ -104,9 +106,9 @@ def fetch_model(
             timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)),
             headers={"User-Agent": "tui-assistant"},
         ) as client:
-            _Download(client, f"{hub.rstrip('/')}/{repo}/resolve/{revision}", partial, progress).run(
-                expected
-            )
+            _Download(
+                client, f"{hub.rstrip('/')}/{repo}/resolve/{revision}", partial, progress
+            ).run(expected)
         _move_into_place(partial, folder)
     finally:
         shutil.rmtree(partial, ignore_errors=True)
@@ -125,7 +127,7 @@ class _Download:
         self._total = 0
 
     def run(self, expected_sha256: str | None) -> None:
-        digest = self._file(WEIGHTS, required=True)
+        digest = self._required(WEIGHTS)
         if expected_sha256 is not None and digest != expected_sha256:
             raise ModelError(
                 f"{WEIGHTS} from {self._base} has SHA-256 {digest[:16]}…, "
@@ -133,15 +135,20 @@ class _Download:
             )
         for file in REQUIRED_FILES:
             if file != WEIGHTS:
-                self._file(file, required=True)
+                self._required(file)
         for file in OPTIONAL_FILES:
             self._file(file, required=False)
+
+    def _required(self, file: str) -> str:
+        digest = self._file(file, required=True)
+        if digest is None:
+            raise ModelError(f"cannot fetch {file} from {self._base}")
+        return digest
 
     def _file(self, file: str, *, required: bool) -> str | None:
         """Download one file; its SHA-256, or None when an optional file is absent."""
         url = f"{self._base}/{file}"
         target = self._partial / file
-        target.parent.mkdir(parents=True, exist_ok=True)
         digest = hashlib.sha256()
         try:
             with self._client.stream("GET", url) as response:
@@ -149,6 +156,7 @@ class _Download:
                     return None
                 if response.status_code != 200:
                     raise ModelError(f"cannot fetch {file}: HTTP {response.status_code} from {url}")
+                target.parent.mkdir(parents=True, exist_ok=True)
                 length = _content_length(response)
                 self._total += length if length is not None else 0
                 received = 0
@@ -159,7 +167,9 @@ class _Download:
                         received += len(block)
                         self._report(len(block), unknown_length=length is None)
         except httpx.HTTPError as error:
-            raise ModelError(f"cannot fetch {file} from {url}: {error or type(error).__name__}") from None
+            raise ModelError(
+                f"cannot fetch {file} from {url}: {str(error) or type(error).__name__}"
+            ) from None
         except OSError as error:
             raise ModelError(f"cannot write {target}: {error.strerror}") from None
         if length is not None and received != length:

@@ -10,6 +10,8 @@ the wrong size, are dropped with one warning and computed again.
 
 from __future__ import annotations
 
+import bisect
+import contextlib
 import hashlib
 import logging
 import sqlite3
@@ -34,7 +36,7 @@ Progress = Callable[[int, int], None]
 
 # Pieces embedded (and stored) per step: progress moves and an interrupted run keeps
 # what it finished.
-STEP = 256
+STEP = 64
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS vectors (
@@ -43,6 +45,7 @@ CREATE TABLE IF NOT EXISTS vectors (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS vector_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+_SCHEMA_STATEMENTS = [part for part in _SCHEMA.split(";") if part.strip()]
 
 
 @dataclass(frozen=True)
@@ -73,26 +76,36 @@ def embed_library(
 ) -> PassageVectors:
     """The library's vectors: stored ones read back, missing ones computed and stored.
 
-    `progress(done, total)` counts pieces still to embed. With no store (a library
-    indexed in memory) everything is computed and kept in memory only.
+    `progress(done, total)` counts the passages with pieces still to embed. With no
+    store (a library indexed in memory) everything is computed and kept in memory only.
     """
     texts, owners = passage_pieces(library)
     keys = [hashlib.sha256(text.encode("utf-8")).digest() for text in texts]
     connection = _open(store, source) if store is not None else None
     try:
-        found = _stored(connection, keys, source.dimensions) if connection else {}
+        stored = _stored(connection, keys, source) if connection else {}
+        if stored is None:
+            assert connection is not None
+            connection.close()
+            connection = None
+        found = stored or {}
         missing = [index for index, key in enumerate(keys) if key not in found]
+        # Passages done once their last missing piece is: counted at each step's end.
+        last_piece = {owners[index]: place for place, index in enumerate(missing)}
+        ends = sorted(last_piece.values())
         if progress is not None:
-            progress(0, len(missing))
+            progress(0, len(ends))
         for start in range(0, len(missing), STEP):
             step = missing[start : start + STEP]
             vectors = source.embed([texts[index] for index in step])
             rows = [(keys[index], vectors[row]) for row, index in enumerate(step)]
             found.update(rows)
-            if connection is not None:
-                _save(connection, rows)
+            if connection is not None and not _save(connection, rows):
+                # One warning, not one per step: the rest stays in memory.
+                connection.close()
+                connection = None
             if progress is not None:
-                progress(min(start + STEP, len(missing)), len(missing))
+                progress(bisect.bisect_left(ends, start + STEP), len(ends))
     finally:
         if connection is not None:
             connection.close()
@@ -129,22 +142,31 @@ def _open(store: Path, source: EmbeddingSource) -> sqlite3.Connection | None:
 
 
 def _reset(connection: sqlite3.Connection, model_id: str) -> None:
-    connection.execute("BEGIN IMMEDIATE")
-    connection.execute("DELETE FROM vectors")
-    connection.execute(
-        "INSERT OR REPLACE INTO vector_meta (key, value) VALUES ('model', ?)", (model_id,)
-    )
-    connection.execute("COMMIT")
+    """Empty vector tables for `model_id`; dropped and made again, so a table of another
+    shape is replaced too."""
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+        connection.execute("DROP TABLE IF EXISTS vectors")
+        connection.execute("DROP TABLE IF EXISTS vector_meta")
+        for statement in _SCHEMA_STATEMENTS:
+            connection.execute(statement)
+        connection.execute("INSERT INTO vector_meta (key, value) VALUES ('model', ?)", (model_id,))
+        connection.execute("COMMIT")
+    except sqlite3.Error:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
 
 
 def _stored(
-    connection: sqlite3.Connection, keys: Sequence[bytes], dimensions: int
-) -> dict[bytes, NDArray[np.float32]]:
+    connection: sqlite3.Connection, keys: Sequence[bytes], source: EmbeddingSource
+) -> dict[bytes, NDArray[np.float32]] | None:
     """The stored vectors of `keys`. A row of the wrong size means the table cannot be
-    trusted: it is emptied, with one warning, and everything is embedded again."""
+    trusted: it is emptied, with one warning, and everything is embedded again. None
+    when it cannot even be emptied (the vectors are then kept in memory only)."""
     wanted = set(keys)
     found: dict[bytes, NDArray[np.float32]] = {}
-    size = dimensions * 4
+    size = source.dimensions * 4
     try:
         for key, blob in connection.execute("SELECT content, vector FROM vectors"):
             if len(blob) != size:
@@ -153,15 +175,18 @@ def _stored(
                 found[key] = np.frombuffer(blob, dtype=np.float32)
     except (sqlite3.DatabaseError, ValueError) as problem:
         logger.warning("index store vectors are damaged (%s); embedding again", problem)
-        model = connection.execute("SELECT value FROM vector_meta WHERE key = 'model'").fetchone()
-        _reset(connection, model[0] if model else "")
+        try:
+            _reset(connection, source.model_id)
+        except sqlite3.Error:
+            return None
         return {}
     return found
 
 
 def _save(
     connection: sqlite3.Connection, rows: Sequence[tuple[bytes, NDArray[np.float32]]]
-) -> None:
+) -> bool:
+    """Store `rows`; False, with a warning, when the store refuses the write."""
     try:
         connection.execute("BEGIN IMMEDIATE")
         connection.executemany(
@@ -170,6 +195,9 @@ def _save(
         )
         connection.execute("COMMIT")
     except sqlite3.Error as error:
-        if connection.in_transaction:
-            connection.execute("ROLLBACK")
+        with contextlib.suppress(sqlite3.Error):
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
         logger.warning("index store: vectors not saved (%s); they are kept in memory", error)
+        return False
+    return True

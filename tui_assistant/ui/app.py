@@ -31,7 +31,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.theme import Theme
 
-from tui_assistant.context import library_folder, load_library, open_context
+from tui_assistant.context import library_folder, load_library
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.outcome import Outcome, Reason, cancelled, refused
 from tui_assistant.core.service import PendingAnswer
@@ -44,7 +44,12 @@ from tui_assistant.ui.core_warnings import NoticeHandler, show_core_warnings, st
 from tui_assistant.ui.editor import open_in_editor
 from tui_assistant.ui.help_screen import HelpScreen
 from tui_assistant.ui.history_writer import HistoryWriter
-from tui_assistant.ui.library_app import ContextStarter, LibraryApp, LibraryLoader
+from tui_assistant.ui.library_app import (
+    ContextStarter,
+    LibraryApp,
+    LibraryLoader,
+    open_without_vectors,
+)
 from tui_assistant.ui.main_screen import MainScreen
 from tui_assistant.ui.messages import (
     PassageChosen,
@@ -62,6 +67,8 @@ class AssistantApp(LibraryApp):
         Binding("escape", "focus_question", "Back", id="app.focus-question"),
         Binding("ctrl+l", "focus_library", "Library", id="app.focus-library"),
         Binding("ctrl+o", "open_in_editor", "Edit", id="app.open-in-editor"),
+        Binding("ctrl+down", "evidence_step(1)", "Next passage", id="app.next-passage"),
+        Binding("ctrl+up", "evidence_step(-1)", "Previous passage", id="app.previous-passage"),
         Binding("ctrl+r", "reload", "Reload", id="app.reload"),
         Binding("f1", "help", "Help", id="app.help"),
         Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit"),
@@ -72,7 +79,7 @@ class AssistantApp(LibraryApp):
         self,
         settings: Settings,
         *,
-        start: ContextStarter = open_context,
+        start: ContextStarter = open_without_vectors,
         reload_library: LibraryLoader = load_library,
         clock: Callable[[], float] = time.monotonic,
         history: HistoryStore | None = None,
@@ -161,7 +168,7 @@ class AssistantApp(LibraryApp):
             return
         self.pending = step
         self._pending_view = view or self.chat.begin_turn(question)
-        self.evidence.show_evidence(step.evidence)
+        self.evidence.show_evidence(step.evidence, question)
         self.status_bar.show_asking()
         self.question_box.set_busy(True)
         self.refresh_bindings()
@@ -211,6 +218,14 @@ class AssistantApp(LibraryApp):
         self.status_bar.note = ""
         self.question_box.focus()
 
+    def action_evidence_step(self, by: int) -> None:
+        """The next or previous passage in the evidence panel; for a refusal, into the
+        list of closest passages (up/down, enter opens one)."""
+        if self.evidence.nearest and not self.evidence.passages:
+            self.evidence.query_one("#evidence-nearest").focus()
+        else:
+            self.evidence.step(by)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
             # Only with a question in flight or waiting, and help or the palette closes
@@ -219,6 +234,9 @@ class AssistantApp(LibraryApp):
             return busy and len(self.screen_stack) == 1
         if action == "focus_question":
             return self.focused is not self.question_box
+        if action == "evidence_step":
+            evidence = self.evidence
+            return len(evidence.passages) > 1 or bool(evidence.nearest and not evidence.passages)
         return True
 
     def _conclude(self, outcome: Outcome, view: TurnView | None) -> None:
@@ -234,10 +252,7 @@ class AssistantApp(LibraryApp):
             self.chat.conclude(view, turn)
         else:
             self.chat.add_turn(turn)
-        if outcome.evidence is not None:
-            self.evidence.show_evidence(outcome.evidence)
-        else:
-            self.evidence.show_hint()
+        self.evidence.show_outcome(outcome)
         self.status_bar.show_outcome(outcome.describe(), outcome.kind.value)
         self.question_box.set_busy(False)
         self.refresh_bindings()

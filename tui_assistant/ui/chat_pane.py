@@ -105,7 +105,8 @@ class TurnView(Vertical):
 
 
 class ChatPane(VerticalScroll):
-    """Follows new turns only while the user has not scrolled away from them."""
+    """The conversation, anchored to its bottom: new turns stay in view until the user
+    scrolls up, and asking a question brings the bottom back."""
 
     DEFAULT_CSS = """
     ChatPane {
@@ -122,11 +123,6 @@ class ChatPane(VerticalScroll):
     def __init__(self) -> None:
         super().__init__(id="chat")
         self.border_title = "Conversation"
-        # What the pane is following: a turn to show from its top, END for the bottom,
-        # or None once the user has scrolled away. Re-applied whenever the content
-        # grows, because new widgets are laid out some frames after they are mounted.
-        self._follow_target: Widget | object | None = None
-        self._followed_to = 0.0
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -136,58 +132,27 @@ class ChatPane(VerticalScroll):
             id="chat-empty",
         )
 
-    @property
-    def following(self) -> bool:
-        """True while the user is at the bottom or where the pane last put them."""
-        at_bottom = self.scroll_y >= self.max_scroll_y - 1
-        return at_bottom or self.scroll_y == self._followed_to
+    def on_mount(self) -> None:
+        self.anchor()
 
     def add_notice(self, text: str, *, warning: bool = True) -> None:
-        follow = self.following
         self.mount(Static(literal(text), classes="notice" if warning else "info"))
-        if follow:
-            self._follow(END)
 
     def begin_turn(self, question: str) -> TurnView:
-        """A question the user just asked: always scrolled into view."""
+        """A question the user just asked: the pane goes back to following the bottom."""
         view = TurnView(question)
         self.mount(view)
-        self._follow(view)
+        self.anchor()
         return view
 
     def add_turn(self, turn: Turn) -> TurnView:
         view = TurnView(turn.question, turn)
         self.mount(view)
-        self._follow(view)
         return view
 
     def conclude(self, view: TurnView, turn: Turn) -> None:
-        """Show the outcome of a turn in flight; follow it only if the user has not
-        scrolled away while waiting."""
-        follow = self.following
+        """Show the outcome of a turn in flight (in view unless the user scrolled away)."""
         view.conclude(turn)
-        if follow:
-            self._follow(view)
-
-    def _follow(self, target: Widget | object) -> None:
-        self._follow_target = target
-        self.call_after_refresh(self._apply_follow)
-
-    def watch_virtual_size(self) -> None:
-        if self._follow_target is not None and self.scroll_y != self._followed_to:
-            self._follow_target = None  # the user scrolled away: leave them there
-        self.call_after_refresh(self._apply_follow)
-
-    def _apply_follow(self) -> None:
-        target = self._follow_target
-        if target is None or not self.screen.is_current:
-            return
-        if isinstance(target, Widget) and target.is_attached:
-            # A long answer is read from its start, so show the turn's first line.
-            self.scroll_to_widget(target, top=True, animate=False, immediate=True)
-        else:
-            self.scroll_end(animate=False, immediate=True, x_axis=False)
-        self._followed_to = self.scroll_y
 
     def show_history(self, loaded: LoadedHistory) -> None:
         """The stored conversation's warnings, then its turns above this session's."""
@@ -206,17 +171,10 @@ class ChatPane(VerticalScroll):
         views: list[Static | TurnView] = [Static(literal(note), classes="info")]
         views += [TurnView(turn.question, turn) for turn in turns]
         first_turn = self.query(TurnView).first() if self.query(TurnView) else None
-        follow = self.following
         if first_turn is not None:
             self.mount_all(views, before=first_turn)
         else:
             self.mount_all(views)
-        if follow:
-            self._follow(END)
 
     async def clear_turns(self) -> None:
         await self.query(".turn, .info, .notice").remove()
-
-    @property
-    def turn_views(self) -> list[TurnView]:
-        return list(self.query(TurnView))

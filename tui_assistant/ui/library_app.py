@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 
 from textual import on, work
 from textual.app import App
+from textual.message import Message
 from textual.worker import get_current_worker
 
 from tui_assistant.context import AppContext, load_library, open_context
@@ -26,12 +27,14 @@ from tui_assistant.ui.chat_pane import ChatPane
 from tui_assistant.ui.evidence_panel import EvidencePanel
 from tui_assistant.ui.library_browser import LibraryBrowser
 from tui_assistant.ui.messages import (
+    EmbeddingFailed,
     EmbeddingProgress,
     EmbeddingReady,
     LibraryFailed,
     LibraryLoaded,
     LibraryProgress,
     LibraryReloaded,
+    VectorsComputed,
 )
 from tui_assistant.ui.question_box import QuestionBox
 from tui_assistant.ui.status_bar import StatusBar, plural
@@ -43,6 +46,12 @@ PROGRESS_INTERVAL_SECONDS = 0.05
 ContextStarter = Callable[[Settings, Progress | None], AppContext]
 # Reads the library again for a reload; runs in a thread worker.
 LibraryLoader = Callable[[Settings, Progress | None], Library]
+
+
+def open_without_vectors(settings: Settings, progress: Progress | None = None) -> AppContext:
+    """The context as the app starts it: answering at once, lexically; under `hybrid` the
+    vectors are computed afterwards, in the background."""
+    return open_context(settings, progress, embed_now=False)
 
 
 class _Abandoned(Exception):
@@ -61,7 +70,7 @@ class LibraryApp(App[int]):
         self,
         settings: Settings,
         *,
-        start: ContextStarter = open_context,
+        start: ContextStarter = open_without_vectors,
         reload_library: LibraryLoader = load_library,
     ) -> None:
         super().__init__()
@@ -109,10 +118,10 @@ class LibraryApp(App[int]):
 
     # -- the workers ------------------------------------------------------------
 
-    def _progress(self, reloading: bool) -> Progress:
-        """A progress callback for the worker thread running it: posts at most every
-        PROGRESS_INTERVAL_SECONDS (and the last step), and stops the work with
-        `_Abandoned` once the worker is cancelled (the app is quitting)."""
+    def _progress(self, report: Callable[[int, int], Message]) -> Progress:
+        """A progress callback for the worker thread running it: posts `report(done,
+        total)` at most every PROGRESS_INTERVAL_SECONDS (and the last step), and stops
+        the work with `_Abandoned` once the worker is cancelled (quitting, reloading)."""
         worker = get_current_worker()
         last = [0.0]
 
@@ -123,15 +132,18 @@ class LibraryApp(App[int]):
             if done < total and now - last[0] < PROGRESS_INTERVAL_SECONDS:
                 return
             last[0] = now
-            self.post_message(LibraryProgress(done, total, reloading))
+            self.post_message(report(done, total))
 
         return progress
+
+    def _loading(self, reloading: bool) -> Progress:
+        return self._progress(lambda done, total: LibraryProgress(done, total, reloading))
 
     @work(thread=True, exclusive=True, group="library")
     def load_context(self) -> None:
         """The first load: the whole context, built off the app's thread."""
         try:
-            context = self._start(self.settings, self._progress(reloading=False))
+            context = self._start(self.settings, self._loading(reloading=False))
         except _Abandoned:
             return
         except Exception as error:  # whatever loading raises ends as one line, not a crash
@@ -143,7 +155,7 @@ class LibraryApp(App[int]):
     def reload_library(self, settings: Settings) -> None:
         """Read the library again (only changed files are indexed) off the app's thread."""
         try:
-            library = self._reload_library(settings, self._progress(reloading=True))
+            library = self._reload_library(settings, self._loading(reloading=True))
         except _Abandoned:
             return
         except Exception as error:  # a store that cannot be read must not end the app
@@ -164,6 +176,7 @@ class LibraryApp(App[int]):
         self._show_library(known=())
         self.status_bar.show_ready()
         self.refresh_bindings()
+        self.start_embedding()
 
     @on(LibraryReloaded)
     def _library_reloaded(self, message: LibraryReloaded) -> None:
@@ -172,6 +185,7 @@ class LibraryApp(App[int]):
         change = len(message.library) - len(before)
         self.swap_library(message.library)
         self._show_library(known)
+        self.start_embedding()
         changed = f" ({change:+,})" if change else ""
         self.query_one(
             StatusBar
@@ -201,6 +215,7 @@ class LibraryApp(App[int]):
         """The library's size, tree and warnings (but those already shown)."""
         library = self.context.library
         self.status_bar.show_library(self.context.mode_label, len(library))
+        self.status_bar.retrieval = self.context.retrieval
         self.library_browser.set_library(library)
         shown = set(known)
         for problem in library.problems:
@@ -220,14 +235,49 @@ class LibraryApp(App[int]):
             self.status_bar.show_work("reloading…")
             self.reload_library(self.context.settings)
 
+    # -- hybrid retrieval's vectors, computed in the background -----------------------
+
+    def start_embedding(self) -> None:
+        """Under `hybrid`, compute the loaded library's missing vectors in the background;
+        the library answers lexically meanwhile."""
+        context = self.context
+        if context.embedder is None:
+            return
+        self.status_bar.work = "embedding…"
+        self._embed(context, context.library)
+
+    @work(thread=True, exclusive=True, group="embedding")
+    def _embed(self, context: AppContext, library: Library) -> None:
+        progress = self._progress(lambda done, total: EmbeddingProgress(done, total))
+        try:
+            vectors = context.embed(library, progress)
+        except _Abandoned:
+            return
+        except Exception as error:  # the library keeps answering lexically
+            self.post_message(EmbeddingFailed(failure_reason(error)))
+            return
+        self.post_message(VectorsComputed(library, vectors))
+
     @on(EmbeddingProgress)
     def _embedding_progress(self, message: EmbeddingProgress) -> None:
-        self.status_bar.show_progress("embedding", message.done, message.total, "passage")
+        # Beside the mode, not in place of the latest outcome.
+        self.status_bar.work = f"embedding {message.done:,}/{message.total:,}"
+
+    @on(VectorsComputed)
+    def _vectors_computed(self, message: VectorsComputed) -> None:
+        if self.context.use_vectors(message.library, message.vectors):
+            self.post_message(EmbeddingReady(self.context.retrieval))
 
     @on(EmbeddingReady)
     def _embedding_ready(self, message: EmbeddingReady) -> None:
+        self.status_bar.work = ""
         self.status_bar.retrieval = message.retrieval
-        self.status_bar.settle()
+
+    @on(EmbeddingFailed)
+    def _embedding_failed(self, message: EmbeddingFailed) -> None:
+        self.status_bar.work = ""
+        self.status_bar.retrieval = self.context.retrieval
+        self.chat.add_notice(f"hybrid retrieval is off: {message.reason}")
 
     # -- the state they leave -----------------------------------------------------
 

@@ -45,7 +45,5 @@ class MainScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        # New turns keep the conversation at its bottom until the user scrolls up.
-        self.query_one(ChatPane).anchor()
         self.query_one(QuestionBox).focus()
         self.post_message(self.Ready())

@@ -8,11 +8,15 @@ there), and the app handles each with `@on`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from tui_assistant.context import AppContext
 from tui_assistant.core.library import Library
+
+if TYPE_CHECKING:
+    from tui_assistant.store.vectors import PassageVectors
 
 
 @dataclass
@@ -81,3 +85,18 @@ class EmbeddingReady(Message):
     """Every passage is embedded; `retrieval` names the retrieval now in use."""
 
     retrieval: str
+
+
+@dataclass
+class VectorsComputed(Message):
+    """The vectors of `library` are computed (or read back from the store)."""
+
+    library: Library
+    vectors: PassageVectors
+
+
+@dataclass
+class EmbeddingFailed(Message):
+    """Embedding stopped; the library keeps answering lexically. `reason` is one line."""
+
+    reason: str

@@ -70,6 +70,13 @@ class StatusBar(Horizontal):
         color: $text-muted;
         padding-right: 2;
     }
+    StatusBar #status-work {
+        width: auto;
+        color: $text-accent;
+        padding-right: 2;
+        display: none;
+    }
+    StatusBar.-working #status-work { display: block; }
     StatusBar #status-outcome {
         width: 1fr;
         text-style: bold;
@@ -95,7 +102,9 @@ class StatusBar(Horizontal):
     state: reactive[str] = reactive("indexing…")
     kind: reactive[str] = reactive("indexing")
     note: reactive[str] = reactive("")
-    # What `mode`, `retrieval` and `passages` read as, in that order.
+    # Background work beside the latest outcome (`embedding 40/300`), "" when none.
+    work: reactive[str] = reactive("")
+    # What `mode`, `passages` and `retrieval` read as, in that order.
     mode_line: reactive[str] = reactive("loading the library")
 
     def __init__(self, clock: Callable[[], float]) -> None:
@@ -108,6 +117,7 @@ class StatusBar(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield StatusPart(id="status-mode").data_bind(text=StatusBar.mode_line)
+        yield StatusPart(id="status-work").data_bind(text=StatusBar.work)
         yield StatusPart(id="status-outcome").data_bind(text=StatusBar.state)
         yield StatusPart(id="status-note").data_bind(text=StatusBar.note)
 
@@ -118,15 +128,18 @@ class StatusBar(Horizontal):
 
     def _compute_mode_line(self) -> str:
         parts = [one_line(self.mode)]
-        if self.retrieval:
-            parts.append(one_line(self.retrieval))
         if self.passages is not None:
             parts.append(plural(self.passages, "passage"))
+        if self.retrieval:
+            parts.append(one_line(self.retrieval))
         return " · ".join(parts)
 
     def watch_kind(self, before: str, kind: str) -> None:
         self.remove_class(f"-{before}")
         self.add_class(f"-{kind}")
+
+    def watch_work(self, work: str) -> None:
+        self.set_class(bool(work), "-working")
 
     def validate_note(self, note: str) -> str:
         return one_line(note)

@@ -1,0 +1,169 @@
+"""Hybrid retrieval: the lexical ranking and best-piece cosine similarity, fused, with a
+refusal when nothing is close in meaning. Vectors are made by hand: each passage points
+along its own axis, and a question's vector says which passage it means."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from tests.helpers import library_of
+from tui_assistant.core.hybrid import MIN_SIMILARITY, NOT_CLOSE, HybridRetriever
+from tui_assistant.core.library import Library
+from tui_assistant.core.passages import Passage
+from tui_assistant.core.ranked import RankedRetriever
+from tui_assistant.core.retrieval import NEAREST_SHOWN, Evidence, NoEvidence
+from tui_assistant.core.text import stem
+from tui_assistant.store.vectors import PassageVectors
+
+PASSAGES = [
+    ("pasta-water", "Pasta water", "Salt the water with ten grams per litre once it boils."),
+    ("boiled-eggs", "Boiled eggs", "Cook the eggs six minutes for a runny yolk."),
+    ("knife-care", "Knife care", "Hone the blade on a steel rod before each use."),
+    ("bread", "Bread dough", "Knead the dough for ten minutes until it is smooth."),
+    ("rice", "Rice", "Rinse the rice, then simmer it covered for twelve minutes."),
+]
+DIMENSIONS = len(PASSAGES) + 1  # the last axis belongs to no passage
+
+
+def unit(*values: float) -> NDArray[np.float32]:
+    vector = np.zeros(DIMENSIONS, dtype=np.float32)
+    vector[: len(values)] = values
+    return vector / np.float32(np.linalg.norm(vector))
+
+
+def axis(number: int) -> NDArray[np.float32]:
+    vector = np.zeros(DIMENSIONS, dtype=np.float32)
+    vector[number] = 1.0
+    return vector
+
+
+@pytest.fixture
+def library() -> Library:
+    return library_of(
+        Passage(id=pid, title=title, text=text, source_path=f"lessons/{pid}.md")
+        for pid, title, text in PASSAGES
+    )
+
+
+def number(library: Library, passage_id: str) -> int:
+    found = library.number_of(passage_id)
+    assert found is not None
+    return found
+
+
+def vectors_by_axis(
+    library: Library, extra: dict[str, NDArray[np.float32]] | None = None
+) -> PassageVectors:
+    """One piece per passage along its own axis, plus `extra` pieces for some passages."""
+    rows = [axis(number) for number in range(len(library))]
+    owners = list(range(len(library)))
+    for passage_id, vector in (extra or {}).items():
+        rows.append(vector)
+        owners.append(number(library, passage_id))
+    return PassageVectors(np.stack(rows), np.asarray(owners, dtype=np.int32))
+
+
+def retriever(
+    library: Library, question_vector: NDArray[np.float32], vectors: PassageVectors | None = None
+) -> HybridRetriever:
+    return HybridRetriever(
+        library, vectors or vectors_by_axis(library), lambda question: question_vector
+    )
+
+
+def toward(library: Library, passage_id: str, closeness: float = 0.8) -> NDArray[np.float32]:
+    """A question vector whose cosine with the passage's axis is `closeness`."""
+    vector = np.zeros(DIMENSIONS, dtype=np.float32)
+    vector[number(library, passage_id)] = closeness
+    vector[-1] = np.sqrt(1 - closeness**2)
+    return vector
+
+
+def test_a_question_sharing_no_word_is_answered_by_the_passage_closest_in_meaning(
+    library: Library,
+) -> None:
+    question = "how do I keep an edge sharp"
+    # No word in common: the lexical ranking alone refuses.
+    assert isinstance(RankedRetriever(library).retrieve(question), NoEvidence)
+    found = retriever(library, toward(library, "knife-care")).retrieve(question)
+    assert isinstance(found, Evidence)
+    assert found.passage.id == "knife-care"
+    assert found.mode == "hybrid"
+    assert found.matched_words == ()
+    assert found.score == pytest.approx(0.8, abs=1e-4)
+
+
+def test_the_passage_both_rankings_put_first_wins(library: Library) -> None:
+    question = "how many grams of salt per litre of pasta water"
+    assert RankedRetriever(library).rank(question) is not None
+    found = retriever(library, unit(0.8, 0.3, 0.2, 0.1, 0.1)).retrieve(question)
+    assert isinstance(found, Evidence) and found.passage.id == "pasta-water"
+
+
+def test_agreement_of_both_rankings_beats_one_ranking_alone(library: Library) -> None:
+    # "dough" and "knead" point lexically at bread only; the meaning is nearest to rice
+    # and second nearest to bread, so bread is near the top of both rankings.
+    question = "knead dough"
+    vector = np.zeros(DIMENSIONS, dtype=np.float32)
+    vector[number(library, "rice")] = 0.7
+    vector[number(library, "bread")] = 0.6
+    vector[-1] = 0.3
+    vector /= np.linalg.norm(vector)
+    found = retriever(library, vector).retrieve(question, count=2)
+    assert isinstance(found, Evidence)
+    assert [passage.id for passage in found.passages] == ["bread", "rice"]
+
+
+def test_nothing_close_in_meaning_is_refused_with_the_nearest_passages(
+    library: Library,
+) -> None:
+    # Every passage below the threshold, rice closest, then eggs, then pasta.
+    vector = np.zeros(DIMENSIONS, dtype=np.float32)
+    for passage_id, closeness in [("rice", 0.3), ("boiled-eggs", 0.2), ("pasta-water", 0.1)]:
+        vector[number(library, passage_id)] = closeness
+    vector[-1] = np.sqrt(1 - float(np.sum(vector**2)))
+    assert max(vector[:-1]) < MIN_SIMILARITY
+    refused = retriever(library, vector).retrieve("What is the capital of France?", count=3)
+    assert isinstance(refused, NoEvidence)
+    assert refused.why == NOT_CLOSE
+    assert refused.mode == "hybrid"
+    assert len(refused.nearest) == NEAREST_SHOWN
+    assert [passage.id for passage in refused.nearest] == ["rice", "boiled-eggs", "pasta-water"]
+
+
+def test_the_threshold_decides_between_answer_and_refusal(library: Library) -> None:
+    above = retriever(library, toward(library, "rice", MIN_SIMILARITY + 0.02))
+    below = retriever(library, toward(library, "rice", MIN_SIMILARITY - 0.02))
+    assert isinstance(above.retrieve("what now"), Evidence)
+    assert isinstance(below.retrieve("what now"), NoEvidence)
+
+
+def test_several_passages_are_distinct_best_first_with_the_same_best(library: Library) -> None:
+    # Knife care has two pieces near the question: it must still be listed once.
+    extra = {"knife-care": unit(0.0, 0.3, 0.9, 0.0, 0.0, 0.3)}
+    vectors = vectors_by_axis(library, extra)
+    vector = unit(0.2, 0.5, 0.8, 0.1, 0.0, 0.2)
+    hybrid = retriever(library, vector, vectors)
+    one = hybrid.retrieve("which one", count=1)
+    three = hybrid.retrieve("which one", count=3)
+    assert isinstance(one, Evidence) and isinstance(three, Evidence)
+    assert len(one.passages) == 1
+    ids = [passage.id for passage in three.passages]
+    assert ids == ["knife-care", "boiled-eggs", "pasta-water"]
+    assert three.passage == one.passage
+    # More than the library holds: each passage once.
+    everything = hybrid.retrieve("which one", count=len(library) + 3)
+    assert isinstance(everything, Evidence)
+    assert sorted(passage.id for passage in everything.passages) == sorted(
+        pid for pid, _, _ in PASSAGES
+    )
+
+
+def test_matched_words_are_the_question_keys_in_the_best_passage(library: Library) -> None:
+    question = "Should the pasta water get salt, like eggs do?"
+    found = retriever(library, toward(library, "pasta-water")).retrieve(question)
+    assert isinstance(found, Evidence) and found.passage.id == "pasta-water"
+    # "eggs" is in another passage, not the best one.
+    assert found.matched_words == tuple(map(stem, ["pasta", "water", "salt"]))

@@ -1,0 +1,273 @@
+"""Passage vectors kept in the index store: computed once, by content, never a crash."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sqlite3
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from tests.helpers.embedding import FakeEmbedder, word_vector
+from tests.helpers.store_files import open_, store_file, write
+from tui_assistant.core.fusion import split_pieces
+from tui_assistant.core.hybrid import HybridRetriever
+from tui_assistant.core.library import Library
+from tui_assistant.core.retrieval import Evidence
+from tui_assistant.store import vectors as vectors_module
+from tui_assistant.store.vectors import PassageVectors, embed_library, passage_pieces
+
+
+def stored_rows(store: Path) -> int:
+    with contextlib.closing(sqlite3.connect(store)) as connection:
+        (count,) = connection.execute("SELECT count(*) FROM vectors").fetchone()
+    return int(count)
+
+
+def warnings_of(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [
+        record.getMessage()
+        for record in caplog.records
+        if record.name == vectors_module.__name__ and record.levelno >= logging.WARNING
+    ]
+
+
+def pieces_of(library: Library, passage_id: str) -> list[str]:
+    passage = library.get(passage_id)
+    assert passage is not None
+    return split_pieces(passage.title, passage.text)
+
+
+def assert_vectors_of(library: Library, vectors: PassageVectors, dimensions: int) -> None:
+    """Every row is the vector of its piece, and rows follow the library's pieces."""
+    texts, owners = passage_pieces(library)
+    assert vectors.passages.tolist() == owners
+    expected = np.stack([word_vector(text, dimensions) for text in texts])
+    np.testing.assert_allclose(vectors.matrix, expected, atol=1e-6)
+
+
+@pytest.fixture
+def library(folder: Path, data_dir: Path) -> Library:
+    return open_(folder, data_dir)
+
+
+@pytest.fixture
+def store(folder: Path, data_dir: Path, library: Library) -> Path:
+    path = store_file(folder, data_dir)
+    assert path.is_file()
+    return path
+
+
+def test_the_first_run_embeds_every_piece_and_stores_it(library: Library, store: Path) -> None:
+    source = FakeEmbedder()
+    vectors = embed_library(library, source, store)
+    texts, _ = passage_pieces(library)
+    assert sorted(source.texts) == sorted(texts)
+    assert stored_rows(store) == len(set(texts))
+    assert_vectors_of(library, vectors, source.dimensions)
+
+
+def test_a_restart_embeds_nothing(folder: Path, data_dir: Path, store: Path) -> None:
+    first = embed_library(open_(folder, data_dir), FakeEmbedder(), store)
+    again = FakeEmbedder()
+    second = embed_library(open_(folder, data_dir), again, store)
+    assert again.texts == []
+    np.testing.assert_array_equal(second.matrix, first.matrix)
+    assert second.passages.tolist() == first.passages.tolist()
+
+
+def test_a_changed_document_re_embeds_only_its_passages(
+    folder: Path, data_dir: Path, store: Path
+) -> None:
+    embed_library(open_(folder, data_dir), FakeEmbedder(), store)
+    write(
+        folder,
+        "kitchen/knife-care.md",
+        "# Knife care\n\nDry the blade at once.\n\n## Storage\n\nUse a magnetic strip.\n",
+    )
+    changed = open_(folder, data_dir)
+    source = FakeEmbedder()
+    vectors = embed_library(changed, source, store)
+    expected = pieces_of(changed, "kitchen/knife-care") + pieces_of(
+        changed, "kitchen/knife-care#storage"
+    )
+    assert sorted(source.texts) == sorted(expected)
+    assert_vectors_of(changed, vectors, source.dimensions)
+
+
+def test_vectors_of_another_model_are_dropped_with_one_warning(
+    folder: Path, data_dir: Path, store: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    embed_library(open_(folder, data_dir), FakeEmbedder("old-model@1"), store)
+    caplog.clear()
+    library = open_(folder, data_dir)
+    source = FakeEmbedder("new-model@2", dimensions=32)
+    with caplog.at_level(logging.WARNING):
+        vectors = embed_library(library, source, store)
+    warnings = warnings_of(caplog)
+    assert len(warnings) == 1 and "old-model@1" in warnings[0]
+    texts, _ = passage_pieces(library)
+    assert sorted(source.texts) == sorted(texts)
+    assert_vectors_of(library, vectors, 32)
+    # The store now holds the new model's vectors only: the next run embeds nothing.
+    later = FakeEmbedder("new-model@2", dimensions=32)
+    embed_library(open_(folder, data_dir), later, store)
+    assert later.texts == []
+    assert stored_rows(store) == len(set(texts))
+
+
+def test_a_damaged_vector_row_is_one_warning_and_everything_is_embedded_again(
+    library: Library, store: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    embed_library(library, FakeEmbedder(), store)
+    with contextlib.closing(sqlite3.connect(store)) as connection:
+        connection.execute(
+            "UPDATE vectors SET vector = x'0000' WHERE content = (SELECT min(content) FROM vectors)"
+        )
+        connection.commit()
+    source = FakeEmbedder()
+    with caplog.at_level(logging.WARNING):
+        vectors = embed_library(library, source, store)
+    assert len(warnings_of(caplog)) == 1
+    texts, _ = passage_pieces(library)
+    assert sorted(source.texts) == sorted(texts)
+    assert_vectors_of(library, vectors, source.dimensions)
+    # Repaired: the next run reads every vector back.
+    later = FakeEmbedder()
+    embed_library(library, later, store)
+    assert later.texts == []
+
+
+@pytest.mark.parametrize("kind", ["a folder", "not SQLite"])
+def test_a_store_that_cannot_be_written_keeps_vectors_in_memory(
+    library: Library, tmp_path: Path, caplog: pytest.LogCaptureFixture, kind: str
+) -> None:
+    unusable = tmp_path / "unusable.sqlite3"
+    if kind == "a folder":
+        unusable.mkdir()
+    else:
+        unusable.write_bytes(b"this is no database, just some bytes " * 200)
+    source = FakeEmbedder()
+    with caplog.at_level(logging.WARNING):
+        vectors = embed_library(library, source, unusable)
+    warnings = warnings_of(caplog)
+    assert len(warnings) == 1 and str(unusable) in warnings[0]
+    assert_vectors_of(library, vectors, source.dimensions)
+    # The library still answers, from the vectors kept in memory.
+    retriever = HybridRetriever(
+        library, vectors, lambda question: word_vector(question, source.dimensions), 0.3
+    )
+    found = retriever.retrieve("salt pasta water grams litre")
+    assert isinstance(found, Evidence) and found.passage.id == "pasta-water"
+
+
+def test_without_a_store_everything_is_computed_in_memory_quietly(
+    library: Library, caplog: pytest.LogCaptureFixture
+) -> None:
+    source = FakeEmbedder()
+    with caplog.at_level(logging.WARNING):
+        vectors = embed_library(library, source, None)
+    assert warnings_of(caplog) == []
+    assert_vectors_of(library, vectors, source.dimensions)
+
+
+def many_passages(folder: Path, count: int) -> Path:
+    for number in range(count):
+        write(folder, f"note-{number:03}.md", f"# Note {number}\n\nThe {number} note's text.\n")
+    return folder
+
+
+def test_progress_counts_passages_up_to_the_total(tmp_path: Path) -> None:
+    # More pieces than one step, so progress moves more than once.
+    count = vectors_module.STEP * 2 + 5
+    folder = many_passages(tmp_path / "notes", count)
+    data_dir = tmp_path / "data"
+    library = open_(folder, data_dir)
+    assert len(library) == count
+    seen: list[tuple[int, int]] = []
+    store = store_file(folder, data_dir)
+    embed_library(library, FakeEmbedder(), store, lambda done, total: seen.append((done, total)))
+    assert seen[0] == (0, count) and seen[-1] == (count, count)
+    assert len(seen) > 2
+    assert all(total == count for _, total in seen)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+    # A changed document: only its passage is counted.
+    write(folder, "note-007.md", "# Note 7\n\nRewritten.\n")
+    seen.clear()
+    embed_library(
+        open_(folder, data_dir),
+        FakeEmbedder(),
+        store,
+        lambda done, total: seen.append((done, total)),
+    )
+    assert seen[-1] == (1, 1)
+
+
+def test_an_interrupted_run_keeps_the_steps_it_finished(tmp_path: Path) -> None:
+    folder = many_passages(tmp_path / "notes", vectors_module.STEP + 10)
+    data_dir = tmp_path / "data"
+    store = store_file(folder, data_dir)
+
+    class Interrupted(Exception):
+        pass
+
+    class StopsAfterOneStep(FakeEmbedder):
+        def embed(
+            self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None
+        ) -> NDArray[np.float32]:
+            if self.calls == 1:
+                raise Interrupted
+            return super().embed(texts, progress)
+
+    with pytest.raises(Interrupted):
+        embed_library(open_(folder, data_dir), StopsAfterOneStep(), store)
+    assert stored_rows(store) == vectors_module.STEP
+    rest = FakeEmbedder()
+    embed_library(open_(folder, data_dir), rest, store)
+    assert len(rest.texts) == 10
+
+
+def test_a_vector_table_of_another_shape_is_rebuilt_with_one_warning(
+    library: Library, store: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    source = FakeEmbedder()
+    with contextlib.closing(sqlite3.connect(store)) as connection:
+        connection.executescript(
+            "CREATE TABLE vectors (content TEXT PRIMARY KEY, embedding BLOB);"
+            "CREATE TABLE vector_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+            f"INSERT INTO vector_meta VALUES ('model', '{source.model_id}');"
+        )
+    with caplog.at_level(logging.WARNING):
+        vectors = embed_library(library, source, store)
+    assert len(warnings_of(caplog)) == 1
+    assert_vectors_of(library, vectors, source.dimensions)
+    later = FakeEmbedder()
+    embed_library(library, later, store)
+    assert later.texts == []
+
+
+def test_a_store_that_fails_every_write_warns_once_and_keeps_vectors_in_memory(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    folder = many_passages(tmp_path / "notes", vectors_module.STEP * 3)
+    data_dir = tmp_path / "data"
+    library = open_(folder, data_dir)
+    store = store_file(folder, data_dir)
+    source = FakeEmbedder()
+    embed_library(library, source, None)  # no store: nothing is created in the file
+    with contextlib.closing(sqlite3.connect(store)) as connection:
+        connection.executescript(
+            "CREATE TABLE vectors (content BLOB PRIMARY KEY, vector BLOB NOT NULL);"
+            "CREATE TABLE vector_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+            f"INSERT INTO vector_meta VALUES ('model', '{source.model_id}');"
+            "CREATE TRIGGER full BEFORE INSERT ON vectors"
+            " BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;"
+        )
+    with caplog.at_level(logging.WARNING):
+        vectors = embed_library(library, FakeEmbedder(), store)
+    assert len(warnings_of(caplog)) == 1
+    assert_vectors_of(library, vectors, source.dimensions)
