@@ -273,7 +273,7 @@ class EvidencePanel(VerticalScroll):
         self.body.show("")
         self.add_class("-nearest")
         self.border_subtitle = "refused"
-        hint = "up/down and enter open one"
+        hint = "ctrl+down, then up/down and enter open one"
         self.query_one("#evidence-why", Static).update(literal(f"{why}; {hint}" if why else hint))
         width = max(self.content_size.width - 2, 20)
         options = self.query_one("#evidence-nearest", OptionList)

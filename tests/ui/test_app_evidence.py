@@ -1,0 +1,48 @@
+"""The evidence panel in the running app: every passage behind an outcome one key away,
+and a refusal's closest passages opened from the keyboard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.helpers import BUNDLED_LESSONS
+from tests.helpers.tui import ask, make_app, make_context, running, status, wait_until
+
+SIZE = (100, 32)
+
+
+async def test_ctrl_down_steps_through_the_candidates_of_an_answer(tmp_path: Path) -> None:
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path, retrieval="ranked"))
+    async with running(app, SIZE) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: status(app) == "answered")
+        assert app.evidence.passage is not None
+        shown = [app.evidence.passage.id]
+        # Keys work from the question box, where the focus stays.
+        for _ in range(len(app.evidence.passages)):
+            await pilot.press("ctrl+down")
+            assert app.evidence.passage is not None
+            shown.append(app.evidence.passage.id)
+        assert shown[0] == "pasta-water"
+        assert len(set(shown[:-1])) == len(app.evidence.passages) > 1
+        assert shown[-1] == shown[0]  # round again
+        await pilot.press("ctrl+up")
+        assert app.evidence.passage is not None
+        assert app.evidence.passage.id == shown[-2]
+        assert f"{len(app.evidence.passages)}/{len(app.evidence.passages)}" in str(
+            app.evidence.query_one("#evidence-step").render()
+        )
+
+
+async def test_a_refusal_lists_closest_passages_and_enter_opens_one(tmp_path: Path) -> None:
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path, retrieval="keyword"))
+    async with running(app, SIZE) as pilot:
+        await ask(pilot, "knife water")
+        await wait_until(pilot, lambda: status(app).startswith("refused"))
+        nearest = [passage.id for passage in app.evidence.nearest]
+        assert nearest and app.evidence.passage is None  # places to look, not an answer
+        await pilot.press("ctrl+down", "down", "enter")
+        await wait_until(pilot, lambda: app.evidence.passage is not None)
+        assert app.evidence.passage is not None
+        assert app.evidence.passage.id == nearest[1]
+        assert "not an answer" in str(app.evidence.query_one("#evidence-step").render())
