@@ -201,7 +201,7 @@ async def nearest_scene(stage: Stage) -> None:
     await stage.until(lambda: stage.app.status_bar.status_text.startswith("refused"))
 
 
-async def lessons_scene(stage: Stage) -> None:
+async def browser_scene(stage: Stage) -> None:
     await stage.pilot.press("ctrl+l", "down", "enter")
 
 
@@ -244,9 +244,9 @@ class Scene:
 SCENES: dict[str, Scene] = {
     "answered": Scene(ScriptedProvider, answered_scene),
     "refused": Scene(ScriptedProvider, refused_scene),
-    "lesson-browser": Scene(lambda: None, lessons_scene),
+    "library-browser": Scene(lambda: None, browser_scene),
     "library-tree": Scene(lambda: None, tree_scene, demo="nested"),
-    "lesson-filter": Scene(lambda: None, filter_scene, demo="nested"),
+    "library-filter": Scene(lambda: None, filter_scene, demo="nested"),
     "two-passages": Scene(ScriptedProvider, two_passages_scene, demo="docs"),
     "refused-nearest": Scene(lambda: None, nearest_scene, demo="docs"),
     "in-flight": Scene(WaitingProvider, in_flight_scene),

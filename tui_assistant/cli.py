@@ -12,8 +12,7 @@ import asyncio
 import json
 import logging
 import sys
-import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
@@ -21,17 +20,15 @@ from tui_assistant import __version__
 from tui_assistant.context import AppContext, open_context
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.library import FileProblem
-from tui_assistant.core.outcome import Outcome
-from tui_assistant.core.passages import Passage
 from tui_assistant.core.text import clean_display_text, one_line
 from tui_assistant.errors import CasesError, ConfigError, LibraryError, UsageError
+from tui_assistant.output import ProgressLine, print_json, print_readable
 from tui_assistant.settings import RETRIEVAL_MODES, Settings, load_settings
 
 if TYPE_CHECKING:
     from tui_assistant.core.evaluation import EvalCase, EvalReport
 
 PROG = "tui-assistant"
-MAX_ECHOED_QUESTION_CHARS = 500
 
 
 class _Parser(argparse.ArgumentParser):
@@ -157,9 +154,9 @@ def _open(args: argparse.Namespace, answering: bool = True) -> AppContext:
         settings = settings.model_copy(update={"retrieval": "keyword"})
     try:
         with (
-            _ProgressLine("fetching the embedding model:", "MB", scale=1 << 20) as fetching,
-            _ProgressLine("indexing", "files") as indexing,
-            _ProgressLine("embedding", "passages") as embedding,
+            ProgressLine("fetching the embedding model:", "MB", scale=1 << 20) as fetching,
+            ProgressLine("indexing", "files") as indexing,
+            ProgressLine("embedding", "passages") as embedding,
         ):
             context = open_context(settings, indexing, embedding, fetching=fetching)
     except LibraryError as error:
@@ -217,7 +214,7 @@ def _run_passages(args: argparse.Namespace) -> int:
 def _run_ask(args: argparse.Namespace) -> int:
     context = _open(args)
     questions: Iterable[str] = args.questions or _stdin_questions(sys.stdin)
-    emit = _print_json if args.json else _print_readable
+    emit = print_json if args.json else print_readable
     conversation = Conversation()
     with asyncio.Runner() as runner:
         try:
@@ -263,38 +260,6 @@ def _run_eval(args: argparse.Namespace) -> int:
 
 def _show_progress(done: int, total: int) -> None:
     print(f"\rcase {done}/{total}", end="", file=sys.stderr, flush=True)
-
-
-class _ProgressLine:
-    """`indexing 1,200/20,000 files` on stderr, redrawn in place, once the work has
-    taken a second, and only when stderr is a terminal; erased when the work ends."""
-
-    DELAY_SECONDS = 1.0
-
-    def __init__(self, verb: str, unit: str, scale: int = 1) -> None:
-        self.verb, self.unit, self.scale = verb, unit, scale
-        self.shown = False
-        self.started = time.monotonic()
-        self.last = 0.0
-        self.enabled = sys.stderr.isatty()
-
-    def __enter__(self) -> Callable[[int, int], None] | None:
-        return self if self.enabled else None
-
-    def __call__(self, done: int, total: int | None) -> None:
-        now = time.monotonic()
-        finished = total is not None and done >= total
-        if now - self.started < self.DELAY_SECONDS or (now - self.last < 0.1 and not finished):
-            return
-        self.last = now
-        self.shown = True
-        count = f"{done // self.scale:,}" + ("" if total is None else f"/{total // self.scale:,}")
-        line = f"\r{self.verb} {count} {self.unit}\x1b[K"
-        print(line, end="", file=sys.stderr, flush=True)
-
-    def __exit__(self, *_: object) -> None:
-        if self.shown:
-            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
 
 
 def _read_cases(path: Path) -> list[EvalCase]:
@@ -374,51 +339,3 @@ def _stdin_questions(stream: TextIO) -> Iterator[str]:
         question = line.strip()
         if question:
             yield question
-
-
-def _question_line(question: str) -> str:
-    """The question echoed on one line (a newline in it cannot forge an output line),
-    shortened when huge: the full text is in `--json` output."""
-    line = one_line(question)
-    if len(line) > MAX_ECHOED_QUESTION_CHARS:
-        line = f"{line[:MAX_ECHOED_QUESTION_CHARS]}... ({len(question):,} characters)"
-    return line
-
-
-def _location(passage: Passage) -> str:
-    return f"{passage.source_path}:{passage.line}-{passage.end_line}"
-
-
-def _print_json(outcome: Outcome) -> None:
-    # ensure_ascii escapes every control and bidi character: safe on any terminal.
-    print(json.dumps(outcome.to_json()), flush=True)
-
-
-def _print_readable(outcome: Outcome) -> None:
-    lines: list[str] = [f"? {_question_line(outcome.question)}"]
-    evidence = outcome.evidence
-    if outcome.answered and evidence is not None:
-        lines.append(f"answered from {evidence.passage.title} [{evidence.passage.id}]")
-        lines.append("")
-        lines.append(outcome.answer or "")
-        lines.append("")
-        lines.append(f"source: {_location(evidence.passage)}")
-        other = [passage for passage in outcome.passages if passage.id != evidence.passage.id]
-        lines.extend(f"also sent: {_location(passage)} [{passage.id}]" for passage in other)
-        for quote in outcome.quotes:
-            where = f"{quote.passage_id}, lines {quote.line}-{quote.end_line}"
-            lines.append(f'quote: "{one_line(quote.text)}" ({where})')
-        if outcome.support and outcome.support.unsupported_sentences:
-            lines.append("not backed by the passage:")
-            lines.extend(f"  ! {sentence}" for sentence in outcome.support.unsupported_sentences)
-    else:
-        lines.append(outcome.describe())
-        if evidence is not None:
-            lines.append(f"passage: {_location(evidence.passage)}")
-        if outcome.nearest:
-            lines.append("not an answer: closest passages")
-            lines.extend(
-                f"  {_location(passage)} [{passage.id}] {one_line(passage.title)}"
-                for passage in outcome.nearest
-            )
-    print(clean_display_text("\n".join(lines)) + "\n", flush=True)

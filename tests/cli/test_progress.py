@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tui_assistant import cli
+from tui_assistant import cli, output
 
 
 class Terminal(io.StringIO):
@@ -35,7 +35,7 @@ def run_ask(
 ) -> str:
     """`ask --json` with each look at the clock a quarter of a second after the last."""
     clock = itertools.count(step=0.25)
-    monkeypatch.setattr(cli.time, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(output.time, "monotonic", lambda: next(clock))
     monkeypatch.setattr("sys.stderr", stderr)
     code = cli.main(["ask", "--json", "--library", str(library), "topic3 explained"])
     assert code == 0

@@ -12,7 +12,7 @@ import pytest
 
 from tests.helpers import BUNDLED_LESSONS, cli_env
 from tui_assistant.core.text import stem
-from tui_assistant.store import index_store as store
+from tui_assistant.store import updates as store
 from tui_assistant.store.index_store import open_library
 
 QUESTIONS = ["How much salt goes in pasta water?", "How long do I boil eggs for a runny yolk?"]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.store_files import write_kitchen
-from tui_assistant.store import index_store as store
+from tui_assistant.store import updates as store
 
 
 @pytest.fixture

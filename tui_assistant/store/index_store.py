@@ -3,7 +3,8 @@
 It keeps every document file's stamp (path, size, mtime in nanoseconds) and the
 passages the file split into, and the postings of their content words. Opening a
 library compares the folder with the stamps and reads again only the files that
-changed, were added or were removed, in one transaction; `snapshot.read_library` then
+changed, were added or were removed, in one transaction (`updates.py`);
+`snapshot.read_library` then
 builds the in-memory library and index from what is stored. A database that is
 damaged, from another schema version or not ours is rebuilt with a one-line warning,
 never trusted.
@@ -14,7 +15,7 @@ mode), which it keeps open, so the passage text it shows is the text it indexed 
 when another process updates the store meanwhile.
 
 The database is a plain SQLite file: `sqlite3 <data dir>/libraries/<name>.sqlite3`
-opens it (`files`, `passages`, `postings`, `meta`).
+opens it (`files`, `passages`, `postings`, `meta`; `vectors` for hybrid retrieval).
 """
 
 from __future__ import annotations
@@ -25,25 +26,18 @@ import logging
 import os
 import sqlite3
 import sys
-from array import array
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from tui_assistant.core.index import (
-    COUNT_TYPECODE,
-    NUMBER_TYPECODE,
     KeyFunction,
-    Postings,
-    add_postings,
-    new_postings,
 )
 from tui_assistant.core.library import Library
-from tui_assistant.core.passages import Document
-from tui_assistant.core.text import NORMALISER_VERSION, content_words
+from tui_assistant.core.text import NORMALISER_VERSION
 from tui_assistant.errors import StoreProblem
+from tui_assistant.store import updates
 from tui_assistant.store.durable import locked
-from tui_assistant.store.folder import UNREADABLE, FileStamp, Listing, list_library, read_document
-from tui_assistant.store.snapshot import FIELDS, WordPostings, begin_snapshot, read_library
+from tui_assistant.store.folder import Listing, list_library
+from tui_assistant.store.snapshot import begin_snapshot, read_library
 
 logger = logging.getLogger(__name__)
 
@@ -57,7 +51,7 @@ STORE_FOLDER = "libraries"
 BUSY_TIMEOUT_SECONDS = 5.0
 
 # Called with (files read, files to read) while changed files are indexed.
-Progress = Callable[[int, int], None]
+Progress = updates.Progress
 
 _SCHEMA = f"""
 PRAGMA application_id = {APPLICATION_ID};
@@ -172,7 +166,7 @@ def _current(
     else:
         connection = _rebuilt(path, folder, f"is damaged ({damage})")
     try:
-        _update(connection, folder, listing, progress)
+        updates.update(connection, folder, listing, progress)
         begin_snapshot(connection)
     except sqlite3.DatabaseError as error:
         connection.close()
@@ -190,7 +184,7 @@ def _in_memory(
 ) -> Library:
     connection = _connect(":memory:")
     _create(connection, folder)
-    _update(connection, folder, listing, progress)
+    updates.update(connection, folder, listing, progress)
     return read_library(connection, folder, listing, key)
 
 
@@ -271,160 +265,3 @@ def _rebuilt(path: Path, folder: Path, problem: str) -> sqlite3.Connection:
     connection = _connect(path)
     _create(connection, folder)
     return connection
-
-
-def _update(
-    connection: sqlite3.Connection, folder: Path, listing: Listing, progress: Progress | None
-) -> None:
-    """Read again the files whose stamps changed, drop the removed ones: one transaction."""
-    stored = {
-        path: (size, mtime_ns)
-        for path, size, mtime_ns in connection.execute("SELECT path, size, mtime_ns FROM files")
-    }
-    current = {stamp.path for stamp in listing.files}
-    removed = [path for path in stored if path not in current]
-    changed = [
-        stamp for stamp in listing.files if stored.get(stamp.path) != (stamp.size, stamp.mtime_ns)
-    ]
-    if not removed and not changed:
-        return
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        postings = _PostingChanges()
-        for path in [*removed, *(stamp.path for stamp in changed if stamp.path in stored)]:
-            _forget_passages(connection, path, postings)
-        connection.executemany("DELETE FROM files WHERE path = ?", [(path,) for path in removed])
-        for done, stamp in enumerate(changed, start=1):
-            _store_file(connection, stamp, read_document(folder, stamp.path), postings)
-            if progress is not None:
-                progress(done, len(changed))
-        postings.write(connection)
-        connection.execute("COMMIT")
-    except BaseException:
-        if connection.in_transaction:
-            connection.execute("ROLLBACK")
-        raise
-
-
-class _PostingChanges:
-    """What one update does to the stored postings, per field and word: passage numbers
-    to drop (their files changed or went away) and postings to append (new passages,
-    whose numbers are larger than any stored one)."""
-
-    def __init__(self) -> None:
-        self.dropped: dict[str, dict[str, set[int]]] = {field: {} for field in FIELDS}
-        self.added: WordPostings = {field: {} for field in FIELDS}
-
-    def drop(self, number: int, title: str, text: str) -> None:
-        for field, value in zip(FIELDS, (title, text), strict=True):
-            dropped = self.dropped[field]
-            for word in set(content_words(value)):
-                dropped.setdefault(word, set()).add(number)
-
-    def add(self, number: int, title_words: list[str], body_words: list[str]) -> tuple[int, int]:
-        return (
-            add_postings(self.added["title"], number, title_words),
-            add_postings(self.added["body"], number, body_words),
-        )
-
-    def write(self, connection: sqlite3.Connection) -> None:
-        """Store the postings of every word this update touched."""
-        for field in FIELDS:
-            emptied: list[tuple[str, str]] = []
-            rows = list(self._rows(connection, field, emptied))
-            connection.executemany(
-                "INSERT OR REPLACE INTO postings (word, field, numbers, counts)"
-                " VALUES (?, ?, ?, ?)",
-                rows,
-            )
-            connection.executemany("DELETE FROM postings WHERE word = ? AND field = ?", emptied)
-            self.dropped[field].clear()
-
-    def _rows(
-        self,
-        connection: sqlite3.Connection,
-        field: str,
-        emptied: list[tuple[str, str]],
-    ) -> Iterator[tuple[str, str, bytes, bytes]]:
-        """The rows to store for `field`; words left with no passage go to `emptied`."""
-        dropped, added = self.dropped[field], self.added[field]
-        for word in dropped.keys() | added.keys():
-            stored = _stored_postings(connection, word, field)
-            postings = _changed(stored, dropped.get(word), added.get(word))
-            if postings.numbers:
-                yield word, field, postings.numbers.tobytes(), postings.counts.tobytes()
-            else:
-                emptied.append((word, field))
-
-
-def _changed(stored: Postings, gone: set[int] | None, extra: Postings | None) -> Postings:
-    """`stored` without the passages in `gone`, then with `extra` appended."""
-    if gone:
-        places = [i for i, number in enumerate(stored.numbers) if number not in gone]
-        stored = Postings(
-            array(NUMBER_TYPECODE, map(stored.numbers.__getitem__, places)),
-            array(COUNT_TYPECODE, map(stored.counts.__getitem__, places)),
-        )
-    if extra is None:
-        return stored
-    if not stored.numbers:
-        return extra
-    return Postings(stored.numbers + extra.numbers, stored.counts + extra.counts)
-
-
-def _stored_postings(connection: sqlite3.Connection, word: str, field: str) -> Postings:
-    postings = new_postings()
-    row = connection.execute(
-        "SELECT numbers, counts FROM postings WHERE word = ? AND field = ?", (word, field)
-    ).fetchone()
-    if row is not None:
-        postings.numbers.frombytes(row[0])
-        postings.counts.frombytes(row[1])
-    return postings
-
-
-def _forget_passages(connection: sqlite3.Connection, path: str, postings: _PostingChanges) -> None:
-    for number, title, text in connection.execute(
-        "SELECT number, title, text FROM passages WHERE path = ?", (path,)
-    ).fetchall():
-        postings.drop(number, title, text)
-    connection.execute("DELETE FROM passages WHERE path = ?", (path,))
-
-
-def _store_file(
-    connection: sqlite3.Connection,
-    stamp: FileStamp,
-    read: Document | str,
-    postings: _PostingChanges,
-) -> None:
-    problem = read if isinstance(read, str) else None
-    title = None if isinstance(read, str) else read.title
-    # A file that could not be read (permissions) is tried again at the next start:
-    # making it readable does not change its size or mtime.
-    size = -1 if problem is not None and problem.startswith(UNREADABLE) else stamp.size
-    connection.execute(
-        "INSERT OR REPLACE INTO files (path, size, mtime_ns, title, problem)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (stamp.path, size, stamp.mtime_ns, title, problem),
-    )
-    if isinstance(read, str):
-        return
-    for position, draft in enumerate(read.passages):
-        title_words, body_words = content_words(draft.title), content_words(draft.text)
-        cursor = connection.execute(
-            "INSERT INTO passages (path, position, anchor, title, text, line, end_line,"
-            " title_length, body_length) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                stamp.path,
-                position,
-                draft.anchor,
-                draft.title,
-                draft.text,
-                draft.line,
-                draft.end_line,
-                len(title_words),
-                len(body_words),
-            ),
-        )
-        assert cursor.lastrowid is not None
-        postings.add(cursor.lastrowid, title_words, body_words)
