@@ -12,14 +12,13 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tui_assistant.errors import ConfigError
+from tui_assistant.errors import ConfigError, ModelError
 from tui_assistant.providers import embedding, model_fetch
 from tui_assistant.providers.embedding import (
     DEFAULT_MODEL_NAME,
     DEFAULT_MODEL_SHA256,
     INSTALL_HINT,
     REQUIRED_FILES,
-    ModelError,
     bundled_model_folder,
 )
 from tui_assistant.semantic import MODEL_SETTING, RetrievalChoice, choose_retrieval, load_embedder

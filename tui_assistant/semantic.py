@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui_assistant.core.retrieval import Mode
-from tui_assistant.errors import ConfigError
+from tui_assistant.errors import ConfigError, ModelError
 from tui_assistant.settings import Settings
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ def choose_retrieval(
 def load_embedder(choice: RetrievalChoice) -> EmbeddingSource:
     """The embedding model of a `hybrid` choice; `ConfigError` naming the setting when
     its folder is missing, incomplete or fails its hash check."""
-    from tui_assistant.providers.embedding import LocalSentenceEmbedder, ModelError
+    from tui_assistant.providers.embedding import LocalSentenceEmbedder
 
     assert choice.model_folder is not None
     try:
@@ -85,7 +85,6 @@ def _named_model(name: str, data_dir: Path, progress: Progress | None) -> tuple[
             raise ConfigError(f"{MODEL_SETTING}: model folder {path} does not exist")
         return path, None
     from tui_assistant.providers import model_fetch
-    from tui_assistant.providers.embedding import ModelError
 
     try:
         folder = model_fetch.fetch_model(name, data_dir, progress=progress)

@@ -79,3 +79,11 @@ def test_ranking_matches_a_plain_loop(seed: int, pieces: int, passages: int, n: 
     )
     assert all(score == pytest.approx(best[passage], abs=1e-6) for passage, score in ranked)
     assert len({passage for passage, _ in ranked}) == len(ranked)
+
+
+def test_best_cosines_gives_every_passage_its_best_piece_and_minus_one_without() -> None:
+    vectors = [unit(1, 0, 0), unit(0, 1, 0), unit(1, 1, 0), unit(0, 0, 1)]
+    index = DenseIndex(vectors, [2, 0, 2, 0])  # passage 1 has no piece
+    cosines = index.best_cosines(unit(1, 0, 0), passages=3)
+    assert cosines.tolist() == pytest.approx([0.0, -1.0, 1.0])
+    assert [number for number, _ in index.ranked(unit(1, 0, 0), 2)] == [2, 0]

@@ -12,11 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tui_assistant.errors import ModelError
 from tui_assistant.providers import embedding
 from tui_assistant.providers.embedding import (
     DEFAULT_MODEL_SHA256,
     LocalSentenceEmbedder,
-    ModelError,
     bundled_model_folder,
     runtime_missing,
 )

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from tui_assistant.errors import ModelError
 from tui_assistant.providers.embedding import (
     DEFAULT_MODEL_SHA256,
     LocalSentenceEmbedder,
-    ModelError,
     bundled_model_folder,
 )
 from tui_assistant.providers.model_fetch import (
@@ -215,3 +215,12 @@ def test_names_that_are_not_model_names_are_refused(name: str, tmp_path: Path) -
     with pytest.raises(ModelError, match="not a model name"):
         fetch_model(name, tmp_path, hub="http://127.0.0.1:9")
     assert not (tmp_path / "models").exists()
+
+
+def test_a_data_folder_that_cannot_be_written_is_an_error(hub: Hub, tmp_path: Path) -> None:
+    hub.publish("someone/small-model", "main", fake_files())
+    blocked = tmp_path / "data"
+    blocked.write_text("a file where the data folder should be", encoding="utf-8")
+    with pytest.raises(ModelError, match="cannot create"):
+        fetch_model("someone/small-model", blocked, hub=hub.url)
+    assert hub.requests == Counter()

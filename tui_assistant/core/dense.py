@@ -34,6 +34,17 @@ class DenseIndex:
         """The number of passages that have at least one piece."""
         return int(self._passages.size)
 
+    def best_cosines(self, question: ArrayLike, passages: int) -> NDArray[np.float32]:
+        """Every passage's best-piece cosine to `question`, by passage number (for
+        `passages` passages; -1 for one without pieces)."""
+        vector = np.asarray(question, dtype=np.float32)
+        if vector.shape != (self.dimensions,):
+            raise ValueError(f"question vector must have shape ({self.dimensions},)")
+        best = np.full(passages, -1.0, dtype=np.float32)
+        if self._passages.size:
+            best[self._passages] = np.maximum.reduceat(self._vectors @ vector, self._starts)
+        return best
+
     def ranked(self, question: ArrayLike, n: int) -> list[tuple[int, float]]:
         """The `n` passages whose best piece is closest to `question`, with that cosine.
 

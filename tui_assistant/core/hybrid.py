@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tui_assistant.core.dense import DenseIndex
 from tui_assistant.core.fusion import RRF_K, reciprocal_rank_fusion
 from tui_assistant.core.index import KeyFunction
 from tui_assistant.core.library import Library
@@ -63,18 +64,14 @@ class HybridRetriever:
     ) -> None:
         self.library = library
         self.lexical = RankedRetriever(library)
-        self.vectors = vectors
+        self.dense = DenseIndex(vectors.matrix, vectors.passages)
         self.embed_question = embed_question
         self.min_similarity = min_similarity
         self.k = k
 
     def similarities(self, question: str) -> NDArray[np.float32]:
         """Every passage's best-piece cosine similarity to `question`, by number."""
-        question_vector = self.embed_question(question)
-        piece_scores = self.vectors.matrix @ question_vector
-        best = np.full(len(self.library), -1.0, dtype=np.float32)
-        np.maximum.at(best, self.vectors.passages, piece_scores)
-        return best
+        return self.dense.best_cosines(self.embed_question(question), len(self.library))
 
     def fused(self, question: str) -> tuple[list[int], NDArray[np.float32]]:
         """Passage numbers, best fused first, and every passage's cosine similarity."""

@@ -28,6 +28,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from tui_assistant.errors import ModelError
+
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
@@ -52,10 +54,6 @@ _DEFAULT_MAX_SEQ_LENGTH = 256
 _TOKENS_PER_BATCH = 2048
 _TEXTS_PER_BATCH = 64
 _MAX_WORKERS = 4
-
-
-class ModelError(Exception):
-    """A model that cannot be used; the message is one line naming the file."""
 
 
 class EmbeddingSource(Protocol):

@@ -5,9 +5,10 @@ is downloaded from a hub with the Hugging Face URL layout,
 `{hub}/{repo}/resolve/{revision}/{filename}`, into `<data_dir>/models/<owner>/<name>/`.
 
 - The default model is pinned: a fixed revision, and its `model.safetensors` must have the
-  known SHA-256 before the folder is used. Any other name is fetched at revision `main`
-  and not hash-checked: it is the user's choice, and safetensors and JSON files hold data,
-  never code, so a wrong file can only make a wrong model, which loading then refuses.
+  known SHA-256 before the folder is used (and again at each load, with
+  `LocalSentenceEmbedder.load(folder, pinned_sha256(name))`). Any other name is fetched at
+  revision `main` and not hash-checked: it is the user's choice, and safetensors and JSON
+  files hold data, never code, so a wrong file makes a wrong model but runs nothing.
 - Files go into a hidden temporary folder beside the target, which is renamed into place
   only once every file is there and checked: an interrupted fetch never leaves a folder
   that looks complete, and a complete folder is never fetched again.
@@ -27,11 +28,11 @@ from pathlib import Path
 
 import httpx
 
+from tui_assistant.errors import ModelError
 from tui_assistant.providers.embedding import (
     DEFAULT_MODEL_NAME,
     DEFAULT_MODEL_SHA256,
     REQUIRED_FILES,
-    ModelError,
 )
 
 DEFAULT_HUB = "https://huggingface.co"
@@ -97,9 +98,11 @@ def fetch_model(
     if is_fetched(data_dir, name):
         return folder
     revision, expected = PINNED.get(repo, (UNPINNED_REVISION, None))
-    folder.parent.mkdir(parents=True, exist_ok=True)
     partial = folder.parent / f".{folder.name}.partial-{uuid.uuid4().hex}"
-    partial.mkdir()
+    try:
+        partial.mkdir(parents=True)
+    except OSError as error:
+        raise ModelError(f"cannot create {partial.parent}: {error.strerror}") from None
     try:
         with httpx.Client(
             follow_redirects=True,
