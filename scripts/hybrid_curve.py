@@ -1,9 +1,10 @@
 """Measure `hybrid` retrieval on every development set, against `ranked` and SQLite FTS5,
-and sweep its refusal threshold (the best fused passage's cosine similarity).
+and sweep its refusal thresholds (the best fused passage's cosine similarity, on its own
+and when both rankings put that passage first).
 
 For each set and threshold it prints answerable questions answered with the right
-passage ("found") and unanswerable questions refused ("refused"), then the threshold
-that refuses at least 80% of every set's unanswerable questions with the most found.
+passage ("found") and unanswerable questions refused ("refused"), then each set as
+shipped against FTS5.
 Vectors are kept in a cache folder between runs (`--cache`), as the app keeps them in
 its store.
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +29,11 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from fts5_top1 import Fts5TopOne  # noqa: E402
 from retrieval_curve import Case, load_cases, score  # noqa: E402
 
-from tui_assistant.core.hybrid import HybridRetriever  # noqa: E402
+from tui_assistant.core.hybrid import (  # noqa: E402
+    MIN_AGREED_SIMILARITY,
+    MIN_SIMILARITY,
+    HybridRetriever,
+)
 from tui_assistant.core.ranked import RankedRetriever  # noqa: E402
 from tui_assistant.core.retrieval import Evidence  # noqa: E402
 from tui_assistant.providers.embedding import (  # noqa: E402
@@ -47,7 +53,6 @@ SETS = [
     ("django-large", "eval/django-large.jsonl", "eval/django/large-lessons"),
 ]
 THRESHOLDS = [round(0.30 + 0.025 * step, 3) for step in range(13)]
-MIN_REFUSED = 0.8
 
 
 @dataclass(frozen=True)
@@ -56,10 +61,13 @@ class Measured:
     cases: list[Case]
     best: list[str]  # the best fused passage per case
     similarity: list[float]  # its cosine similarity
+    agreed: list[bool]  # both rankings put it first
     fts5_found: int
 
 
-def measure(name: str, cases_path: Path, folder: Path, model: LocalSentenceEmbedder, cache: Path) -> Measured:
+def measure(
+    name: str, cases_path: Path, folder: Path, model: LocalSentenceEmbedder, cache: Path
+) -> Measured:
     cases = load_cases(cases_path)
     library = open_library(folder, None, RankedRetriever.key)
     started = time.perf_counter()
@@ -70,11 +78,13 @@ def measure(name: str, cases_path: Path, folder: Path, model: LocalSentenceEmbed
     fts5 = Fts5TopOne(library)
     best: list[str] = []
     similarity: list[float] = []
+    agreed: list[bool] = []
     started = time.perf_counter()
     for case in cases:
-        order, similarities = hybrid.fused(case.question)
-        best.append(library.passage(order[0]).id)
-        similarity.append(float(similarities[order[0]]))
+        fused = hybrid.fused(case.question)
+        best.append(library.passage(fused.order[0]).id)
+        similarity.append(float(fused.similarities[fused.order[0]]))
+        agreed.append(fused.agreed)
     per_question = (time.perf_counter() - started) * 1000 / len(cases)
     fts5_answers = [fts5.retrieve_id(case.question) for case in cases]
     fts5_score = score(cases, fts5_answers)
@@ -88,13 +98,17 @@ def measure(name: str, cases_path: Path, folder: Path, model: LocalSentenceEmbed
     print(f"   {'FTS5 over passages (all words)':<34} {fts5_score}")
     print(f"   {'ranked':<34} {score(cases, [ranked_id(case.question) for case in cases])}")
     print(f"   {'hybrid, never refusing':<34} {score(cases, best)}")
-    return Measured(name, cases, best, similarity, fts5_score.found)
+    return Measured(name, cases, best, similarity, agreed, fts5_score.found)
 
 
-def at(measured: Measured, threshold: float) -> tuple[int, int, int, int]:
+def at(
+    measured: Measured, alone: float, agreed: float = MIN_AGREED_SIMILARITY
+) -> tuple[int, int, int, int]:
     answers = [
-        best if similarity >= threshold else None
-        for best, similarity in zip(measured.best, measured.similarity, strict=True)
+        best if similarity >= (agreed if both else alone) else None
+        for best, similarity, both in zip(
+            measured.best, measured.similarity, measured.agreed, strict=True
+        )
     ]
     result = score(measured.cases, answers)
     return result.found, result.answerable, result.refused, result.unanswerable
@@ -115,25 +129,26 @@ def main() -> int:
         for name, cases, lessons in SETS
         if (ROOT / lessons).is_dir()
     ]
-    print("\n-- hybrid: found / refused per cosine threshold")
-    print("   x      " + "".join(f"{m.name:>16}" for m in measured))
-    for threshold in THRESHOLDS:
-        cells = []
-        for m in measured:
-            found, answerable, refused, unanswerable = at(m, threshold)
-            cells.append(f"{found:>3}/{answerable:<3}{refused:>3}/{unanswerable:<3}")
-        print(f"   {threshold:<6} " + "".join(f"{cell:>16}" for cell in cells))
-    print("\n-- found at top-1 where at least 80% of unanswerable questions are refused")
+    def table(title: str, cell: Callable[[Measured, float], tuple[int, int, int, int]]) -> None:
+        print(f"\n-- {title}")
+        print("   x      " + "".join(f"{m.name:>16}" for m in measured))
+        for threshold in THRESHOLDS:
+            cells = []
+            for m in measured:
+                found, answerable, refused, unanswerable = cell(m, threshold)
+                cells.append(f"{found:>3}/{answerable:<3}{refused:>3}/{unanswerable:<3}")
+            print(f"   {threshold:<6} " + "".join(f"{c:>16}" for c in cells))
+
+    table("one threshold, agreement ignored", lambda m, t: at(m, t, t))
+    table(f"alone at x, agreed at {MIN_AGREED_SIMILARITY}", lambda m, t: at(m, t))
+    table(f"alone at {MIN_SIMILARITY}, agreed at x", lambda m, t: at(m, MIN_SIMILARITY, t))
+    print(f"\n-- as shipped (alone {MIN_SIMILARITY}, agreed {MIN_AGREED_SIMILARITY})")
     for m in measured:
-        fits = [t for t in THRESHOLDS if at(m, t)[2] >= MIN_REFUSED * at(m, t)[3]]
-        if not fits:
-            print(f"   {m.name:<14} no threshold refuses 80%")
-            continue
-        found, answerable, refused, unanswerable = at(m, fits[0])
-        bar = m.fts5_found / answerable + 0.15
+        found, answerable, refused, unanswerable = at(m, MIN_SIMILARITY)
         print(
-            f"   {m.name:<14} from {fits[0]}: found {found / answerable:.2f}"
-            f" (FTS5 {m.fts5_found / answerable:.2f}, bar {bar:.2f}), refused {refused}/{unanswerable}"
+            f"   {m.name:<14} found {found:>3}/{answerable:<3} ({found / answerable:.2f};"
+            f" FTS5 {m.fts5_found / answerable:.2f}) refused {refused:>3}/{unanswerable:<3}"
+            f" ({refused / unanswerable:.0%})"
         )
     return 0
 

@@ -9,7 +9,12 @@ import pytest
 from numpy.typing import NDArray
 
 from tests.helpers import library_of
-from tui_assistant.core.hybrid import MIN_SIMILARITY, NOT_CLOSE, HybridRetriever
+from tui_assistant.core.hybrid import (
+    MIN_AGREED_SIMILARITY,
+    MIN_SIMILARITY,
+    NOT_CLOSE,
+    HybridRetriever,
+)
 from tui_assistant.core.library import Library
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.ranked import RankedRetriever
@@ -167,3 +172,21 @@ def test_matched_words_are_the_question_keys_in_the_best_passage(library: Librar
     assert isinstance(found, Evidence) and found.passage.id == "pasta-water"
     # "eggs" is in another passage, not the best one.
     assert found.matched_words == tuple(map(stem, ["pasta", "water", "salt"]))
+
+
+def test_a_middling_similarity_is_shown_only_when_both_rankings_put_the_passage_first(
+    library: Library,
+) -> None:
+    middling = (MIN_AGREED_SIMILARITY + MIN_SIMILARITY) / 2
+    # The question's words and its meaning both point at the eggs passage.
+    agreed = retriever(library, toward(library, "boiled-eggs", middling))
+    result = agreed.retrieve("runny yolk eggs")
+    assert isinstance(result, Evidence) and result.passage.id == "boiled-eggs"
+    # Same closeness in meaning, but the words point elsewhere: not convincing.
+    disputed = retriever(library, toward(library, "boiled-eggs", middling))
+    refused = disputed.retrieve("knead dough smooth")
+    assert isinstance(refused, NoEvidence) and refused.why == NOT_CLOSE
+    # Close enough on its own, the passage is shown though no word matches.
+    alone = retriever(library, toward(library, "rice", MIN_SIMILARITY + 0.05))
+    shown = alone.retrieve("what is for dinner tonight")
+    assert isinstance(shown, Evidence) and shown.passage.id == "rice"
