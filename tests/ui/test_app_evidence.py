@@ -21,8 +21,14 @@ async def test_ctrl_down_steps_through_the_candidates_of_an_answer(tmp_path: Pat
         # Keys work from the question box, where the focus stays.
         for _ in range(len(app.evidence.passages)):
             await pilot.press("ctrl+down")
-            assert app.evidence.passage is not None
-            shown.append(app.evidence.passage.id)
+            passage = app.evidence.passage
+            assert passage is not None
+            shown.append(passage.id)
+            # "matched:" names only the question's words this passage holds.
+            details = str(app.evidence.query_one("#evidence-details").render())
+            matched = details.split("matched: ")[1].split(", ") if "matched: " in details else []
+            held = f"{passage.title} {passage.text}".lower()
+            assert all(word in held for word in matched)
         assert shown[0] == "pasta-water"
         assert len(set(shown[:-1])) == len(app.evidence.passages) > 1
         assert shown[-1] == shown[0]  # round again

@@ -208,7 +208,7 @@ async def test_cited_passages_come_first_and_brackets_step_through_all() -> None
         await shown(pilot, app)
         assert app.panel.passage == CONFIG
         assert text_of(app, "#evidence-step") == "1/3 · cited"
-        assert "[ ] to step" in str(app.panel.border_subtitle)
+        assert "ctrl+↓↑ to step" in str(app.panel.border_subtitle)
         app.panel.focus()
         await pilot.pause()
         shown_keys = {key for key, active in app.screen.active_bindings.items() if active.enabled}

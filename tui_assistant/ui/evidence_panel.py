@@ -251,16 +251,17 @@ class EvidencePanel(VerticalScroll):
         if evidence is not None:
             self._matched_keys = evidence.matched_words
             self._details = {evidence.passage.id: _score(evidence)}
-            words = (
-                question_words(question, evidence.matched_words)
-                if question
-                else list(evidence.matched_words)
-            )
-            if words:
-                matched = "matched: " + ", ".join(words)
-                for passage in passages:
+            for passage in passages:
+                # Each passage names the question's words it holds itself.
+                held = f"{passage.title}\n{passage.text}"
+                keys = [key for key in evidence.matched_words if highlight_spans(held, [key])]
+                words = question_words(question, keys) if question else keys
+                if words:
                     self._details[passage.id] = " · ".join(
-                        filter(None, [self._details.get(passage.id, ""), matched])
+                        filter(
+                            None,
+                            [self._details.get(passage.id, ""), "matched: " + ", ".join(words)],
+                        )
                     )
         self.add_class("-passage")
         self._source = self.border_subtitle = source
@@ -303,7 +304,7 @@ class EvidencePanel(VerticalScroll):
         )
         self.set_class(count > 1 or bool(self.nearest), "-several")
         if count > 1 and not self.nearest:
-            self.border_subtitle = f"{self._source} · [ ] to step"
+            self.border_subtitle = f"{self._source} · ctrl+↓↑ to step"
         self.query_one("#evidence-title", Static).update(literal(one_line(passage.title)))
         self.query_one("#evidence-meta", Static).update(literal(one_line(passage.id)))
         self.query_one("#evidence-location", LocationLine).show(passage)
