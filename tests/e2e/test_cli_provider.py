@@ -50,7 +50,18 @@ def test_a_correctly_cited_answer_is_accepted(run_cli: RunCli) -> None:
     assert request.path == "/v1/chat/completions"
     assert request.headers["authorization"] == f"Bearer {API_KEY}"
     assert request.json()["model"] == "fake-model"
+    # The best passage first, then the runners-up: the passages the answer reports.
+    sent = [passage["id"] for passage in request.user_payload["passages"]]
+    assert sent[0] == "pasta-water" and 1 < len(sent) <= 3 and len(set(sent)) == len(sent)
+    assert [passage["id"] for passage in row["passages"]] == sent
+
+
+def test_the_passages_setting_caps_what_is_sent(run_cli: RunCli) -> None:
+    with FakeOpenAIServer(Reply("About 10 grams per litre. [source:pasta-water]")) as server:
+        [row] = ask_json(run_cli, model_env(server, passages="1"), PASTA)
+        [request] = server.requests
     assert [passage["id"] for passage in request.user_payload["passages"]] == ["pasta-water"]
+    assert [passage["id"] for passage in row["passages"]] == ["pasta-water"]
 
 
 def test_an_invented_citation_is_refused_unverified(run_cli: RunCli) -> None:
