@@ -29,7 +29,7 @@ def main(argv: list[str]) -> int:
     from tui_assistant.settings import Settings
 
     start = time.perf_counter()
-    context = open_context(Settings(library=folder, data_dir=workdir))
+    context = open_context(Settings(library=folder, data_dir=workdir, retrieval="keyword"))
     ready = time.perf_counter() - start
     questions = read_questions(cases)
     latencies = []

@@ -185,6 +185,8 @@ def run_ours(lessons: Path, cases: Path, work: Path) -> Result:
     shutil.rmtree(work, ignore_errors=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("TUI_ASSISTANT_")}
     env.update(PYTHONPATH=str(ROOT), TUI_ASSISTANT_DATA_DIR=str(work / "eval-data"))
+    # The lexical pipeline against lexical peers; hybrid's cost is benchmarks/embedding.py's.
+    env.update(TUI_ASSISTANT_RETRIEVAL="keyword")
     command = [
         sys.executable,
         "-m",

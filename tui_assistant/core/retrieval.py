@@ -82,13 +82,24 @@ TOO_LITTLE_MATCHED = "too little of the question matched any passage"
 
 
 def best_numbers(scores: Mapping[int, float], count: int, skip: int | None = None) -> list[int]:
-    """The `count` highest-scoring passage numbers, best first (ties in passage order),
-    without `skip`."""
-    ranked = heapq.nsmallest(
-        count + (skip is not None),
-        (number for number in scores if scores[number] > 0),
-        key=lambda number: (-scores[number], number),
-    )
+    """The `count` highest-scoring passage numbers with a positive score, best first
+    (equal scores in passage order), without `skip`."""
+    wanted = count + (skip is not None)
+    positive = [value for value in scores.values() if value > 0]
+    if wanted <= 0 or not positive:
+        return []
+    # The lowest score that can still make the list, found at C speed: at 100,000
+    # passages a question's common words may score tens of thousands of them.
+    cut = heapq.nlargest(wanted, positive)[-1]
+    above: list[int] = []
+    at_cut: list[int] = []
+    for number, value in scores.items():
+        if value > cut:
+            above.append(number)
+        elif value == cut:
+            at_cut.append(number)
+    above.sort(key=lambda number: (-scores[number], number))
+    ranked = above + heapq.nsmallest(wanted - len(above), at_cut)
     return [number for number in ranked if number != skip][:count]
 
 
