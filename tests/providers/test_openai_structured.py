@@ -115,13 +115,15 @@ async def test_a_hostile_structured_answer_is_refused_with_a_reason(
     assert outcome.answer is None and outcome.to_json()["quotes"] == []
 
 
+# llama-cpp-python's server answers a `json_schema` response format with a 500 naming it.
+@pytest.mark.parametrize("status", [400, 422, 500])
 @respx.mock
 async def test_a_server_without_structured_output_gets_plain_text_from_then_on(
-    library: Library, tmp_path: Path
+    library: Library, tmp_path: Path, status: int
 ) -> None:
     route = respx.post(f"{BASE_URL}/chat/completions")
     plain = completion('Use "about 10 grams of salt" per litre. [source:pasta-water]')
-    route.side_effect = [httpx.Response(400, json={"error": "response_format"})] + [
+    route.side_effect = [httpx.Response(status, json={"error": "response_format"})] + [
         httpx.Response(200, json=plain)
     ] * 2
     ledger = CallLedger(tmp_path / "data", limit=5)

@@ -38,6 +38,10 @@ from tui_assistant.errors import LedgerUnavailable, ProviderFailure
 from tui_assistant.store.ledger import CallLedger
 
 MAX_RESPONSE_BYTES: Final = 1024 * 1024
+# Statuses after which a structured request is tried once more as plain text (and a 500
+# whose body names `response_format`: llama-cpp-python's server answers that way).
+REJECTED_REQUEST_STATUSES: Final = frozenset({400, 422})
+REJECTION_SNIFF_BYTES: Final = 16 * 1024
 # Answers longer than the citation check's 16,000 characters are refused anyway; this
 # keeps a rambling model from using the whole deadline.
 MAX_ANSWER_TOKENS: Final = 512
@@ -224,7 +228,8 @@ class OpenAIProvider:
     async def complete(self, question: str, passages: Sequence[Passage]) -> str:
         """The answer text, in the plain form with markers and quotes.
 
-        A structured request the server rejects with HTTP 400 is sent again at once
+        A structured request the server rejects (HTTP 400 or 422, or a 500 naming
+        `response_format`) is sent again at once
         without `response_format` (a second call, counted in the ledger, within the
         same deadline), and later questions go as plain text straight away.
         """
@@ -266,6 +271,12 @@ class OpenAIProvider:
         headers = {"Authorization": f"Bearer {key}", "Accept": "application/json"}
         try:
             async with self.client.stream("POST", self.url, json=body, headers=headers) as response:
+                if response.status_code == 500 and "response_format" in body:
+                    # Some servers (llama-cpp-python's) fail a schema they do not take
+                    # with a 500 that names it: a rejected request, not a broken server.
+                    start = await _first_bytes(response, REJECTION_SNIFF_BYTES)
+                    if b"response_format" in start:
+                        raise _BadRequest(Reason.PROVIDER_ERROR, "HTTP 500")
                 _check_status(response.status_code)
                 declared = response.headers.get("content-length", "")
                 if declared.isdigit() and int(declared) > MAX_RESPONSE_BYTES:
@@ -282,13 +293,23 @@ class OpenAIProvider:
             raise _provider_error(_transport_words(error)) from None
 
 
+async def _first_bytes(response: httpx.Response, limit: int) -> bytes:
+    """At most `limit` bytes of the body (read only to tell a rejection from a failure)."""
+    received = bytearray()
+    async for chunk in response.aiter_bytes():
+        received += chunk
+        if len(received) >= limit:
+            break
+    return bytes(received[:limit])
+
+
 def _check_status(status: int) -> None:
     if 200 <= status < 300:
         return
     if 300 <= status < 400:
         raise _provider_error(f"HTTP {status}: redirects are not followed")
-    if status == 400:
-        raise _BadRequest(Reason.PROVIDER_ERROR, "HTTP 400")
+    if status in REJECTED_REQUEST_STATUSES:
+        raise _BadRequest(Reason.PROVIDER_ERROR, f"HTTP {status}")
     if status in (401, 403):
         raise _provider_error(f"HTTP {status}: the server refused the API key")
     if status == 429:
@@ -311,7 +332,8 @@ def _too_large() -> ProviderFailure:
 
 
 class _BadRequest(ProviderFailure):
-    """HTTP 400: the server would not take the request as it was."""
+    """The server would not take the request as it was (400, 422, or a 500 from a
+    server whose request validation fails that way)."""
 
 
 def _provider_error(detail: str) -> ProviderFailure:
