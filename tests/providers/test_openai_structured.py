@@ -69,10 +69,17 @@ async def test_a_structured_answer_from_two_passages_carries_quotes_with_file_li
     assert [passage["id"] for passage in sent] == ["pasta-water", "boiled-eggs"]
     assert sent[1]["text"].startswith("Boiling eggs\n")
     schema = body["response_format"]["json_schema"]["schema"]
-    assert schema["properties"]["citations"]["items"]["properties"]["id"]["enum"] == [
-        "pasta-water",
-        "boiled-eggs",
+    choices = schema["properties"]["citations"]["items"]["anyOf"]
+    # A citation can only be a passage sent, quoting one of that passage's own sentences.
+    assert [choice["properties"]["id"]["enum"] for choice in choices] == [
+        ["pasta-water"],
+        ["boiled-eggs"],
     ]
+    texts = {passage["id"]: " ".join(passage["text"].split()) for passage in sent}
+    for choice in choices:
+        (passage_id,) = choice["properties"]["id"]["enum"]
+        quotes = choice["properties"]["quote"]["enum"]
+        assert quotes and all(quote in texts[passage_id] for quote in quotes)
     assert outcome.kind is OutcomeKind.ANSWERED
     assert outcome.citations == ("pasta-water", "boiled-eggs")
     # Each lesson file is "# Title", a blank line, then the text on line 3.
@@ -115,6 +122,12 @@ async def test_a_hostile_structured_answer_is_refused_with_a_reason(
     assert outcome.answer is None and outcome.to_json()["quotes"] == []
 
 
+def response_formats(route: respx.Route) -> list[str | None]:
+    """The `response_format` type of every request sent, None for plain text."""
+    bodies = [json.loads(call.request.content) for call in route.calls]
+    return [body.get("response_format", {}).get("type") for body in bodies]
+
+
 # llama-cpp-python's server answers a `json_schema` response format with a 500 naming it.
 @pytest.mark.parametrize("status", [400, 422, 500])
 @respx.mock
@@ -123,9 +136,8 @@ async def test_a_server_without_structured_output_gets_plain_text_from_then_on(
 ) -> None:
     route = respx.post(f"{BASE_URL}/chat/completions")
     plain = completion('Use "about 10 grams of salt" per litre. [source:pasta-water]')
-    route.side_effect = [httpx.Response(status, json={"error": "response_format"})] + [
-        httpx.Response(200, json=plain)
-    ] * 2
+    rejected = httpx.Response(status, json={"error": "response_format"})
+    route.side_effect = [rejected, rejected] + [httpx.Response(200, json=plain)] * 2
     ledger = CallLedger(tmp_path / "data", limit=5)
     service = make_service(library, ledger=ledger)
     conversation = Conversation()
@@ -135,7 +147,33 @@ async def test_a_server_without_structured_output_gets_plain_text_from_then_on(
 
     assert [outcome.kind for outcome in outcomes] == [OutcomeKind.ANSWERED] * 2
     assert outcomes[0].quotes[0].text == "about 10 grams of salt"
-    bodies = [json.loads(call.request.content) for call in route.calls]
-    assert ["response_format" in body for body in bodies] == [True, False, False]
-    # The retry is a call like any other: three are counted, two remain this month.
-    assert [ledger.try_record_call() for _ in range(3)] == [True, True, False]
+    # OpenAI's schema form, then llama-cpp-python's, then plain text from then on.
+    assert response_formats(route) == ["json_schema", "json_object", None, None]
+    # A retry is a call like any other: four are counted, one remains this month.
+    assert [ledger.try_record_call() for _ in range(2)] == [True, False]
+
+
+@respx.mock
+async def test_a_server_taking_only_the_schema_in_json_object_keeps_using_it(
+    library: Library,
+) -> None:
+    route = respx.post(f"{BASE_URL}/chat/completions")
+    structured = completion(
+        json.dumps(
+            {
+                "answer": "Use about 10 grams per litre.",
+                "citations": [{"id": "pasta-water", "quote": "about 10 grams of salt"}],
+            }
+        )
+    )
+    rejected = httpx.Response(500, json={"detail": "response_format.type: 'json_schema'"})
+    route.side_effect = [rejected] + [httpx.Response(200, json=structured)] * 2
+    service = make_service(library)
+    conversation = Conversation()
+
+    outcomes = [await service.ask(PASTA_QUESTION, conversation) for _ in range(2)]
+    await service.provider.aclose()  # type: ignore[union-attr]
+
+    assert [outcome.kind for outcome in outcomes] == [OutcomeKind.ANSWERED] * 2
+    assert response_formats(route) == ["json_schema", "json_object", "json_object"]
+    assert outcomes[1].quotes[0].text == "about 10 grams of salt"

@@ -33,7 +33,8 @@ from pydantic import SecretStr
 
 from tui_assistant.core.outcome import Reason
 from tui_assistant.core.passages import Passage
-from tui_assistant.core.quotes import plain_answer
+from tui_assistant.core.quotes import MAX_QUOTE_CHARS, plain_answer
+from tui_assistant.core.support import split_sentences
 from tui_assistant.errors import LedgerUnavailable, ProviderFailure
 from tui_assistant.store.ledger import CallLedger
 
@@ -42,6 +43,12 @@ MAX_RESPONSE_BYTES: Final = 1024 * 1024
 # whose body names `response_format`: llama-cpp-python's server answers that way).
 REJECTED_REQUEST_STATUSES: Final = frozenset({400, 422})
 REJECTION_SNIFF_BYTES: Final = 16 * 1024
+# A structured answer quotes one of a passage's sentences of at least this many words,
+# from at most this many of them.
+MIN_QUOTED_WORDS = 3
+MAX_QUOTE_CHOICES = 60
+# The forms of `response_format` tried in turn: OpenAI's, then llama-cpp-python's.
+STRUCTURED_FORMATS: Final = ("json_schema", "json_object")
 # Answers longer than the citation check's 16,000 characters are refused anyway; this
 # keeps a rambling model from using the whole deadline.
 MAX_ANSWER_TOKENS: Final = 512
@@ -115,31 +122,52 @@ def build_messages(
     return messages
 
 
-def response_format(passage_ids: Sequence[str]) -> dict[str, Any]:
-    """Pure: the JSON schema of a structured answer. The ids are an enum, so a server
-    that enforces the schema cannot even write an id it was not given."""
-    citation = {
-        "type": "object",
-        "properties": {
-            "id": {"type": "string", "enum": list(dict.fromkeys(passage_ids))},
-            "quote": {"type": "string"},
-        },
-        "required": ["id", "quote"],
-        "additionalProperties": False,
-    }
+def response_format(passages: Sequence[Passage], kind: str = "json_schema") -> dict[str, Any]:
+    """Pure: the JSON schema of a structured answer, in OpenAI's form (`json_schema`) or
+    llama-cpp-python's (`json_object` with a `schema`).
+
+    Each citation is one of the passages sent: its id, and as its quote one of that
+    passage's own sentences. A server that enforces the schema cannot write an id it was
+    not given, nor a quote that is not in the passage; the app checks both anyway.
+    """
+    citation_choices = [
+        {
+            "type": "object",
+            "properties": {
+                "id": {"type": "string", "enum": [passage.id]},
+                "quote": _quote_schema(passage),
+            },
+            "required": ["id", "quote"],
+            "additionalProperties": False,
+        }
+        for passage in {passage.id: passage for passage in passages}.values()
+    ]
     schema = {
         "type": "object",
         "properties": {
             "answer": {"type": "string"},
-            "citations": {"type": "array", "items": citation},
+            "citations": {"type": "array", "items": {"anyOf": citation_choices}},
         },
         "required": ["answer", "citations"],
         "additionalProperties": False,
     }
+    if kind == "json_object":
+        return {"type": "json_object", "schema": schema}
     return {
         "type": "json_schema",
         "json_schema": {"name": "cited_answer", "strict": True, "schema": schema},
     }
+
+
+def _quote_schema(passage: Passage) -> dict[str, Any]:
+    """The passage's sentences as the quotes allowed (any string when it has none)."""
+    sentences = [
+        " ".join(sentence.split())
+        for sentence in split_sentences(passage.text)
+        if len(sentence.split()) >= MIN_QUOTED_WORDS and len(sentence) <= MAX_QUOTE_CHARS
+    ]
+    choices = list(dict.fromkeys(sentences))[:MAX_QUOTE_CHOICES]
+    return {"type": "string", "enum": choices} if choices else {"type": "string"}
 
 
 def _passage_text(passage: Passage) -> str:
@@ -206,6 +234,8 @@ class OpenAIProvider:
         # Whether to ask for a structured answer; turned off for good once the server
         # rejects `response_format`, so only the first question pays for finding out.
         self.structured = structured
+        # The structured forms still to try, the most widely taken first.
+        self._formats = list(STRUCTURED_FORMATS)
 
     def __repr__(self) -> str:
         # Spelled out so the key can never reach a log through a repr.
@@ -222,7 +252,8 @@ class OpenAIProvider:
             "stream": False,
         }
         if structured:
-            body["response_format"] = response_format([passage.id for passage in passages])
+            kind = self._formats[0] if self._formats else STRUCTURED_FORMATS[0]
+            body["response_format"] = response_format(passages, kind)
         return body
 
     async def complete(self, question: str, passages: Sequence[Passage]) -> str:
@@ -236,16 +267,18 @@ class OpenAIProvider:
         key = self._api_key.get_secret_value().strip() if self._api_key else ""
         if not key:
             raise ProviderFailure(Reason.MISSING_API_KEY)
-        structured = self.structured
-        await self._record_call()
-        try:
-            raw = await self._post(self.request_body(question, passages, structured), key)
-        except _BadRequest:
-            if not structured:
-                raise
-            self.structured = structured = False
+        while True:
+            structured = self.structured
             await self._record_call()
-            raw = await self._post(self.request_body(question, passages), key)
+            try:
+                raw = await self._post(self.request_body(question, passages, structured), key)
+                break
+            except _BadRequest:
+                if not structured:
+                    raise
+                # This server does not take that form: the next one, else plain text.
+                self._formats.pop(0)
+                self.structured = bool(self._formats)
         content = parse_answer(raw)
         return plain_answer(content) if structured else content
 
