@@ -87,7 +87,9 @@ def test_vectors_are_unit_length_float32_rows(model: LocalSentenceEmbedder) -> N
 def test_the_same_text_gives_the_same_vector(model: LocalSentenceEmbedder) -> None:
     first = model.embed([PASSAGES[0]])
     again = model.embed([PASSAGES[0], PASSAGES[0], "something else"])
-    np.testing.assert_array_equal(again[0], again[1])
+    # Rows of one BLAS product may differ in the last bits (blocking and SIMD paths
+    # depend on a row's place), so equal texts give vectors equal to float32 precision.
+    np.testing.assert_allclose(again[0], again[1], atol=1e-6)
     np.testing.assert_allclose(first[0], again[0], atol=1e-6)
 
 
