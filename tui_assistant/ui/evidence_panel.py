@@ -35,6 +35,7 @@ from tui_assistant.ui.markdown_view import highlighted as highlighted
 
 HINT = "No evidence for the last outcome. Ask a question, or pick a passage with ctrl+l."
 NEAREST_TITLE = "not an answer: closest passages"
+CANDIDATES_TITLE = "not sure: one of these candidates may answer it"
 
 
 def location_suffix(passage: Passage) -> str:
@@ -163,9 +164,10 @@ class EvidencePanel(VerticalScroll):
 
     def show_outcome(self, outcome: Outcome) -> None:
         """The passages behind an outcome: the cited ones first, then the others it was
-        built from; or a `no_evidence` refusal's closest passages."""
-        if outcome.reason is Reason.NO_EVIDENCE and outcome.nearest:
-            self._show_nearest(outcome.nearest, outcome.detail)
+        built from; or a refusal's closest passages (an `ambiguous` one's candidates)."""
+        if outcome.reason in (Reason.NO_EVIDENCE, Reason.AMBIGUOUS) and outcome.nearest:
+            title = CANDIDATES_TITLE if outcome.reason is Reason.AMBIGUOUS else NEAREST_TITLE
+            self._show_nearest(outcome.nearest, outcome.detail, title)
             return
         evidence = outcome.evidence
         if evidence is None and not outcome.passages:
@@ -268,9 +270,12 @@ class EvidencePanel(VerticalScroll):
         self._render_passage()
         self.refresh_bindings()
 
-    def _show_nearest(self, nearest: tuple[Passage, ...], why: str | None) -> None:
+    def _show_nearest(
+        self, nearest: tuple[Passage, ...], why: str | None, title: str = NEAREST_TITLE
+    ) -> None:
         self._reset()
         self.nearest = nearest
+        self.query_one("#evidence-notice", Static).update(Content(title))
         self.body.show("")
         self.add_class("-nearest")
         self.border_subtitle = "refused"
