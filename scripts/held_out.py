@@ -49,7 +49,7 @@ SETS = [
     ("bundled", "eval/bundled.jsonl", "lessons"),
     ("serverless-docs", "eval/serverless-docs.jsonl", "eval/serverless-docs"),
     ("npm-cli-docs", "eval/npm-cli-docs.jsonl", "eval/npm-cli-docs"),
-    ("python-api-docs", "eval/python-api-docs.jsonl", "eval/python-api-docs"),
+    ("starlette-docs", "eval/starlette-docs.jsonl", "eval/starlette-docs"),
 ]
 MODES = ("hybrid", "ranked")
 # Answer thresholds of the frontier table.

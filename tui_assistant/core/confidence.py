@@ -180,17 +180,17 @@ def conclude(
 # (docs/retrieval.md shows them, and the held-out results of the same fit without each set).
 HYBRID_MODEL = ConfidenceModel(
     names=SIGNAL_NAMES,
-    coefficients=(0.6170, 3.2880, 1.8966, 0.6396, 2.1047, 0.6277, -0.0330),
-    intercept=-3.6921,
-    answer_at=0.85,
-    close_at=0.22,
+    coefficients=(0.5450, 3.3548, 2.1097, 0.5797, 2.0956, 0.6754, 0.0712),
+    intercept=-3.6438,
+    answer_at=0.87,
+    close_at=0.26,
 )
 RANKED_MODEL = ConfidenceModel(
     names=("word_lead", "matched_share"),
-    coefficients=(1.8639, 3.4933),
-    intercept=-2.7289,
-    answer_at=0.79,
-    close_at=0.26,
+    coefficients=(1.8818, 3.5839),
+    intercept=-2.6783,
+    answer_at=0.81,
+    close_at=0.28,
 )
 # A runner-up is close to the best passage (a candidate beside it, or sent with it to a
 # model) when its cosine is within this much of the best's (hybrid), or its word score
