@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tui_assistant.core.answers import ModelAnswer
 from tui_assistant.core.evaluation import EvalCase, parse_cases
 from tui_assistant.core.index import IndexBuilder, KeyFunction
 from tui_assistant.core.library import DocumentInfo, Library, PassageInfo
@@ -125,9 +126,9 @@ class ScriptedProvider:
         self.script = script
         self.calls: list[str] = []
 
-    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
         self.calls.append(question)
-        return self.script[passages[0].id]
+        return ModelAnswer(self.script[passages[0].id])
 
 
 SCRIPT = {

@@ -16,6 +16,7 @@ from textual.widgets import Static
 from textual.widgets.tree import TreeNode
 
 from tui_assistant.context import AppContext, build_retriever, load_library
+from tui_assistant.core.answers import ModelAnswer
 from tui_assistant.core.library import Library
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.service import AnswerProvider, AnswerService
@@ -35,10 +36,10 @@ class CitingProvider:
         self.answer = answer
         self.calls: list[tuple[str, str]] = []
 
-    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
         lesson = passages[0]
         self.calls.append((question, lesson.id))
-        return f"{self.answer} [source:{lesson.id}]"
+        return ModelAnswer(f"{self.answer} [source:{lesson.id}]")
 
 
 class HangingProvider:
@@ -52,7 +53,7 @@ class HangingProvider:
         self.swallow_cancel = swallow_cancel
         self.calls = 0
 
-    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
         lesson = passages[0]
         self.calls += 1
         self.started.set()
@@ -64,7 +65,7 @@ class HangingProvider:
                 raise
             # A misbehaving provider that answers anyway, a moment later.
             await asyncio.sleep(0.05)
-        return f"LATE ANSWER [source:{lesson.id}]"
+        return ModelAnswer(f"LATE ANSWER [source:{lesson.id}]")
 
 
 def make_context(

@@ -33,6 +33,7 @@ from tests.helpers.tui import (
     wait_until,
 )
 from tui_assistant.context import AppContext
+from tui_assistant.core.answers import ModelAnswer
 from tui_assistant.core.outcome import Reason
 from tui_assistant.core.passages import Passage
 from tui_assistant.errors import LibraryError, ProviderFailure
@@ -231,7 +232,7 @@ async def test_the_status_bar_is_one_line_with_mode_and_count_first(
     tmp_path: Path, size: tuple[int, int]
 ) -> None:
     class LongRefusal(CitingProvider):
-        async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+        async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
             raise ProviderFailure(Reason.PROVIDER_ERROR, "HTTP 503 " + "and more words " * 12)
 
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, LongRefusal()))
