@@ -21,7 +21,7 @@ from tui_assistant.context import AppContext, open_context
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.library import FileProblem
 from tui_assistant.core.text import clean_display_text, one_line
-from tui_assistant.errors import CasesError, ConfigError, LibraryError, UsageError
+from tui_assistant.errors import CasesError, LibraryError, StartupError, UsageError
 from tui_assistant.output import ProgressLine, print_json, print_readable
 from tui_assistant.settings import RETRIEVAL_MODES, Settings, load_settings
 
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return int(args.handler(args))
-    except (UsageError, ConfigError, LibraryError) as error:
+    except StartupError as error:
         _error_line(str(error))
         return 2
     except KeyboardInterrupt:
