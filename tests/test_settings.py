@@ -16,6 +16,7 @@ from tests.helpers.settings_secrets import (
     assert_no_secret,
 )
 from tui_assistant.errors import ConfigError
+from tui_assistant.locations import default_data_dir
 from tui_assistant.settings import Settings, describe, load_settings
 
 
@@ -394,3 +395,9 @@ def test_other_setting_errors_do_not_echo_the_key(monkeypatch: pytest.MonkeyPatc
 
     assert str(caught.value).startswith("TUI_ASSISTANT_PROVIDER: ")
     assert_no_secret(str(caught.value))
+
+
+def test_the_data_folder_is_the_setting_else_the_users_data_folder(tmp_path: Path) -> None:
+    assert Settings(data_dir=tmp_path).data_folder == tmp_path
+    assert Settings().data_folder == default_data_dir()
+    assert default_data_dir().name == "tui-assistant"

@@ -188,16 +188,7 @@ def _run_tui(args: argparse.Namespace) -> int:
 def _run_passages(args: argparse.Namespace) -> int:
     context = _open(args, answering=False)
     if args.json:
-        rows = [
-            {
-                "id": passage.id,
-                "title": passage.title,
-                "source_path": passage.source_path,
-                "line": passage.line,
-                "end_line": passage.end_line,
-            }
-            for passage in context.library
-        ]
+        rows = [passage.to_json() for passage in context.library]
         print(json.dumps(rows, indent=2))
         return 0
     width = max(len(passage.id) for passage in context.library)

@@ -29,6 +29,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from tui_assistant.core.support import SupportMode
 from tui_assistant.errors import ConfigError
+from tui_assistant.locations import default_data_dir
 
 ENV_PREFIX = "TUI_ASSISTANT_"
 ENV_FILE = ".env"
@@ -74,6 +75,11 @@ class Settings(BaseSettings):
     embedding_model: str | None = None
     passages: int = 3
     support_check: SupportMode = "warn"
+
+    @property
+    def data_folder(self) -> Path:
+        """Where the app keeps its data: `data_dir`, else the user's data folder."""
+        return self.data_dir if self.data_dir is not None else default_data_dir()
 
     @field_validator(
         "api_key", "monthly_call_limit", "library", "data_dir", "embedding_model", mode="before"

@@ -84,7 +84,7 @@ def test_readable_output_shows_the_answer_and_the_source_path_on_its_own_line(
     result = run_cli("ask", "how much salt goes in pasta water?", "what is the capital of France?")
     assert result.returncode == 0
     lines = result.stdout.splitlines()
-    assert "source: lessons/pasta-water.md:1-11" in lines
+    assert "source: lessons/pasta-water.md:1–11" in lines
     assert any("10 grams of salt per litre" in line for line in lines)
     assert "refused: no passage shares a word with the question" in lines
 

@@ -18,7 +18,13 @@ from functools import cached_property
 from pathlib import Path
 
 from tui_assistant.core.index import InvertedIndex
-from tui_assistant.core.passages import Document, Passage, document_id, split_document
+from tui_assistant.core.passages import (
+    Document,
+    Passage,
+    PassageFields,
+    document_id,
+    split_document,
+)
 
 # Far beyond any useful document; reading no more keeps a stray 50 MB file from
 # costing memory or time.
@@ -109,7 +115,7 @@ def document_ids(paths: Iterable[str]) -> tuple[dict[str, str], list[FileProblem
 
 
 @dataclass(frozen=True, slots=True)
-class PassageInfo:
+class PassageInfo(PassageFields):
     """What the library keeps in memory for one passage; its text stays in the store."""
 
     id: str

@@ -144,8 +144,8 @@ class Outcome:
             "source_path": passage.source_path if passage else None,
             "line": passage.line if passage else None,
             "end_line": passage.end_line if passage else None,
-            "passages": [_passage_json(shown) for shown in self.passages],
-            "nearest": [_passage_json(near) for near in self.nearest],
+            "passages": [shown.to_json() for shown in self.passages],
+            "nearest": [near.to_json() for near in self.nearest],
             "answer": self.answer if self.answered else None,
             "citations": list(self.citations) if self.answered else [],
             "quotes": [quote.to_json() for quote in self.quotes] if self.answered else [],
@@ -162,16 +162,6 @@ class Outcome:
             "score": self.evidence.score if self.evidence else None,
             "runner_up_score": self.evidence.runner_up_score if self.evidence else None,
         }
-
-
-def _passage_json(passage: Passage) -> dict[str, Any]:
-    return {
-        "id": passage.id,
-        "title": passage.title,
-        "source_path": passage.source_path,
-        "line": passage.line,
-        "end_line": passage.end_line,
-    }
 
 
 def _retrieved(evidence: Evidence | None, passages: tuple[Passage, ...] | None) -> dict[str, Any]:

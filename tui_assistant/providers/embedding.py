@@ -22,12 +22,13 @@ import importlib.util
 import json
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from tui_assistant.core.progress import Progress
 from tui_assistant.errors import ModelError
 
 if TYPE_CHECKING:
@@ -39,7 +40,6 @@ if TYPE_CHECKING:
 
     Matrix = NDArray[np.float32]
 
-Progress = Callable[[int, int], None]
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
 DEFAULT_MODEL_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from tui_assistant.core.outcome import Outcome
+from tui_assistant.core.passages import location
 from tui_assistant.core.service import MAX_QUESTION_CHARS
 from tui_assistant.core.text import clean_display_text
 from tui_assistant.store.durable import locked, replace_file, sync_folder, write_all
@@ -87,7 +88,7 @@ class Turn:
             return None
         if self.line is None or self.end_line is None:
             return self.source_path
-        return f"{self.source_path}:{self.line}\N{EN DASH}{self.end_line}"
+        return location(self.source_path, self.line, self.end_line)
 
     @classmethod
     def from_outcome(cls, outcome: Outcome, asked_at: str | None = None) -> Turn:
