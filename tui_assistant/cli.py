@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from tui_assistant import __version__
+from tui_assistant.compat import LIBRARY_OPTIONS, PASSAGES_COMMAND_ALIASES
 from tui_assistant.context import AppContext, open_context
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.library import FileProblem
@@ -67,9 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("cases", type=Path, metavar="CASES.jsonl")
     evaluate.set_defaults(handler=_run_eval)
 
-    # `lessons` is the command's old name, kept for users' scripts.
     passages = commands.add_parser(
-        "passages", aliases=["lessons"], help="list the library's passages"
+        "passages", aliases=list(PASSAGES_COMMAND_ALIASES), help="list the library's passages"
     )
     _add_common_options(passages)
     passages.add_argument("--json", action="store_true", help="print one JSON array")
@@ -80,8 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_common_options(parser: argparse.ArgumentParser) -> None:
     # SUPPRESS keeps a subcommand's unset option from hiding the top-level one.
     parser.add_argument(
-        "--library",
-        "--lessons",  # the old name, kept for users' scripts
+        *LIBRARY_OPTIONS,
         dest="library",
         type=Path,
         metavar="DIR",

@@ -27,6 +27,7 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from tui_assistant.compat import library_variables
 from tui_assistant.core.support import SupportMode
 from tui_assistant.errors import ConfigError
 from tui_assistant.locations import default_data_dir
@@ -61,8 +62,7 @@ class Settings(BaseSettings):
 
     library: Path | None = Field(
         default=None,
-        # TUI_ASSISTANT_LESSONS_DIR is the old name, kept for users' scripts.
-        validation_alias=AliasChoices(f"{ENV_PREFIX}LIBRARY", f"{ENV_PREFIX}LESSONS_DIR"),
+        validation_alias=AliasChoices(*library_variables(ENV_PREFIX)),
     )
     provider: Provider = "deterministic"
     base_url: str = "https://api.openai.com/v1"

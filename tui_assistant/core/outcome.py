@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
+from tui_assistant.compat import passage_id_fields
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence, Mode, NoEvidence
 
@@ -138,8 +139,7 @@ class Outcome:
             "outcome": self.kind.value,
             "reason": self.reason.value if self.reason else None,
             "retrieval": self.retrieval,
-            "passage_id": passage.id if passage else None,
-            "lesson_id": passage.id if passage else None,
+            **passage_id_fields(passage.id if passage else None),
             "title": passage.title if passage else None,
             "source_path": passage.source_path if passage else None,
             "line": passage.line if passage else None,

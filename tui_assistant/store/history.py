@@ -33,6 +33,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from tui_assistant.compat import passage_id_key
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.passages import location
 from tui_assistant.core.service import MAX_QUESTION_CHARS
@@ -109,8 +110,7 @@ class Turn:
             outcome=_text(data, "outcome"),
             status=_text(record, "status"),
             answer=_optional_text(data, "answer"),
-            # Records written before passages had their name say `lesson_id`.
-            passage_id=_optional_text(data, "passage_id" if "passage_id" in data else "lesson_id"),
+            passage_id=_optional_text(data, passage_id_key(data)),
             title=_optional_text(data, "title"),
             source_path=_optional_text(data, "source_path"),
             citations=_texts(data.get("citations", [])),
