@@ -28,7 +28,7 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)
 
 
-def test_defaults_match_the_contract() -> None:
+def test_defaults_are_the_documented_ones() -> None:
     settings = load_settings()
     assert settings.provider == "deterministic"
     assert settings.base_url == "https://api.openai.com/v1"

@@ -2,9 +2,9 @@
 
 `TuiAssistantError` is the root: `except TuiAssistantError` means "any of ours". Below
 it, `StartupError` is what stops a command before it runs (exit status 2: a setting, a
-path, the command line, the library), and `StoreError` is the index store failing
-(damaged, or busy). Each message is one line for users: it names the file or setting
-and what is wrong, and never holds a secret or text from a document or a model.
+path, the command line, the library). Each message is one line for users: it names the
+file or setting and what is wrong, and never holds a secret or text from a document or
+a model.
 """
 
 from __future__ import annotations
@@ -54,17 +54,8 @@ class CasesError(TuiAssistantError):
         self.problem = problem
 
 
-class StoreError(TuiAssistantError):
-    """The index store cannot be used as it is."""
-
-
-class StoreProblem(StoreError):
+class StoreProblem(TuiAssistantError):
     """The index store cannot be trusted (damaged, foreign, another version)."""
-
-
-class StoreBusy(StoreError):
-    """The index store is locked by another program, full or failing to write: it is
-    not damaged, so it is never replaced; the message says what happened."""
 
 
 class LedgerUnavailable(TuiAssistantError):

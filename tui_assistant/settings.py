@@ -44,7 +44,7 @@ MAX_PASSAGES_SENT = 5
 
 
 class Settings(BaseSettings):
-    """Every setting of the contract, checked. Fields are validated in this order, so
+    """Every setting the app reads (`TUI_ASSISTANT_*`), checked. Fields are validated in this order, so
     the provider is known when the provider settings are checked."""
 
     model_config = SettingsConfigDict(

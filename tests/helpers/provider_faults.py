@@ -3,7 +3,7 @@
 `tests/e2e/test_provider_faults.py` (the CLI) and `tests/ui/test_provider_faults.py` (the
 full-screen app) put the same hostile server behaviours to the real `OpenAIProvider`;
 keeping the list in one place means a fault added here is checked on both surfaces. Each
-entry names the behaviour and the contract's reason and detail words the user must see.
+entry names the behaviour and the reason and detail words the user must see.
 The stalled cases (hang, drip) stay in each test file: their deadlines are tuned to
 how each surface is driven.
 """

@@ -108,8 +108,9 @@ class EvalReport:
         return [result for result in self.results if not result.correct]
 
     def to_json(self) -> dict[str, Any]:
-        """The contract's `eval --json` object, plus the answerable/refusal split,
-        the failing case's kind and line, and the model counts in model mode."""
+        """The `eval --json` object: cases, correct, accuracy, by kind and failures,
+        plus the answerable/refusal split, the failing case's kind and line, and the
+        model counts in model mode."""
         total = self.total
         report: dict[str, Any] = {
             "cases": total.cases,

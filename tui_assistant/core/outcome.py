@@ -132,7 +132,7 @@ class Outcome:
         return replace(self, question=question, elapsed_ms=elapsed_ms)
 
     def to_json(self) -> dict[str, Any]:
-        """The contract's `ask --json` object; every field always present."""
+        """The `ask --json` object; every field always present."""
         passage = self.evidence.passage if self.evidence else None
         return {
             "question": self.question,
