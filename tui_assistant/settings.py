@@ -44,8 +44,8 @@ MAX_PASSAGES_SENT = 5
 
 
 class Settings(BaseSettings):
-    """Every setting the app reads (`TUI_ASSISTANT_*`), checked. Fields are validated in this order, so
-    the provider is known when the provider settings are checked."""
+    """Every setting the app reads (`TUI_ASSISTANT_*`), checked. Fields are validated in
+    this order, so the provider is known when the provider settings are checked."""
 
     model_config = SettingsConfigDict(
         env_prefix=ENV_PREFIX,
