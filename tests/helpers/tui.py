@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
 from textual import events
-from textual.command import CommandPalette
+from textual.command import CommandList, CommandPalette
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -181,10 +181,27 @@ async def run_command(pilot: Pilot[object], app: AssistantApp, words: str) -> No
     await pilot.press("ctrl+p")
     await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
     await pilot.press(*words)
-    await pilot.pause(0.3)
+    await wait_until(pilot, lambda: _first_match_names(app, words))
     await pilot.press("enter")
     await wait_until(pilot, lambda: not isinstance(app.screen, CommandPalette))
     await pilot.pause()
+
+
+def _first_match_names(app: AssistantApp, words: str) -> bool:
+    """Whether the palette's highlighted command holds every word typed (its search for
+    the whole text has come back)."""
+    palette = app.screen
+    if not isinstance(palette, CommandPalette):
+        return False
+    found = palette.query(CommandList)
+    if not found:
+        return False
+    commands = found.first()
+    if commands.highlighted is None:
+        return False
+    prompt = commands.get_option_at_index(commands.highlighted).prompt
+    shown = (prompt.plain if hasattr(prompt, "plain") else str(prompt)).casefold()
+    return all(word in shown for word in words.casefold().split())
 
 
 async def history_loaded(app: AssistantApp) -> None:
