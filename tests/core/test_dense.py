@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-np = pytest.importorskip("numpy")
+# The `semantic` extra (CI installs it); without it these tests cannot run.
+pytest.importorskip("numpy")
 
-from hypothesis import given  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
 
-from tests.helpers.properties import PROPERTY  # noqa: E402
-from tui_assistant.core.dense import DenseIndex  # noqa: E402
+from tests.helpers.properties import PROPERTY
+from tui_assistant.core.dense import DenseIndex
 
 
 def unit(*values: float) -> list[float]:
