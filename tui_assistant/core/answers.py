@@ -135,7 +135,6 @@ def check_model_answer(
     shown = " ".join([text, *(f"[source:{passage_id}]" for passage_id in missing)])
     support = None
     if with_support:
-        # The text's sentences name no passage of their own: each is read against the
-        # passages the answer cites.
+        # A sentence without a marker of its own is read against every passage cited.
         support = check_support(text, [by_id[passage_id] for passage_id in cited])
     return AnswerCheck(shown, cited, tuple(dict.fromkeys(found)), support=support)
