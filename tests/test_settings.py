@@ -39,6 +39,7 @@ def test_defaults_are_the_documented_ones() -> None:
     assert settings.retrieval == "auto"
     assert settings.passages == 3
     assert settings.library is None
+    assert settings.data_dir is None and settings.data_folder == default_data_dir()
     assert settings.embedding_model is None
     assert settings.support_check == "warn"
 
@@ -222,7 +223,7 @@ def test_settings_built_in_code_read_the_rest_from_the_environment(
 ) -> None:
     monkeypatch.setenv("TUI_ASSISTANT_MODEL", "llama3")
     settings = Settings(library=tmp_path, data_dir=tmp_path)
-    assert (settings.library, settings.data_dir, settings.model) == (
+    assert (settings.library, settings.data_folder, settings.model) == (
         tmp_path,
         tmp_path,
         "llama3",
@@ -395,9 +396,3 @@ def test_other_setting_errors_do_not_echo_the_key(monkeypatch: pytest.MonkeyPatc
 
     assert str(caught.value).startswith("TUI_ASSISTANT_PROVIDER: ")
     assert_no_secret(str(caught.value))
-
-
-def test_the_data_folder_is_the_setting_else_the_users_data_folder(tmp_path: Path) -> None:
-    assert Settings(data_dir=tmp_path).data_folder == tmp_path
-    assert Settings().data_folder == default_data_dir()
-    assert default_data_dir().name == "tui-assistant"
