@@ -32,7 +32,7 @@ PASTA = "How much salt should I add to pasta water?"
 PASTA_SOURCE = "lessons/pasta-water.md"
 # The bundled pasta lesson is one passage: the whole file.
 PASTA_LINES = (1, 11)
-PASTA_LOCATION = f"{PASTA_SOURCE}:{PASTA_LINES[0]}-{PASTA_LINES[1]}"
+PASTA_LOCATION = f"{PASTA_SOURCE}:{PASTA_LINES[0]}\N{EN DASH}{PASTA_LINES[1]}"
 # Where the redirect points when no target server is given: the discard port.
 UNUSED_TARGET = "http://127.0.0.1:9/v1/chat/completions"
 
