@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import pytest
 
 from tests.helpers import library_of
+from tui_assistant.core.answers import ModelAnswer
 from tui_assistant.core.confidence import AMBIGUOUS
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.library import Library
@@ -56,12 +57,12 @@ class CitingProvider:
         self.failure = failure
         self.sent: list[str] = []
 
-    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
         self.sent = [passage.id for passage in passages]
         if self.failure is not None:
             raise self.failure
         cited = self.cite or passages[0].id
-        return f"Set memorySize in MB for each function. [source:{cited}]"
+        return ModelAnswer(f"Set memorySize in MB for each function. [source:{cited}]")
 
 
 def passages(library: Library, *ids: str) -> tuple[Passage, ...]:
