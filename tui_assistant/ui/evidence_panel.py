@@ -322,7 +322,14 @@ class EvidencePanel(VerticalScroll):
 
 
 def _score(evidence: Evidence) -> str:
-    score = f"score {evidence.score:g}"
-    if evidence.runner_up_score is not None:
-        score += f" (runner-up {evidence.runner_up_score:g})"
-    return score
+    """The best passage's score (none for a model's pick among candidates) and how sure
+    retrieval was of it."""
+    parts = []
+    if evidence.score:
+        score = f"score {evidence.score:g}"
+        if evidence.runner_up_score is not None:
+            score += f" (runner-up {evidence.runner_up_score:g})"
+        parts.append(score)
+    if evidence.confidence is not None:
+        parts.append(f"confidence {evidence.confidence:.2f}")
+    return " · ".join(parts)
