@@ -23,6 +23,7 @@ from tui_assistant.settings import Settings
 from tui_assistant.store.history import HistoryStore
 from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.app import AssistantApp
+from tui_assistant.ui.chat_pane import TurnView
 from tui_assistant.ui.library_browser import LibraryTree, NodeData
 from tui_assistant.ui.status_bar import StatusPart
 
@@ -142,7 +143,7 @@ async def running(
     """`app.run_test`, once the library is loaded (its worker has handed it over)."""
     async with app.run_test(size=size) as pilot:
         # Generous: a real start may load a sentence-embedding model first.
-        await wait_until(pilot, lambda: app.loaded, timeout=30)
+        await wait_until(pilot, lambda: app.main.loaded, timeout=30)
         await pilot.pause()
         yield pilot
 
@@ -194,6 +195,19 @@ async def history_loaded(app: AssistantApp) -> None:
 def status(app: AssistantApp) -> str:
     """The status bar's state words (outcome or work under way), as the user reads them."""
     return str(app.status_bar.query_one("#status-outcome", Static).render())
+
+
+def concluded(app: AssistantApp) -> bool:
+    """The latest question's outcome is drawn: in the status bar, and in the chat in
+    place of its waiting line."""
+    state = status(app)
+    if state == "ready" or state.startswith(("asking", "indexing")):
+        return False
+    views = app.chat.query(TurnView)
+    if not views:
+        return False
+    latest = views.last()
+    return latest.turn is not None and len(latest.children) > 1 and not latest.query(".waiting")
 
 
 def status_line(app: AssistantApp) -> str:

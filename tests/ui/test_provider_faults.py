@@ -38,7 +38,7 @@ from tests.helpers.provider_faults import (
     serve,
     the_one_request,
 )
-from tests.helpers.tui import ask, chat_text, running, status, wait_until
+from tests.helpers.tui import ask, chat_text, concluded, running, status, wait_until
 from tui_assistant.settings import load_settings
 from tui_assistant.ui.app import AssistantApp
 
@@ -100,7 +100,7 @@ def model_app(
 
 
 def finished(app: AssistantApp) -> bool:
-    return status(app) != "ready" and not status(app).startswith("asking")
+    return concluded(app)
 
 
 @pytest.mark.parametrize("name", FAULTS)

@@ -105,7 +105,9 @@ async def test_the_key_is_nowhere_the_app_shows_or_writes(
             )
         ):
             await ask(pilot, PASTA)
-            await wait_until(pilot, lambda count=number + 1: len(app.turns) == count, timeout=10)
+            await wait_until(
+                pilot, lambda count=number + 1: len(app.main.transcript.turns) == count, timeout=10
+            )
             assert status(app).startswith(expected)
             seen_on_screen.append(screen_text(app))
             # The screen as it was while each turn's outcome was on it.
@@ -120,8 +122,8 @@ async def test_the_key_is_nowhere_the_app_shows_or_writes(
         screenshots.append(Path(app.save_screenshot("end.svg", path=str(cwd))))
         seen_on_screen.append(screen_text(app))
         clipboard = app.clipboard
-        context = app.context
-        history_file = app.history.path
+        context = app.main.context
+        history_file = app.main.history.store.path
 
     # The key was really sent with every request, so the search had something to find.
     assert [request.headers["authorization"] for request in server.requests] == [
