@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
@@ -88,13 +89,24 @@ def make_context(
     return AppContext(settings=config, library=library, service=service)
 
 
-def make_app(context: AppContext, history: HistoryStore | None = None) -> AssistantApp:
+def make_app(
+    context: AppContext,
+    history: HistoryStore | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> AssistantApp:
     """The app, handed `context` by its start-up worker instead of building one."""
 
     def start(settings: Settings, progress: Progress | None) -> AppContext:
         return context
 
-    return AssistantApp(context.settings, start=start, history=history, cursor_blink=False)
+    return AssistantApp(
+        context.settings, start=start, history=history, clock=clock, cursor_blink=False
+    )
+
+
+def ask_workers_done(app: AssistantApp) -> bool:
+    """No provider call is still running (a cancelled one included)."""
+    return all(worker.is_finished for worker in app.workers if worker.group == "ask")
 
 
 class SlowStart:

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
 from tests.helpers import BUNDLED_LESSONS
@@ -13,6 +14,7 @@ from tests.helpers.tui import (
     CitingProvider,
     HangingProvider,
     ask,
+    ask_workers_done,
     concluded,
     make_app,
     make_context,
@@ -143,7 +145,8 @@ async def test_escape_cancels_a_hanging_request_and_no_answer_appears(tmp_path: 
         assert not app.question_box.busy
         await wait_until(pilot, lambda: provider.cancelled)
         provider.release.set()
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: ask_workers_done(app))
+        await pilot.pause()
         assert status(app) == "cancelled"
         assert "LATE ANSWER" not in shown_text(app.chat)
         assert "cancelled" in shown_text(app.chat)
@@ -158,21 +161,27 @@ async def test_a_late_answer_after_cancel_is_never_shown(tmp_path: Path) -> None
         await wait_until(pilot, provider.started.is_set)
         await pilot.press("escape")
         await wait_until(pilot, lambda: provider.cancelled)
-        await pilot.pause(0.3)  # the provider "answers" 0.05 s after the cancel
+        # The provider "answers" a moment after the cancel; the worker then ends.
+        await wait_until(pilot, lambda: ask_workers_done(app))
+        await pilot.pause()
         assert status(app) == "cancelled"
         assert "LATE ANSWER" not in shown_text(app.chat)
         assert len(app.main.transcript.outcomes) == 1
 
 
-async def test_one_request_at_a_time(tmp_path: Path) -> None:
+async def test_one_request_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     provider = HangingProvider()
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, provider))
+    bells: list[None] = []
+    monkeypatch.setattr(app, "bell", lambda: bells.append(None))
     async with running(app, SIZE) as pilot:
         await ask(pilot, PASTA_QUESTION)
         await wait_until(pilot, provider.started.is_set)
         await ask(pilot, "how long to boil eggs")
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: bells == [None])  # refused with the bell
+        await pilot.pause()
         assert provider.calls == 1
+        assert status(app).startswith("asking")
         assert app.question_box.value == "how long to boil eggs"  # kept for later
         await pilot.press("escape")
         assert status(app) == "cancelled"
@@ -189,6 +198,20 @@ async def test_the_service_deadline_says_timed_out_not_cancelled(tmp_path: Path)
         assert "timed out" in shown_text(app.chat)
         assert provider.cancelled
         assert app.main.transcript.outcomes[-1].kind.value == "timed_out"
+
+
+async def test_asking_counts_seconds_on_the_apps_clock(tmp_path: Path) -> None:
+    now = [100.0]
+    provider = HangingProvider()
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path, provider), clock=lambda: now[0])
+    async with running(app, SIZE) as pilot:
+        await ask(pilot, PASTA_QUESTION)
+        await wait_until(pilot, provider.started.is_set)
+        assert status(app) == "asking… 0.0 s (esc to stop)"
+        now[0] += 2.4
+        await wait_until(pilot, lambda: status(app) == "asking… 2.4 s (esc to stop)")
+        await pilot.press("escape")
+        assert status(app) == "cancelled"
 
 
 async def test_escape_without_a_request_returns_focus_to_the_question_box(tmp_path: Path) -> None:
@@ -300,8 +323,8 @@ async def test_chat_stays_at_its_bottom_unless_the_user_scrolled_away(tmp_path: 
             provider.release.set()
             await wait_until(pilot, lambda: app.main.pending is None)
             provider.release.clear()
-        await pilot.pause(0.1)
         chat = app.chat
+        await wait_until(pilot, lambda: concluded(app) and chat.scroll_y == chat.max_scroll_y)
         latest = chat.query(TurnView).last()
         # The pane stays at its bottom: the newest turn's end is in view.
         assert chat.scroll_y > 0 and chat.scroll_y == chat.max_scroll_y
@@ -309,13 +332,12 @@ async def test_chat_stays_at_its_bottom_unless_the_user_scrolled_away(tmp_path: 
         assert latest.region.y < chat.region.bottom
 
         await ask(pilot, "salt pasta water")
-        await wait_until(pilot, lambda: app.main.pending is not None)
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: provider.started.is_set() and bool(chat.query(".waiting")))
         chat.scroll_home(animate=False, immediate=True)  # the user goes back to read
-        await pilot.pause()
+        await wait_until(pilot, lambda: chat.scroll_y == 0)
         provider.release.set()
-        await wait_until(pilot, lambda: app.main.pending is None)
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: concluded(app))
+        await pilot.pause()
         assert chat.scroll_y == 0
 
 
