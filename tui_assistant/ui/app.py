@@ -53,7 +53,7 @@ class AssistantApp(App[int]):
             tooltip="commands: export, copy answer, clear history, theme",
             id="app.commands",
         ),
-        Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit"),
+        Binding("ctrl+q", "quit", "Quit", priority=True, tooltip="quit", id="app.quit"),
         Binding("ctrl+c", "help_quit", show=False, system=True, id="app.help-quit"),
     ]
 

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Grid, VerticalScroll
 from textual.content import Content
 from textual.keys import key_to_character
 from textual.screen import ModalScreen
@@ -53,18 +53,6 @@ def key_rows(groups: Iterable[KeyGroup]) -> list[tuple[str, str]]:
     return rows
 
 
-def key_table(groups: Iterable[KeyGroup]) -> Content:
-    rows = key_rows(groups)
-    width = max((len(key) for key, _ in rows), default=0)
-    lines = [
-        Content.assemble((description, "bold underline"))
-        if not key
-        else Content.assemble((f"{key:<{width}}", "bold"), "  ", description)
-        for key, description in rows
-    ]
-    return Content("\n").join(lines)
-
-
 class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -77,7 +65,17 @@ class HelpScreen(ModalScreen[None]):
         background: $surface;
         padding: 1 2;
     }
-    HelpScreen #help-keys { margin: 1 0; }
+    HelpScreen #help-keys {
+        layout: grid;
+        grid-size: 2;
+        grid-columns: auto 1fr;
+        grid-gutter: 0 2;
+        height: auto;
+        margin: 1 0;
+    }
+    HelpScreen #help-keys .key { text-style: bold; }
+    HelpScreen #help-keys .group { column-span: 2; text-style: bold underline; }
+    HelpScreen #help-keys .group.-later { margin-top: 1; }
     HelpScreen #help-close { color: $text-muted; }
     """
 
@@ -95,7 +93,15 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll() as body:
             body.border_title = "Help"
             yield Static(Content(ABOUT), id="help-about")
-            yield Static(key_table(self._keys), id="help-keys")
+            with Grid(id="help-keys"):
+                for number, (key, description) in enumerate(key_rows(self._keys)):
+                    if key:
+                        yield Static(Content(key), classes="key")
+                        yield Static(Content(description))
+                    else:  # a group's title
+                        yield Static(
+                            Content(description), classes="group" + " -later" * bool(number)
+                        )
             yield Static(Content("escape, f1 or q closes this help"), id="help-close")
 
     def action_close(self) -> None:
