@@ -160,6 +160,13 @@ async def running(
         yield pilot
 
 
+async def background_done(pilot: Pilot[int], app: AssistantApp) -> None:
+    """Wait until background work (reading an embedding model `auto` found, embedding)
+    is over, so a tight deadline measures the provider alone."""
+    await pilot.pause()
+    await wait_until(pilot, lambda: not app.status_bar.work, timeout=60)
+
+
 async def wait_until(
     pilot: Pilot[object], condition: Callable[[], bool], timeout: float = 5.0
 ) -> None:

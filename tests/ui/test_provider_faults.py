@@ -38,7 +38,15 @@ from tests.helpers.provider_faults import (
     serve,
     the_one_request,
 )
-from tests.helpers.tui import ask, chat_text, concluded, running, status, wait_until
+from tests.helpers.tui import (
+    ask,
+    background_done,
+    chat_text,
+    concluded,
+    running,
+    status,
+    wait_until,
+)
 from tui_assistant.settings import load_settings
 from tui_assistant.ui.app import AssistantApp
 
@@ -116,6 +124,7 @@ async def test_each_fault_is_named_in_the_status_bar_and_no_answer_is_shown(
     before = server.request_count
     app = model_app(monkeypatch, tmp_path, base_url, DEADLINE)
     async with running(app, SIZE) as pilot:
+        await background_done(pilot, app)
         await ask(pilot, PASTA)
         await wait_until(pilot, lambda: finished(app), timeout=10)
         assert status(app) == fault.status
@@ -143,6 +152,7 @@ async def test_a_correct_answer_is_shown_through_the_same_path(
     server.behaviour = CitePassage("Use about 10 grams of salt per litre.")
     app = model_app(monkeypatch, tmp_path, server.base_url, DEADLINE)
     async with running(app, SIZE) as pilot:
+        await background_done(pilot, app)
         await ask(pilot, PASTA)
         await wait_until(pilot, lambda: finished(app), timeout=10)
         assert status(app) == "answered"
@@ -161,6 +171,7 @@ async def test_escape_cancels_the_real_request_and_closes_its_connection(
     before = server.request_count
     app = model_app(monkeypatch, tmp_path, server.base_url, LONG_DEADLINE)
     async with running(app, SIZE) as pilot:
+        await background_done(pilot, app)
         await ask(pilot, PASTA)
         await wait_until(pilot, lambda: server.request_count == before + 1, timeout=10)
         request = server.requests[-1]

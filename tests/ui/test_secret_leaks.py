@@ -34,7 +34,7 @@ from tests.helpers.fake_openai_server import (
     completion_body,
 )
 from tests.helpers.secret_leaks import QuotingStatus, assert_key_absent
-from tests.helpers.tui import ask, run_command, running, status, wait_until
+from tests.helpers.tui import ask, background_done, run_command, running, status, wait_until
 from tui_assistant.settings import load_settings
 from tui_assistant.store.ledger import LEDGER_FILE_NAME
 from tui_assistant.ui.app import AssistantApp
@@ -96,6 +96,7 @@ async def test_the_key_is_nowhere_the_app_shows_or_writes(
     seen_on_screen: list[str] = []
     screenshots: list[Path] = []
     async with running(app, SIZE) as pilot:
+        await background_done(pilot, app)
         for number, expected in enumerate(
             (
                 "answered",
