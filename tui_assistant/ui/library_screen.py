@@ -176,7 +176,8 @@ class LibraryScreen(Screen[None]):
         self._show_library(known=())
         self.status_bar.show_ready()
         self.loaded = True
-        self.start_embedding()
+        # After `ready` is drawn: reading the model holds the interpreter a while.
+        self.call_after_refresh(self.start_embedding)
 
     @on(LibraryReloaded)
     def _library_reloaded(self, message: LibraryReloaded) -> None:
