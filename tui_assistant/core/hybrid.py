@@ -106,6 +106,14 @@ class HybridRetriever:
         agreed = lexical_order[:1] == dense_order[:1] == order[:1]
         return Fused(order, similarities, agreed)
 
+    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
+        """The best `count` passages in fused order, each with its cosine similarity
+        to the question (the number the refusal is judged on)."""
+        fused = self.fused(question)
+        return [
+            (number, round(float(fused.similarities[number]), 4)) for number in fused.order[:count]
+        ]
+
     def accepts(self, fused: Fused) -> bool:
         """Whether the best fused passage is close enough in meaning to be shown."""
         similarity = float(fused.similarities[fused.order[0]])

@@ -146,6 +146,14 @@ class RankedRetriever:
             ),
         )
 
+    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
+        """The best `count` passages by BM25F score, best first."""
+        ranking = self.rank(question)
+        if ranking is None:
+            return []
+        scores = ranking.scores
+        return [(number, round(scores[number], 4)) for number in best_numbers(scores, count)]
+
     def accepts(self, ranking: Ranking) -> bool:
         """Whether the best passage wins clearly enough to be shown."""
         return self.refusal(ranking) is None
