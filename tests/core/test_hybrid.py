@@ -190,3 +190,15 @@ def test_a_middling_similarity_is_shown_only_when_both_rankings_put_the_passage_
     alone = retriever(library, toward(library, "rice", MIN_SIMILARITY + 0.05))
     shown = alone.retrieve("what is for dinner tonight")
     assert isinstance(shown, Evidence) and shown.passage.id == "rice"
+
+
+def test_scored_gives_the_fused_order_with_cosines_also_when_nothing_is_close(
+    library: Library,
+) -> None:
+    close = retriever(library, toward(library, "rice", 0.9))
+    scored = close.scored("rinse the rice", 2)
+    assert library.passage(scored[0][0]).id == "rice"
+    assert scored[0][1] == pytest.approx(0.9, abs=1e-3)
+    far = retriever(library, toward(library, "bread", 0.1))
+    assert isinstance(far.retrieve("what is the moon made of"), NoEvidence)
+    assert len(far.scored("what is the moon made of", 3)) == 3
