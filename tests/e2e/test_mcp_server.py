@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -122,20 +123,38 @@ async def test_search_read_check_and_ask_on_the_bundled_lessons(tmp_path: Path) 
     assert asked["retrieval"] == "ranked"
 
 
-async def test_ask_gives_the_same_object_as_ask_json(tmp_path: Path) -> None:
-    async with serving(tmp_path) as session:
-        asked = data(await session.call_tool("ask", {"question": SALT}))
-    printed = subprocess.run(
-        [sys.executable, "-m", "tui_assistant", "ask", "--json", SALT],
+def ask_json(tmp_path: Path, folder: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tui_assistant", "ask", "--json", "--library", str(folder), SALT],
         capture_output=True,
         text=True,
         env=cli_env(tmp_path / "data"),
-        check=True,
     )
+
+
+def without_time(answer: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in answer.items() if key != "elapsed_ms"}
+
+
+async def test_ask_gives_the_same_object_as_ask_json_while_both_share_the_library(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "docs"
+    shutil.copytree(BUNDLED_LESSONS, folder)
+    async with serving(tmp_path, folder) as session:
+        asked = data(await session.call_tool("ask", {"question": SALT}))
+        # Another process on the same library and index store at the same time...
+        printed = await asyncio.to_thread(ask_json, tmp_path, folder)
+        # ...and one that updates the store: the server keeps answering from its own.
+        write_lesson(folder, "rice", "Cooking rice", "Rinse the rice, then simmer it covered.")
+        updated = await asyncio.to_thread(ask_json, tmp_path, folder)
+        again = data(await session.call_tool("ask", {"question": SALT}))
+    assert printed.returncode == 0 and updated.returncode == 0, printed.stderr + updated.stderr
     expected = json.loads(printed.stdout)
     assert asked.keys() == expected.keys()
-    asked.pop("elapsed_ms"), expected.pop("elapsed_ms")
-    assert asked == expected
+    assert without_time(asked) == without_time(expected)
+    assert without_time(again) == without_time(asked)
+    assert json.loads(updated.stdout)["passage_id"] == "pasta-water"
 
 
 async def test_check_finds_a_wrong_id_a_misquote_and_an_unsupported_sentence(
