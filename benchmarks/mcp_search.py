@@ -101,12 +101,12 @@ def main() -> int:
     corpus = generate(args.root, args.passages)
     with corpus.cases.open(encoding="utf-8") as stream:
         questions = [json.loads(line)["question"] for line in stream][: args.questions]
-    with tempfile.TemporaryDirectory() as data_dir:
-        env = environment(Path(data_dir), args.retrieval)
-        searches, asks, retrieval = asyncio.run(
-            through_the_server(corpus.lessons, env, questions, args.retrieval)
-        )
-        in_process = in_process_ask(corpus.lessons, env, questions)
+    # The index store (and under hybrid the vectors) are kept for the next run.
+    env = environment(args.root / f"data-{args.passages}", args.retrieval)
+    searches, asks, retrieval = asyncio.run(
+        through_the_server(corpus.lessons, env, questions, args.retrieval)
+    )
+    in_process = in_process_ask(corpus.lessons, env, questions)
     print(f"{args.passages:,} passages, {len(questions)} questions, retrieval {retrieval}")
     print(summary("mcp search (limit 5), round trip", searches))
     print(summary("mcp ask, round trip", asks))

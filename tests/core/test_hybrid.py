@@ -202,3 +202,17 @@ def test_scored_gives_the_fused_order_with_cosines_also_when_nothing_is_close(
     far = retriever(library, toward(library, "bread", 0.1))
     assert isinstance(far.retrieve("what is the moon made of"), NoEvidence)
     assert len(far.scored("what is the moon made of", 3)) == 3
+
+
+def test_a_question_scored_twice_in_a_row_is_embedded_once(library: Library) -> None:
+    asked: list[str] = []
+
+    def embed(question: str) -> NDArray[np.float32]:
+        asked.append(question)
+        return toward(library, "rice", 0.9)
+
+    hybrid = HybridRetriever(library, vectors_by_axis(library), embed)
+    hybrid.retrieve("rinse the rice")
+    hybrid.scored("rinse the rice", 3)
+    hybrid.retrieve("knead the dough")
+    assert asked == ["rinse the rice", "knead the dough"]
