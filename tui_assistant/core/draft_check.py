@@ -5,14 +5,12 @@ asks whether it holds. The verdict uses the rules the app applies to its own mod
 answers, with one difference: any passage of the library may be cited, not only the
 ones a question was sent with. So:
 
-- `check_citations` with every cited id the library has as allowed: at least one
-  marker, each one spelled `[source:ID]` with a known ID;
-- `check_quotes` against the cited passages: every quote stands in the passage it
-  cites (each quote is also reported on its own, found or not, with its file lines);
-- `check_support` against the cited passages: the sentences they do not back.
-
-`verified` is the first two rules' verdict; the support check's sentences are
-reported beside it. Pure: the library is a lookup function.
+- `answers.check_plain_answer` with every cited passage the library has as if it had
+  been sent: at least one marker, each one spelled `[source:ID]` with a known ID, and
+  every quote standing in the passage it cites; that is `verified`. Each citation and
+  each quote is also reported on its own (found or not, with its file lines);
+- `check_support` against the cited passages: the sentences they do not back,
+  reported beside the verdict. Pure: the library is a lookup function.
 """
 
 from __future__ import annotations
@@ -20,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tui_assistant.core.citations import CITATION_MARKER, check_citations, cited_in
+from tui_assistant.core.answers import check_plain_answer
+from tui_assistant.core.citations import CITATION_MARKER, NOT_GIVEN, cited_in
 from tui_assistant.core.passages import Passage
-from tui_assistant.core.quotes import check_quotes, find_quote, quoted_spans
+from tui_assistant.core.quotes import find_quote, quoted_spans
 from tui_assistant.core.support import check_support
 
 # Looks a passage up by id; None when the library has no such passage.
@@ -68,15 +67,14 @@ def check_draft(answer: str, lookup: PassageLookup) -> DraftCheck:
     passages = list(cited.values())
     problems: list[str] = []
 
-    citation_check = check_citations(answer, cited.keys())
-    if not citation_check.accepted:
-        unknown = [citation.id for citation in citations if not citation.known]
-        problems.extend(
-            f"cites {_shown(id_)}, which is not a passage of the library" for id_ in unknown
-        )
-        if not unknown:
-            problems.append(_citation_problem(answer, citation_check.problem))
-
+    # The app's own check of a plain answer, with every cited passage of the library
+    # as if it had been sent; the lines below say which citation or quote failed.
+    verdict = check_plain_answer(answer, passages, with_support=False)
+    problems.extend(
+        f"cites {_shown(c.id)}, which is not a passage of the library"
+        for c in citations
+        if not c.known
+    )
     quotes = tuple(_check_quote(text, cites, cited) for text, cites in _spans(answer))
     for quote in quotes:
         if not quote.found:
@@ -86,9 +84,9 @@ def check_draft(answer: str, lookup: PassageLookup) -> DraftCheck:
                 else "a cited passage"
             )
             problems.append(f'quote "{_shown(quote.text)}" is not in {where}')
-    quote_check = check_quotes(answer, passages)
-    if not quote_check.accepted and all(quote.found for quote in quotes):
-        problems.append(str(quote_check.problem))  # a limit: too many or too long quotes
+    if not verdict.accepted and not problems:
+        # Blank, no citation, a marker not written exactly, too many or too long quotes.
+        problems.append(_citation_problem(answer, verdict.problem))
 
     unsupported: tuple[str, ...] = ()
     if answer.strip():
@@ -99,7 +97,7 @@ def check_draft(answer: str, lookup: PassageLookup) -> DraftCheck:
             f"{count} sentence{'' if count == 1 else 's'} not backed by the passages cited"
         )
     return DraftCheck(
-        verified=citation_check.accepted and quote_check.accepted,
+        verified=verdict.accepted,
         citations=citations,
         quotes=quotes,
         unsupported_sentences=unsupported,
@@ -124,7 +122,7 @@ def _check_quote(text: str, cites: tuple[str, ...], cited: dict[str, Passage]) -
 
 def _citation_problem(answer: str, problem: str | None) -> str:
     """The citation rule's problem, in the words of a draft checked against the library."""
-    if problem == "cites a source it was not given":
+    if problem == NOT_GIVEN:
         written = next(
             (
                 m.group(0)
