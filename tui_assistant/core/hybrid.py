@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -53,6 +54,10 @@ if TYPE_CHECKING:
 FUSION_DEPTH = 50
 # Cosine similarities this close are the same closeness in meaning (see `meaning_order`).
 MEANING_TIE = 0.01
+# Question vectors remembered: a question is often scored twice in a row (the verdict,
+# then the best passages the MCP server's `search` lists), and embedding it is most of
+# the cost of a hybrid question.
+QUESTIONS_REMEMBERED = 32
 
 EmbedQuestion = Callable[[str], "NDArray[np.float32]"]
 
@@ -88,7 +93,7 @@ class HybridRetriever:
         self.library = library
         self.lexical = RankedRetriever(library)
         self.dense = DenseIndex(vectors.matrix, vectors.passages)
-        self.embed_question = embed_question
+        self.embed_question = lru_cache(maxsize=QUESTIONS_REMEMBERED)(embed_question)
         self.model = model
         self.k = k
 
@@ -120,6 +125,14 @@ class HybridRetriever:
         return assess(
             self.model, fused.order, closeness, CLOSE_COSINE_GAP, fused.signals, fused.tied
         )
+
+    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
+        """The best `count` passages in fused order, each with its cosine similarity
+        to the question (one of the numbers the confidence is judged on)."""
+        fused = self.fused(question)
+        return [
+            (number, round(float(fused.similarities[number]), 4)) for number in fused.order[:count]
+        ]
 
     def retrieve(self, question: str, count: int = 1) -> Evidence | NoEvidence:
         fused = self.fused(question)

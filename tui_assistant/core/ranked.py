@@ -151,6 +151,14 @@ class RankedRetriever:
         tied = ranking.margin == 0.0
         return assess(self.model, order, closeness, CLOSE_SCORE_SHARE, signals, tied)
 
+    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
+        """The best `count` passages by BM25F score, best first."""
+        ranking = self.rank(question)
+        if ranking is None:
+            return []
+        scores = ranking.scores
+        return [(number, round(scores[number], 4)) for number in best_numbers(scores, count)]
+
     def rank(self, question: str) -> Ranking | None:
         """The best-scoring passage and its confidence numbers; None when no passage matches."""
         keys = [key for key in question_keys(question, self.key) if key not in _QUESTION_KEYS]
