@@ -6,7 +6,8 @@ a leaf. A folder's or a document's children are added only when it is first open
 so a library of tens of thousands of documents costs only its top level at start.
 
 Typing while the tree has focus filters it: the passages whose title or id holds
-every typed word, with their folders and documents around them, opened. At most
+every typed word, with their folders and documents around them, opened; Esc clears
+the filter (and a second Esc leaves the tree). At most
 `MAX_SHOWN` passages are shown for one filter; the border says how many matched.
 
 Labels are untrusted (titles, file names): cleaned and passed as `rich.text.Text`,
@@ -34,6 +35,7 @@ from tui_assistant.core.library import DocumentInfo, Library
 from tui_assistant.core.passages import TITLE_SEPARATOR
 from tui_assistant.ui.literal import one_line
 from tui_assistant.ui.messages import PassageChosen
+from tui_assistant.ui.status_bar import plural
 
 # More matches than this are counted, not shown: a one-letter filter on a large
 # library would otherwise build (and lay out) every node of it on each key.
@@ -113,6 +115,7 @@ class LibraryTree(Tree[NodeData]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right", "open_node", "Open", show=False, id="library.open"),
         Binding("left", "close_node", "Close", show=False, id="library.close"),
+        Binding("escape", "clear_filter", "Clear filter", id="library.clear-filter"),
     ]
 
     def __init__(self) -> None:
@@ -296,6 +299,15 @@ class LibraryTree(Tree[NodeData]):
         event.stop()
         event.prevent_default()
 
+    def action_clear_filter(self) -> None:
+        """Esc shows the whole tree again; with no filter, Esc keeps its usual meaning."""
+        self.apply_filter("")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "clear_filter":
+            return bool(self.filter_text)
+        return True
+
     def action_open_node(self) -> None:
         """Open the folder or document under the cursor; on an open one, go to its first child."""
         node = self.cursor_node
@@ -393,6 +405,5 @@ class LibraryBrowser(Vertical):
         return self.query_one(LibraryTree)
 
     def set_library(self, library: Library) -> None:
-        count = len(library.passages)
-        self.border_title = f"Library ({count:,} passages) ctrl+l"
+        self.border_title = f"Library ({plural(len(library.passages), 'passage')}) ctrl+l"
         self.library_tree.set_library(library)
