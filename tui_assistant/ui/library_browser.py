@@ -202,6 +202,8 @@ class LibraryTree(Tree[NodeData]):
 
     def apply_filter(self, text: str) -> None:
         previous, self.filter_text = self._matched_text, text
+        if bool(previous) != bool(text.strip()):
+            self.refresh_bindings()  # Esc clears a filter, and the footer says so
         library = self.library
         if library is None:
             self._show_subtitle()

@@ -125,7 +125,8 @@ def flow_items(
     """`label` then `items` (each a path and a suffix) on lines of at most `width`
     cells, never breaking an item: one that does not fit where the line stands starts
     the next line (indented two cells), and one wider than a whole line is shortened
-    from the left (`shorten_left`), leaving room for the separator after it."""
+    from the left (`shorten_left`), leaving room for the separator after it; the first
+    item stays beside the label when it has to be shortened anyway."""
     indent = "  " if label else ""
     ending = separator.rstrip()  # what ends a line when the next item goes below
     lines: list[str] = []
@@ -134,7 +135,9 @@ def flow_items(
     for number, (path, suffix) in enumerate(items):
         after = cell_len(ending) if number < len(items) - 1 else 0
         joint = "" if fresh else separator
-        if cell_len(line + joint + path + suffix) + after <= width or (fresh and not line.strip()):
+        whole = cell_len(path + suffix) + after
+        # Shortened anyway: after the label, rather than on a line of its own.
+        if cell_len(line + joint) + whole <= width or (fresh and whole > width - len(indent)):
             line += joint + shorten_left(path, suffix, width - cell_len(line + joint) - after)
         else:
             lines.append(line.rstrip() if fresh else line + ending)
