@@ -3,10 +3,10 @@
 For an answer it holds a list: the cited passages first, then the other passages the
 outcome was built from (sent to the model, or retrieval's next candidates), stepped
 through with `[` and `]`. Each shows a header (where it stands in the list, its title
-path, its id, `source_path:line–end_line` on one line shortened from the left, and
-why it was chosen) above its text, with the question's words highlighted and quoted
-lines set apart. A `no_evidence` refusal shows its closest passages as a list, "not an
-answer"; enter opens one below it.
+path, its id and `source_path:line–end_line` on one line each, shortened from the
+left, and why it was chosen) above its text, with the question's words highlighted
+and quoted lines set apart. A `no_evidence` refusal shows its closest passages as a
+list, "not an answer"; enter opens one below it.
 """
 
 from __future__ import annotations
@@ -91,8 +91,10 @@ class EvidencePanel(VerticalScroll):
     EvidencePanel #evidence-nearest { height: auto; max-height: 9; margin-bottom: 1; }
     EvidencePanel #evidence-step { color: $text-secondary; text-style: bold; }
     EvidencePanel #evidence-title { text-style: bold; color: $text-accent; }
-    EvidencePanel #evidence-meta, EvidencePanel #evidence-location { color: $text-muted; }
-    EvidencePanel #evidence-meta, EvidencePanel #evidence-location { height: 1; }
+    EvidencePanel #evidence-meta, EvidencePanel #evidence-location {
+        color: $text-muted;
+        height: 1;
+    }
     EvidencePanel #evidence-details { color: $text-muted; }
     EvidencePanel #evidence-body { margin-top: 1; }
     EvidencePanel #evidence-hint { color: $text-muted; text-style: italic; }
