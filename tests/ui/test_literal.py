@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tui_assistant.ui.literal import cut_right, flow_items, split_location
+from rich.cells import cell_len
+
+from tui_assistant.ui.literal import cut_right, flow_items, shorten_left, split_location
 
 ONE = ("reference/commandline/trust-signer-remove#remove-a-signer-from-multiple-repos", "")
 
@@ -43,3 +45,8 @@ def test_cut_right_counts_cells() -> None:
     assert cut_right("answered", 8) == "answered"
     assert cut_right("answered", 5) == "answ\u2026"
     assert cut_right("日本語のパス", 5) == "日本\u2026"
+
+
+def test_wide_characters_are_counted_as_two_cells_when_shortening() -> None:
+    shown = shorten_left("文書/設定/日本語のファイル.md", ":1\u20139", 16)
+    assert cell_len(shown) <= 16 and shown.endswith(".md:1\u20139") and shown.startswith("\u2026")

@@ -84,17 +84,17 @@ def shorten_left(path: str, suffix: str, width: int) -> str:
     (whole folders first: `…/api/crypto.md:1538–1653`); the suffix is never cut
     unless it alone is wider than `width`."""
     whole = path + suffix
-    if len(whole) <= width or width <= 0:
+    if cell_len(whole) <= width or width <= 0:
         return whole
-    room = width - len(suffix) - 1  # one cell for the ellipsis
+    room = width - cell_len(suffix) - 1  # one cell for the ellipsis
     if room <= 0:
-        return (ELLIPSIS + whole[-(width - 1) :]) if width > 1 else ELLIPSIS
+        return (ELLIPSIS + _last_cells(whole, width - 1)) if width > 1 else ELLIPSIS
     parts = path.split("/")
     for start in range(1, len(parts)):
         tail = "/" + "/".join(parts[start:])
-        if len(tail) <= room:
+        if cell_len(tail) <= room:
             return ELLIPSIS + tail + suffix
-    return ELLIPSIS + path[-room:] + suffix
+    return ELLIPSIS + _last_cells(path, room) + suffix
 
 
 def cut_right(text: str, width: int) -> str:
@@ -103,14 +103,22 @@ def cut_right(text: str, width: int) -> str:
         return text
     if width <= 0:
         return ""
-    kept, used = [], 0
-    for character in text:
-        size = cell_len(character)
-        if used + size > width - 1:
-            break
-        kept.append(character)
-        used += size
-    return "".join(kept) + ELLIPSIS
+    return _first_cells(text, width - 1) + ELLIPSIS
+
+
+def _first_cells(text: str, width: int) -> str:
+    """The longest start of `text` that fits in `width` cells (wide characters whole)."""
+    used = 0
+    for position, character in enumerate(text):
+        used += cell_len(character)
+        if used > width:
+            return text[:position]
+    return text
+
+
+def _last_cells(text: str, width: int) -> str:
+    """The longest end of `text` that fits in `width` cells (wide characters whole)."""
+    return _first_cells(text[::-1], width)[::-1]
 
 
 def split_location(location: str) -> tuple[str, str]:
