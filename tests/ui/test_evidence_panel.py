@@ -138,8 +138,10 @@ async def test_a_long_id_is_shortened_from_the_left_never_wrapped(width: int) ->
     async with app.run_test(size=(120, 35)) as pilot:
         app.panel.show_passage(passage)
         await shown(pilot, app)
-        [meta] = drawn_lines(app.panel.query_one("#evidence-meta"))
+        meta_line = app.panel.query_one("#evidence-meta")
+        [meta] = drawn_lines(meta_line)
         assert meta.startswith("\u2026") and passage.id.endswith(meta[1:])
+        assert str(meta_line.tooltip) == passage.id  # read in full on hover
         [where] = drawn_lines(app.panel.query_one("#evidence-location"))
         assert where.startswith("\u2026") and where.endswith("_remove.md:74\u2013176")
         assert passage.source_path.endswith(where[1:].removesuffix(":74\u2013176"))

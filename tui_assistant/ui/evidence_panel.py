@@ -292,8 +292,14 @@ class EvidencePanel(VerticalScroll):
         if count > 1 and not self.nearest:
             self.border_subtitle = f"{self._source} · ctrl+↓↑ to step"
         self.query_one("#evidence-title", Static).update(literal(one_line(passage.title)))
-        self.query_one("#evidence-meta", Static).update(WholeItems([id_item(passage.id)]))
-        self.query_one("#evidence-location", Static).update(location_items(passage))
+        # Shortened to fit when long: the tooltips hold them in full.
+        for selector, shown in (
+            ("#evidence-meta", WholeItems([id_item(passage.id)])),
+            ("#evidence-location", location_items(passage)),
+        ):
+            line = self.query_one(selector, Static)
+            line.update(shown)
+            line.tooltip = Content(str(shown))
         details = self._details.get(passage.id, "")
         self.query_one("#evidence-details", Static).update(literal(details))
         self.set_class(bool(details), "-details")
