@@ -170,6 +170,8 @@ async def test_reloading_shows_its_count_and_a_question_waits_for_the_new_librar
             assert app.question_box.value == ""
             slow.release.set()
             await wait_until(pilot, lambda: status(app) == "answered")
+            # The status bar says it at once; the evidence is drawn a frame later.
+            await wait_until(pilot, lambda: app.evidence.passage is not None)
             assert app.evidence.passage is not None
             assert app.evidence.passage.id == "cooking/rice"
             assert note(app) == "reloaded: 8 passages (+1)"
