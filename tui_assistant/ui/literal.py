@@ -9,7 +9,9 @@ prepares Markdown for Textual's `Markdown` widget, which shows Rich markup liter
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
+from rich.cells import cell_len
 from textual.content import Content
 
 from tui_assistant.core.text import clean_display_text
@@ -17,6 +19,7 @@ from tui_assistant.core.text import one_line as one_line  # the widgets' import 
 
 ELLIPSIS = "\u2026"
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_LINE_RANGE = re.compile(r":\d+(?:\u2013\d+)?$")
 _COMMENT_OPEN = "<!--"
 _COMMENT_CLOSE = "-->"
 
@@ -81,14 +84,72 @@ def shorten_left(path: str, suffix: str, width: int) -> str:
     (whole folders first: `…/api/crypto.md:1538–1653`); the suffix is never cut
     unless it alone is wider than `width`."""
     whole = path + suffix
-    if len(whole) <= width or width <= 0:
+    if cell_len(whole) <= width or width <= 0:
         return whole
-    room = width - len(suffix) - 1  # one cell for the ellipsis
+    room = width - cell_len(suffix) - 1  # one cell for the ellipsis
     if room <= 0:
-        return (ELLIPSIS + whole[-(width - 1) :]) if width > 1 else ELLIPSIS
+        return (ELLIPSIS + _last_cells(whole, width - 1)) if width > 1 else ELLIPSIS
     parts = path.split("/")
     for start in range(1, len(parts)):
         tail = "/" + "/".join(parts[start:])
-        if len(tail) <= room:
+        if cell_len(tail) <= room:
             return ELLIPSIS + tail + suffix
-    return ELLIPSIS + path[-room:] + suffix
+    return ELLIPSIS + _last_cells(path, room) + suffix
+
+
+def cut_right(text: str, width: int) -> str:
+    """`text` in at most `width` cells, cut at the end with `…` when it is wider."""
+    if cell_len(text) <= width:
+        return text
+    if width <= 0:
+        return ""
+    return _first_cells(text, width - 1) + ELLIPSIS
+
+
+def _first_cells(text: str, width: int) -> str:
+    """The longest start of `text` that fits in `width` cells (wide characters whole)."""
+    used = 0
+    for position, character in enumerate(text):
+        used += cell_len(character)
+        if used > width:
+            return text[:position]
+    return text
+
+
+def _last_cells(text: str, width: int) -> str:
+    """The longest end of `text` that fits in `width` cells (wide characters whole)."""
+    return _first_cells(text[::-1], width)[::-1]
+
+
+def split_location(location: str) -> tuple[str, str]:
+    """`docs/a.md:12–40` as (`docs/a.md`, `:12–40`), so the path alone is shortened."""
+    found = _LINE_RANGE.search(location)
+    return (location[: found.start()], found.group()) if found else (location, "")
+
+
+def flow_items(
+    label: str, items: Sequence[tuple[str, str]], width: int, separator: str = ", "
+) -> list[str]:
+    """`label` then `items` (each a path and a suffix) on lines of at most `width`
+    cells, never breaking an item: one that does not fit where the line stands starts
+    the next line (indented two cells), and one wider than a whole line is shortened
+    from the left (`shorten_left`), leaving room for the separator after it; the first
+    item stays beside the label when it has to be shortened anyway."""
+    indent = "  " if label else ""
+    ending = separator.rstrip()  # what ends a line when the next item goes below
+    lines: list[str] = []
+    line = label
+    fresh = True  # nothing but the label (or the indent) on the line yet
+    for number, (path, suffix) in enumerate(items):
+        after = cell_len(ending) if number < len(items) - 1 else 0
+        joint = "" if fresh else separator
+        whole = cell_len(path + suffix) + after
+        # Shortened anyway: after the label, rather than on a line of its own.
+        if cell_len(line + joint) + whole <= width or (fresh and whole > width - len(indent)):
+            line += joint + shorten_left(path, suffix, width - cell_len(line + joint) - after)
+        else:
+            lines.append(line.rstrip() if fresh else line + ending)
+            line = indent + shorten_left(path, suffix, width - cell_len(indent) - after)
+        fresh = False
+    lines.append(line)
+    return lines
