@@ -43,7 +43,7 @@ logger = logging.getLogger(__name__)
 
 # Bump when the tables, the passage rules or the stored words change meaning: an older
 # store is then rebuilt.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: HTML comments are not text; titles are plain; rst and txt documents
 # "TUIA": marks the file as ours, so a foreign database at our path is never read.
 APPLICATION_ID = 0x54554941
 STORE_FOLDER = "libraries"

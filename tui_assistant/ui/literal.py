@@ -12,13 +12,12 @@ import re
 
 from textual.content import Content
 
+from tui_assistant.core.markup import COMMENT_OPEN, without_comments
 from tui_assistant.core.text import clean_display_text
 from tui_assistant.core.text import one_line as one_line  # the widgets' import of it
 
 ELLIPSIS = "\u2026"
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_COMMENT_OPEN = "<!--"
-_COMMENT_CLOSE = "-->"
 
 
 def literal(text: str, style: str = "") -> Content:
@@ -33,7 +32,7 @@ def readable_markdown(text: str) -> str:
     code fences. Every line break is kept, so line `n` of the result is line `n` of
     the text (quoted lines are found by number)."""
     text = clean_display_text(text)
-    if _COMMENT_OPEN not in text:
+    if COMMENT_OPEN not in text:
         return text
     kept: list[str] = []
     fence: str | None = None
@@ -50,30 +49,10 @@ def readable_markdown(text: str) -> str:
                 fence = found.group(1)
                 kept.append(line)
                 continue
-        shown, in_comment = _without_comments(line, in_comment)
+        shown, in_comment = without_comments(line, in_comment)
         # A line that held only a comment stays as an empty line, not spaces.
         kept.append(shown if shown.strip() or not line.strip() else "")
     return "\n".join(kept)
-
-
-def _without_comments(line: str, in_comment: bool) -> tuple[str, bool]:
-    """`line` without its HTML comments, and whether a comment is still open after it."""
-    parts: list[str] = []
-    position = 0
-    while position <= len(line):
-        if in_comment:
-            end = line.find(_COMMENT_CLOSE, position)
-            if end < 0:
-                return "".join(parts), True
-            position, in_comment = end + len(_COMMENT_CLOSE), False
-        else:
-            start = line.find(_COMMENT_OPEN, position)
-            if start < 0:
-                parts.append(line[position:])
-                break
-            parts.append(line[position:start])
-            position, in_comment = start + len(_COMMENT_OPEN), True
-    return "".join(parts), in_comment
 
 
 def shorten_left(path: str, suffix: str, width: int) -> str:
