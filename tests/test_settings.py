@@ -40,6 +40,7 @@ def test_defaults_match_the_contract() -> None:
     assert settings.library is None
     assert settings.embedding_model is None
     assert settings.support_check == "warn"
+    assert settings.document_kinds == ("md", "rst", "txt")
 
 
 def test_dotenv_in_the_working_folder_is_read(tmp_path: Path) -> None:
@@ -115,6 +116,39 @@ def test_passages_outside_one_to_five_are_refused(
     with pytest.raises(ConfigError) as raised:
         load_settings()
     assert str(raised.value) == "TUI_ASSISTANT_PASSAGES: must be from 1 to 5"
+
+
+@pytest.mark.parametrize(
+    ("value", "kinds"),
+    [
+        ("md", ("md",)),
+        ("txt, MD", ("md", "txt")),
+        (".rst,.txt", ("rst", "txt")),
+        ("md,,md", ("md",)),
+    ],
+)
+def test_document_types_are_a_comma_list(
+    monkeypatch: pytest.MonkeyPatch, value: str, kinds: tuple[str, ...]
+) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_DOCUMENT_TYPES", value)
+    assert load_settings().document_kinds == kinds
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("md,pdf", "unknown document type 'pdf' (use md, rst, txt)"),
+        ("", "must name at least one of md, rst, txt"),
+        (" , ", "must name at least one of md, rst, txt"),
+    ],
+)
+def test_bad_document_types_are_one_line_naming_the_setting(
+    monkeypatch: pytest.MonkeyPatch, value: str, message: str
+) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_DOCUMENT_TYPES", value)
+    with pytest.raises(ConfigError) as raised:
+        load_settings()
+    assert str(raised.value) == f"TUI_ASSISTANT_DOCUMENT_TYPES: {message}"
 
 
 @pytest.mark.parametrize(

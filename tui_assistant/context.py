@@ -105,7 +105,7 @@ def library_folder(settings: Settings) -> Path:
 def load_library(settings: Settings, progress: Progress | None = None) -> Library:
     """The library from its folder, through the index store in the data folder."""
     data_dir = settings.data_dir or default_data_dir()
-    return open_library(library_folder(settings), data_dir, stem, progress)
+    return open_library(library_folder(settings), data_dir, stem, progress, settings.document_kinds)
 
 
 def build_retriever(settings: Settings, library: Library) -> Retriever:

@@ -1,6 +1,7 @@
-"""The library: a folder tree of Markdown documents, and the passages they split into.
+"""The library: a folder tree of documents, and the passages they split into.
 
-Reading follows the contract's rules: every `*.md` file at any depth; names starting
+Reading follows these rules: every document file (`*.md`, `*.rst`, `*.rst.txt`,
+`*.txt`, as `TUI_ASSISTANT_DOCUMENT_TYPES` allows) at any depth; names starting
 with `.` skipped; symlinks (files and folders) never followed, so no question and no
 document can make the app read outside the folder; a file over 1 MiB, not UTF-8 or
 binary is skipped with a one-line warning naming it. Splitting a document is the pure

@@ -98,7 +98,17 @@ def without_document_suffix(name: str) -> str:
 
 
 def split_document(relative_path: str, text: str) -> Document:
-    """The title and passages of one document (`text` already decoded)."""
+    """The title and passages of one document (`text` already decoded), read as the
+    kind its name says (Markdown for any other name)."""
+    kind = document_kind(relative_path)
+    if kind == "rst":
+        from tui_assistant.core import rst  # docutils is loaded only for rst documents
+
+        return rst.split_rst(relative_path, text)
+    if kind == "txt":
+        from tui_assistant.core import plaintext
+
+        return plaintext.split_plain_text(relative_path, text)
     from tui_assistant.core import markdown
 
     return markdown.split_markdown(relative_path, text)
