@@ -27,7 +27,7 @@ from tui_assistant.core.outcome import Outcome, Quote, Reason
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence
 from tui_assistant.core.text import WORD, content_words, stem
-from tui_assistant.ui.literal import literal, one_line, shorten_left
+from tui_assistant.ui.literal import literal, one_line, readable_source, shorten_left
 from tui_assistant.ui.markdown_view import HIGHLIGHT_STYLE as HIGHLIGHT_STYLE
 from tui_assistant.ui.markdown_view import MarkdownView
 from tui_assistant.ui.markdown_view import highlight_spans as highlight_spans
@@ -311,7 +311,8 @@ class EvidencePanel(VerticalScroll):
         details = self._details.get(passage.id, "")
         self.query_one("#evidence-details", Static).update(literal(details))
         self.set_class(bool(details), "-details")
-        self.body.show(passage.text, self._matched_keys, quoted_lines(passage, self._quotes))
+        shown = readable_source(passage.text, passage.source_path)
+        self.body.show(shown, self._matched_keys, quoted_lines(passage, self._quotes))
         if not self.nearest:
             self.scroll_home(animate=False)
 

@@ -13,11 +13,14 @@ import re
 from textual.content import Content
 
 from tui_assistant.core.markup import COMMENT_OPEN, without_comments
+from tui_assistant.core.passages import document_kind
 from tui_assistant.core.text import clean_display_text
 from tui_assistant.core.text import one_line as one_line  # the widgets' import of it
 
 ELLIPSIS = "\u2026"
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+# A reStructuredText title adornment: one punctuation character repeated, from column 0.
+_ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")
 
 
 def literal(text: str, style: str = "") -> Content:
@@ -53,6 +56,29 @@ def readable_markdown(text: str) -> str:
         # A line that held only a comment stays as an empty line, not spaces.
         kept.append(shown if shown.strip() or not line.strip() else "")
     return "\n".join(kept)
+
+
+def readable_source(text: str, source_path: str) -> str:
+    """A passage's text as the Markdown view should get it. reStructuredText section
+    titles inside the passage (levels below the passage's own) become Markdown headings,
+    since an underline such as `~~~~` would open a code block there; each adornment
+    line becomes an empty line, so line `n` of the result is still line `n` of the text."""
+    if document_kind(source_path) != "rst":
+        return text
+    lines = text.split("\n")
+    for index in range(1, len(lines)):
+        underline, title = lines[index].rstrip(), lines[index - 1].rstrip()
+        if (
+            _ADORNMENT.match(underline)
+            and title.strip()
+            and not title[0].isspace()
+            and not _ADORNMENT.match(title)
+            and len(underline) >= len(title)
+        ):
+            lines[index - 1], lines[index] = f"#### {title}", ""
+            if index >= 2 and lines[index - 2].rstrip() == underline:
+                lines[index - 2] = ""  # its overline
+    return "\n".join(lines)
 
 
 def shorten_left(path: str, suffix: str, width: int) -> str:
