@@ -75,3 +75,9 @@ def test_markdown_marks_in_a_note_are_kept_as_written() -> None:
     document = split("Notes *draft*\n\nSee [the manual](http://x.example).\n")
     assert document.title == "Notes *draft*"
     assert document.passages[0].text == "See [the manual](http://x.example)."
+
+
+def test_a_rule_line_above_the_first_words_is_no_title() -> None:
+    document = split("==========\nRelease notes\n==========\n\nBug fixes.\n", "notes/5.0.txt")
+    assert document.title == "Release notes"
+    assert split("----\n\n", "empty.txt").passages[0].title == "empty"

@@ -1,7 +1,7 @@
 """Plain-text notes (`*.txt`): passages are the file's paragraphs.
 
-- the document title is the file's first non-blank line (folded onto one line and
-  shortened to `MAX_TITLE_CHARS`);
+- the document title is the file's first line with a letter or digit (a rule of `===`
+  above a title is no title), folded onto one line and shortened to `MAX_TITLE_CHARS`;
 - a paragraph is a run of non-blank lines; each is a passage, so a note file of
   unrelated notes answers with the one note that fits; a paragraph longer than
   `MAX_PASSAGE_CHARS` is cut between lines;
@@ -36,7 +36,8 @@ def split_plain_text(relative_path: str, text: str) -> Document:
     found = [paragraph for paragraph in found if paragraph]
     if not found:
         return Document(title=file_title(relative_path), passages=())
-    title = shortened(one_line(found[0][0][1]), MAX_TITLE_CHARS) or file_title(relative_path)
+    worded = (line for paragraph in found for _, line in paragraph if _has_words(line))
+    title = shortened(one_line(next(worded, "")), MAX_TITLE_CHARS) or file_title(relative_path)
     heading_line = None
     if len(found[0]) == 1 and len(found) > 1:
         heading_line = found[0][0][0]  # the title line heads the first passage
@@ -46,6 +47,10 @@ def split_plain_text(relative_path: str, text: str) -> Document:
         label = shortened(one_line(paragraph[0][1]), MAX_LABEL_CHARS)
         sections.append(Section(heading_line=None, level=1, path=(label,), lines=paragraph))
     return document_from_sections(title, None, sections)
+
+
+def _has_words(line: str) -> bool:
+    return any(character.isalnum() for character in line)
 
 
 def shortened(text: str, limit: int) -> str:
