@@ -4,9 +4,12 @@ parse that reads nothing but the text it is given."""
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tui_assistant.core.passages import MAX_PASSAGE_CHARS, Document, split_document
 
@@ -178,3 +181,84 @@ def test_includes_raw_and_file_options_read_nothing(secret: Path) -> None:
     assert events == []
     assert all("secret,value" not in d.text and "root:" not in d.text for d in document.passages)
     assert document.passages[0].text.endswith("After the directives.")
+
+
+# -- properties over generated documents ----------------------------------------
+
+_STYLES = {1: "#", 2: "=", 3: "-", 4: "~"}  # level 1 overlined, as many projects write it
+_WORDS = st.sampled_from(["salt", "water", "Pasta", "boil", "``code``", "*egg*", "knife"])
+_LINE = st.lists(_WORDS, min_size=1, max_size=6).map(" ".join)
+_BLOCK = st.one_of(
+    st.tuples(st.just("title"), st.integers(1, 4), st.lists(_WORDS, min_size=1, max_size=3)),
+    st.tuples(st.just("paragraph"), st.lists(_LINE, min_size=1, max_size=3)),
+    st.tuples(st.just("literal"), st.lists(_LINE, min_size=1, max_size=2)),
+)
+
+
+@dataclass
+class GeneratedRst:
+    lines: list[str] = field(default_factory=list)
+    title_lines: dict[int, int] = field(default_factory=dict)  # line number -> its level
+    content: list[int] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+    def add(self, line: str, level: int = 0) -> None:
+        self.lines.append(line)
+        if level:
+            self.title_lines[len(self.lines)] = level
+        elif line.strip():
+            self.content.append(len(self.lines))
+
+
+@st.composite
+def rst_documents(draw: st.DrawFn) -> GeneratedRst:
+    generated = GeneratedRst()
+    deepest = 0
+    for block in draw(st.lists(_BLOCK, max_size=12)):
+        if block[0] == "title":
+            level = min(block[1], deepest + 1)  # a new style may only go one level down
+            deepest = max(deepest, level)
+            title = " ".join(block[2]).replace("``", "").replace("*", "")
+            rule = _STYLES[level] * (len(title) + 2)
+            # A level-4 title stays inside its passage's text: it counts as content.
+            kind = level if level <= 3 else 0
+            if level == 1:
+                generated.add(rule, kind)
+            generated.add(title, kind)
+            generated.add(rule, kind)
+        elif block[0] == "paragraph":
+            for line in block[1]:
+                generated.add(line)
+        else:
+            generated.add("Example::")
+            generated.add("")
+            for line in block[1]:
+                generated.add("    " + line)
+        generated.add("")
+    return generated
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rst_documents())
+def test_generated_rst_passages_cover_the_text_in_order_from_their_titles(
+    generated: GeneratedRst,
+) -> None:
+    document = split(generated.text)
+    previous_end = 0
+    covered: list[int] = []
+    for draft in document.passages:
+        assert previous_end < draft.line <= draft.end_line <= len(generated.lines)
+        previous_end = draft.end_line
+        own = [n for n in range(draft.line, draft.end_line + 1) if n not in generated.title_lines]
+        # Titles of levels 1-3 only ever start a passage; they are never in its text.
+        assert all(
+            n <= draft.line + 2
+            for n in range(draft.line, draft.end_line + 1)
+            if n in generated.title_lines
+        )
+        assert draft.text == "\n".join(generated.lines[n - 1] for n in own).strip()
+        covered += [n for n in own if n in generated.content]
+    assert covered == generated.content
