@@ -105,6 +105,14 @@ def test_titles_are_plain_text() -> None:
     assert document.passages[1].title == "Title › The fs module"
 
 
+def test_sphinx_roles_in_titles_show_as_sphinx_shows_them() -> None:
+    heading = (
+        ":class:`~django.http.HttpResponse` and :attr:`last name <User.last_name>` in :mod:`a.b`"
+    )
+    text = f"Notes\n=====\n\nIntro.\n\n{heading}\n{'-' * len(heading)}\n\nText.\n"
+    assert split(text).passages[1].title == "Notes › HttpResponse and last name in a.b"
+
+
 def test_a_long_section_is_cut_like_markdown() -> None:
     paragraph = "word " * 150
     text = "Title\n=====\n\n" + "\n\n".join([paragraph] * 12) + "\n"

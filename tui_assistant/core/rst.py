@@ -17,6 +17,7 @@ configuration file is read; no message is printed. Unknown directives and roles
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 
 from docutils import nodes
@@ -33,6 +34,8 @@ from tui_assistant.core.passages import (
 from tui_assistant.core.text import one_line
 
 MAX_SECTION_LEVEL = 3
+_ROLE = re.compile(r"^:[\w.+:-]+:`(.+)`$", re.DOTALL)
+_LABELLED = re.compile(r"^(.+?)\s*<[^<>]+>$", re.DOTALL)
 
 logger = logging.getLogger(__name__)
 
@@ -106,9 +109,30 @@ def _titles(text: str, lines: list[str]) -> list[_Title]:
             start -= 1
         if start <= previous_end:
             continue  # not where docutils says: leave it in the text
-        found.append(_Title(start, underline, level, one_line(title.astext()) or "section"))
+        found.append(_Title(start, underline, level, one_line(_plain(title)) or "section"))
         previous_end = underline
     return found
+
+
+def _plain(title: nodes.Element) -> str:
+    """A title's words. A role docutils does not know (Sphinx's `:class:`) is shown as
+    Sphinx shows it: `` :class:`~django.http.HttpResponse` `` is `HttpResponse`,
+    `` :attr:`last name <User.last_name>` `` is `last name`."""
+    parts: list[str] = []
+    for node in title.children:
+        role = _ROLE.match(node.astext()) if isinstance(node, nodes.problematic) else None
+        if role is None:
+            parts.append(node.astext())
+            continue
+        target = role.group(1)
+        labelled = _LABELLED.match(target)
+        if labelled:
+            parts.append(labelled.group(1))
+        elif target.startswith("~"):
+            parts.append(target[1:].rsplit(".", 1)[-1])
+        else:
+            parts.append(target.removeprefix("!"))
+    return "".join(parts)
 
 
 def _depth(section: nodes.Element) -> int:
