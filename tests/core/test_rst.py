@@ -224,11 +224,11 @@ class GeneratedRst:
 @st.composite
 def rst_documents(draw: st.DrawFn) -> GeneratedRst:
     generated = GeneratedRst()
-    deepest = 0
+    current = 0
     for block in draw(st.lists(_BLOCK, max_size=12)):
         if block[0] == "title":
-            level = min(block[1], deepest + 1)  # a new style may only go one level down
-            deepest = max(deepest, level)
+            level = min(block[1], current + 1)  # a title may only go one level down
+            current = level
             title = " ".join(block[2]).replace("``", "").replace("*", "")
             rule = _STYLES[level] * (len(title) + 2)
             # A level-4 title stays inside its passage's text: it counts as content.
