@@ -16,6 +16,7 @@ from tests.helpers.settings_secrets import (
     assert_no_secret,
 )
 from tui_assistant.errors import ConfigError
+from tui_assistant.locations import default_data_dir
 from tui_assistant.settings import Settings, describe, load_settings
 
 
@@ -27,7 +28,7 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)
 
 
-def test_defaults_match_the_contract() -> None:
+def test_defaults_are_the_documented_ones() -> None:
     settings = load_settings()
     assert settings.provider == "deterministic"
     assert settings.base_url == "https://api.openai.com/v1"
@@ -38,9 +39,9 @@ def test_defaults_match_the_contract() -> None:
     assert settings.retrieval == "auto"
     assert settings.passages == 3
     assert settings.library is None
+    assert settings.data_dir is None and settings.data_folder == default_data_dir()
     assert settings.embedding_model is None
     assert settings.support_check == "warn"
-    assert settings.document_kinds == ("md", "rst", "txt")
 
 
 def test_dotenv_in_the_working_folder_is_read(tmp_path: Path) -> None:
@@ -116,39 +117,6 @@ def test_passages_outside_one_to_five_are_refused(
     with pytest.raises(ConfigError) as raised:
         load_settings()
     assert str(raised.value) == "TUI_ASSISTANT_PASSAGES: must be from 1 to 5"
-
-
-@pytest.mark.parametrize(
-    ("value", "kinds"),
-    [
-        ("md", ("md",)),
-        ("txt, MD", ("md", "txt")),
-        (".rst,.txt", ("rst", "txt")),
-        ("md,,md", ("md",)),
-    ],
-)
-def test_document_types_are_a_comma_list(
-    monkeypatch: pytest.MonkeyPatch, value: str, kinds: tuple[str, ...]
-) -> None:
-    monkeypatch.setenv("TUI_ASSISTANT_DOCUMENT_TYPES", value)
-    assert load_settings().document_kinds == kinds
-
-
-@pytest.mark.parametrize(
-    ("value", "message"),
-    [
-        ("md,pdf", "unknown document type 'pdf' (use md, rst, txt)"),
-        ("", "must name at least one of md, rst, txt"),
-        (" , ", "must name at least one of md, rst, txt"),
-    ],
-)
-def test_bad_document_types_are_one_line_naming_the_setting(
-    monkeypatch: pytest.MonkeyPatch, value: str, message: str
-) -> None:
-    monkeypatch.setenv("TUI_ASSISTANT_DOCUMENT_TYPES", value)
-    with pytest.raises(ConfigError) as raised:
-        load_settings()
-    assert str(raised.value) == f"TUI_ASSISTANT_DOCUMENT_TYPES: {message}"
 
 
 @pytest.mark.parametrize(
@@ -255,7 +223,7 @@ def test_settings_built_in_code_read_the_rest_from_the_environment(
 ) -> None:
     monkeypatch.setenv("TUI_ASSISTANT_MODEL", "llama3")
     settings = Settings(library=tmp_path, data_dir=tmp_path)
-    assert (settings.library, settings.data_dir, settings.model) == (
+    assert (settings.library, settings.data_folder, settings.model) == (
         tmp_path,
         tmp_path,
         "llama3",

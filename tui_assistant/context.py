@@ -17,14 +17,13 @@ from tui_assistant.core.retrieval import KeywordRetriever, Retriever
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.core.text import stem
 from tui_assistant.errors import ConfigError
-from tui_assistant.locations import bundled_lessons_dir, default_data_dir
+from tui_assistant.locations import bundled_lessons_dir
 from tui_assistant.semantic import RetrievalChoice, choose_retrieval, load_embedder
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress, open_library
 
 if TYPE_CHECKING:
     from tui_assistant.providers.embedding import EmbeddingSource
-    from tui_assistant.providers.model_fetch import ByteProgress
     from tui_assistant.store.vectors import PassageVectors
 
 logger = logging.getLogger(__name__)
@@ -45,7 +44,7 @@ class AppContext:
 
     @property
     def data_dir(self) -> Path:
-        return self.settings.data_dir or default_data_dir()
+        return self.settings.data_folder
 
     @property
     def mode_label(self) -> str:
@@ -104,8 +103,9 @@ def library_folder(settings: Settings) -> Path:
 
 def load_library(settings: Settings, progress: Progress | None = None) -> Library:
     """The library from its folder, through the index store in the data folder."""
-    data_dir = settings.data_dir or default_data_dir()
-    return open_library(library_folder(settings), data_dir, stem, progress, settings.document_kinds)
+    return open_library(
+        library_folder(settings), settings.data_folder, stem, progress, settings.document_kinds
+    )
 
 
 def build_retriever(settings: Settings, library: Library) -> Retriever:
@@ -142,7 +142,7 @@ def open_context(
     progress: Progress | None = None,
     embedding: Progress | None = None,
     embed_now: bool = True,
-    fetching: ByteProgress | None = None,
+    fetching: Progress | None = None,
 ) -> AppContext:
     """Load the library and build the service; raises `LibraryError` or `ConfigError`.
 
@@ -150,7 +150,7 @@ def open_context(
     missing vectors are computed (`embedding(done, total)` reports it) before the
     first answer; without, the caller embeds later (`AppContext.embed`).
     """
-    data_dir = settings.data_dir or default_data_dir()
+    data_dir = settings.data_folder
     choice = choose_retrieval(settings, data_dir, fetching)
     embedder = None
     if choice.mode == "hybrid":
