@@ -19,6 +19,7 @@ from tui_assistant.core.library import (
     parse_document,
     printable_file_name,
 )
+from tui_assistant.core.markup import plain_inline
 from tui_assistant.core.passages import Document, Passage
 from tui_assistant.core.text import clean_display_text
 from tui_assistant.errors import LibraryError
@@ -378,10 +379,10 @@ def test_parsed_passages_have_one_line_titles_and_their_own_lines_as_text(conten
     assert one_visible_line(result.title)
     # A byte-order mark is not text; lines end at \n, \r\n or \r, as editors count them.
     lines = re.split(r"\r\n|\r|\n", content.removeprefix("\ufeff"))
-    # The title comes from the file: a "# " heading in it, else the file name.
+    # The title comes from the file: a "# " heading in it (as plain text), else the file name.
     assert result.title == "lesson" or any(
         line.lstrip(" ").startswith("#")
-        and result.title in " ".join(clean_display_text(line).split())
+        and result.title in " ".join(clean_display_text(plain_inline(line)).split())
         for line in lines
     )
     assert result.passages
