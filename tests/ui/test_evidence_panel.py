@@ -211,6 +211,38 @@ async def test_passage_is_rendered_markdown_without_comments_or_markup() -> None
         assert app.opened == [] and app.is_running
 
 
+async def test_an_rst_passage_shows_its_inner_titles_as_headings_and_its_code_as_code() -> None:
+    passage = Passage(
+        id="topics/cache#memcached",
+        title="Cache › Setting up › Memcached",
+        text=(
+            "Memcached is a memory-based cache server.\n"
+            "\n"
+            "Multiple servers\n"
+            "~~~~~~~~~~~~~~~~\n"
+            "\n"
+            "List them all::\n"
+            "\n"
+            "    LOCATION = ['a:11211', 'b:11211']\n"
+            "\n"
+            "Then restart the cache."
+        ),
+        source_path="docs/topics/cache.rst",
+        line=64,
+        end_line=76,
+    )
+    app = PanelApp()
+    async with app.run_test(size=(80, 30)) as pilot:
+        app.panel.show_passage(passage)
+        await shown(pilot, app)
+        fences = list(app.panel.body.query(MarkdownFence))
+        assert len(fences) == 1 and "LOCATION" in str(fences[0].query_one(Static).render())
+        assert "restart" not in str(fences[0].query_one(Static).render())
+        body = "\n".join(str(block.render()) for block in app.panel.body.query(Static))
+        assert "Multiple servers" in body and "~~~" not in body
+        assert "Then restart the cache." in body
+
+
 async def test_question_words_are_highlighted_in_the_rendered_passage() -> None:
     app = PanelApp()
     async with app.run_test(size=(80, 30)) as pilot:

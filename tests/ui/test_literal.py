@@ -1,10 +1,17 @@
-"""Laying out paths and ids at a width: whole, or shortened from the left, never broken."""
+"""Laying out paths and ids at a width (whole, or shortened from the left, never broken),
+and passage text prepared for the Markdown view by the kind of document it comes from."""
 
 from __future__ import annotations
 
 from rich.cells import cell_len
 
-from tui_assistant.ui.literal import cut_right, flow_items, shorten_left, split_location
+from tui_assistant.ui.literal import (
+    cut_right,
+    flow_items,
+    readable_source,
+    shorten_left,
+    split_location,
+)
 
 ONE = ("reference/commandline/trust-signer-remove#remove-a-signer-from-multiple-repos", "")
 
@@ -50,3 +57,33 @@ def test_cut_right_counts_cells() -> None:
 def test_wide_characters_are_counted_as_two_cells_when_shortening() -> None:
     shown = shorten_left("文書/設定/日本語のファイル.md", ":1\u20139", 16)
     assert cell_len(shown) <= 16 and shown.endswith(".md:1\u20139") and shown.startswith("\u2026")
+
+
+def test_rst_titles_inside_a_passage_become_headings_line_for_line() -> None:
+    text = "Intro.\n\nDetails\n~~~~~~~\n\nText.\n\n=====\nOver\n=====\n\nMore."
+    shown = readable_source(text, "docs/guide.rst")
+    assert shown.split("\n") == [
+        "Intro.",
+        "",
+        "#### Details",
+        "",
+        "",
+        "Text.",
+        "",
+        "",
+        "#### Over",
+        "",
+        "",
+        "More.",
+    ]
+
+
+def test_rst_lines_that_are_no_titles_are_kept() -> None:
+    text = "Short\n~~\n\n    indented\n    ~~~~~~~~~~~~\n\n----------\n\nA long title line\n~~~~"
+    assert readable_source(text, "guide.rst.txt") == text
+
+
+def test_markdown_and_plain_text_pass_as_they_are() -> None:
+    text = "Details\n~~~~~~~\n"
+    assert readable_source(text, "notes.md") == text
+    assert readable_source(text, "notes.txt") == text

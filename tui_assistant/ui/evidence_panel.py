@@ -27,7 +27,7 @@ from tui_assistant.core.outcome import Outcome, Quote, Reason
 from tui_assistant.core.passages import Passage, line_range
 from tui_assistant.core.retrieval import Evidence
 from tui_assistant.core.text import WORD, content_words, stem
-from tui_assistant.ui.literal import literal, one_line
+from tui_assistant.ui.literal import literal, one_line, readable_source
 from tui_assistant.ui.markdown_view import MarkdownView, highlight_spans
 from tui_assistant.ui.whole_items import WholeItems, id_item
 
@@ -293,17 +293,18 @@ class EvidencePanel(VerticalScroll):
             self.border_subtitle = f"{self._source} · ctrl+↓↑ to step"
         self.query_one("#evidence-title", Static).update(literal(one_line(passage.title)))
         # Shortened to fit when long: the tooltips hold them in full.
-        for selector, shown in (
+        for selector, items in (
             ("#evidence-meta", WholeItems([id_item(passage.id)])),
             ("#evidence-location", location_items(passage)),
         ):
             line = self.query_one(selector, Static)
-            line.update(shown)
-            line.tooltip = Content(str(shown))
+            line.update(items)
+            line.tooltip = Content(str(items))
         details = self._details.get(passage.id, "")
         self.query_one("#evidence-details", Static).update(literal(details))
         self.set_class(bool(details), "-details")
-        self.body.show(passage.text, self._matched_keys, quoted_lines(passage, self._quotes))
+        text = readable_source(passage.text, passage.source_path)
+        self.body.show(text, self._matched_keys, quoted_lines(passage, self._quotes))
         if not self.nearest:
             self.scroll_home(animate=False)
 

@@ -14,14 +14,16 @@ from collections.abc import Sequence
 from rich.cells import cell_len
 from textual.content import Content
 
+from tui_assistant.core.markup import COMMENT_OPEN, without_comments
+from tui_assistant.core.passages import document_kind
 from tui_assistant.core.text import clean_display_text
 from tui_assistant.core.text import one_line as one_line  # the widgets' import of it
 
 ELLIPSIS = "\u2026"
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _LINE_RANGE = re.compile(r":\d+(?:\u2013\d+)?$")
-_COMMENT_OPEN = "<!--"
-_COMMENT_CLOSE = "-->"
+# A reStructuredText title adornment: one punctuation character repeated, from column 0.
+_ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")
 
 
 def literal(text: str, style: str = "") -> Content:
@@ -36,7 +38,7 @@ def readable_markdown(text: str) -> str:
     code fences. Every line break is kept, so line `n` of the result is line `n` of
     the text (quoted lines are found by number)."""
     text = clean_display_text(text)
-    if _COMMENT_OPEN not in text:
+    if COMMENT_OPEN not in text:
         return text
     kept: list[str] = []
     fence: str | None = None
@@ -53,30 +55,33 @@ def readable_markdown(text: str) -> str:
                 fence = found.group(1)
                 kept.append(line)
                 continue
-        shown, in_comment = _without_comments(line, in_comment)
+        shown, in_comment = without_comments(line, in_comment)
         # A line that held only a comment stays as an empty line, not spaces.
         kept.append(shown if shown.strip() or not line.strip() else "")
     return "\n".join(kept)
 
 
-def _without_comments(line: str, in_comment: bool) -> tuple[str, bool]:
-    """`line` without its HTML comments, and whether a comment is still open after it."""
-    parts: list[str] = []
-    position = 0
-    while position <= len(line):
-        if in_comment:
-            end = line.find(_COMMENT_CLOSE, position)
-            if end < 0:
-                return "".join(parts), True
-            position, in_comment = end + len(_COMMENT_CLOSE), False
-        else:
-            start = line.find(_COMMENT_OPEN, position)
-            if start < 0:
-                parts.append(line[position:])
-                break
-            parts.append(line[position:start])
-            position, in_comment = start + len(_COMMENT_OPEN), True
-    return "".join(parts), in_comment
+def readable_source(text: str, source_path: str) -> str:
+    """A passage's text as the Markdown view should get it. reStructuredText section
+    titles inside the passage (levels below the passage's own) become Markdown headings,
+    since an underline such as `~~~~` would open a code block there; each adornment
+    line becomes an empty line, so line `n` of the result is still line `n` of the text."""
+    if document_kind(source_path) != "rst":
+        return text
+    lines = text.split("\n")
+    for index in range(1, len(lines)):
+        underline, title = lines[index].rstrip(), lines[index - 1].rstrip()
+        if (
+            _ADORNMENT.match(underline)
+            and title.strip()
+            and not title[0].isspace()
+            and not _ADORNMENT.match(title)
+            and len(underline) >= len(title)
+        ):
+            lines[index - 1], lines[index] = f"#### {title}", ""
+            if index >= 2 and lines[index - 2].rstrip() == underline:
+                lines[index - 2] = ""  # its overline
+    return "\n".join(lines)
 
 
 def shorten_left(path: str, suffix: str, width: int) -> str:
