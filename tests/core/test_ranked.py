@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests.helpers import BUNDLED_LESSONS, KNIFE_LESSONS, PROJECT_ROOT, library_of, memory_library
+from tests.helpers import cjk_library as cjk
 from tui_assistant.core.confidence import ConfidenceModel
 from tui_assistant.core.library import Library
 from tui_assistant.core.passages import Passage
@@ -349,3 +350,28 @@ def test_scored_gives_the_best_passages_by_bm25f_best_first_also_when_refused() 
     assert isinstance(tie.retrieve("boil eggs"), NoEvidence)
     assert len(tie.scored("boil eggs", 5)) == 2
     assert tie.scored("zebra quantum", 5) == []
+
+
+# -- languages written without spaces ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cjk_library(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    return memory_library(cjk.write_cjk_library(tmp_path_factory.mktemp("cjk")))
+
+
+@pytest.mark.parametrize(("question", "expected"), cjk.ANSWERED)
+def test_a_cjk_question_finds_its_passage(
+    cjk_library: Library, question: str, expected: str
+) -> None:
+    # Found: answered, or offered first when ranked alone is not sure of it.
+    result = RankedRetriever(cjk_library).retrieve(question)
+    shown = result.passages if isinstance(result, Evidence) else result.nearest
+    assert shown and shown[0].id == expected, result
+
+
+@pytest.mark.parametrize("question", cjk.NOT_IN_THE_LIBRARY)
+def test_a_cjk_question_the_library_cannot_answer_is_refused(
+    cjk_library: Library, question: str
+) -> None:
+    assert isinstance(RankedRetriever(cjk_library).retrieve(question), NoEvidence)

@@ -1,6 +1,7 @@
 """The library folder on disk: listing its documents and reading them safely.
 
-Every `*.md` file at any depth; names starting with `.` skipped; symlinks (files and
+Every document file (`*.md`, `*.rst`, `*.rst.txt`, `*.txt`, as the kinds asked for
+allow) at any depth; names starting with `.` skipped; symlinks (files and
 folders) never followed, so no question and no document can make the app read outside
 the folder; a file over 1 MiB, not UTF-8 or binary is skipped with a one-line reason.
 Splitting what is read is the pure `core.library.parse_document`.
@@ -10,11 +11,12 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
 from tui_assistant.core.library import FileProblem, parse_document
-from tui_assistant.core.passages import Document
+from tui_assistant.core.passages import DOCUMENT_KINDS, Document, document_kind
 from tui_assistant.errors import LibraryError
 
 # Far beyond any useful document; reading no more keeps a stray 50 MB file from
@@ -38,8 +40,9 @@ class Listing:
     problems: tuple[FileProblem, ...]  # entries that are not read at all
 
 
-def list_library(folder: Path) -> Listing:
-    """Every `*.md` document under `folder` with its stamp, sorted by path.
+def list_library(folder: Path, kinds: Collection[str] = DOCUMENT_KINDS) -> Listing:
+    """Every document of the `kinds` asked for (`md`, `rst`, `txt`) under `folder`
+    with its stamp, sorted by path.
 
     Raises `LibraryError` when the folder itself is missing or unreadable; a sub-folder
     that cannot be read is a problem, not an error.
@@ -47,7 +50,7 @@ def list_library(folder: Path) -> Listing:
     files: list[FileStamp] = []
     problems: list[FileProblem] = []
     try:
-        _walk(os.fspath(folder), "", files, problems, top=True)
+        _walk(os.fspath(folder), "", frozenset(kinds), files, problems, top=True)
     except FileNotFoundError:
         raise LibraryError(f"library folder {folder} does not exist") from None
     except NotADirectoryError:
@@ -60,7 +63,12 @@ def list_library(folder: Path) -> Listing:
 
 
 def _walk(
-    folder: str, prefix: str, files: list[FileStamp], problems: list[FileProblem], top: bool
+    folder: str,
+    prefix: str,
+    kinds: frozenset[str],
+    files: list[FileStamp],
+    problems: list[FileProblem],
+    top: bool,
 ) -> None:
     try:
         listing = os.scandir(folder)
@@ -76,13 +84,14 @@ def _walk(
                 continue
             path = prefix + name
             if entry.is_dir(follow_symlinks=False):
-                _walk(entry.path, path + "/", files, problems, top=False)
+                _walk(entry.path, path + "/", kinds, files, problems, top=False)
                 continue
+            document = document_kind(name) in kinds
             if entry.is_symlink():
-                if name.endswith(".md") or entry.is_dir():
+                if document or entry.is_dir():
                     problems.append(FileProblem(path, "is a symlink (not followed)"))
                 continue
-            if not name.endswith(".md"):
+            if not document:
                 continue  # other files may live beside documents
             if not _is_utf8(path):
                 problems.append(FileProblem(path, "has a name that is not UTF-8"))
