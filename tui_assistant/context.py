@@ -6,21 +6,28 @@ provider module (and httpx) is imported only in model mode, to keep start-up fas
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui_assistant.core.library import Library
+from tui_assistant.core.library_report import LibraryReport, StoreFacts, VectorFacts, build_report
 from tui_assistant.core.ranked import RankedRetriever
 from tui_assistant.core.retrieval import KeywordRetriever, Retriever
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.core.text import stem
 from tui_assistant.errors import ConfigError
 from tui_assistant.locations import bundled_lessons_dir, default_data_dir
-from tui_assistant.semantic import RetrievalChoice, choose_retrieval, load_embedder
+from tui_assistant.semantic import (
+    RetrievalChoice,
+    choose_retrieval,
+    load_embedder,
+    model_id_without_loading,
+)
 from tui_assistant.settings import Settings
-from tui_assistant.store.index_store import Progress, open_library
+from tui_assistant.store.index_store import Progress, open_library, store_path
 
 if TYPE_CHECKING:
     from tui_assistant.providers.embedding import EmbeddingSource
@@ -71,7 +78,6 @@ class AppContext:
     def embed(self, library: Library, progress: Progress | None = None) -> PassageVectors:
         """`library`'s vectors: stored ones read, missing ones computed and stored.
         Safe off the event loop (it touches neither the service nor the screen)."""
-        from tui_assistant.store.index_store import store_path
         from tui_assistant.store.vectors import embed_library
 
         assert self.embedder is not None
@@ -175,3 +181,30 @@ def open_context(
     if embedder is not None and embed_now:
         context.use_vectors(library, context.embed(library, embedding))
     return context
+
+
+def describe_library(
+    settings: Settings,
+    library: Library,
+    choice: RetrievalChoice,
+    retrieval: str,
+    model_id: str | None = None,
+) -> LibraryReport:
+    """The report of `library` as loaded with `settings`, from what the data folder holds:
+    nothing is embedded, and no model is loaded (`model_id` names the loaded one, else it
+    comes from the model's weights hash). `retrieval` is the mode answering now."""
+    store = store_path(settings.data_dir or default_data_dir(), library_folder(settings))
+    size = 0
+    for part in (store, Path(f"{store}-wal")):
+        with contextlib.suppress(OSError):
+            size += part.stat().st_size
+    if choice.mode != "hybrid":
+        reason = choice.note or f"TUI_ASSISTANT_RETRIEVAL is {settings.retrieval}"
+        vectors = VectorFacts(None, reason=reason)
+    else:
+        from tui_assistant.store.vectors import stored_vectors
+
+        model = model_id or model_id_without_loading(choice)
+        stored_model, embedded = stored_vectors(store, library)
+        vectors = VectorFacts(model, embedded if stored_model == model else 0)
+    return build_report(library, retrieval, StoreFacts(str(store), size), vectors)

@@ -150,12 +150,15 @@ class Library:
         text: Callable[[int], str],
         problems: Sequence[FileProblem] = (),
         positions: Sequence[int] | None = None,
+        hidden: Sequence[str] = (),
     ) -> None:
         self.folder = folder
         self.passages = tuple(passages)
         self.documents = tuple(documents)
         self.index = index
         self.problems = tuple(problems)
+        # Names skipped for starting with `.`: reported, never warned about.
+        self.hidden = tuple(hidden)
         self.positions: Sequence[int] = (
             positions if positions is not None else range(len(self.passages))
         )

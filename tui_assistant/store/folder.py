@@ -1,6 +1,7 @@
 """The library folder on disk: listing its documents and reading them safely.
 
-Every `*.md` file at any depth; names starting with `.` skipped; symlinks (files and
+Every `*.md` file at any depth; names starting with `.` skipped (listed as hidden,
+without a warning); symlinks (files and
 folders) never followed, so no question and no document can make the app read outside
 the folder; a file over 1 MiB, not UTF-8 or binary is skipped with a one-line reason.
 Splitting what is read is the pure `core.library.parse_document`.
@@ -36,6 +37,9 @@ class FileStamp:
 class Listing:
     files: tuple[FileStamp, ...]  # sorted by path
     problems: tuple[FileProblem, ...]  # entries that are not read at all
+    # Names starting with `.` (a folder's with a trailing `/`, not looked into): skipped
+    # without a warning, since nearly every docs tree has `.git` or `.github`.
+    hidden: tuple[str, ...] = ()
 
 
 def list_library(folder: Path) -> Listing:
@@ -46,8 +50,9 @@ def list_library(folder: Path) -> Listing:
     """
     files: list[FileStamp] = []
     problems: list[FileProblem] = []
+    hidden: list[str] = []
     try:
-        _walk(os.fspath(folder), "", files, problems, top=True)
+        _walk(os.fspath(folder), "", files, problems, hidden, top=True)
     except FileNotFoundError:
         raise LibraryError(f"library folder {folder} does not exist") from None
     except NotADirectoryError:
@@ -56,11 +61,17 @@ def list_library(folder: Path) -> Listing:
         raise LibraryError(f"library folder {folder} cannot be read: {error.strerror}") from None
     files.sort(key=lambda stamp: stamp.path)
     problems.sort(key=lambda problem: problem.path)
-    return Listing(tuple(files), tuple(problems))
+    hidden.sort()
+    return Listing(tuple(files), tuple(problems), tuple(hidden))
 
 
 def _walk(
-    folder: str, prefix: str, files: list[FileStamp], problems: list[FileProblem], top: bool
+    folder: str,
+    prefix: str,
+    files: list[FileStamp],
+    problems: list[FileProblem],
+    hidden: list[str],
+    top: bool,
 ) -> None:
     try:
         listing = os.scandir(folder)
@@ -72,11 +83,12 @@ def _walk(
     with listing:
         for entry in listing:
             name = entry.name
-            if name.startswith("."):
-                continue
             path = prefix + name
+            if name.startswith("."):
+                hidden.append(path + "/" if entry.is_dir(follow_symlinks=False) else path)
+                continue
             if entry.is_dir(follow_symlinks=False):
-                _walk(entry.path, path + "/", files, problems, top=False)
+                _walk(entry.path, path + "/", files, problems, hidden, top=False)
                 continue
             if entry.is_symlink():
                 if name.endswith(".md") or entry.is_dir():

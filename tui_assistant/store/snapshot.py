@@ -169,4 +169,4 @@ def read_library(
         key,
     )
     texts = _Texts(connection, by_number)
-    return Library(folder, infos, documents, index, texts, problems, positions)
+    return Library(folder, infos, documents, index, texts, problems, positions, listing.hidden)
