@@ -88,6 +88,7 @@ def read_library(
     folder: Path,
     listing: Listing,
     key: KeyFunction,
+    reread: tuple[str, ...] = (),
 ) -> Library:
     """The in-memory library and index, from the store's snapshot.
 
@@ -169,4 +170,6 @@ def read_library(
         key,
     )
     texts = _Texts(connection, by_number)
-    return Library(folder, infos, documents, index, texts, problems, positions, listing.hidden)
+    return Library(
+        folder, infos, documents, index, texts, problems, positions, listing.hidden, reread
+    )
