@@ -98,6 +98,11 @@ class AppContext:
         )
         return True
 
+    def report(self) -> LibraryReport:
+        """The library report of what answers now (reads the store: off the event loop)."""
+        model_id = self.embedder.model_id if self.embedder is not None else None
+        return describe_library(self.settings, self.library, self.choice, self.retrieval, model_id)
+
     async def aclose(self) -> None:
         closer = getattr(self.service.provider, "aclose", None)
         if closer is not None:

@@ -91,10 +91,10 @@ def _walk(
                 _walk(entry.path, path + "/", files, problems, hidden, top=False)
                 continue
             if entry.is_symlink():
-                if name.endswith(".md") or entry.is_dir():
+                if is_document_name(name) or entry.is_dir():
                     problems.append(FileProblem(path, "is a symlink (not followed)"))
                 continue
-            if not name.endswith(".md"):
+            if not is_document_name(name):
                 continue  # other files may live beside documents
             if not _is_utf8(path):
                 problems.append(FileProblem(path, "has a name that is not UTF-8"))
@@ -104,6 +104,11 @@ def _walk(
                 continue
             info = entry.stat(follow_symlinks=False)
             files.append(FileStamp(path, info.st_size, info.st_mtime_ns))
+
+
+def is_document_name(name: str) -> bool:
+    """Whether a file of this name is a document (watch mode asks it too)."""
+    return name.endswith(".md")
 
 
 def _is_utf8(name: str) -> bool:

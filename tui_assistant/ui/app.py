@@ -256,6 +256,7 @@ class AssistantApp(LibraryApp):
         self.status_bar.show_outcome(outcome.describe(), outcome.kind.value)
         self.question_box.set_busy(False)
         self.refresh_bindings()
+        self.reload_changed()  # documents that changed on disk meanwhile
 
     # -- passages, editor, help -----------------------------------------------
 

@@ -14,18 +14,29 @@ import time
 from collections.abc import Callable, Iterable
 
 from textual import on, work
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.message import Message
+from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from tui_assistant.context import AppContext, load_library, open_context
+from tui_assistant.context import AppContext, library_folder, load_library, open_context
 from tui_assistant.core.library import Library
+from tui_assistant.core.library_changes import passage_changes
 from tui_assistant.errors import ConfigError, LibraryError
+from tui_assistant.locations import default_data_dir
 from tui_assistant.settings import Settings
+from tui_assistant.store.folder import is_document_name
 from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.chat_pane import ChatPane
 from tui_assistant.ui.evidence_panel import EvidencePanel
 from tui_assistant.ui.library_browser import LibraryBrowser
+from tui_assistant.ui.library_report_screen import LibraryReportScreen
+from tui_assistant.ui.library_watch import (
+    WATCH_GROUP,
+    LibraryChangedOnDisk,
+    WatchFailed,
+    start_watching,
+)
 from tui_assistant.ui.messages import (
     EmbeddingFailed,
     EmbeddingProgress,
@@ -37,7 +48,7 @@ from tui_assistant.ui.messages import (
     VectorsComputed,
 )
 from tui_assistant.ui.question_box import QuestionBox
-from tui_assistant.ui.status_bar import StatusBar, plural
+from tui_assistant.ui.status_bar import StatusBar
 
 # Indexing progress is posted at most this often (and at the last step).
 PROGRESS_INTERVAL_SECONDS = 0.05
@@ -81,6 +92,8 @@ class LibraryApp(App[int]):
         # The error that ended the first load: `run_app` raises it for the CLI (exit 2).
         self.load_error: LibraryError | ConfigError | None = None
         self.reloading = False
+        # Documents changed on disk since the last reload began (watch mode).
+        self.changed_on_disk = False
 
     @property
     def loaded(self) -> bool:
@@ -152,16 +165,18 @@ class LibraryApp(App[int]):
         self.post_message(LibraryLoaded(context))
 
     @work(thread=True, exclusive=True, group="library")
-    def reload_library(self, settings: Settings) -> None:
-        """Read the library again (only changed files are indexed) off the app's thread."""
+    def reload_library(self, settings: Settings, before: Library) -> None:
+        """Read the library again (only changed files are indexed) off the app's thread,
+        and count what changed since `before` (still open: it is swapped out later)."""
         try:
             library = self._reload_library(settings, self._loading(reloading=True))
+            changes = passage_changes(before, library)
         except _Abandoned:
             return
         except Exception as error:  # a store that cannot be read must not end the app
             self.post_message(LibraryFailed(error, failure_reason(error), reloading=True))
             return
-        self.post_message(LibraryReloaded(library))
+        self.post_message(LibraryReloaded(library, changes))
 
     # -- what the messages show -----------------------------------------------------
 
@@ -177,20 +192,18 @@ class LibraryApp(App[int]):
         self.status_bar.show_ready()
         self.refresh_bindings()
         self.start_embedding()
+        if self.settings.watch:
+            self._start_watching()
 
     @on(LibraryReloaded)
     def _library_reloaded(self, message: LibraryReloaded) -> None:
-        before = self.context.library
-        known = {str(problem) for problem in before.problems}
-        change = len(message.library) - len(before)
+        known = {str(problem) for problem in self.context.library.problems}
         self.swap_library(message.library)
         self._show_library(known)
         self.start_embedding()
-        changed = f" ({change:+,})" if change else ""
-        self.query_one(
-            StatusBar
-        ).note = f"reloaded: {plural(len(message.library), 'passage')}{changed}"
+        self.status_bar.note = f"reloaded: {message.changes}"
         self.reload_ended()
+        self.reload_changed()
 
     @on(LibraryFailed)
     def _library_failed(self, message: LibraryFailed) -> None:
@@ -198,10 +211,9 @@ class LibraryApp(App[int]):
             self.fail_to_start(message.error, message.reason)
             return
         self.reloading = False
-        self.query_one(
-            StatusBar
-        ).note = f"reload failed, still using the loaded library: {message.reason}"
+        self.status_bar.note = f"reload failed, still using the loaded library: {message.reason}"
         self.reload_ended()
+        self.reload_changed()
 
     def reload_ended(self) -> None:
         """A reload is over, swapped in or failed."""
@@ -231,9 +243,54 @@ class LibraryApp(App[int]):
         elif self.reloading:
             self.status_bar.note = "already reloading"
         else:
-            self.reloading = True
-            self.status_bar.show_work("reloading…")
-            self.reload_library(self.context.settings)
+            self._start_reload()
+
+    def _start_reload(self) -> None:
+        self.reloading = True
+        self.status_bar.show_work("reloading…")
+        self.reload_library(self.context.settings, self.context.library)
+
+    # -- watch mode: reloading by itself when documents change on disk ---------------
+
+    def _start_watching(self) -> None:
+        folder = library_folder(self.settings)
+        data_dir = self.settings.data_dir or default_data_dir()
+        start_watching(self, folder, is_document_name, ignored=[data_dir])
+
+    @on(LibraryChangedOnDisk)
+    def _changed_on_disk(self, message: LibraryChangedOnDisk) -> None:
+        self.changed_on_disk = True
+        self.reload_changed()
+
+    def reload_changed(self) -> None:
+        """Reload if documents changed on disk and a reload can start now; else it
+        starts once the reload or the answer under way is over."""
+        if not self.changed_on_disk or not self.loaded or self.reloading:
+            return
+        if self.reload_refused() is not None:
+            return
+        self.changed_on_disk = False
+        self._start_reload()
+
+    @on(WatchFailed)
+    def _watch_failed(self, message: WatchFailed) -> None:
+        self.chat.add_notice(
+            f"watch mode is off: the library folder cannot be watched ({message.reason});"
+            " ctrl+r reloads by hand"
+        )
+
+    # -- the library report (ctrl+p) ---------------------------------------------------
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        about = "Documents and passages by kind, skipped files, the store, the vectors"
+        yield SystemCommand("Library report", about, self.action_library_report)
+
+    def action_library_report(self) -> None:
+        if not self.loaded:
+            self.status_bar.note = "still indexing: the library is not loaded yet"
+            return
+        self.push_screen(LibraryReportScreen(self.context.report))
 
     # -- hybrid retrieval's vectors, computed in the background -----------------------
 
@@ -302,5 +359,6 @@ class LibraryApp(App[int]):
     async def close_library(self) -> None:
         """Stop any load still running and let go of the provider's connections."""
         self.workers.cancel_group(self, "library")
+        self.workers.cancel_group(self, WATCH_GROUP)
         if self._loaded_context is not None:
             await self._loaded_context.aclose()
