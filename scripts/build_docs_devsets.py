@@ -1,4 +1,4 @@
-"""Extract three real Markdown documentation trees into eval/ as development libraries.
+"""Extract real Markdown documentation trees into eval/ as development libraries.
 
 - eval/docker-docs/      the Docker (moby + docker CLI) reference documentation that Debian
                          ships in its `docker-doc` package: a nested tree (api/,
@@ -11,24 +11,36 @@
                          its npm package (docs/docs/api, docs/docs/best-practices): one
                          file per class or topic, a few with many `###` sections
                          (Dispatcher.md, MockAgent.md, SnapshotAgent.md).
+- eval/serverless-docs/  the Serverless Framework's documentation as shipped in its npm
+                         package (docs/): near-duplicate pages, the same guide written
+                         once per provider (providers/aws, azure, google, openwhisk, ...).
+- eval/npm-cli-docs/     npm's own CLI reference as shipped in the npm package
+                         (docs/content/): one page per command (commands/npm-*.md) plus
+                         the configuration pages (config, npmrc, package.json, scripts).
+- eval/starlette-docs/   the Starlette web library's API documentation from its PyPI
+                         source distribution (docs/): one page per component (requests,
+                         responses, routing, middleware, ...) and long release notes.
 
 Each tree keeps only its `.md` files, under their original names and folders. Debian
 compresses larger documentation files (`run.md.gz`); those are decompressed to the
 name the project gave them (`run.md`). The licence of each project goes to
 eval/<name>.LICENSE with a first line naming the package and version.
 
-Download the three packages once (this needs the network; the script itself does not):
+Download the packages once (this needs the network; the script itself does not):
 
     apt-get update && apt-get download docker-doc=20.10.24+dfsg1-1+deb12u1
-    npm pack fastify@5.12.8
-    npm pack undici@7.30.2
+    npm pack fastify@5.12.8 undici@7.30.2 serverless@3.40.0 npm@10.9.9
+    pip download --no-deps --no-binary :all: starlette==1.10.0
 
 then, from the repository root:
 
     python scripts/build_docs_devsets.py \\
         --docker-deb docker-doc_20.10.24+dfsg1-1+deb12u1_all.deb \\
         --fastify-tgz fastify-5.12.8.tgz \\
-        --undici-tgz undici-7.30.2.tgz
+        --undici-tgz undici-7.30.2.tgz \\
+        --serverless-tgz serverless-3.40.0.tgz \\
+        --npm-tgz npm-10.9.9.tgz \\
+        --starlette-sdist starlette-1.10.0.tar.gz
 
 Any of the options may be given alone to rebuild one tree. The Debian package's copyright
 file says the documentation is under the Apache License 2.0 and points to Debian's copy
@@ -46,6 +58,7 @@ import io
 import re
 import shutil
 import tarfile
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,16 +68,6 @@ DOCKER_NAME = "docker-docs"
 DOCKER_PACKAGE = "docker-doc"
 DOCKER_VERSION = "20.10.24+dfsg1-1+deb12u1"
 DOCKER_DOC_PREFIX = "usr/share/doc/docker-doc/"
-
-FASTIFY_NAME = "fastify-docs"
-FASTIFY_PACKAGE = "fastify"
-FASTIFY_VERSION = "5.12.8"
-FASTIFY_DOC_PREFIX = "package/docs/"
-
-UNDICI_NAME = "undici-docs"
-UNDICI_PACKAGE = "undici"
-UNDICI_VERSION = "7.30.2"
-UNDICI_DOC_PREFIX = "package/docs/docs/"
 
 APACHE_LICENSE = Path("/usr/share/common-licenses/Apache-2.0")
 
@@ -159,58 +162,117 @@ def build_docker(deb: Path, apache_license: Path) -> None:
     print(f"{DOCKER_NAME}: {count} files, {size} bytes")
 
 
-def build_fastify(archive: Path) -> None:
-    files = tgz_files(archive)
-    package_json = files.get("package/package.json", b"").decode("utf-8")
-    version = re.search(r'"version"\s*:\s*"([^"]+)"', package_json)
-    if version and version.group(1) != FASTIFY_VERSION:
-        print(f"warning: expected fastify {FASTIFY_VERSION}, got {version.group(1)}")
-    pages = {
-        path.removeprefix(FASTIFY_DOC_PREFIX): content
-        for path, content in files.items()
-        if path.startswith(FASTIFY_DOC_PREFIX) and path.endswith(".md")
-    }
-    count, size = write_tree(FASTIFY_NAME, pages)
-    header = (
-        f"Extracted from the npm package {FASTIFY_PACKAGE} "
-        f"{version.group(1) if version else FASTIFY_VERSION} (its docs/ folder), "
-        f"by scripts/build_docs_devsets.py. The package's LICENSE file:\n\n"
-    )
-    (EVAL / f"{FASTIFY_NAME}.LICENSE").write_text(
-        header + files["package/LICENSE"].decode("utf-8"), encoding="utf-8"
-    )
-    print(f"{FASTIFY_NAME}: {count} files, {size} bytes")
+@dataclass(frozen=True)
+class TarballTree:
+    """A documentation tree shipped inside an npm tarball or a PyPI sdist."""
+
+    name: str  # eval/<name>/
+    registry: str  # "npm" or "PyPI" (a source distribution)
+    package: str
+    version: str
+    doc_prefix: str  # the tree's folder inside the archive
+    licence_member: str  # the package's licence file inside the archive
+    origin: str  # how the licence header names the folder (and upstream)
+    option: str  # the command-line option taking the downloaded archive
 
 
-def build_undici(archive: Path) -> None:
+TARBALL_TREES = (
+    TarballTree(
+        name="fastify-docs",
+        registry="npm",
+        package="fastify",
+        version="5.12.8",
+        doc_prefix="package/docs/",
+        licence_member="package/LICENSE",
+        origin="its docs/ folder",
+        option="--fastify-tgz",
+    ),
+    TarballTree(
+        name="undici-docs",
+        registry="npm",
+        package="undici",
+        version="7.30.2",
+        doc_prefix="package/docs/docs/",
+        licence_member="package/LICENSE",
+        origin="its docs/docs/ folder; upstream https://github.com/nodejs/undici",
+        option="--undici-tgz",
+    ),
+    TarballTree(
+        name="serverless-docs",
+        registry="npm",
+        package="serverless",
+        version="3.40.0",
+        doc_prefix="package/docs/",
+        licence_member="package/LICENSE.txt",
+        origin="its docs/ folder; upstream https://github.com/serverless/serverless",
+        option="--serverless-tgz",
+    ),
+    TarballTree(
+        name="npm-cli-docs",
+        registry="npm",
+        package="npm",
+        version="10.9.9",
+        doc_prefix="package/docs/content/",
+        licence_member="package/LICENSE",
+        origin="its docs/content/ folder; upstream https://github.com/npm/cli",
+        option="--npm-tgz",
+    ),
+    TarballTree(
+        name="starlette-docs",
+        registry="PyPI",
+        package="starlette",
+        version="1.10.0",
+        doc_prefix="starlette-1.10.0/docs/",
+        licence_member="starlette-1.10.0/LICENSE.md",
+        origin="its source distribution's docs/ folder; upstream https://github.com/Kludex/starlette",
+        option="--starlette-sdist",
+    ),
+)
+
+
+def archive_version(files: dict[str, bytes]) -> str | None:
+    """The version an npm tarball's package.json or an sdist's PKG-INFO states."""
+    for path, content in files.items():
+        if path == "package/package.json":
+            found = re.search(r'"version"\s*:\s*"([^"]+)"', content.decode("utf-8"))
+            return found.group(1) if found else None
+        if path.count("/") == 1 and path.endswith("/PKG-INFO"):
+            found = re.search(r"^Version: (\S+)$", content.decode("utf-8"), re.MULTILINE)
+            return found.group(1) if found else None
+    return None
+
+
+def build_tarball_tree(tree: TarballTree, archive: Path) -> None:
     files = tgz_files(archive)
-    package_json = files.get("package/package.json", b"").decode("utf-8")
-    version = re.search(r'"version"\s*:\s*"([^"]+)"', package_json)
-    if version and version.group(1) != UNDICI_VERSION:
-        print(f"warning: expected undici {UNDICI_VERSION}, got {version.group(1)}")
+    version = archive_version(files)
+    if version is not None and version != tree.version:
+        print(f"warning: expected {tree.package} {tree.version}, got {version}")
     pages = {
-        path.removeprefix(UNDICI_DOC_PREFIX): content
+        path.removeprefix(tree.doc_prefix): content
         for path, content in files.items()
-        if path.startswith(UNDICI_DOC_PREFIX) and path.endswith(".md")
+        if path.startswith(tree.doc_prefix) and path.endswith(".md")
     }
-    count, size = write_tree(UNDICI_NAME, pages)
+    count, size = write_tree(tree.name, pages)
     header = (
-        f"Extracted from the npm package {UNDICI_PACKAGE} "
-        f"{version.group(1) if version else UNDICI_VERSION} (its docs/docs/ folder; "
-        f"upstream https://github.com/nodejs/undici), "
+        f"Extracted from the {tree.registry} package {tree.package} "
+        f"{version or tree.version} ({tree.origin}), "
         f"by scripts/build_docs_devsets.py. The package's LICENSE file:\n\n"
     )
-    (EVAL / f"{UNDICI_NAME}.LICENSE").write_text(
-        header + files["package/LICENSE"].decode("utf-8"), encoding="utf-8"
+    (EVAL / f"{tree.name}.LICENSE").write_text(
+        header + files[tree.licence_member].decode("utf-8"), encoding="utf-8"
     )
-    print(f"{UNDICI_NAME}: {count} files, {size} bytes")
+    print(f"{tree.name}: {count} files, {size} bytes")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docker-deb", type=Path, help="the downloaded docker-doc .deb")
-    parser.add_argument("--fastify-tgz", type=Path, help="the tarball from `npm pack fastify`")
-    parser.add_argument("--undici-tgz", type=Path, help="the tarball from `npm pack undici`")
+    for tree in TARBALL_TREES:
+        parser.add_argument(
+            tree.option,
+            type=Path,
+            help=f"the downloaded {tree.registry} archive of {tree.package} {tree.version}",
+        )
     parser.add_argument(
         "--apache-license",
         type=Path,
@@ -218,14 +280,18 @@ def main(argv: list[str] | None = None) -> int:
         help="the Apache License 2.0 text (default: Debian's copy)",
     )
     args = parser.parse_args(argv)
-    if args.docker_deb is None and args.fastify_tgz is None and args.undici_tgz is None:
-        parser.error("give --docker-deb, --fastify-tgz and/or --undici-tgz")
+    archives = {
+        tree: getattr(args, tree.option.removeprefix("--").replace("-", "_"))
+        for tree in TARBALL_TREES
+    }
+    if args.docker_deb is None and all(path is None for path in archives.values()):
+        options = ", ".join(["--docker-deb", *(tree.option for tree in TARBALL_TREES)])
+        parser.error(f"give at least one of {options}")
     if args.docker_deb is not None:
         build_docker(args.docker_deb, args.apache_license)
-    if args.fastify_tgz is not None:
-        build_fastify(args.fastify_tgz)
-    if args.undici_tgz is not None:
-        build_undici(args.undici_tgz)
+    for tree, archive in archives.items():
+        if archive is not None:
+            build_tarball_tree(tree, archive)
     return 0
 
 
