@@ -1,5 +1,7 @@
 """A real watcher over a real folder, its batches in a queue, for the watch tests.
 
+In the app, `watched` waits until its watcher sees changes.
+
 "Nothing else came" is shown without sleeping: after a batch, a marker file is
 written, and the next batch must hold the marker alone."""
 
@@ -7,10 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import time
 from pathlib import Path
 
+from textual.pilot import Pilot
+
+from tests.helpers import write_lesson
+from tests.helpers.tui import wait_until
 from tui_assistant.store.watch import SETTLE_SECONDS, settled_changes
+from tui_assistant.ui.app import AssistantApp
 
 WAIT = 20.0
 
@@ -76,3 +84,28 @@ class Watching:
         marker = f"marker-{self.probes}.md"
         write(self.folder, marker)
         assert await self.next_batch() == {marker}
+
+
+def passage_ids(app: AssistantApp) -> set[str]:
+    return {passage.id for passage in app.context.library}
+
+
+async def watched(pilot: Pilot[int], app: AssistantApp, folder: Path) -> None:
+    """Wait until the watcher sees changes: add probe documents until one is reloaded,
+    then until every probe is in and no reload is under way."""
+    names = (f"probe-{number}" for number in itertools.count())
+    written: list[str] = []
+    for _ in range(10):
+        name = next(names)
+        write_lesson(folder, name, f"Probe {name}", f"Probe text {name}.")
+        written.append(name)
+        try:
+            await wait_until(pilot, lambda probe=name: probe in passage_ids(app), timeout=5)
+            break
+        except AssertionError:
+            continue
+    await wait_until(
+        pilot,
+        lambda: set(written) <= passage_ids(app) and not (app.reloading or app.changed_on_disk),
+        timeout=WAIT,
+    )

@@ -10,8 +10,6 @@ import itertools
 import shutil
 from pathlib import Path
 
-from textual.pilot import Pilot
-
 from tests.helpers import write_lesson
 from tests.helpers.tui import (
     HangingProvider,
@@ -26,6 +24,7 @@ from tests.helpers.tui import (
     status,
     wait_until,
 )
+from tests.helpers.watching import passage_ids, watched
 from tui_assistant.settings import Settings
 from tui_assistant.ui.app import AssistantApp
 from tui_assistant.ui.library_report_screen import LibraryReportScreen
@@ -55,34 +54,9 @@ def watchers(app: AssistantApp) -> list[object]:
     return [worker for worker in app.workers if worker.group == WATCH_GROUP]
 
 
-def passage_ids(app: AssistantApp) -> set[str]:
-    return {passage.id for passage in app.context.library}
-
-
 def boiler_text(app: AssistantApp) -> str:
     passage = app.context.library.get("boiler")
     return "" if passage is None else passage.text
-
-
-async def watched(pilot: Pilot[int], app: AssistantApp, folder: Path) -> None:
-    """Wait until the watcher sees changes: add probe documents until one is reloaded,
-    then until every probe is in and no reload is under way."""
-    names = (f"probe-{number}" for number in itertools.count())
-    written: list[str] = []
-    for _ in range(10):
-        name = next(names)
-        write_lesson(folder, name, f"Probe {name}", f"Probe text {name}.")
-        written.append(name)
-        try:
-            await wait_until(pilot, lambda probe=name: probe in passage_ids(app), timeout=5)
-            break
-        except AssertionError:
-            continue
-    await wait_until(
-        pilot,
-        lambda: set(written) <= passage_ids(app) and not app.reloading,
-        timeout=RELOAD_WAIT,
-    )
 
 
 async def test_a_document_added_edited_and_removed_is_reloaded_by_itself(
