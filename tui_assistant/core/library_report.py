@@ -41,7 +41,6 @@ _REASON_PREFIXES = (
     ("has a name that is not UTF-8", "not_utf8"),
     ("binary", "binary"),
     ("is a symlink", "symlink"),
-    ("hidden", "hidden"),
     ("empty", "empty"),
     ("has no text", "no_text"),
     ("is not a regular file", "not_regular"),

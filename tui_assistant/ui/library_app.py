@@ -246,6 +246,8 @@ class LibraryApp(App[int]):
             self._start_reload()
 
     def _start_reload(self) -> None:
+        # Whatever changed on disk so far, this reload reads.
+        self.changed_on_disk = False
         self.reloading = True
         self.status_bar.show_work("reloading…")
         self.reload_library(self.context.settings, self.context.library)
@@ -267,10 +269,8 @@ class LibraryApp(App[int]):
         starts once the reload or the answer under way is over."""
         if not self.changed_on_disk or not self.loaded or self.reloading:
             return
-        if self.reload_refused() is not None:
-            return
-        self.changed_on_disk = False
-        self._start_reload()
+        if self.reload_refused() is None:
+            self._start_reload()
 
     @on(WatchFailed)
     def _watch_failed(self, message: WatchFailed) -> None:
