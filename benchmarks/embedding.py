@@ -10,8 +10,9 @@ most 900 characters (`split_pieces`), and every piece embedded with the local mo
 pieces/s, the token counts of the pieces, and the process's peak resident memory.
 
 Then times one question at `--passages` passages (random unit vectors, as many pieces
-per passage as the tree had): the best-piece ranking of `DenseIndex` for the top 100,
-and that ranking fused with a lexical top 100 by reciprocal rank fusion.
+per passage as the tree had): every passage's best-piece cosine (`DenseIndex`) and its
+top 100, as hybrid takes them, and that ranking fused with a lexical top 100 by
+reciprocal rank fusion.
 
 The machine is shared: the share of a core that other processes used during the
 embedding is printed too, since it slows the measurement down.
@@ -118,9 +119,11 @@ def question(count: int, per_passage: float, dimensions: int = 384) -> None:
     for vector in questions:
         lexical = [int(passage) for passage in rng.choice(count, TOP, replace=False)]
         started = time.perf_counter()
-        ranked = index.ranked(vector, TOP)
+        cosines = index.best_cosines(vector, count)
+        top = np.argpartition(-cosines, TOP - 1)[:TOP]
+        ranked = sorted(top.tolist(), key=lambda number: (-cosines[number], number))
         dense_times.append(time.perf_counter() - started)
-        reciprocal_rank_fusion([lexical, [passage for passage, _ in ranked]])
+        reciprocal_rank_fusion([lexical, ranked])
         fused_times.append(time.perf_counter() - started)
     print(
         f"question at {count} passages ({piece_count} pieces): index built in "

@@ -129,6 +129,7 @@ def main() -> int:
         for name, cases, lessons in SETS
         if (ROOT / lessons).is_dir()
     ]
+
     def table(title: str, cell: Callable[[Measured, float], tuple[int, int, int, int]]) -> None:
         print(f"\n-- {title}")
         print("   x      " + "".join(f"{m.name:>16}" for m in measured))

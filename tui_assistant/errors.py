@@ -1,7 +1,10 @@
-"""Every error the app raises on purpose, in one place.
+"""Every error the app raises on purpose, in one place, under one base class.
 
-Each message is one line for users: it names the file or setting and what is wrong,
-and never holds a secret or text from a document or a model.
+`TuiAssistantError` is the root: `except TuiAssistantError` means "any of ours". Below
+it, `StartupError` is what stops a command before it runs (exit status 2: a setting, a
+path, the command line, the library). Each message is one line for users: it names the
+file or setting and what is wrong, and never holds a secret or text from a document or
+a model.
 """
 
 from __future__ import annotations
@@ -14,15 +17,23 @@ if TYPE_CHECKING:
     from tui_assistant.core.outcome import Reason
 
 
-class ConfigError(Exception):
+class TuiAssistantError(Exception):
+    """Any error the app raises on purpose."""
+
+
+class StartupError(TuiAssistantError):
+    """What stops a command before it runs: the CLI prints its one line and exits 2."""
+
+
+class ConfigError(StartupError):
     """A setting or path the app cannot start with (exit status 2)."""
 
 
-class UsageError(Exception):
+class UsageError(StartupError):
     """Bad command-line usage (exit status 2)."""
 
 
-class LibraryError(Exception):
+class LibraryError(StartupError):
     """The library as a whole is unusable (missing folder, no passage at all).
 
     `problems` lists the files that were skipped, so a user whose every file was
@@ -34,7 +45,7 @@ class LibraryError(Exception):
         self.problems = tuple(problems)
 
 
-class CasesError(Exception):
+class CasesError(TuiAssistantError):
     """An `eval` cases file that cannot be evaluated; the message names the line."""
 
     def __init__(self, line_number: int, problem: str) -> None:
@@ -43,20 +54,15 @@ class CasesError(Exception):
         self.problem = problem
 
 
-class StoreProblem(Exception):
+class StoreProblem(TuiAssistantError):
     """The index store cannot be trusted (damaged, foreign, another version)."""
 
 
-class StoreBusy(Exception):
-    """The index store is locked by another program, full or failing to write: it is
-    not damaged, so it is never replaced; the message says what happened."""
-
-
-class LedgerUnavailable(Exception):
+class LedgerUnavailable(TuiAssistantError):
     """The call ledger could not be read or written, so the limit cannot be checked."""
 
 
-class ProviderFailure(Exception):
+class ProviderFailure(TuiAssistantError):
     """A provider call ended without a usable answer, for a known reason.
 
     `detail` is shown to users: plain words, never provider text or secrets.
@@ -68,5 +74,5 @@ class ProviderFailure(Exception):
         self.detail = detail
 
 
-class ModelError(Exception):
+class ModelError(TuiAssistantError):
     """The sentence-embedding model cannot be used (missing, incomplete, wrong hash)."""

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 
 from tui_assistant.core.outcome import Outcome
-from tui_assistant.core.passages import Passage
+from tui_assistant.core.passages import line_range
 from tui_assistant.core.text import clean_display_text, one_line
 
 MAX_ECHOED_QUESTION_CHARS = 500
@@ -59,10 +59,6 @@ def question_line(question: str) -> str:
     return line
 
 
-def location(passage: Passage) -> str:
-    return f"{passage.source_path}:{passage.line}-{passage.end_line}"
-
-
 def print_json(outcome: Outcome) -> None:
     # ensure_ascii escapes every control and bidi character: safe on any terminal.
     print(json.dumps(outcome.to_json()), flush=True)
@@ -76,11 +72,11 @@ def print_readable(outcome: Outcome) -> None:
         lines.append("")
         lines.append(outcome.answer or "")
         lines.append("")
-        lines.append(f"source: {location(evidence.passage)}")
+        lines.append(f"source: {evidence.passage.location}")
         other = [passage for passage in outcome.passages if passage.id != evidence.passage.id]
-        lines.extend(f"also sent: {location(passage)} [{passage.id}]" for passage in other)
+        lines.extend(f"also sent: {passage.location} [{passage.id}]" for passage in other)
         for quote in outcome.quotes:
-            where = f"{quote.passage_id}, lines {quote.line}-{quote.end_line}"
+            where = f"{quote.passage_id}, lines {line_range(quote.line, quote.end_line)}"
             lines.append(f'quote: "{one_line(quote.text)}" ({where})')
         if outcome.support and outcome.support.unsupported_sentences:
             lines.append("not backed by the passage:")
@@ -88,11 +84,11 @@ def print_readable(outcome: Outcome) -> None:
     else:
         lines.append(outcome.describe())
         if evidence is not None:
-            lines.append(f"passage: {location(evidence.passage)}")
+            lines.append(f"passage: {evidence.passage.location}")
         if outcome.nearest:
             lines.append("not an answer: closest passages")
             lines.extend(
-                f"  {location(passage)} [{passage.id}] {one_line(passage.title)}"
+                f"  {passage.location} [{passage.id}] {one_line(passage.title)}"
                 for passage in outcome.nearest
             )
     print(clean_display_text("\n".join(lines)) + "\n", flush=True)

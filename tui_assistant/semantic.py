@@ -19,7 +19,8 @@ from tui_assistant.errors import ConfigError, ModelError
 from tui_assistant.settings import Settings
 
 if TYPE_CHECKING:
-    from tui_assistant.providers.embedding import EmbeddingSource, Progress
+    from tui_assistant.core.progress import Progress
+    from tui_assistant.providers.embedding import EmbeddingSource
 
 MODEL_SETTING = "TUI_ASSISTANT_EMBEDDING_MODEL"
 TURN_ON = f"pip install 'tui-assistant[semantic]' and set {MODEL_SETTING}"

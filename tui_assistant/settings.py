@@ -27,8 +27,10 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from tui_assistant.compat import library_variables
 from tui_assistant.core.support import SupportMode
 from tui_assistant.errors import ConfigError
+from tui_assistant.locations import default_data_dir
 
 ENV_PREFIX = "TUI_ASSISTANT_"
 ENV_FILE = ".env"
@@ -44,8 +46,8 @@ MAX_PASSAGES_SENT = 5
 
 
 class Settings(BaseSettings):
-    """Every setting of the contract, checked. Fields are validated in this order, so
-    the provider is known when the provider settings are checked."""
+    """Every setting the app reads (`TUI_ASSISTANT_*`), checked. Fields are validated in
+    this order, so the provider is known when the provider settings are checked."""
 
     model_config = SettingsConfigDict(
         env_prefix=ENV_PREFIX,
@@ -62,8 +64,7 @@ class Settings(BaseSettings):
 
     library: Path | None = Field(
         default=None,
-        # TUI_ASSISTANT_LESSONS_DIR is the old name, kept for users' scripts.
-        validation_alias=AliasChoices(f"{ENV_PREFIX}LIBRARY", f"{ENV_PREFIX}LESSONS_DIR"),
+        validation_alias=AliasChoices(*library_variables(ENV_PREFIX)),
     )
     provider: Provider = "deterministic"
     base_url: str = "https://api.openai.com/v1"
@@ -78,6 +79,11 @@ class Settings(BaseSettings):
     support_check: SupportMode = "warn"
     # The TUI re-reads documents that change on disk by itself.
     watch: bool = True
+
+    @property
+    def data_folder(self) -> Path:
+        """Where the app keeps its data: `data_dir`, else the user's data folder."""
+        return self.data_dir if self.data_dir is not None else default_data_dir()
 
     @field_validator(
         "api_key", "monthly_call_limit", "library", "data_dir", "embedding_model", mode="before"

@@ -59,7 +59,7 @@ def test_ask_readable_output_lists_unsupported_sentences_in_warn_mode(
 
 # -- names old and new, retrieval modes, and every field of `ask --json` ------------
 
-CONTRACT_FIELDS = {
+ASK_JSON_FIELDS = {
     "question",
     "outcome",
     "reason",
@@ -87,11 +87,11 @@ def ask_json(capsys: pytest.CaptureFixture[str], *args: str) -> list[dict[str, A
 
 
 @pytest.mark.usefixtures("clean_env")
-def test_ask_json_has_every_contract_field_when_answered(
+def test_ask_json_has_every_documented_field_when_answered(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     (row,) = ask_json(capsys, "How much salt goes in pasta water?")
-    assert row.keys() >= CONTRACT_FIELDS
+    assert row.keys() >= ASK_JSON_FIELDS
     assert (row["outcome"], row["reason"], row["retrieval"]) == ("answered", None, "ranked")
     assert row["passage_id"] == row["lesson_id"] == "pasta-water"
     assert row["source_path"] == "lessons/pasta-water.md"
@@ -127,7 +127,7 @@ def test_a_refusal_names_up_to_three_nearest_passages_and_why(
     )
     args = ["--library", str(folder), "--retrieval", "keyword", "boil eggs"]
     (row,) = ask_json(capsys, *args)
-    assert row.keys() >= CONTRACT_FIELDS
+    assert row.keys() >= ASK_JSON_FIELDS
     assert (row["outcome"], row["reason"], row["retrieval"]) == (
         "refused",
         "no_evidence",

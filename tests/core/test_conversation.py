@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from tests.helpers import BUNDLED_LESSONS, memory_library
+from tui_assistant.core.answers import ModelAnswer
 from tui_assistant.core.conversation import Conversation, is_repeat_request
 from tui_assistant.core.outcome import OutcomeKind, Reason, SupportReport
 from tui_assistant.core.retrieval import Evidence, KeywordRetriever
@@ -108,7 +109,7 @@ def test_an_answer_with_unsupported_sentences_says_so_in_its_status() -> None:
     evidence = retriever.retrieve("pasta water salt")
     assert isinstance(evidence, Evidence)
     service = AnswerService(retriever)
-    outcome = service.judge("q", evidence, "Salt the water. [source:pasta-water]")
+    outcome = service.judge("q", evidence, ModelAnswer("Salt the water. [source:pasta-water]"))
     assert outcome.describe() == "answered"
     one = replace(outcome, support=SupportReport(False, ("Salt the water.",)))
     two = replace(outcome, support=SupportReport(False, ("a.", "b.")))

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.helpers import memory_library
+from tui_assistant.core.answers import ModelAnswer
 from tui_assistant.core.evaluation import EvalCase, check_expected_passages, evaluate, parse_cases
 from tui_assistant.core.library import Library
 from tui_assistant.core.outcome import Reason
@@ -117,12 +118,12 @@ class ScriptedProvider:
         self.script = script
         self.calls: list[tuple[str, str]] = []
 
-    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
         self.calls.append((question, passages[0].id))
         reply = self.script[question]
         if isinstance(reply, Exception):
             raise reply
-        return reply
+        return ModelAnswer(reply)
 
 
 def scripted_provider() -> ScriptedProvider:

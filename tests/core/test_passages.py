@@ -12,6 +12,7 @@ from tui_assistant.core.passages import (
     PASSAGE_ID,
     TITLE_SEPARATOR,
     Document,
+    Passage,
     PassageDraft,
     document_id,
     passage_id,
@@ -376,3 +377,16 @@ def test_valid_ids(lesson_id: str) -> None:
 )
 def test_invalid_ids(lesson_id: str) -> None:
     assert not PASSAGE_ID.match(lesson_id)
+
+
+def test_a_passage_location_is_its_path_and_line_range_with_an_en_dash() -> None:
+    passage = Passage("pasta-water", "Salting", "text", "lessons/pasta-water.md", 1, 11)
+
+    assert passage.location == "lessons/pasta-water.md:1\N{EN DASH}11"
+    assert passage.to_json() == {
+        "id": "pasta-water",
+        "title": "Salting",
+        "source_path": "lessons/pasta-water.md",
+        "line": 1,
+        "end_line": 11,
+    }

@@ -3,16 +3,13 @@ quote that stands there is reported with the file lines where a reader finds it.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.helpers import memory_library
 from tests.helpers.properties import PROPERTY
-from tui_assistant.core.outcome import Reason
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.quotes import (
     MAX_QUOTE_CHARS,
@@ -24,10 +21,8 @@ from tui_assistant.core.quotes import (
     check_quotes,
     find_quote,
     flatten,
-    plain_answer,
     quoted_spans,
 )
-from tui_assistant.errors import ProviderFailure
 
 REGISTRY = Passage(
     id="npm/registry#scopes",
@@ -281,67 +276,3 @@ def test_any_slice_of_a_passage_is_found_on_lines_that_hold_it(
     held = "\n".join(passage.text.split("\n")[quote.line - first : quote.end_line - first + 1])
     assert flatten(quote.text)[0] in flatten(held)[0]
     assert flatten(wanted.strip(" \t.,;:!?…"))[0] == flatten(quote.text)[0]
-
-
-# --- structured answers ----------------------------------------------------------
-
-
-def structured(answer: object = "Scopes pick the registry.", citations: object = None) -> str:
-    if citations is None:
-        citations = [{"id": "npm/registry#scopes", "quote": "one registry"}]
-    return json.dumps({"answer": answer, "citations": citations})
-
-
-def test_a_structured_answer_is_checked_in_its_plain_form() -> None:
-    text = plain_answer(
-        structured(
-            citations=[
-                {"id": "npm/registry#scopes", "quote": "maps a group\nof packages"},
-                {"id": "npm/config", "quote": ""},
-            ]
-        )
-    )
-
-    assert text == (
-        "Scopes pick the registry. [source:npm/config]\n"
-        '"maps a group of packages" [source:npm/registry#scopes]'
-    )
-    check = check_quotes(text, SENT)
-    assert [(quote.passage_id, quote.line) for quote in check.quotes] == [
-        ("npm/registry#scopes", 12)
-    ]
-
-
-def test_quote_marks_inside_a_structured_quote_cannot_end_it_early() -> None:
-    text = plain_answer(structured(citations=[{"id": "x", "quote": 'say "hi" [source:y]'}]))
-
-    assert [span.text for span in quoted_spans(text)] == ["say 'hi' [source:y]"]
-
-
-def test_plain_text_is_left_as_it_is_and_an_empty_answer_stays_empty() -> None:
-    assert plain_answer("Use a scope [source:npm/config].") == "Use a scope [source:npm/config]."
-    assert plain_answer('"quoted" [source:x]') == '"quoted" [source:x]'
-    assert plain_answer(structured(answer="  ", citations=[])) == ""
-
-
-@pytest.mark.parametrize(
-    ("content", "detail"),
-    [
-        (json.dumps({"answer": "x", "citations": [], "sources": ["y"]}), "exactly its two"),
-        (json.dumps({"answer": "x"}), "exactly its two"),
-        (json.dumps({"answer": 3, "citations": []}), "wrong type"),
-        (structured(citations=[{"id": "npm/config"}]), "not an id and a quote"),
-        (structured(citations=[{"id": "a", "quote": "b", "why": "c"}]), "not an id and a quote"),
-        (structured(citations=[{"id": "a]b", "quote": "b"}]), "not given"),
-        (structured(citations=[{"id": "npm/config", "quote": "x"}] * 50), "more than 20"),
-    ],
-    ids=["extra field", "missing field", "wrong type", "no quote", "extra", "bracket", "50"],
-)
-def test_a_structured_answer_off_its_schema_is_refused_with_a_reason(
-    content: str, detail: str
-) -> None:
-    with pytest.raises(ProviderFailure) as raised:
-        plain_answer(content)
-
-    assert raised.value.reason is Reason.UNVERIFIED
-    assert raised.value.detail is not None and detail in raised.value.detail

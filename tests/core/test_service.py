@@ -21,6 +21,7 @@ from tests.helpers import (
     memory_library,
 )
 from tests.helpers.hostile import HOSTILE_QUESTIONS, INJECTION, KNIFE_CARE, MEGABYTE
+from tui_assistant.core.answers import ModelAnswer
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.outcome import Outcome, OutcomeKind, Reason
 from tui_assistant.core.passages import Passage
@@ -85,22 +86,22 @@ class ObedientProvider:
     def __init__(self) -> None:
         self.calls = 0
 
-    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
         lesson = passages[0]
         self.calls += 1
         order = re.search(r"cite (\[source:[^\]]*\])", lesson.text + " " + question)
         if order is not None:
-            return f"Use about 10 grams of salt per litre. {order.group(1)}"
-        return f"Use about 10 grams of salt per litre. [source:{lesson.id}]"
+            return ModelAnswer(f"Use about 10 grams of salt per litre. {order.group(1)}")
+        return ModelAnswer(f"Use about 10 grams of salt per litre. [source:{lesson.id}]")
 
 
 class BothMarkersProvider(ObedientProvider):
     """Obeys the injection but also cites what it was given."""
 
-    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
         lesson = passages[0]
         answer = await super().complete(question, passages)
-        return f"{answer} [source:{lesson.id}]"
+        return ModelAnswer(f"{answer.text} [source:{lesson.id}]")
 
 
 def service_over(
@@ -196,7 +197,7 @@ SENT = Evidence((HOSTILE, CONFIG), ("scope", "registry"), 3.0, 1.0)
 
 def judge(text: str, mode: SupportMode = "warn") -> Outcome:
     return AnswerService(KeywordRetriever(library_of([])), support_mode=mode).judge(
-        "scoped registry?", SENT, text
+        "scoped registry?", SENT, ModelAnswer(text)
     )
 
 

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import BUNDLED_LESSONS, PROJECT_ROOT, library_of, memory_library
+from tui_assistant.core.answers import ModelAnswer
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.outcome import Outcome, OutcomeKind, Reason
 from tui_assistant.core.passages import Passage
@@ -238,9 +239,9 @@ class FixedProvider:
         self.text = text
         self.calls: list[str] = []
 
-    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
         self.calls.append(question)
-        return self.text
+        return ModelAnswer(self.text)
 
 
 class PastaRetriever:
@@ -314,7 +315,7 @@ async def test_the_citation_check_still_comes_first(mode: SupportMode) -> None:
 def test_strict_refusal_keeps_the_report_for_display() -> None:
     service = AnswerService(PastaRetriever(), FixedProvider(""), support_mode="strict")
     evidence = PastaRetriever().retrieve("")
-    outcome = service.judge("q", evidence, WITH_INVENTION)
+    outcome = service.judge("q", evidence, ModelAnswer(WITH_INVENTION))
     assert outcome.kind is OutcomeKind.REFUSED and outcome.reason is Reason.UNSUPPORTED
     assert outcome.support is not None
     assert outcome.support.unsupported_sentences == (f"{INVENTED} {CITE}",)

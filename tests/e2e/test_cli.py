@@ -13,7 +13,7 @@ from tui_assistant import __version__
 
 RunCli = Callable[..., CliResult]
 
-CONTRACT_FIELDS = {
+ASK_JSON_FIELDS = {
     "question",
     "outcome",
     "reason",
@@ -42,7 +42,7 @@ def test_ask_json_from_stdin_is_one_conversation_with_a_follow_up(run_cli: RunCl
     answers = result.json_lines()
     assert [a["question"] for a in answers] == [q for q in questions if q]
     for answer in answers:
-        assert set(answer) >= CONTRACT_FIELDS
+        assert set(answer) >= ASK_JSON_FIELDS
     pasta, france, repeat, eggs = answers
     assert (pasta["outcome"], pasta["lesson_id"], pasta["citations"]) == (
         "answered",
@@ -84,7 +84,7 @@ def test_readable_output_shows_the_answer_and_the_source_path_on_its_own_line(
     result = run_cli("ask", "how much salt goes in pasta water?", "what is the capital of France?")
     assert result.returncode == 0
     lines = result.stdout.splitlines()
-    assert "source: lessons/pasta-water.md:1-11" in lines
+    assert "source: lessons/pasta-water.md:1–11" in lines
     assert any("10 grams of salt per litre" in line for line in lines)
     assert "refused: no passage shares a word with the question" in lines
 

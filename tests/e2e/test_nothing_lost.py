@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import subprocess
 import textwrap
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,8 +17,8 @@ from typing import Any
 
 from tests.helpers import CliResult
 from tests.helpers.fake_openai_server import FakeOpenAIServer, Hang, Reply
-from tests.helpers.processes import kill, start_cli, start_python
-from tui_assistant.store.ledger import LEDGER_FILE_NAME, parse_ledger
+from tests.helpers.processes import kill, start_cli, start_python, wait_for, waiting_for_lock
+from tui_assistant.store.ledger import LEDGER_FILE_NAME, LOCK_FILE_NAME, parse_ledger
 
 RunCli = Callable[..., CliResult]
 
@@ -173,8 +172,11 @@ def test_workers_blocked_behind_a_writer_killed_mid_write_lose_nothing(tmp_path:
         for worker in workers:
             assert worker.stdout is not None
             assert worker.stdout.readline() == "started\n"
-        time.sleep(0.2)  # let them reach the lock
-        assert all(worker.poll() is None for worker in workers)  # all waiting on it
+        # Every worker is blocked on the ledger's lock, held by the stalled writer.
+        lock = folder / LOCK_FILE_NAME
+        pids = {worker.pid for worker in workers}
+        wait_for(lambda: pids <= waiting_for_lock(lock), "the workers waiting on the lock")
+        assert all(worker.poll() is None for worker in workers)
     finally:
         kill(stalled)
 

@@ -1,7 +1,7 @@
 """Every provider fault that ends in a refusal, through the real CLI against a loopback server.
 
 Each case runs `python -m tui_assistant ask` in a subprocess in model mode and checks
-what a user or a script sees: exit 0, one JSON line with the contract's outcome and
+what a user or a script sees: exit 0, one JSON line with the documented outcome and
 reason and no answer, nothing on stderr (so no traceback), and in readable output the
 reason in plain words. The test-level details (HTTP status, deadline) are the
 `Outcome.detail` words the CLI prints after the reason.

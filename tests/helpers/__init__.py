@@ -8,13 +8,21 @@ from __future__ import annotations
 
 import json
 import os
+from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tui_assistant.core.answers import ModelAnswer
 from tui_assistant.core.evaluation import EvalCase, parse_cases
-from tui_assistant.core.index import IndexBuilder, KeyFunction
+from tui_assistant.core.index import (
+    NUMBER_TYPECODE,
+    InvertedIndex,
+    KeyFunction,
+    Postings,
+    add_postings,
+)
 from tui_assistant.core.library import DocumentInfo, Library, PassageInfo
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.text import content_words, stem
@@ -22,6 +30,28 @@ from tui_assistant.store.index_store import open_library
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
 BUNDLED_LESSONS = PROJECT_ROOT / "lessons"
+
+
+class IndexBuilder:
+    """Builds an index in memory, one passage at a time, numbered from 0 (the store
+    builds the app's own; tests need one without a disk)."""
+
+    def __init__(self, key: KeyFunction) -> None:
+        self._key = key
+        self._title: dict[str, Postings] = {}
+        self._body: dict[str, Postings] = {}
+        self._title_lengths = array(NUMBER_TYPECODE)
+        self._body_lengths = array(NUMBER_TYPECODE)
+
+    def add(self, title_words: Iterable[str], body_words: Iterable[str]) -> None:
+        number = len(self._title_lengths)
+        self._title_lengths.append(add_postings(self._title, number, title_words))
+        self._body_lengths.append(add_postings(self._body, number, body_words))
+
+    def finish(self) -> InvertedIndex:
+        return InvertedIndex(
+            self._title, self._body, self._title_lengths, self._body_lengths, self._key
+        )
 
 
 def library_of(
@@ -125,9 +155,9 @@ class ScriptedProvider:
         self.script = script
         self.calls: list[str] = []
 
-    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
         self.calls.append(question)
-        return self.script[passages[0].id]
+        return ModelAnswer(self.script[passages[0].id])
 
 
 SCRIPT = {

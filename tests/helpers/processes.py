@@ -7,10 +7,12 @@ child must never outlive its test, so every helper here waits for it to end.
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -18,6 +20,28 @@ from tests.helpers import PROJECT_ROOT, cli_env
 
 # Long enough for a loaded machine; a child still running after this is a hang.
 EXIT_TIMEOUT_SECONDS = 10
+
+
+def waiting_for_lock(path: Path) -> set[int]:
+    """The processes blocked waiting for an exclusive `flock` of `path`, by pid, as
+    Linux's /proc/locks lists them (`->` marks a waiter)."""
+    inode = os.stat(path).st_ino
+    waiting: set[int] = set()
+    for line in Path("/proc/locks").read_text().splitlines():
+        fields = line.split()
+        waiter = len(fields) > 6 and fields[1:3] == ["->", "FLOCK"]
+        if waiter and int(fields[6].rsplit(":", 1)[-1]) == inode:
+            waiting.add(int(fields[5]))
+    return waiting
+
+
+def wait_for(condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    """Poll `condition` until it holds; fail naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {timeout} s")
+        time.sleep(0.01)
 
 
 def start_python(script: str, *args: str) -> subprocess.Popen[str]:

@@ -3,7 +3,7 @@
 `tests/e2e/test_provider_faults.py` (the CLI) and `tests/ui/test_provider_faults.py` (the
 full-screen app) put the same hostile server behaviours to the real `OpenAIProvider`;
 keeping the list in one place means a fault added here is checked on both surfaces. Each
-entry names the behaviour and the contract's reason and detail words the user must see.
+entry names the behaviour and the reason and detail words the user must see.
 The stalled cases (hang, drip) stay in each test file: their deadlines are tuned to
 how each surface is driven.
 """
@@ -32,7 +32,7 @@ PASTA = "How much salt should I add to pasta water?"
 PASTA_SOURCE = "lessons/pasta-water.md"
 # The bundled pasta lesson is one passage: the whole file.
 PASTA_LINES = (1, 11)
-PASTA_LOCATION = f"{PASTA_SOURCE}:{PASTA_LINES[0]}-{PASTA_LINES[1]}"
+PASTA_LOCATION = f"{PASTA_SOURCE}:{PASTA_LINES[0]}\N{EN DASH}{PASTA_LINES[1]}"
 # Where the redirect points when no target server is given: the discard port.
 UNUSED_TARGET = "http://127.0.0.1:9/v1/chat/completions"
 

@@ -9,13 +9,14 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
 from textual import events
-from textual.command import CommandPalette
+from textual.command import CommandList, CommandPalette
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Static
 from textual.widgets.tree import TreeNode
 
 from tui_assistant.context import AppContext, build_retriever, load_library
+from tui_assistant.core.answers import ModelAnswer
 from tui_assistant.core.library import Library
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.service import AnswerProvider, AnswerService
@@ -35,10 +36,10 @@ class CitingProvider:
         self.answer = answer
         self.calls: list[tuple[str, str]] = []
 
-    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
         lesson = passages[0]
         self.calls.append((question, lesson.id))
-        return f"{self.answer} [source:{lesson.id}]"
+        return ModelAnswer(f"{self.answer} [source:{lesson.id}]")
 
 
 class HangingProvider:
@@ -52,7 +53,7 @@ class HangingProvider:
         self.swallow_cancel = swallow_cancel
         self.calls = 0
 
-    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
         lesson = passages[0]
         self.calls += 1
         self.started.set()
@@ -64,7 +65,7 @@ class HangingProvider:
                 raise
             # A misbehaving provider that answers anyway, a moment later.
             await asyncio.sleep(0.05)
-        return f"LATE ANSWER [source:{lesson.id}]"
+        return ModelAnswer(f"LATE ANSWER [source:{lesson.id}]")
 
 
 def make_context(
@@ -180,10 +181,27 @@ async def run_command(pilot: Pilot[object], app: AssistantApp, words: str) -> No
     await pilot.press("ctrl+p")
     await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
     await pilot.press(*words)
-    await pilot.pause(0.3)
+    await wait_until(pilot, lambda: _first_match_names(app, words))
     await pilot.press("enter")
     await wait_until(pilot, lambda: not isinstance(app.screen, CommandPalette))
     await pilot.pause()
+
+
+def _first_match_names(app: AssistantApp, words: str) -> bool:
+    """Whether the palette's highlighted command holds every word typed (its search for
+    the whole text has come back)."""
+    palette = app.screen
+    if not isinstance(palette, CommandPalette):
+        return False
+    found = palette.query(CommandList)
+    if not found:
+        return False
+    commands = found.first()
+    if commands.highlighted is None:
+        return False
+    prompt = commands.get_option_at_index(commands.highlighted).prompt
+    shown = (prompt.plain if hasattr(prompt, "plain") else str(prompt)).casefold()
+    return all(word in shown for word in words.casefold().split())
 
 
 async def history_loaded(app: AssistantApp) -> None:

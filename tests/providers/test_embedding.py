@@ -9,7 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from tui_assistant.errors import ModelError
@@ -21,13 +20,18 @@ from tui_assistant.providers.embedding import (
     runtime_missing,
 )
 
-# The first values of the Sentence-Transformers vectors of the model card's example
-# sentences (sentence-transformers 6.2 on PyTorch), and their cosine.
-EXAMPLE = "This is an example sentence"
-EXAMPLE_START = [0.06766, 0.0635, 0.04871, 0.0793, 0.03745, 0.00265]
-OTHER = "Each sentence is converted"
-OTHER_START = [0.08644, 0.10276, 0.00539, 0.00204, -0.00996, 0.02539]
-EXAMPLE_COSINE = 0.40456
+np = pytest.importorskip("numpy")
+
+# Whole vectors made by the reference implementation (sentence-transformers on PyTorch)
+# with scripts/make_embedding_reference.py: texts past the 256-token limit, non-ASCII,
+# CJK, code, empty and nearly empty ones.
+REFERENCE = json.loads(
+    (Path(__file__).parent / "data" / "minilm_reference.json").read_text(encoding="utf-8")
+)
+REFERENCE_TEXTS = [case["text"] for case in REFERENCE["cases"]]
+# float32 sums in another order (BLAS, batching) differ in the last bits, never by this.
+TOLERANCE = 1e-5
+DENSE = "sentence_transformers.models.Dense"
 
 PASSAGES = [
     "Environment variables › Reading them\nUse os.environ or os.getenv('NAME') to read "
@@ -58,11 +62,16 @@ def model(folder: Path) -> LocalSentenceEmbedder:
     return LocalSentenceEmbedder.load(folder, expected_sha256=DEFAULT_MODEL_SHA256)
 
 
-def test_vectors_match_the_reference_implementation(model: LocalSentenceEmbedder) -> None:
-    vectors = model.embed([EXAMPLE, OTHER])
-    assert vectors[0, :6] == pytest.approx(EXAMPLE_START, abs=1e-4)
-    assert vectors[1, :6] == pytest.approx(OTHER_START, abs=1e-4)
-    assert float(vectors[0] @ vectors[1]) == pytest.approx(EXAMPLE_COSINE, abs=1e-4)
+def test_vectors_match_the_reference_implementation_whole(model: LocalSentenceEmbedder) -> None:
+    expected = np.array([case["vector"] for case in REFERENCE["cases"]], dtype=np.float32)
+    assert expected.shape == (len(REFERENCE_TEXTS), 384) and len(REFERENCE_TEXTS) >= 20
+
+    together = model.embed(REFERENCE_TEXTS)
+    one_by_one = np.stack([model.embed([text])[0] for text in REFERENCE_TEXTS])
+
+    for vectors in (together, one_by_one):
+        for text, got, want in zip(REFERENCE_TEXTS, vectors, expected, strict=True):
+            assert np.allclose(got, want, rtol=0, atol=TOLERANCE), repr(text[:60])
 
 
 def test_a_question_is_closest_to_the_passage_that_answers_it(
@@ -188,6 +197,29 @@ def test_pooling_other_than_mean_is_refused(folder: Path, tmp_path: Path) -> Non
     pooling.write_text(json.dumps(settings), encoding="utf-8")
     message = error_of(copy)
     assert "1_Pooling" in message and "cls" in message
+
+
+def test_a_module_beyond_transformer_pooling_and_normalize_is_refused(
+    folder: Path, tmp_path: Path
+) -> None:
+    copy = copy_model(folder, tmp_path / "model")
+    modules_path = copy / "modules.json"
+    modules = json.loads(modules_path.read_text(encoding="utf-8"))
+    modules.insert(2, {"idx": 2, "name": "2", "path": "2_Dense", "type": DENSE})
+    modules_path.write_text(json.dumps(modules), encoding="utf-8")
+
+    message = error_of(copy)
+
+    assert message == (
+        f"model folder {copy}: module '{DENSE}' in modules.json is not supported"
+        " (only Transformer, Pooling, Normalize)"
+    )
+
+
+def test_modules_json_that_is_not_a_list_of_modules_is_named(folder: Path, tmp_path: Path) -> None:
+    copy = copy_model(folder, tmp_path / "model")
+    (copy / "modules.json").write_text('{"type": "Transformer"}', encoding="utf-8")
+    assert "modules.json" in error_of(copy)
 
 
 def test_max_seq_length_comes_from_the_sentence_config(folder: Path, tmp_path: Path) -> None:

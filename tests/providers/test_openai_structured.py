@@ -20,11 +20,14 @@ from tests.providers.test_openai import (
     completion,
     make_service,
 )
+from tui_assistant.core.answers import ModelAnswer
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.library import Library
 from tui_assistant.core.outcome import OutcomeKind, Reason
 from tui_assistant.core.quotes import NOT_IN_PASSAGE, TOO_LONG
 from tui_assistant.core.retrieval import Evidence, KeywordRetriever
+from tui_assistant.errors import ProviderFailure
+from tui_assistant.providers.openai import structured_answer
 from tui_assistant.store.ledger import CallLedger
 
 
@@ -120,6 +123,43 @@ async def test_a_hostile_structured_answer_is_refused_with_a_reason(
     assert outcome.reason is Reason.UNVERIFIED
     assert outcome.detail is not None and detail in outcome.detail
     assert outcome.answer is None and outcome.to_json()["quotes"] == []
+
+
+def test_a_structured_reply_is_decoded_into_its_text_and_pairs_as_given() -> None:
+    content = cited(("pasta-water", 'say "hi". [source:knife-care]'), ("boiled-eggs", ""))
+
+    assert structured_answer(content) == ModelAnswer(
+        "Salt the water; boil eggs 6 minutes.",
+        (("pasta-water", 'say "hi". [source:knife-care]'), ("boiled-eggs", "")),
+    )
+
+
+def test_content_that_is_not_a_json_object_is_plain_text() -> None:
+    for content in ("Use a scope [source:npm/config].", '"quoted" [source:x]', "[1, 2]"):
+        assert structured_answer(content) == ModelAnswer(content)
+
+
+@pytest.mark.parametrize(
+    ("content", "detail"),
+    [
+        (json.dumps({"answer": "x", "citations": [], "sources": ["y"]}), "exactly its two"),
+        (json.dumps({"answer": "x"}), "exactly its two"),
+        (json.dumps({"answer": 3, "citations": []}), "wrong type"),
+        (json.dumps({"answer": "x", "citations": [{"id": "a"}]}), "not an id and a quote"),
+        (cited(("a", "b")).replace('"quote"', '"why": "c", "quote"'), "not an id and a quote"),
+        (json.dumps({"answer": "x", "citations": [{"id": 1, "quote": "b"}]}), "not an id"),
+        (cited(*[PASTA_QUOTE] * 50), "more than 20"),
+    ],
+    ids=["extra field", "missing field", "wrong type", "no quote", "extra", "id type", "50"],
+)
+def test_a_structured_reply_off_its_schema_is_refused_with_a_reason(
+    content: str, detail: str
+) -> None:
+    with pytest.raises(ProviderFailure) as raised:
+        structured_answer(content)
+
+    assert raised.value.reason is Reason.UNVERIFIED
+    assert raised.value.detail is not None and detail in raised.value.detail
 
 
 def response_formats(route: respx.Route) -> list[str | None]:

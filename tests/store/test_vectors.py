@@ -8,8 +8,12 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import numpy as np
 import pytest
+
+# The `semantic` extra (CI installs it); without it these tests cannot run.
+pytest.importorskip("numpy")
+
+import numpy as np
 from numpy.typing import NDArray
 
 from tests.helpers.embedding import FakeEmbedder, word_vector

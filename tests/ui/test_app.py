@@ -19,6 +19,7 @@ from tests.helpers.tui import (
     status,
     wait_until,
 )
+from tui_assistant.core.answers import ModelAnswer
 from tui_assistant.core.outcome import Outcome, Reason, SupportReport
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence
@@ -101,7 +102,7 @@ async def test_unrelated_question_is_refused_without_a_provider_call(tmp_path: P
 
 async def test_provider_failure_is_a_refusal_in_plain_words(tmp_path: Path) -> None:
     class FailingProvider(CitingProvider):
-        async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+        async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
             raise ProviderFailure(Reason.PROVIDER_ERROR, "HTTP 503")
 
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, FailingProvider()))
@@ -116,8 +117,8 @@ async def test_provider_failure_is_a_refusal_in_plain_words(tmp_path: Path) -> N
 
 async def test_an_answer_that_cites_another_source_is_refused(tmp_path: Path) -> None:
     class WrongCitation(CitingProvider):
-        async def complete(self, question: str, passages: Sequence[Passage]) -> str:
-            return "Salt it well. [source:no-such-passage]"
+        async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
+            return ModelAnswer("Salt it well. [source:no-such-passage]")
 
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, WrongCitation()))
     async with running(app, SIZE) as pilot:
@@ -253,8 +254,8 @@ async def test_ctrl_q_quits(tmp_path: Path) -> None:
 
 async def test_unsupported_sentences_are_marked_with_a_legend(tmp_path: Path) -> None:
     class FlaggingService(AnswerService):
-        def judge(self, question: str, evidence: Evidence, text: str) -> Outcome:
-            outcome = super().judge(question, evidence, text)
+        def judge(self, question: str, evidence: Evidence, answer: ModelAnswer) -> Outcome:
+            outcome = super().judge(question, evidence, answer)
             return replace(outcome, support=SupportReport(False, ("Olive oil stops sticking.",)))
 
     provider = CitingProvider("Use 10 grams per litre. Olive oil stops sticking.")

@@ -51,6 +51,8 @@ async def test_a_damaged_call_ledger_is_a_notice_in_the_chat(
         "TUI_ASSISTANT_MONTHLY_CALL_LIMIT": "100",
         "TUI_ASSISTANT_LIBRARY": str(BUNDLED_LESSONS),
         "TUI_ASSISTANT_DATA_DIR": str(data),
+        # Not auto: with or without the semantic extra, no note on the retrieval mode.
+        "TUI_ASSISTANT_RETRIEVAL": "ranked",
     }.items():
         monkeypatch.setenv(name, value)
     app = AssistantApp(load_settings(), cursor_blink=False)

@@ -9,8 +9,12 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import numpy as np
 import pytest
+
+# The `semantic` extra (CI installs it); without it these tests cannot run.
+pytest.importorskip("numpy")
+
+import numpy as np
 from numpy.typing import NDArray
 from textual.widgets import Static
 
@@ -33,6 +37,7 @@ from tests.helpers.tui import (
     wait_until,
 )
 from tui_assistant.context import AppContext
+from tui_assistant.core.answers import ModelAnswer
 from tui_assistant.core.outcome import Reason
 from tui_assistant.core.passages import Passage
 from tui_assistant.errors import LibraryError, ProviderFailure
@@ -231,7 +236,7 @@ async def test_the_status_bar_is_one_line_with_mode_and_count_first(
     tmp_path: Path, size: tuple[int, int]
 ) -> None:
     class LongRefusal(CitingProvider):
-        async def complete(self, question: str, passages: Sequence[Passage]) -> str:
+        async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
             raise ProviderFailure(Reason.PROVIDER_ERROR, "HTTP 503 " + "and more words " * 12)
 
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, LongRefusal()))

@@ -3,7 +3,7 @@
 The app is built exactly as `tui-assistant` builds it (`load_settings` from the
 environment; the app's start-up worker then calls `open_context`) in model mode against the loopback fake server, and
 driven with key presses. For each fault the status bar must say what happened in the
-contract's plain words and the chat must show no answer text: the model's unchecked
+documented plain words and the chat must show no answer text: the model's unchecked
 text never reaches the screen. The CLI side of the same faults is in
 `tests/e2e/test_provider_faults.py`; both take the refusing faults from
 `tests.helpers.provider_faults`. This file is about what the TUI shows.

@@ -85,6 +85,8 @@ async def test_the_key_is_nowhere_the_app_shows_or_writes(
         "TUI_ASSISTANT_MONTHLY_CALL_LIMIT": "1000",
         "TUI_ASSISTANT_LIBRARY": str(BUNDLED_LESSONS),
         "TUI_ASSISTANT_DATA_DIR": str(data),
+        # Not auto: with or without the semantic extra, no note on the retrieval mode.
+        "TUI_ASSISTANT_RETRIEVAL": "ranked",
     }.items():
         monkeypatch.setenv(name, value)
     # Everything any library logs, down to debug: a leak through a log would show here.

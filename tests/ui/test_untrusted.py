@@ -10,6 +10,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from tests.helpers.tui import ask, make_app, make_context, running, wait_until
+from tui_assistant.core.answers import ModelAnswer
 from tui_assistant.core.passages import Passage
 from tui_assistant.ui.library_browser import LibraryTree
 from tui_assistant.ui.literal import readable_markdown, shorten_left
@@ -29,8 +30,8 @@ HOSTILE_ANSWER = (
 class HostileProvider:
     deadline_seconds = 5.0
 
-    async def complete(self, question: str, passages: Sequence[Passage]) -> str:
-        return HOSTILE_ANSWER
+    async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
+        return ModelAnswer(HOSTILE_ANSWER)
 
 
 def shown(widget: Widget) -> str:

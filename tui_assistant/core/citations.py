@@ -15,6 +15,8 @@ MAX_ANSWER_CHARS = 16_000
 # still seen (and rejected) rather than ignored.
 CITATION_MARKER = re.compile(r"\[\s*source\s*:\s*([^\]\n]*?)\s*\]", re.IGNORECASE)
 
+NOT_GIVEN = "cites a source it was not given"
+
 
 @dataclass(frozen=True, slots=True)
 class CitationCheck:
@@ -40,7 +42,7 @@ def check_citations(answer: str, sent_ids: Iterable[str]) -> CitationCheck:
         return CitationCheck(False, problem="no [source:ID] citation")
     for marker in markers:
         if marker.group(1) not in allowed or marker.group(0) != f"[source:{marker.group(1)}]":
-            return CitationCheck(False, problem="cites a source it was not given")
+            return CitationCheck(False, problem=NOT_GIVEN)
     return CitationCheck(True, tuple(dict.fromkeys(marker.group(1) for marker in markers)))
 
 

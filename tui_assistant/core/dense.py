@@ -30,10 +30,6 @@ class DenseIndex:
         self._starts: NDArray[np.intp] = starts.astype(np.intp)
         self.dimensions = matrix.shape[1]
 
-    def __len__(self) -> int:
-        """The number of passages that have at least one piece."""
-        return int(self._passages.size)
-
     def best_cosines(self, question: ArrayLike, passages: int) -> NDArray[np.float32]:
         """Every passage's best-piece cosine to `question`, by passage number (for
         `passages` passages; -1 for one without pieces)."""
@@ -44,32 +40,3 @@ class DenseIndex:
         if self._passages.size:
             best[self._passages] = np.maximum.reduceat(self._vectors @ vector, self._starts)
         return best
-
-    def ranked(self, question: ArrayLike, n: int) -> list[tuple[int, float]]:
-        """The `n` passages whose best piece is closest to `question`, with that cosine.
-
-        Best first; equal cosines in passage-number order.
-        """
-        vector = np.asarray(question, dtype=np.float32)
-        if vector.shape != (self.dimensions,):
-            raise ValueError(f"question vector must have shape ({self.dimensions},)")
-        if n <= 0 or not self._passages.size:
-            return []
-        best = np.maximum.reduceat(self._vectors @ vector, self._starts)
-        n = min(n, best.size)
-        cutoff = np.partition(best, best.size - n)[best.size - n]
-        chosen = np.flatnonzero(best >= cutoff)
-        order = np.lexsort((self._passages[chosen], -best[chosen]))[:n]
-        return [
-            (int(passage), float(score))
-            for passage, score in zip(
-                self._passages[chosen[order]], best[chosen[order]], strict=True
-            )
-        ]
-
-
-def best_piece_ranking(
-    vectors: ArrayLike, piece_passage: ArrayLike, question: ArrayLike, n: int
-) -> list[tuple[int, float]]:
-    """`DenseIndex(vectors, piece_passage).ranked(question, n)`, for a single question."""
-    return DenseIndex(vectors, piece_passage).ranked(question, n)

@@ -15,14 +15,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tui_assistant.compat import expect_key
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.outcome import Outcome, Reason
 from tui_assistant.core.service import AnswerService
 from tui_assistant.errors import CasesError
 
 UNSPECIFIED_KIND = "unspecified"
-# The key naming the expected passage, and its old name.
-EXPECT_KEYS = ("expect_passage", "expect_lesson")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +108,9 @@ class EvalReport:
         return [result for result in self.results if not result.correct]
 
     def to_json(self) -> dict[str, Any]:
-        """The contract's `eval --json` object, plus the answerable/refusal split,
-        the failing case's kind and line, and the model counts in model mode."""
+        """The `eval --json` object: cases, correct, accuracy, by kind and failures,
+        plus the answerable/refusal split, the failing case's kind and line, and the
+        model counts in model mode."""
         total = self.total
         report: dict[str, Any] = {
             "cases": total.cases,
@@ -187,7 +187,7 @@ def _parse_case(line_number: int, line: str) -> EvalCase:
         raise CasesError(line_number, 'missing "question"')
     if not isinstance(question, str) or not question.strip():
         raise CasesError(line_number, '"question" must be a non-empty string')
-    key = next((key for key in EXPECT_KEYS if key in data), None)
+    key = expect_key(data)
     if key is None:
         raise CasesError(line_number, 'missing "expect_passage" (a passage id, or null)')
     expect = data[key]

@@ -84,28 +84,6 @@ class InvertedIndex:
         )
 
 
-class IndexBuilder:
-    """Builds an index in memory, one passage at a time, numbered from 0."""
-
-    def __init__(self, key: KeyFunction) -> None:
-        self._key = key
-        self._title: dict[str, Postings] = {}
-        self._body: dict[str, Postings] = {}
-        self._title_lengths = array(NUMBER_TYPECODE)
-        self._body_lengths = array(NUMBER_TYPECODE)
-
-    def add(self, title_words: Iterable[str], body_words: Iterable[str]) -> None:
-        """Add the next passage by its content words (`text.content_words`)."""
-        number = len(self._title_lengths)
-        self._title_lengths.append(add_postings(self._title, number, title_words))
-        self._body_lengths.append(add_postings(self._body, number, body_words))
-
-    def finish(self) -> InvertedIndex:
-        return InvertedIndex(
-            self._title, self._body, self._title_lengths, self._body_lengths, self._key
-        )
-
-
 def add_postings(field: dict[str, Postings], number: int, words: Iterable[str]) -> int:
     """Record passage `number`'s words in `field`; the number of words."""
     tally = Counter(words)

@@ -1,12 +1,11 @@
-"""The library: a folder tree of Markdown documents, and the passages they split into.
+"""The library in memory: its documents, the passages they split into, and their index.
 
-Reading follows the contract's rules: every `*.md` file at any depth; names starting
-with `.` skipped; symlinks (files and folders) never followed, so no question and no
-document can make the app read outside the folder; a file over 1 MiB, not UTF-8 or
-binary is skipped with a one-line warning naming it. Splitting a document is the pure
-`passages.split_document`; this module is the disk side and the in-memory view that
-retrieval and the UI read (`Library`). The index store (`store.py`) decides which
-files to read again.
+`Library` is the view retrieval and the UI read; `parse_document` turns one document's
+bytes into its title and passages (splitting is the pure `passages.split_document`).
+Pure: the folder is listed and read by `store/folder.py` (every `*.md` file at any
+depth, names starting with `.` skipped, symlinks never followed, a file over 1 MiB, not
+UTF-8 or binary skipped with a one-line warning naming it), and the index store
+(`store/index_store.py`) decides which files to read again.
 """
 
 from __future__ import annotations
@@ -18,12 +17,13 @@ from functools import cached_property
 from pathlib import Path
 
 from tui_assistant.core.index import InvertedIndex
-from tui_assistant.core.passages import Document, Passage, document_id, split_document
-
-# Far beyond any useful document; reading no more keeps a stray 50 MB file from
-# costing memory or time.
-MAX_DOCUMENT_BYTES = 1024 * 1024
-UNREADABLE = "cannot be read"
+from tui_assistant.core.passages import (
+    Document,
+    Passage,
+    PassageFields,
+    document_id,
+    split_document,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +109,7 @@ def document_ids(paths: Iterable[str]) -> tuple[dict[str, str], list[FileProblem
 
 
 @dataclass(frozen=True, slots=True)
-class PassageInfo:
+class PassageInfo(PassageFields):
     """What the library keeps in memory for one passage; its text stays in the store."""
 
     id: str

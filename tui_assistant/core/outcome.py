@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
+from tui_assistant.compat import passage_id_fields
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence, Mode, NoEvidence
 
@@ -131,21 +132,20 @@ class Outcome:
         return replace(self, question=question, elapsed_ms=elapsed_ms)
 
     def to_json(self) -> dict[str, Any]:
-        """The contract's `ask --json` object; every field always present."""
+        """The `ask --json` object; every field always present."""
         passage = self.evidence.passage if self.evidence else None
         return {
             "question": self.question,
             "outcome": self.kind.value,
             "reason": self.reason.value if self.reason else None,
             "retrieval": self.retrieval,
-            "passage_id": passage.id if passage else None,
-            "lesson_id": passage.id if passage else None,
+            **passage_id_fields(passage.id if passage else None),
             "title": passage.title if passage else None,
             "source_path": passage.source_path if passage else None,
             "line": passage.line if passage else None,
             "end_line": passage.end_line if passage else None,
-            "passages": [_passage_json(shown) for shown in self.passages],
-            "nearest": [_passage_json(near) for near in self.nearest],
+            "passages": [shown.to_json() for shown in self.passages],
+            "nearest": [near.to_json() for near in self.nearest],
             "answer": self.answer if self.answered else None,
             "citations": list(self.citations) if self.answered else [],
             "quotes": [quote.to_json() for quote in self.quotes] if self.answered else [],
@@ -162,16 +162,6 @@ class Outcome:
             "score": self.evidence.score if self.evidence else None,
             "runner_up_score": self.evidence.runner_up_score if self.evidence else None,
         }
-
-
-def _passage_json(passage: Passage) -> dict[str, Any]:
-    return {
-        "id": passage.id,
-        "title": passage.title,
-        "source_path": passage.source_path,
-        "line": passage.line,
-        "end_line": passage.end_line,
-    }
 
 
 def _retrieved(evidence: Evidence | None, passages: tuple[Passage, ...] | None) -> dict[str, Any]:

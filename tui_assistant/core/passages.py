@@ -23,6 +23,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from tui_assistant.core.text import clean_display_text
 
@@ -43,8 +44,35 @@ _NOT_SLUG_CHARACTERS = re.compile(r"[^a-z0-9]+")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
+class PassageFields:
+    """What a passage and the library's record of one share: where it stands, written
+    once for both (`location`, `to_json`)."""
+
+    __slots__ = ()
+    id: str
+    title: str
+    source_path: str
+    line: int
+    end_line: int
+
+    @property
+    def location(self) -> str:
+        """`source_path:line–end_line` (`lessons/pasta-water.md:1–11`)."""
+        return location(self.source_path, self.line, self.end_line)
+
+    def to_json(self) -> dict[str, Any]:
+        """The passage as JSON output shows it (`passages --json`, `ask --json`)."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "source_path": self.source_path,
+            "line": self.line,
+            "end_line": self.end_line,
+        }
+
+
 @dataclass(frozen=True, slots=True)
-class Passage:
+class Passage(PassageFields):
     """One retrievable unit: what is cited, shown as evidence and sent to a model."""
 
     id: str
@@ -53,6 +81,16 @@ class Passage:
     source_path: str
     line: int = 1
     end_line: int = 1
+
+
+def line_range(line: int, end_line: int) -> str:
+    """`line–end_line`, with an en dash: how every file line range is written."""
+    return f"{line}\N{EN DASH}{end_line}"
+
+
+def location(source_path: str, line: int, end_line: int) -> str:
+    """`source_path:line–end_line`: where a passage or a quote stands in its file."""
+    return f"{source_path}:{line_range(line, end_line)}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,11 +1,11 @@
 """The quote check: every quote in a model answer must stand in the passage it cites.
 
-Pure and total. A *quote* is text in double quotes, straight (`"..."`) or curly
-(`“...”`), on one line of the answer. It quotes the passage named by the first
-`[source:ID]` marker after it in the same sentence, else by the last marker before it
-in that sentence; a quote in a sentence without a marker must stand in one of the
-passages the answer cites anywhere. Single quotes are not quotes (they are far more
-often apostrophes).
+Pure and total. A *quote* is text on one line of the answer in straight or curly
+double quotes or guillemets (`text.quoted_strings`, the one quote grammar). It quotes
+the passage named by the first `[source:ID]` marker after it in the same sentence, else
+by the last marker before it in that sentence; a quote in a sentence without a marker
+must stand in one of the passages the answer cites anywhere. Single quotes are not
+quotes (they are far more often apostrophes).
 
 "Stands in" is compared after normalising both sides the same way: case, runs of
 whitespace, quote characters (straight and curly, single and double are all one),
@@ -14,8 +14,8 @@ text, heading `#`s, list bullets, `>` of block quotes, HTML comments). Punctuati
 a quote's edges is the writer's and is ignored. Nothing else is forgiven: no
 ellipsis joining two pieces, no changed word.
 
-A structured answer (`{"answer", "citations": [{"id", "quote"}]}`, see
-`plain_answer`) is turned into this plain form first, so both are checked alike.
+A structured answer's (id, quote) pairs are checked as they are (`answers`); only
+plain text is read by these rules.
 
 A quote that checks out is reported with the file lines it spans, and with the
 passage's own words, so no text of the model's reaches the outcome as a quote.
@@ -23,17 +23,15 @@ passage's own words, so no text of the model's reaches the outcome as a quote.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from tui_assistant.core.citations import CITATION_MARKER, cited_in
-from tui_assistant.core.outcome import Quote, Reason
+from tui_assistant.core.outcome import Quote
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.support import split_sentences
-from tui_assistant.errors import ProviderFailure
+from tui_assistant.core.text import quoted_strings
 
 MAX_QUOTES = 20
 MAX_QUOTE_CHARS = 1000
@@ -43,7 +41,6 @@ NOT_SENT = "a quote cites a passage it was not given"
 TOO_MANY = f"more than {MAX_QUOTES} quotes"
 TOO_LONG = f"a quote is longer than {MAX_QUOTE_CHARS:,} characters"
 
-_QUOTED = re.compile(r'"([^"\n]+)"|“([^”\n]+)”')
 _EDGE_PUNCTUATION = " \t.,;:!?…"
 
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
@@ -84,19 +81,19 @@ class QuotedSpan:
     cites: tuple[str, ...]
 
 
-def quoted_spans(answer: str) -> list[QuotedSpan]:
-    """The quotes of `answer`, in order, by the rule in the module docstring."""
-    everywhere = tuple(dict.fromkeys(cited_in(answer)))
+def quoted_spans(answer: str, also_cited: Sequence[str] = ()) -> list[QuotedSpan]:
+    """The quotes of `answer`, in order, by the rule in the module docstring;
+    `also_cited` are passages the answer cites besides its own markers."""
+    everywhere = tuple(dict.fromkeys([*cited_in(answer), *also_cited]))
     spans: list[QuotedSpan] = []
     for sentence in split_sentences(answer):
         markers = [(match.start(), match.group(1)) for match in CITATION_MARKER.finditer(sentence)]
-        for match in _QUOTED.finditer(sentence):
-            text = next(group for group in match.groups() if group is not None)
-            text = text.strip(_EDGE_PUNCTUATION)
+        for quoted in quoted_strings(sentence):
+            text = quoted.inner.strip(_EDGE_PUNCTUATION)
             if not text:
                 continue
-            after = [id_ for start, id_ in markers if start >= match.end()]
-            before = [id_ for start, id_ in markers if start < match.start()]
+            after = [id_ for start, id_ in markers if start >= quoted.end]
+            before = [id_ for start, id_ in markers if start < quoted.start]
             if after:
                 cites: tuple[str, ...] = (after[0],)
             elif before:
@@ -107,11 +104,13 @@ def quoted_spans(answer: str) -> list[QuotedSpan]:
     return spans
 
 
-def check_quotes(answer: str, sent: Sequence[Passage]) -> QuoteCheck:
+def check_quotes(
+    answer: str, sent: Sequence[Passage], also_cited: Sequence[str] = ()
+) -> QuoteCheck:
     """Every quote of `answer` found in the passage it cites among `sent`, or the first
     problem: too many quotes, one too long, one citing a passage not sent, one that
-    is not there."""
-    spans = quoted_spans(answer)
+    is not there. `also_cited`: as for `quoted_spans`."""
+    spans = quoted_spans(answer, also_cited)
     if len(spans) > MAX_QUOTES:
         return QuoteCheck(problem=TOO_MANY)
     if any(len(span.text) > MAX_QUOTE_CHARS for span in spans):
@@ -192,54 +191,3 @@ def flatten(text: str) -> tuple[str, list[int]]:
         flat.pop()
         origin.pop()
     return "".join(flat), origin
-
-
-def plain_answer(content: str) -> str:
-    """Pure: a structured answer in the plain form the service checks: the answer, then
-    one line `"QUOTE" [source:ID]` per citation (a citation without a quote adds its
-    marker to the answer). Content that is not a JSON object is returned as it is:
-    the server answered in plain text.
-
-    Raises `ProviderFailure(unverified)` for a JSON object that is not the schema
-    (fields missing, extra or of the wrong type, more citations than quotes allowed).
-    """
-    try:
-        data: Any = json.loads(content)
-    except ValueError:
-        return content
-    if not isinstance(data, dict):
-        return content
-    if set(data) != {"answer", "citations"}:
-        raise _schema_failure("the structured answer does not have exactly its two fields")
-    answer, citations = data["answer"], data["citations"]
-    if not isinstance(answer, str) or not isinstance(citations, list):
-        raise _schema_failure("the structured answer has a field of the wrong type")
-    if len(citations) > MAX_QUOTES:
-        raise _schema_failure(f"more than {MAX_QUOTES} citations")
-    text = answer.strip()
-    if not text:
-        return ""
-    lines: list[str] = []
-    for citation in citations:
-        if not (
-            isinstance(citation, dict)
-            and set(citation) == {"id", "quote"}
-            and isinstance(citation["id"], str)
-            and isinstance(citation["quote"], str)
-        ):
-            raise _schema_failure("a citation of the structured answer is not an id and a quote")
-        id_, quote = citation["id"], citation["quote"]
-        if any(character in id_ for character in "[]\r\n"):
-            raise _schema_failure("cites a source it was not given")
-        marker = f"[source:{id_}]"
-        # All quote characters read alike, so this keeps the quote one span.
-        quote = " ".join(quote.replace('"', "'").replace("“", "'").replace("”", "'").split())
-        if quote:
-            lines.append(f'"{quote}" {marker}')
-        elif marker not in text:
-            text += f" {marker}"
-    return "\n".join([text, *lines])
-
-
-def _schema_failure(detail: str) -> ProviderFailure:
-    return ProviderFailure(Reason.UNVERIFIED, detail)

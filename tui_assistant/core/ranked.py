@@ -146,10 +146,6 @@ class RankedRetriever:
             ),
         )
 
-    def accepts(self, ranking: Ranking) -> bool:
-        """Whether the best passage wins clearly enough to be shown."""
-        return self.refusal(ranking) is None
-
     def refusal(self, ranking: Ranking) -> str | None:
         """Why the best passage does not win clearly enough, or None when it does."""
         if ranking.margin <= self.min_margin:

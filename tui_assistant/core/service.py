@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from tui_assistant.core.citations import check_citations
+from tui_assistant.core.answers import ModelAnswer, check_model_answer
 from tui_assistant.core.conversation import Conversation, is_repeat_request
 from tui_assistant.core.outcome import (
     Outcome,
@@ -30,9 +30,8 @@ from tui_assistant.core.outcome import (
     timed_out,
 )
 from tui_assistant.core.passages import Passage
-from tui_assistant.core.quotes import check_quotes
 from tui_assistant.core.retrieval import Evidence, NoEvidence, Retriever
-from tui_assistant.core.support import SupportMode, check_support
+from tui_assistant.core.support import SupportMode
 from tui_assistant.errors import ProviderFailure
 
 # A longer question is refused before anything else happens.
@@ -43,13 +42,13 @@ CANDIDATES_SHOWN = 3
 
 
 class AnswerProvider(Protocol):
-    """Turns a question and its passages into the model's raw answer text.
+    """Turns a question and its passages into the model's answer (`ModelAnswer`).
 
     Raises `ProviderFailure` for a refusal; lets `asyncio.CancelledError` through. The
     service bounds the whole call (the call ledger's wait included) by its deadline.
     """
 
-    async def complete(self, question: str, passages: Sequence[Passage]) -> str: ...
+    async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,45 +104,46 @@ class AnswerService:
         sent = evidence.passages
         try:
             async with asyncio.timeout(self.deadline_seconds):
-                text = await self.provider.complete(question, sent)
+                answer = await self.provider.complete(question, sent)
         except ProviderFailure as failure:
             outcome = refused(question, failure.reason, evidence, failure.detail, sent)
         except TimeoutError:
             detail = f"no answer within {self.deadline_seconds:g} s"
             outcome = timed_out(question, evidence, detail, sent)
         else:
-            outcome = self.judge(question, evidence, text)
+            outcome = self.judge(question, evidence, answer)
         return outcome.with_elapsed(pending.elapsed_ms())
 
-    def judge(self, question: str, evidence: Evidence, text: str) -> Outcome:
-        """Pure: the outcome for a model's raw answer to `question` from the passages
-        of `evidence` (the ones sent).
+    def judge(self, question: str, evidence: Evidence, answer: ModelAnswer) -> Outcome:
+        """Pure: the outcome for a model's `answer` to `question` from the passages of
+        `evidence` (the ones sent).
 
-        The citation check comes first, then the quote check (every quote must stand in
-        the passage it cites); an answer that passes both is then checked sentence by
-        sentence against the passages each sentence cites, per `support_mode`: `off`
-        skips the check, `warn` accepts the answer with its report, `strict` refuses
-        it when any sentence is unsupported (keeping the report, so a display can say
-        which).
+        The citation and quote checks come first (`answers.check_model_answer`: every
+        passage cited was sent, every quote stands in the passage it cites); an answer
+        that passes both is then checked sentence by sentence against the passages it
+        cites, per `support_mode`: `off` skips the check, `warn` accepts the answer
+        with its report, `strict` refuses it when any sentence is unsupported (keeping
+        the report, so a display can say which).
         """
         sent = evidence.passages
-        check = check_citations(text, [passage.id for passage in sent])
+        check = check_model_answer(answer, sent, with_support=self.support_mode != "off")
         if not check.accepted:
             return refused(question, Reason.UNVERIFIED, evidence, check.problem, sent)
-        quoted = check_quotes(text, sent)
-        if not quoted.accepted:
-            return refused(question, Reason.UNVERIFIED, evidence, quoted.problem, sent)
-        answer = text.strip()
-        cites, quotes = check.cited_ids, quoted.quotes
-        if self.support_mode == "off":
-            return answered(question, evidence, answer, sent, cites, quotes=quotes)
-        support = check_support(answer, sent)
-        if self.support_mode == "strict" and not support.supported:
+        support = check.support
+        if support is not None and self.support_mode == "strict" and not support.supported:
             count = len(support.unsupported_sentences)
             detail = f"{count} sentence{'' if count == 1 else 's'}"
             outcome = refused(question, Reason.UNSUPPORTED, evidence, detail, sent)
             return replace(outcome, support=support)
-        return answered(question, evidence, answer, sent, cites, quotes=quotes, support=support)
+        return answered(
+            question,
+            evidence,
+            check.answer,
+            sent,
+            check.cited_ids,
+            quotes=check.quotes,
+            support=support,
+        )
 
     async def ask(self, question: str, conversation: Conversation) -> Outcome:
         """Answer one question and record it as a turn of `conversation`."""

@@ -13,8 +13,8 @@ and its verdict can be explained to a reader:
   the passage (the value is measured by `scripts/measure_support_threshold.py`);
 - every number in any sentence must occur in the passage: a changed quantity keeps almost
   all of a sentence's words, so only an exact check catches it;
-- every quoted string of `MIN_QUOTE_CHARS` or more characters must occur in the passage
-  verbatim, ignoring case and whitespace.
+- every quoted string (the one quote grammar, `text.quoted_strings`) of `MIN_QUOTE_CHARS`
+  or more characters must occur in the passage verbatim, ignoring case and whitespace.
 
 The number and quote checks apply to short sentences too: they are exact, so they do not
 suffer from the small sample that makes an overlap ratio meaningless ("About 20 grams."
@@ -34,7 +34,7 @@ from typing import Literal
 from tui_assistant.core.citations import cited_in, strip_citations
 from tui_assistant.core.outcome import SupportReport
 from tui_assistant.core.passages import Passage
-from tui_assistant.core.text import normalise, normalise_distinct, stem
+from tui_assistant.core.text import normalise, normalise_distinct, quoted_strings, stem
 
 # What the app does with the check: nothing, flag unsupported sentences, or refuse
 # an answer that has one (the setting `TUI_ASSISTANT_SUPPORT_CHECK`).
@@ -66,10 +66,6 @@ _META_WORDS: frozenset[str] = frozenset(
         "advises",
     )
 )
-
-# Straight double quotes, curly double and single quotes, guillemets and backticks (code
-# spans). Straight single quotes are left out: they are far more often apostrophes.
-_QUOTE = re.compile(r'"([^"\n]+)"|“([^”\n]+)”|\u2018([^\u2019\n]+)\u2019|«([^»\n]+)»|`+([^`\n]+)`+')
 
 # A sentence ends at . ! or ? (plus closing quotes or brackets) followed by whitespace.
 _SENTENCE_END = re.compile(r"[.!?][\"'”\u2019)\]]*(?=\s)")
@@ -239,7 +235,7 @@ def split_sentences(answer: str) -> list[str]:
     for line in answer.splitlines(keepends=True):
         marker = _LIST_MARKER.match(line)
         start = marker.end() if marker else 0
-        inside_quotes = [match.span() for match in _QUOTE.finditer(line)]
+        inside_quotes = [(quoted.start, quoted.end) for quoted in quoted_strings(line)]
         for end_match in _SENTENCE_END.finditer(line, start):
             end = end_match.end()
             if any(left < end < right for left, right in inside_quotes):
@@ -303,10 +299,9 @@ def _canonical(number: str) -> str:
 def quotes_in(text: str) -> list[str]:
     """Quoted strings of `text` long enough to be checked verbatim."""
     quotes: list[str] = []
-    for match in _QUOTE.finditer(text):
-        inner = next(group for group in match.groups() if group is not None)
+    for quoted in quoted_strings(text):
         # Punctuation at a quote's edges is often the writer's, not the source's.
-        inner = inner.strip(" \t.,;:!?")
+        inner = quoted.inner.strip(" \t.,;:!?")
         if len(inner) >= MIN_QUOTE_CHARS:
             quotes.append(inner)
     return quotes

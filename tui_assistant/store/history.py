@@ -33,7 +33,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from tui_assistant.compat import passage_id_key
 from tui_assistant.core.outcome import Outcome
+from tui_assistant.core.passages import location
 from tui_assistant.core.service import MAX_QUESTION_CHARS
 from tui_assistant.core.text import clean_display_text
 from tui_assistant.store.durable import locked, replace_file, sync_folder, write_all
@@ -87,7 +89,7 @@ class Turn:
             return None
         if self.line is None or self.end_line is None:
             return self.source_path
-        return f"{self.source_path}:{self.line}\N{EN DASH}{self.end_line}"
+        return location(self.source_path, self.line, self.end_line)
 
     @classmethod
     def from_outcome(cls, outcome: Outcome, asked_at: str | None = None) -> Turn:
@@ -108,8 +110,7 @@ class Turn:
             outcome=_text(data, "outcome"),
             status=_text(record, "status"),
             answer=_optional_text(data, "answer"),
-            # Records written before passages had their name say `lesson_id`.
-            passage_id=_optional_text(data, "passage_id" if "passage_id" in data else "lesson_id"),
+            passage_id=_optional_text(data, passage_id_key(data)),
             title=_optional_text(data, "title"),
             source_path=_optional_text(data, "source_path"),
             citations=_texts(data.get("citations", [])),

@@ -32,6 +32,7 @@ from tui_assistant.core.index import (
     KeyFunction,
 )
 from tui_assistant.core.library import Library
+from tui_assistant.core.progress import Progress as Progress
 from tui_assistant.core.text import NORMALISER_VERSION
 from tui_assistant.errors import StoreProblem
 from tui_assistant.store import updates
@@ -51,7 +52,6 @@ STORE_FOLDER = "libraries"
 BUSY_TIMEOUT_SECONDS = 5.0
 
 # Called with (files read, files to read) while changed files are indexed.
-Progress = updates.Progress
 
 _SCHEMA = f"""
 PRAGMA application_id = {APPLICATION_ID};

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from tui_assistant.core.index import (
@@ -16,12 +16,12 @@ from tui_assistant.core.index import (
     new_postings,
 )
 from tui_assistant.core.passages import Document
+from tui_assistant.core.progress import Progress
 from tui_assistant.core.text import content_words
 from tui_assistant.store.folder import UNREADABLE, FileStamp, Listing, read_document
 from tui_assistant.store.snapshot import FIELDS, WordPostings
 
 # Called with (files read, files to read) while changed files are indexed.
-Progress = Callable[[int, int], None]
 
 
 def update(

@@ -16,7 +16,7 @@ import hashlib
 import logging
 import os
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,6 +25,7 @@ import numpy as np
 
 from tui_assistant.core.fusion import split_pieces
 from tui_assistant.core.library import Library
+from tui_assistant.core.progress import Progress
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-Progress = Callable[[int, int], None]
 
 # Pieces embedded (and stored) per step: progress moves and an interrupted run keeps
 # what it finished.

@@ -35,7 +35,6 @@ from tui_assistant.context import library_folder, load_library
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.outcome import Outcome, Reason, cancelled, refused
 from tui_assistant.core.service import PendingAnswer
-from tui_assistant.locations import default_data_dir
 from tui_assistant.settings import Settings
 from tui_assistant.store.app_state import AppState
 from tui_assistant.store.history import HistoryStore, Turn, export_conversation, latest_answer
@@ -87,7 +86,7 @@ class AssistantApp(LibraryApp):
     ) -> None:
         super().__init__(settings, start=start, reload_library=reload_library)
         self.clock = clock
-        self.data_dir = settings.data_dir or default_data_dir()
+        self.data_dir = settings.data_folder
         self.history = history or HistoryStore(self.data_dir, library=library_folder(settings))
         self.state_file = AppState(self.data_dir)
         self.conversation = Conversation()

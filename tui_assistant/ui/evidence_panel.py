@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 
 from tui_assistant.core.index import KeyFunction
 from tui_assistant.core.outcome import Outcome, Quote, Reason
-from tui_assistant.core.passages import Passage
+from tui_assistant.core.passages import Passage, line_range
 from tui_assistant.core.retrieval import Evidence
 from tui_assistant.core.text import WORD, content_words, stem
 from tui_assistant.ui.literal import literal, one_line, shorten_left
@@ -38,7 +38,7 @@ NEAREST_TITLE = "not an answer: closest passages"
 
 
 def location_suffix(passage: Passage) -> str:
-    return f":{passage.line}\u2013{passage.end_line}"
+    return ":" + line_range(passage.line, passage.end_line)
 
 
 def location(passage: Passage) -> str:

@@ -1,4 +1,4 @@
-"""The f1 help screen: what the panes are and every key, from the contract."""
+"""The f1 help screen: what the panes are and every key the app answers to."""
 
 from __future__ import annotations
 

@@ -23,7 +23,6 @@ from tui_assistant.context import AppContext, library_folder, load_library, open
 from tui_assistant.core.library import Library
 from tui_assistant.core.library_changes import passage_changes
 from tui_assistant.errors import ConfigError, LibraryError
-from tui_assistant.locations import default_data_dir
 from tui_assistant.settings import Settings
 from tui_assistant.store.folder import is_document_name
 from tui_assistant.store.index_store import Progress
@@ -256,8 +255,7 @@ class LibraryApp(App[int]):
 
     def _start_watching(self) -> None:
         folder = library_folder(self.settings)
-        data_dir = self.settings.data_dir or default_data_dir()
-        start_watching(self, folder, is_document_name, ignored=[data_dir])
+        start_watching(self, folder, is_document_name, ignored=[self.settings.data_folder])
 
     @on(LibraryChangedOnDisk)
     def _changed_on_disk(self, message: LibraryChangedOnDisk) -> None:

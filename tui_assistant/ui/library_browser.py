@@ -356,8 +356,7 @@ class LibraryTree(Tree[NodeData]):
             lines = [library.documents[data.index].title, library.documents[data.index].path]
         else:
             passage = library.passages[data.position]
-            end = f":{passage.line}\u2013{passage.end_line}"
-            lines = [passage.title, passage.id, one_line(passage.source_path) + end]
+            lines = [passage.title, passage.id, one_line(passage.location)]
         return Content("\n".join(map(one_line, lines)))
 
 

@@ -1,0 +1,32 @@
+"""One base class for every error the app raises on purpose, with a sub-base for what
+stops a command (exit 2)."""
+
+from __future__ import annotations
+
+import inspect
+
+from tui_assistant import errors
+from tui_assistant.errors import (
+    ConfigError,
+    LibraryError,
+    StartupError,
+    StoreProblem,
+    TuiAssistantError,
+    UsageError,
+)
+
+
+def test_every_error_of_the_app_is_a_tui_assistant_error() -> None:
+    classes = [
+        value
+        for value in vars(errors).values()
+        if inspect.isclass(value) and value.__module__ == errors.__name__
+    ]
+
+    assert len(classes) >= 9
+    assert all(issubclass(error, TuiAssistantError) for error in classes)
+
+
+def test_what_stops_a_command_shares_a_base_that_a_damaged_store_does_not() -> None:
+    assert all(issubclass(error, StartupError) for error in (ConfigError, UsageError, LibraryError))
+    assert not issubclass(StoreProblem, StartupError)
