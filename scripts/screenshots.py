@@ -224,7 +224,7 @@ async def indexing_scene(stage: Stage) -> None:
 
 async def in_flight_scene(stage: Stage) -> None:
     await stage.ask("How long do I boil an egg for a runny yolk?")
-    await stage.until(lambda: stage.app.pending is not None)
+    await stage.until(lambda: stage.app.main.pending is not None)
     stage.clock.now += 2.4
     await stage.until(lambda: "2.4 s" in stage.app.status_bar.status_text)
 
@@ -286,7 +286,7 @@ async def take(name: str, output: Path, scene: Scene) -> Path:
                 app.theme = THEME
                 stage = Stage(pilot, app, clock, held)
                 if held is None:
-                    await stage.until(lambda: app.loaded)
+                    await stage.until(lambda: app.main.loaded)
                 await pilot.pause()
                 await scene.steps(stage)
                 for _ in range(5):

@@ -1,4 +1,4 @@
-"""Command line: the TUI (default), `ask`, `eval`, `passages` and `library`.
+"""Command line: the TUI (default), `ask`, `eval`, `passages`, `library` and `mcp`.
 
 Exit status: 0 when the command ran, 2 for a usage or configuration error (one line on
 stderr, no traceback), 130 when interrupted. The headless commands never import
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import sys
@@ -84,6 +85,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common_options(library)
     library.add_argument("--json", action="store_true", help="print one JSON object")
     library.set_defaults(handler=_run_library)
+
+    mcp = commands.add_parser(
+        "mcp",
+        help="serve the library to coding agents (MCP over stdio)",
+        description="Serve the library to MCP clients (coding agents) over standard input "
+        "and output: the tools search, read, check and ask. Needs the mcp extra.",
+    )
+    _add_common_options(mcp)
+    mcp.set_defaults(handler=_run_mcp)
     return parser
 
 
@@ -155,9 +165,10 @@ def _warn_skipped(problems: Iterable[FileProblem]) -> None:
         print(f"{PROG}: warning: {one_line(str(problem))}", file=sys.stderr)
 
 
-def _open(args: argparse.Namespace, answering: bool = True) -> AppContext:
+def _open(args: argparse.Namespace, answering: bool = True, embed_now: bool = True) -> AppContext:
     """The context for a command. Commands that answer get the configured retrieval,
-    with `hybrid`'s missing vectors computed first; `passages` only lists."""
+    with `hybrid`'s missing vectors computed first unless not `embed_now`; `passages`
+    only lists."""
     settings = _settings(args)
     if not answering:
         settings = settings.model_copy(update={"retrieval": "keyword"})
@@ -167,7 +178,9 @@ def _open(args: argparse.Namespace, answering: bool = True) -> AppContext:
             ProgressLine("indexing", "files") as indexing,
             ProgressLine("embedding", "passages") as embedding,
         ):
-            context = open_context(settings, indexing, embedding, fetching=fetching)
+            context = open_context(
+                settings, indexing, embedding, embed_now=embed_now, fetching=fetching
+            )
     except LibraryError as error:
         # When no document is left, the skipped files are the explanation.
         _warn_skipped(error.problems)
@@ -235,6 +248,21 @@ def _run_library(args: argparse.Namespace) -> int:
     else:
         print(format_report(report))
     return 0
+
+
+def _run_mcp(args: argparse.Namespace) -> int:
+    try:
+        from tui_assistant.mcp.server import serve
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] not in ("mcp", "mcp_types"):
+            raise
+        raise UsageError(
+            "the mcp command needs the MCP SDK: pip install 'tui-assistant[mcp]'"
+        ) from None
+    # Standard output is the protocol: nothing printed while loading may reach it.
+    with contextlib.redirect_stdout(sys.stderr):
+        context = _open(args, embed_now=False)
+    return serve(context)
 
 
 def _run_ask(args: argparse.Namespace) -> int:

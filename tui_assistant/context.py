@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -39,8 +39,10 @@ logger = logging.getLogger(__name__)
 @dataclass
 class AppContext:
     """The app as wired from its settings. `choice` is the retrieval mode that runs;
-    under `hybrid` the library answers with `ranked` until `use_vectors` is called
-    (the TUI embeds in the background; `ask` and `eval` embed before the first answer)."""
+    under `hybrid` the library answers with `ranked` until `with_vectors` gives the
+    context that answers by meaning (the TUI embeds in the background; `ask` and `eval`
+    embed before the first answer). A reload or new vectors make a new context; the
+    provider is shared by all of them."""
 
     settings: Settings
     library: Library
@@ -67,35 +69,39 @@ class AppContext:
         """The mode answering now (`ranked` while `hybrid` waits for its vectors)."""
         return self.service.retriever.mode
 
-    def use_library(self, library: Library) -> None:
-        """Answer from `library` from now on (after a reload); under `hybrid`, lexically
-        until `use_vectors` gives the new library's vectors."""
-        self.library = library
-        self.vectors = None
-        self.service.retriever = build_retriever(self.settings, library)
+    def with_library(self, library: Library) -> AppContext:
+        """The context answering from `library` (after a reload); under `hybrid`,
+        lexically until `with_vectors` gives the new library's vectors."""
+        service = self.service.with_retriever(build_retriever(self.settings, library))
+        return replace(self, library=library, service=service, vectors=None)
+
+    def embedding_source(self) -> EmbeddingSource:
+        """The embedding model of a `hybrid` context, loaded on first use (the TUI loads
+        it in the background, so the screen is ready before the model is read)."""
+        if self.embedder is None:
+            self.embedder = load_embedder(self.choice)
+        return self.embedder
 
     def embed(self, library: Library, progress: Progress | None = None) -> PassageVectors:
         """`library`'s vectors: stored ones read, missing ones computed and stored.
         Safe off the event loop (it touches neither the service nor the screen)."""
         from tui_assistant.store.vectors import embed_library
 
-        assert self.embedder is not None
         store = store_path(self.data_dir, library_folder(self.settings))
-        return embed_library(library, self.embedder, store, progress)
+        return embed_library(library, self.embedding_source(), store, progress)
 
-    def use_vectors(self, library: Library, vectors: PassageVectors) -> bool:
-        """Answer with `hybrid` from now on, if `vectors` are of the library answering
-        now (a reload meanwhile makes them stale: False)."""
+    def with_vectors(self, library: Library, vectors: PassageVectors) -> AppContext | None:
+        """The context answering with `hybrid`, if `vectors` are of the library this one
+        answers from (a reload meanwhile makes them stale: None)."""
         if library is not self.library or self.embedder is None:
-            return False
+            return None
         from tui_assistant.core.hybrid import HybridRetriever
 
         embedder = self.embedder
-        self.vectors = vectors
-        self.service.retriever = HybridRetriever(
+        retriever = HybridRetriever(
             library, vectors, lambda question: embedder.embed([question])[0]
         )
-        return True
+        return replace(self, service=self.service.with_retriever(retriever), vectors=vectors)
 
     def report(self) -> LibraryReport:
         """The library report of what answers now (reads the store: off the event loop)."""
@@ -119,7 +125,7 @@ def load_library(settings: Settings, progress: Progress | None = None) -> Librar
 
 def build_retriever(settings: Settings, library: Library) -> Retriever:
     """The lexical retriever for the settings' mode (`hybrid` and `auto` start as
-    `ranked`; `AppContext.use_vectors` turns hybrid on)."""
+    `ranked`; `AppContext.with_vectors` turns hybrid on)."""
     if settings.retrieval == "keyword":
         return KeywordRetriever(library)
     return RankedRetriever(library)
@@ -155,18 +161,22 @@ def open_context(
 ) -> AppContext:
     """Load the library and build the service; raises `LibraryError` or `ConfigError`.
 
-    Under `hybrid`, the model is loaded here and, with `embed_now`, the library's
+    Under `hybrid`, with `embed_now`, the model is loaded here and the library's
     missing vectors are computed (`embedding(done, total)` reports it) before the
-    first answer; without, the caller embeds later (`AppContext.embed`).
+    first answer; without, the caller embeds later (`AppContext.embed`, which loads a
+    model `auto` found on first use).
     """
     data_dir = settings.data_folder
     choice = choose_retrieval(settings, data_dir, fetching)
     embedder = None
-    if choice.mode == "hybrid":
+    # Named explicitly, an unusable model ends the start (exit 2); found by `auto`, the
+    # TUI reads it in the background and only says that hybrid retrieval is off.
+    named = settings.retrieval == "hybrid" or bool(settings.embedding_model)
+    if choice.mode == "hybrid" and (embed_now or named):
         try:
             embedder = load_embedder(choice)
         except ConfigError as error:
-            if settings.retrieval == "hybrid" or settings.embedding_model:
+            if named:
                 raise
             # `auto` found a model the user never named, and it is unusable.
             choice = RetrievalChoice("ranked", note=f"hybrid retrieval is off ({error})")
@@ -182,7 +192,9 @@ def open_context(
     )
     context = AppContext(settings, library, service, choice, embedder)
     if embedder is not None and embed_now:
-        context.use_vectors(library, context.embed(library, embedding))
+        hybrid = context.with_vectors(library, context.embed(library, embedding))
+        assert hybrid is not None  # the vectors are of this very library
+        return hybrid
     return context
 
 

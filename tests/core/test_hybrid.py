@@ -194,3 +194,29 @@ def test_a_middling_similarity_is_shown_only_when_both_rankings_put_the_passage_
     alone = retriever(library, toward(library, "rice", MIN_SIMILARITY + 0.05))
     shown = alone.retrieve("what is for dinner tonight")
     assert isinstance(shown, Evidence) and shown.passage.id == "rice"
+
+
+def test_scored_gives_the_fused_order_with_cosines_also_when_nothing_is_close(
+    library: Library,
+) -> None:
+    close = retriever(library, toward(library, "rice", 0.9))
+    scored = close.scored("rinse the rice", 2)
+    assert library.passage(scored[0][0]).id == "rice"
+    assert scored[0][1] == pytest.approx(0.9, abs=1e-3)
+    far = retriever(library, toward(library, "bread", 0.1))
+    assert isinstance(far.retrieve("what is the moon made of"), NoEvidence)
+    assert len(far.scored("what is the moon made of", 3)) == 3
+
+
+def test_a_question_scored_twice_in_a_row_is_embedded_once(library: Library) -> None:
+    asked: list[str] = []
+
+    def embed(question: str) -> NDArray[np.float32]:
+        asked.append(question)
+        return toward(library, "rice", 0.9)
+
+    hybrid = HybridRetriever(library, vectors_by_axis(library), embed)
+    hybrid.retrieve("rinse the rice")
+    hybrid.scored("rinse the rice", 3)
+    hybrid.retrieve("knead the dough")
+    assert asked == ["rinse the rice", "knead the dough"]

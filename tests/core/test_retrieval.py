@@ -367,3 +367,18 @@ def test_runners_up_follow_the_winner_in_score_order_whatever_the_count(
         assert not any(left_out)
     elif runners_up:
         assert max(left_out, default=0) <= runners_up[-1]
+
+
+def test_scored_lists_the_best_passages_by_points_even_when_the_rule_refuses() -> None:
+    library = library_of(
+        [
+            Passage("salt", "Salt", "Salt the pasta water.", "lessons/salt.md"),
+            Passage("oil", "Oil", "Oil the pasta water? No.", "lessons/oil.md"),
+            Passage("knife", "Knife", "Hone the blade.", "lessons/knife.md"),
+        ]
+    )
+    retriever = KeywordRetriever(library)
+    assert isinstance(retriever.retrieve("pasta water"), NoEvidence)  # a tie refuses
+    scored = [(library.passage(n).id, score) for n, score in retriever.scored("pasta water", 5)]
+    assert scored == [("salt", 2.0), ("oil", 2.0)]  # the knife shares no word
+    assert len(retriever.scored("pasta water", 1)) == 1

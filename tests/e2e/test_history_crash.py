@@ -216,7 +216,7 @@ async def test_the_app_starts_on_a_torn_history_and_keeps_every_complete_turn(
         assert warning.startswith("warning: removed damaged history record on line 4")
         # The app's own next turn is stored on a line of its own.
         await ask(pilot, "how much salt for pasta water")
-        await wait_until(pilot, lambda: len(app.turns) == 4)
+        await wait_until(pilot, lambda: len(app.main.transcript.turns) == 4)
 
     again = make_app(make_context(BUNDLED_LESSONS, tmp_path), HistoryStore(tmp_path))
     async with again.run_test(size=SIZE) as pilot:

@@ -53,7 +53,7 @@ API_KEY = "sk-test-faults-8d1e"
 # keep a call alive.
 HANG_DEADLINE = "1"
 DRIP_DEADLINE = "2.5"
-# Peak memory of the CLI while it is sent 20 MB: the issue allows "well under 150 MB".
+# Peak memory of the CLI while it is sent 20 MB: well under 150 MB.
 MEMORY_CEILING_BYTES = 100 * MIB
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from tui_assistant.settings import Settings
 from tui_assistant.store.history import HistoryStore
 from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.app import AssistantApp
+from tui_assistant.ui.chat_pane import TurnView
 from tui_assistant.ui.library_browser import LibraryTree, NodeData
 from tui_assistant.ui.status_bar import StatusPart
 
@@ -88,13 +90,24 @@ def make_context(
     return AppContext(settings=config, library=library, service=service)
 
 
-def make_app(context: AppContext, history: HistoryStore | None = None) -> AssistantApp:
+def make_app(
+    context: AppContext,
+    history: HistoryStore | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> AssistantApp:
     """The app, handed `context` by its start-up worker instead of building one."""
 
     def start(settings: Settings, progress: Progress | None) -> AppContext:
         return context
 
-    return AssistantApp(context.settings, start=start, history=history, cursor_blink=False)
+    return AssistantApp(
+        context.settings, start=start, history=history, clock=clock, cursor_blink=False
+    )
+
+
+def ask_workers_done(app: AssistantApp) -> bool:
+    """No provider call is still running (a cancelled one included)."""
+    return all(worker.is_finished for worker in app.workers if worker.group == "ask")
 
 
 class SlowStart:
@@ -143,9 +156,16 @@ async def running(
     """`app.run_test`, once the library is loaded (its worker has handed it over)."""
     async with app.run_test(size=size) as pilot:
         # Generous: a real start may load a sentence-embedding model first.
-        await wait_until(pilot, lambda: app.loaded, timeout=30)
+        await wait_until(pilot, lambda: app.main.loaded, timeout=30)
         await pilot.pause()
         yield pilot
+
+
+async def background_done(pilot: Pilot[int], app: AssistantApp) -> None:
+    """Wait until background work (reading an embedding model `auto` found, embedding)
+    is over, so a tight deadline measures the provider alone."""
+    await pilot.pause()
+    await wait_until(pilot, lambda: not app.status_bar.work, timeout=60)
 
 
 async def wait_until(
@@ -212,6 +232,19 @@ async def history_loaded(app: AssistantApp) -> None:
 def status(app: AssistantApp) -> str:
     """The status bar's state words (outcome or work under way), as the user reads them."""
     return str(app.status_bar.query_one("#status-outcome", Static).render())
+
+
+def concluded(app: AssistantApp) -> bool:
+    """The latest question's outcome is drawn: in the status bar, and in the chat in
+    place of its waiting line."""
+    state = status(app)
+    if state == "ready" or state.startswith(("asking", "indexing")):
+        return False
+    views = app.chat.query(TurnView)
+    if not views:
+        return False
+    latest = views.last()
+    return latest.turn is not None and len(latest.children) > 1 and not latest.query(".waiting")
 
 
 def status_line(app: AssistantApp) -> str:

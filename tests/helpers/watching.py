@@ -87,7 +87,7 @@ class Watching:
 
 
 def passage_ids(app: AssistantApp) -> set[str]:
-    return {passage.id for passage in app.context.library}
+    return {passage.id for passage in app.main.context.library}
 
 
 async def watched(pilot: Pilot[int], app: AssistantApp, folder: Path) -> None:
@@ -106,6 +106,9 @@ async def watched(pilot: Pilot[int], app: AssistantApp, folder: Path) -> None:
             continue
     await wait_until(
         pilot,
-        lambda: set(written) <= passage_ids(app) and not (app.reloading or app.changed_on_disk),
+        lambda: (
+            set(written) <= passage_ids(app)
+            and not (app.main.reloading or app.main.changed_on_disk)
+        ),
         timeout=WAIT,
     )

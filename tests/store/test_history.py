@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -254,7 +255,9 @@ def test_a_short_write_is_completed_not_left_torn(
 def test_a_huge_refused_question_is_kept_to_its_first_4000_characters(tmp_path: Path) -> None:
     question = "how much salt " + "x" * (5 * 1024 * 1024)
     store = HistoryStore(tmp_path)
-    turn = store.append(refused(question, Reason.TOO_LONG))
+    outcome = refused(question, Reason.TOO_LONG)
+    store.append(outcome)
+    turn = Turn.from_outcome(outcome)
     assert MAX_QUESTION_CHARS == 4000
     assert turn.question == question[:4000]
     assert turn.status == "refused: the question is over 4,000 characters"
@@ -262,3 +265,19 @@ def test_a_huge_refused_question_is_kept_to_its_first_4000_characters(tmp_path: 
     (loaded,) = HistoryStore(tmp_path).load().turns
     assert loaded.question == question[:4000]
     assert loaded.outcome == "refused"
+
+
+def test_a_live_turn_reads_back_the_same_after_a_restart(tmp_path: Path) -> None:
+    """The chat shows a live outcome and its stored record alike."""
+    flagged = replace(
+        answered("how much salt?", EVIDENCE, "10 g. [source:pasta-water]"),
+        support=SupportReport(False, ("10 g.",)),
+    )
+    outcomes = [flagged, refused("capital of france?", Reason.NO_EVIDENCE)]
+    store = HistoryStore(tmp_path)
+    live = []
+    for outcome in outcomes:
+        store.append(outcome, "2026-01-02T03:04:05+00:00")
+        live.append(Turn.from_outcome(outcome, "2026-01-02T03:04:05+00:00"))
+    assert HistoryStore(tmp_path).load().turns == live
+    assert live[0].unsupported_sentences == ("10 g.",) and live[0].line is not None

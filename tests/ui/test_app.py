@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
 from tests.helpers import BUNDLED_LESSONS
@@ -13,6 +14,8 @@ from tests.helpers.tui import (
     CitingProvider,
     HangingProvider,
     ask,
+    ask_workers_done,
+    concluded,
     make_app,
     make_context,
     running,
@@ -44,7 +47,7 @@ def shown_text(widget: object) -> str:
 
 
 def finished(app: AssistantApp) -> Callable[[], bool]:
-    return lambda: status(app) != "ready" and not status(app).startswith("asking")
+    return lambda: concluded(app)
 
 
 async def test_starts_ready_with_the_question_box_focused(tmp_path: Path) -> None:
@@ -143,11 +146,12 @@ async def test_escape_cancels_a_hanging_request_and_no_answer_appears(tmp_path: 
         assert not app.question_box.busy
         await wait_until(pilot, lambda: provider.cancelled)
         provider.release.set()
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: ask_workers_done(app))
+        await pilot.pause()
         assert status(app) == "cancelled"
         assert "LATE ANSWER" not in shown_text(app.chat)
         assert "cancelled" in shown_text(app.chat)
-        assert app.conversation.turns[-1].kind.value == "cancelled"
+        assert app.main.transcript.outcomes[-1].kind.value == "cancelled"
 
 
 async def test_a_late_answer_after_cancel_is_never_shown(tmp_path: Path) -> None:
@@ -158,21 +162,27 @@ async def test_a_late_answer_after_cancel_is_never_shown(tmp_path: Path) -> None
         await wait_until(pilot, provider.started.is_set)
         await pilot.press("escape")
         await wait_until(pilot, lambda: provider.cancelled)
-        await pilot.pause(0.3)  # the provider "answers" 0.05 s after the cancel
+        # The provider "answers" a moment after the cancel; the worker then ends.
+        await wait_until(pilot, lambda: ask_workers_done(app))
+        await pilot.pause()
         assert status(app) == "cancelled"
         assert "LATE ANSWER" not in shown_text(app.chat)
-        assert len(app.conversation.turns) == 1
+        assert len(app.main.transcript.outcomes) == 1
 
 
-async def test_one_request_at_a_time(tmp_path: Path) -> None:
+async def test_one_request_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     provider = HangingProvider()
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, provider))
+    bells: list[None] = []
+    monkeypatch.setattr(app, "bell", lambda: bells.append(None))
     async with running(app, SIZE) as pilot:
         await ask(pilot, PASTA_QUESTION)
         await wait_until(pilot, provider.started.is_set)
         await ask(pilot, "how long to boil eggs")
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: bells == [None])  # refused with the bell
+        await pilot.pause()
         assert provider.calls == 1
+        assert status(app).startswith("asking")
         assert app.question_box.value == "how long to boil eggs"  # kept for later
         await pilot.press("escape")
         assert status(app) == "cancelled"
@@ -188,7 +198,21 @@ async def test_the_service_deadline_says_timed_out_not_cancelled(tmp_path: Path)
         assert status(app) == "timed out: no answer within 0.2 s"
         assert "timed out" in shown_text(app.chat)
         assert provider.cancelled
-        assert app.conversation.turns[-1].kind.value == "timed_out"
+        assert app.main.transcript.outcomes[-1].kind.value == "timed_out"
+
+
+async def test_asking_counts_seconds_on_the_apps_clock(tmp_path: Path) -> None:
+    now = [100.0]
+    provider = HangingProvider()
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path, provider), clock=lambda: now[0])
+    async with running(app, SIZE) as pilot:
+        await ask(pilot, PASTA_QUESTION)
+        await wait_until(pilot, provider.started.is_set)
+        assert status(app) == "asking… 0.0 s (esc to stop)"
+        now[0] += 2.4
+        await wait_until(pilot, lambda: status(app) == "asking… 2.4 s (esc to stop)")
+        await pilot.press("escape")
+        assert status(app) == "cancelled"
 
 
 async def test_escape_without_a_request_returns_focus_to_the_question_box(tmp_path: Path) -> None:
@@ -218,7 +242,8 @@ async def test_up_and_down_recall_earlier_questions(tmp_path: Path) -> None:
 
 
 async def test_f1_shows_help_and_escape_closes_it(tmp_path: Path) -> None:
-    from tui_assistant.ui.help_screen import HelpScreen
+    from tui_assistant.ui.help_screen import HelpScreen, key_rows
+    from tui_assistant.ui.main_screen import MainScreen
 
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     async with running(app, SIZE) as pilot:
@@ -228,6 +253,11 @@ async def test_f1_shows_help_and_escape_closes_it(tmp_path: Path) -> None:
         help_text = shown_text(app.screen)
         for key in ("enter", "escape", "ctrl+l", "ctrl+o", "ctrl+r", "ctrl+q", "f1", "ctrl+p"):
             assert key in help_text
+        # Built from the bindings: every key users press is there, with what it does.
+        groups = [("Anywhere", app.BINDINGS), *MainScreen.key_groups()]
+        for key, description in key_rows(groups):
+            assert key in help_text and description in " ".join(help_text.split())
+        assert "ctrl+down" in help_text and "[" in help_text and "]" in help_text
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, HelpScreen)
@@ -237,9 +267,11 @@ async def test_f1_shows_help_and_escape_closes_it(tmp_path: Path) -> None:
 async def test_footer_bindings_all_have_ids() -> None:
     from textual.binding import Binding
 
+    from tui_assistant.ui.evidence_panel import EvidencePanel
     from tui_assistant.ui.help_screen import HelpScreen
+    from tui_assistant.ui.main_screen import MainScreen
 
-    for owner in (AssistantApp, QuestionBox, HelpScreen, LibraryTree):
+    for owner in (AssistantApp, MainScreen, QuestionBox, EvidencePanel, HelpScreen, LibraryTree):
         for binding in owner.BINDINGS:
             assert isinstance(binding, Binding) and binding.id, (owner, binding)
 
@@ -288,12 +320,12 @@ async def test_chat_stays_at_its_bottom_unless_the_user_scrolled_away(tmp_path: 
     async with running(app, (80, 24)) as pilot:
         for question in ["salt pasta water", "boil eggs runny yolk", "sharpen knife steel"] * 2:
             await ask(pilot, question)
-            await wait_until(pilot, lambda: provider.calls > 0 and app.pending is not None)
+            await wait_until(pilot, lambda: provider.calls > 0 and app.main.pending is not None)
             provider.release.set()
-            await wait_until(pilot, lambda: app.pending is None)
+            await wait_until(pilot, lambda: app.main.pending is None)
             provider.release.clear()
-        await pilot.pause(0.1)
         chat = app.chat
+        await wait_until(pilot, lambda: concluded(app) and chat.scroll_y == chat.max_scroll_y)
         latest = chat.query(TurnView).last()
         # The pane stays at its bottom: the newest turn's end is in view.
         assert chat.scroll_y > 0 and chat.scroll_y == chat.max_scroll_y
@@ -301,13 +333,12 @@ async def test_chat_stays_at_its_bottom_unless_the_user_scrolled_away(tmp_path: 
         assert latest.region.y < chat.region.bottom
 
         await ask(pilot, "salt pasta water")
-        await wait_until(pilot, lambda: app.pending is not None)
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: provider.started.is_set() and bool(chat.query(".waiting")))
         chat.scroll_home(animate=False, immediate=True)  # the user goes back to read
-        await pilot.pause()
+        await wait_until(pilot, lambda: chat.scroll_y == 0)
         provider.release.set()
-        await wait_until(pilot, lambda: app.pending is None)
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: concluded(app))
+        await pilot.pause()
         assert chat.scroll_y == 0
 
 

@@ -32,7 +32,7 @@ async def test_history_is_shown_again_after_a_restart(tmp_path: Path) -> None:
     async with running(first, SIZE) as pilot:
         await ask(pilot, "how much salt for pasta water")
         await ask(pilot, "what is the capital of france")
-        await wait_until(pilot, lambda: len(first.turns) == 2)
+        await wait_until(pilot, lambda: len(first.main.transcript.turns) == 2)
         await pilot.press("ctrl+q")
 
     second = make_app(make_context(BUNDLED_LESSONS, tmp_path))
@@ -54,8 +54,8 @@ async def test_a_damaged_history_record_is_a_warning_not_fatal(tmp_path: Path) -
     first = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     async with running(first, SIZE) as pilot:
         await ask(pilot, "how much salt for pasta water")
-        await wait_until(pilot, lambda: len(first.turns) == 1)
-    with first.history.path.open("ab") as file:
+        await wait_until(pilot, lambda: len(first.main.transcript.turns) == 1)
+    with first.main.history.store.path.open("ab") as file:
         file.write(b"\x00\xffgarbage [bold]x[/]\n")
 
     second = make_app(make_context(BUNDLED_LESSONS, tmp_path))
@@ -75,8 +75,8 @@ async def test_history_never_holds_the_api_key(tmp_path: Path) -> None:
     app = make_app(context)
     async with running(app, SIZE) as pilot:
         await ask(pilot, "how much salt for pasta water")
-        await wait_until(pilot, lambda: len(app.turns) == 1)
-    stored = app.history.path.read_text(encoding="utf-8")
+        await wait_until(pilot, lambda: len(app.main.transcript.turns) == 1)
+    stored = app.main.history.store.path.read_text(encoding="utf-8")
     assert "salt for pasta water" in stored
     assert secret not in stored
 
@@ -85,7 +85,7 @@ async def test_export_command_writes_markdown_with_source_paths(tmp_path: Path) 
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     async with running(app, (80, 24)) as pilot:
         await ask(pilot, "how much salt for pasta water")
-        await wait_until(pilot, lambda: len(app.turns) == 1)
+        await wait_until(pilot, lambda: len(app.main.transcript.turns) == 1)
         await run_command(pilot, app, "export conv")
         # The notice saying where the file went is scrolled into view.
         notice = app.chat.query(".info").last()
@@ -103,7 +103,7 @@ async def test_copy_command_puts_the_latest_answer_on_the_clipboard(tmp_path: Pa
     async with running(app, SIZE) as pilot:
         await ask(pilot, "how much salt for pasta water")
         await ask(pilot, "what is the capital of france")
-        await wait_until(pilot, lambda: len(app.turns) == 2)
+        await wait_until(pilot, lambda: len(app.main.transcript.turns) == 2)
         await run_command(pilot, app, "copy latest")
         assert "10 grams of salt per litre" in app.clipboard
         assert app.clipboard.endswith("source: lessons/pasta-water.md:1–11")
@@ -113,7 +113,7 @@ async def test_clear_history_command_empties_screen_and_file(tmp_path: Path) -> 
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     async with running(app, SIZE) as pilot:
         await ask(pilot, "how much salt for pasta water")
-        await wait_until(pilot, lambda: len(app.turns) == 1)
+        await wait_until(pilot, lambda: len(app.main.transcript.turns) == 1)
         await run_command(pilot, app, "clear history")
         assert not app.chat.query(TurnView)
         assert "history cleared" in chat_text(app)
@@ -121,7 +121,7 @@ async def test_clear_history_command_empties_screen_and_file(tmp_path: Path) -> 
     again = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     async with running(again, SIZE) as pilot:
         await history_loaded(again)
-        assert again.turns == []
+        assert again.main.transcript.turns == []
         assert "salt for pasta" not in chat_text(again)
 
 
@@ -156,7 +156,9 @@ async def test_a_slow_history_write_never_holds_up_the_screen(tmp_path: Path) ->
         for question in asked:
             await ask(pilot, question)
         # Both answers are on screen while the first write is still stuck on the disk.
-        await wait_until(pilot, lambda: len(app.turns) == 2 and status(app) == "answered")
+        await wait_until(
+            pilot, lambda: len(app.main.transcript.turns) == 2 and status(app) == "answered"
+        )
         assert "> how long to boil eggs" in chat_text(app)
         assert stored_questions(store) == []
         assert store.threads and store.threads[0] is not threading.main_thread()
@@ -170,7 +172,7 @@ async def test_quitting_waits_for_the_writes_still_queued(tmp_path: Path) -> Non
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path), history=store)
     async with app.run_test(size=SIZE) as pilot:
         await ask(pilot, "how much salt for pasta water")
-        await wait_until(pilot, lambda: len(app.turns) == 1)
+        await wait_until(pilot, lambda: len(app.main.transcript.turns) == 1)
         # Let the write through only once the app is on its way out.
         threading.Timer(0.2, store.release.set).start()
         await pilot.press("ctrl+q")
@@ -195,15 +197,15 @@ async def test_each_library_has_its_own_conversation(nested: Path, tmp_path: Pat
     first = make_app(make_context(BUNDLED_LESSONS, data))
     async with running(first, SIZE) as pilot:
         await ask(pilot, "how much salt for pasta water")
-        await wait_until(pilot, lambda: len(first.turns) == 1)
+        await wait_until(pilot, lambda: len(first.main.transcript.turns) == 1)
 
     other = make_app(make_context(nested, data))
     async with running(other, SIZE) as pilot:
         await history_loaded(other)
-        assert other.turns == []
+        assert other.main.transcript.turns == []
         assert "salt for pasta water" not in chat_text(other)
         await ask(pilot, "soak the whetstone")
-        await wait_until(pilot, lambda: len(other.turns) == 1)
+        await wait_until(pilot, lambda: len(other.main.transcript.turns) == 1)
         await pilot.press("up")
         assert other.question_box.value == "soak the whetstone"
 
@@ -213,8 +215,8 @@ async def test_each_library_has_its_own_conversation(nested: Path, tmp_path: Pat
         shown = chat_text(back)
         assert "> how much salt for pasta water" in shown
         assert "whetstone" not in shown
-    assert first.history.path != other.history.path
-    assert first.history.path.parent == data / "history"
+    assert first.main.history.store.path != other.main.history.store.path
+    assert first.main.history.store.path.parent == data / "history"
 
 
 async def test_the_old_shared_history_file_is_left_alone(tmp_path: Path) -> None:
@@ -224,7 +226,7 @@ async def test_the_old_shared_history_file_is_left_alone(tmp_path: Path) -> None
     async with running(app, SIZE) as pilot:
         await history_loaded(app)
         await ask(pilot, "how much salt for pasta water")
-        await wait_until(pilot, lambda: stored_questions(app.history) != [])
+        await wait_until(pilot, lambda: stored_questions(app.main.history.store) != [])
         assert notices(app) == []
     assert old.read_bytes() == b"not read any more, not deleted\n"
 
@@ -234,10 +236,10 @@ async def test_history_keeps_the_first_4000_characters_of_a_question(tmp_path: P
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     async with running(app, SIZE) as pilot:
         await ask(pilot, long_question)
-        await wait_until(pilot, lambda: stored_questions(app.history) != [])
+        await wait_until(pilot, lambda: stored_questions(app.main.history.store) != [])
         assert status(app).startswith("refused")
-        assert app.conversation.turns[-1].reason is Reason.TOO_LONG
-    [stored] = stored_questions(app.history)
+        assert app.main.transcript.outcomes[-1].reason is Reason.TOO_LONG
+    [stored] = stored_questions(app.main.history.store)
     assert stored == long_question[:4000]
 
 

@@ -81,7 +81,6 @@ async def test_warnings_from_the_app_thread_and_other_threads_are_shown_cleaned(
         await asyncio.to_thread(core_logger.warning, "from a worker thread")
         core_logger.info("not a warning")
         await wait_until(pilot, lambda: len(notices(app)) == 2)
-        await pilot.pause(0.1)
         assert notices(app) == [
             "warning: on the app thread: red [bold]x[/]",
             "warning: from a worker thread",

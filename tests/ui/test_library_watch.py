@@ -51,11 +51,11 @@ def library_of_three(tmp_path: Path) -> Path:
 
 
 def watchers(app: AssistantApp) -> list[object]:
-    return [worker for worker in app.workers if worker.group == WATCH_GROUP]
+    return [worker for worker in app.main.workers if worker.group == WATCH_GROUP]
 
 
 def boiler_text(app: AssistantApp) -> str:
-    passage = app.context.library.get("boiler")
+    passage = app.main.context.library.get("boiler")
     return "" if passage is None else passage.text
 
 
@@ -125,8 +125,8 @@ async def test_changes_while_an_answer_is_awaited_reload_after_it(tmp_path: Path
         await wait_until(pilot, lambda: status(app).startswith("asking"))
 
         write_lesson(folder, "boiler", "Boiler pressure", BOILER)
-        await wait_until(pilot, lambda: app.changed_on_disk, timeout=RELOAD_WAIT)
-        assert "boiler" not in passage_ids(app) and not app.reloading
+        await wait_until(pilot, lambda: app.main.changed_on_disk, timeout=RELOAD_WAIT)
+        assert "boiler" not in passage_ids(app) and not app.main.reloading
 
         await pilot.press("escape")
         await wait_until(pilot, lambda: "boiler" in passage_ids(app), timeout=RELOAD_WAIT)

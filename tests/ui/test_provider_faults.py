@@ -38,14 +38,24 @@ from tests.helpers.provider_faults import (
     serve,
     the_one_request,
 )
-from tests.helpers.tui import ask, chat_text, running, status, wait_until
+from tests.helpers.tui import (
+    ask,
+    background_done,
+    chat_text,
+    concluded,
+    running,
+    status,
+    wait_until,
+)
 from tui_assistant.settings import load_settings
 from tui_assistant.ui.app import AssistantApp
 
 API_KEY = "sk-test-tui-faults-51c9"
 SIZE = (100, 32)
 # Short, so the stalled cases end fast; the drip's bytes come faster than this, to show
-# that bytes arriving do not keep a call alive.
+# that bytes arriving do not keep a call alive. Only the faults that must time out run
+# with it: a refusing fault gets the long deadline, so a busy machine cannot turn its
+# refusal into a time-out.
 DEADLINE = "1"
 # Long, for the cancel tests: a closed connection then proves the cancel closed it.
 LONG_DEADLINE = "10"
@@ -56,6 +66,7 @@ class Fault:
     behaviour: Behaviour | None  # None: nothing listens on the port
     status: str  # the status bar's words, exactly
     model_text_start: str | None = None  # start of the model's text, never to be shown
+    deadline: str = LONG_DEADLINE
 
 
 TIMED_OUT = f"timed out: no answer within {DEADLINE} s"
@@ -65,8 +76,8 @@ FAULTS: dict[str, Fault] = {
         name: Fault(refusal.behaviour, refusal.status, refusal.model_text_start)
         for name, refusal in REFUSALS.items()
     },
-    "hangs": Fault(Hang(), TIMED_OUT),
-    "drips-a-byte-at-a-time": Fault(Drip(interval=0.3), TIMED_OUT),
+    "hangs": Fault(Hang(), TIMED_OUT, deadline=DEADLINE),
+    "drips-a-byte-at-a-time": Fault(Drip(interval=0.3), TIMED_OUT, deadline=DEADLINE),
 }
 
 
@@ -100,7 +111,7 @@ def model_app(
 
 
 def finished(app: AssistantApp) -> bool:
-    return status(app) != "ready" and not status(app).startswith("asking")
+    return concluded(app)
 
 
 @pytest.mark.parametrize("name", FAULTS)
@@ -114,10 +125,11 @@ async def test_each_fault_is_named_in_the_status_bar_and_no_answer_is_shown(
     fault = FAULTS[name]
     base_url = serve(fault.behaviour, server, refused_port)
     before = server.request_count
-    app = model_app(monkeypatch, tmp_path, base_url, DEADLINE)
+    app = model_app(monkeypatch, tmp_path, base_url, fault.deadline)
     async with running(app, SIZE) as pilot:
+        await background_done(pilot, app)
         await ask(pilot, PASTA)
-        await wait_until(pilot, lambda: finished(app), timeout=10)
+        await wait_until(pilot, lambda: finished(app), timeout=20)
         assert status(app) == fault.status
         shown = chat_text(app)
         # The refusal is in the chat too, with the passage it was about, but no answer.
@@ -141,8 +153,9 @@ async def test_a_correct_answer_is_shown_through_the_same_path(
 ) -> None:
     """The control case: the same wiring does show an answer that passes the check."""
     server.behaviour = CitePassage("Use about 10 grams of salt per litre.")
-    app = model_app(monkeypatch, tmp_path, server.base_url, DEADLINE)
+    app = model_app(monkeypatch, tmp_path, server.base_url, LONG_DEADLINE)
     async with running(app, SIZE) as pilot:
+        await background_done(pilot, app)
         await ask(pilot, PASTA)
         await wait_until(pilot, lambda: finished(app), timeout=10)
         assert status(app) == "answered"
@@ -161,6 +174,7 @@ async def test_escape_cancels_the_real_request_and_closes_its_connection(
     before = server.request_count
     app = model_app(monkeypatch, tmp_path, server.base_url, LONG_DEADLINE)
     async with running(app, SIZE) as pilot:
+        await background_done(pilot, app)
         await ask(pilot, PASTA)
         await wait_until(pilot, lambda: server.request_count == before + 1, timeout=10)
         request = server.requests[-1]

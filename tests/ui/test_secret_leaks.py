@@ -34,7 +34,7 @@ from tests.helpers.fake_openai_server import (
     completion_body,
 )
 from tests.helpers.secret_leaks import QuotingStatus, assert_key_absent
-from tests.helpers.tui import ask, run_command, running, status, wait_until
+from tests.helpers.tui import ask, background_done, run_command, running, status, wait_until
 from tui_assistant.settings import load_settings
 from tui_assistant.store.ledger import LEDGER_FILE_NAME
 from tui_assistant.ui.app import AssistantApp
@@ -80,7 +80,7 @@ async def test_the_key_is_nowhere_the_app_shows_or_writes(
         "TUI_ASSISTANT_BASE_URL": server.base_url,
         "TUI_ASSISTANT_API_KEY": KEY,
         "TUI_ASSISTANT_MODEL": "fake-model",
-        "TUI_ASSISTANT_DEADLINE_SECONDS": "1",
+        "TUI_ASSISTANT_DEADLINE_SECONDS": "3",
         # A limit makes the app keep the call ledger: one more file it writes.
         "TUI_ASSISTANT_MONTHLY_CALL_LIMIT": "1000",
         "TUI_ASSISTANT_LIBRARY": str(BUNDLED_LESSONS),
@@ -98,6 +98,7 @@ async def test_the_key_is_nowhere_the_app_shows_or_writes(
     seen_on_screen: list[str] = []
     screenshots: list[Path] = []
     async with running(app, SIZE) as pilot:
+        await background_done(pilot, app)
         for number, expected in enumerate(
             (
                 "answered",
@@ -107,7 +108,9 @@ async def test_the_key_is_nowhere_the_app_shows_or_writes(
             )
         ):
             await ask(pilot, PASTA)
-            await wait_until(pilot, lambda count=number + 1: len(app.turns) == count, timeout=10)
+            await wait_until(
+                pilot, lambda count=number + 1: len(app.main.transcript.turns) == count, timeout=10
+            )
             assert status(app).startswith(expected)
             seen_on_screen.append(screen_text(app))
             # The screen as it was while each turn's outcome was on it.
@@ -122,8 +125,8 @@ async def test_the_key_is_nowhere_the_app_shows_or_writes(
         screenshots.append(Path(app.save_screenshot("end.svg", path=str(cwd))))
         seen_on_screen.append(screen_text(app))
         clipboard = app.clipboard
-        context = app.context
-        history_file = app.history.path
+        context = app.main.context
+        history_file = app.main.history.store.path
 
     # The key was really sent with every request, so the search had something to find.
     assert [request.headers["authorization"] for request in server.requests] == [

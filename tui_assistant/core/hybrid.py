@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -48,6 +49,10 @@ MIN_SIMILARITY = 0.575
 MIN_AGREED_SIMILARITY = 0.35
 # How deep each ranking goes into the fusion.
 FUSION_DEPTH = 50
+# Question vectors remembered: a question is often scored twice in a row (the verdict,
+# then the best passages the MCP server's `search` lists), and embedding it is most of
+# the cost of a hybrid question.
+QUESTIONS_REMEMBERED = 32
 
 NOT_CLOSE = "nothing in the library is close in meaning to the question"
 
@@ -82,7 +87,7 @@ class HybridRetriever:
         self.library = library
         self.lexical = RankedRetriever(library)
         self.dense = DenseIndex(vectors.matrix, vectors.passages)
-        self.embed_question = embed_question
+        self.embed_question = lru_cache(maxsize=QUESTIONS_REMEMBERED)(embed_question)
         self.min_similarity = min_similarity
         self.min_agreed_similarity = min_agreed_similarity
         self.k = k
@@ -105,6 +110,14 @@ class HybridRetriever:
         ]
         agreed = lexical_order[:1] == dense_order[:1] == order[:1]
         return Fused(order, similarities, agreed)
+
+    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
+        """The best `count` passages in fused order, each with its cosine similarity
+        to the question (the number the refusal is judged on)."""
+        fused = self.fused(question)
+        return [
+            (number, round(float(fused.similarities[number]), 4)) for number in fused.order[:count]
+        ]
 
     def accepts(self, fused: Fused) -> bool:
         """Whether the best fused passage is close enough in meaning to be shown."""

@@ -171,7 +171,7 @@ class _Section:
 
 def split_document(relative_path: str, text: str) -> Document:
     """The title and passages of one Markdown document (`text` already decoded)."""
-    lines = _lines(text.removeprefix("\ufeff"))
+    lines = file_lines(text.removeprefix("\ufeff"))
     title, body_start = _front_matter_title(lines)
     sections = list(_sections(lines, body_start))
     if title is None:
@@ -213,7 +213,7 @@ def split_document(relative_path: str, text: str) -> Document:
     return Document(title=title, passages=tuple(drafts))
 
 
-def _lines(text: str) -> list[str]:
+def file_lines(text: str) -> list[str]:
     r"""The file's lines as editors, grep and sed count them: ended by `\n`, `\r\n` or
     `\r`, never by the other characters `str.splitlines` breaks at (form feed, `\x85`,
     `\u2028`...), which would shift every line number after them."""

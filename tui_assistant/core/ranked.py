@@ -146,6 +146,14 @@ class RankedRetriever:
             ),
         )
 
+    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
+        """The best `count` passages by BM25F score, best first."""
+        ranking = self.rank(question)
+        if ranking is None:
+            return []
+        scores = ranking.scores
+        return [(number, round(scores[number], 4)) for number in best_numbers(scores, count)]
+
     def refusal(self, ranking: Ranking) -> str | None:
         """Why the best passage does not win clearly enough, or None when it does."""
         if ranking.margin <= self.min_margin:

@@ -74,6 +74,11 @@ class Retriever(Protocol):
         a refusal with the nearest passages."""
         ...
 
+    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
+        """The `count` best passages for `question` by this mode's own score, best
+        first, as (passage number, score), whether or not `retrieve` would answer."""
+        ...
+
 
 # Why a retrieval refused, as the user reads it.
 NO_SHARED_WORD = "no passage shares a word with the question"
@@ -137,6 +142,11 @@ class KeywordRetriever:
             runner_up_score=runner_up,
             mode=self.mode,
         )
+
+    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
+        scores: Counter[int] = Counter()
+        self._choose(question, scores)
+        return [(number, float(scores[number])) for number in best_numbers(scores, count)]
 
     def _choose(
         self, question: str, scores: Counter[int]

@@ -79,6 +79,12 @@ class AnswerService:
         self.deadline_seconds = deadline_seconds
         self.passages_sent = passages_sent
 
+    def with_retriever(self, retriever: Retriever) -> AnswerService:
+        """The same service (provider, checks, deadline) answering through `retriever`."""
+        return AnswerService(
+            retriever, self.provider, self.support_mode, self.deadline_seconds, self.passages_sent
+        )
+
     def start(self, question: str, conversation: Conversation) -> Outcome | PendingAnswer:
         """Everything that needs no network: follow-up, retrieval, deterministic answer."""
         started = time.perf_counter()

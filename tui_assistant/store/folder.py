@@ -132,6 +132,22 @@ def read_document(folder: Path, relative_path: str) -> Document | str:
     return parse_document(relative_path, data)
 
 
+def read_document_text(folder: Path, relative_path: str) -> str | None:
+    """The text of one document file, read as `read_document` reads it (no symlink
+    followed, a regular file, at most MAX_DOCUMENT_BYTES, UTF-8); None when it cannot
+    be."""
+    try:
+        data = _read_capped(os.path.join(folder, relative_path))
+    except (_NotRegularFile, OSError):
+        return None
+    if data is None:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
 class _NotRegularFile(Exception):
     pass
 

@@ -93,7 +93,24 @@ class Turn:
 
     @classmethod
     def from_outcome(cls, outcome: Outcome, asked_at: str | None = None) -> Turn:
-        return cls.from_record(_record(outcome, asked_at or _now()))
+        """The turn of a live outcome, as `from_record` reads it back after a restart."""
+        passage = outcome.evidence.passage if outcome.evidence else None
+        answered = outcome.answered
+        support = outcome.support if answered else None
+        return cls(
+            question=outcome.question[:MAX_QUESTION_CHARS],
+            outcome=outcome.kind.value,
+            status=outcome.describe(),
+            answer=outcome.answer if answered else None,
+            passage_id=passage.id if passage else None,
+            title=passage.title if passage else None,
+            source_path=passage.source_path if passage else None,
+            citations=outcome.citations if answered else (),
+            unsupported_sentences=support.unsupported_sentences if support else (),
+            asked_at=asked_at or _now(),
+            line=passage.line if passage else None,
+            end_line=passage.end_line if passage else None,
+        )
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> Turn:
@@ -171,8 +188,8 @@ class HistoryStore:
         self._stored = len(turns)
         return LoadedHistory(turns=turns[-limit:], warnings=warnings, total=len(turns))
 
-    def append(self, outcome: Outcome, asked_at: str | None = None) -> Turn:
-        """Write one record durably and return it as a `Turn`."""
+    def append(self, outcome: Outcome, asked_at: str | None = None) -> None:
+        """Write one record durably."""
         record = _record(outcome, asked_at or _now())
         line = json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n"
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -191,7 +208,6 @@ class HistoryStore:
                 if self._stored > self.keep + COMPACT_SLACK:
                     lines, _, _ = _parse(_read_all(descriptor))
                     self._rewrite(lines[-self.keep :])
-        return Turn.from_record(record)
 
     def clear(self) -> None:
         """Forget every turn (the file is emptied, not deleted, keeping its permissions)."""

@@ -1,27 +1,22 @@
-"""The f1 help screen: what the panes are and every key the app answers to."""
+"""The f1 help screen: what the panes are, and every key from the bindings themselves
+(app, screen and widgets), so the help cannot drift from what the keys do."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Grid, VerticalScroll
 from textual.content import Content
+from textual.keys import key_to_character
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-KEYS: tuple[tuple[str, str], ...] = (
-    ("enter", "ask the question in the question box"),
-    ("up / down", "recall earlier questions (in the question box)"),
-    ("escape", "stop the request in flight; otherwise back to the question box"),
-    ("ctrl+l", "library tree: arrows move, open and close; enter reads; typing filters"),
-    ("ctrl+o", "open the evidence passage in $VISUAL or $EDITOR, at its line"),
-    ("ctrl+r", "reload the library (only changed files are read again)"),
-    ("f1", "this help"),
-    ("ctrl+p", "commands: export, copy answer, clear history, theme"),
-    ("ctrl+q", "quit"),
-)
+# Where a group of keys works, and the bindings in it (in the order shown).
+KeyGroup = tuple[str, Sequence[BindingType]]
+
 
 ABOUT = (
     "Answers come only from the library's passages. Each answer names its passage and "
@@ -31,13 +26,31 @@ ABOUT = (
 )
 
 
-def key_table() -> Content:
-    width = max(len(key) for key, _ in KEYS)
-    lines = [
-        Content.assemble((f"{key:<{width}}", "bold"), "  ", description)
-        for key, description in KEYS
-    ]
-    return Content("\n").join(lines)
+def key_name(key: str) -> str:
+    """`ctrl+l`, `[`, `up / down`: a binding's key as the help writes it."""
+    names = []
+    for name in key.split(","):
+        character = key_to_character(name)
+        names.append(
+            character if character and character.isprintable() and name != "space" else name
+        )
+    return " / ".join(names)
+
+
+def key_rows(groups: Iterable[KeyGroup]) -> list[tuple[str, str]]:
+    """One (key, what it does) row per binding users press, titled by group; a
+    binding's tooltip is its longer wording, else its description."""
+    rows: list[tuple[str, str]] = []
+    for title, bindings in groups:
+        shown = [
+            binding
+            for binding in bindings
+            if isinstance(binding, Binding) and not binding.system and binding.description
+        ]
+        if shown:
+            rows.append(("", title))
+            rows += [(key_name(b.key), b.tooltip or b.description) for b in shown]
+    return rows
 
 
 class HelpScreen(ModalScreen[None]):
@@ -52,7 +65,17 @@ class HelpScreen(ModalScreen[None]):
         background: $surface;
         padding: 1 2;
     }
-    HelpScreen #help-keys { margin: 1 0; }
+    HelpScreen #help-keys {
+        layout: grid;
+        grid-size: 2;
+        grid-columns: auto 1fr;
+        grid-gutter: 0 2;
+        height: auto;
+        margin: 1 0;
+    }
+    HelpScreen #help-keys .key { text-style: bold; }
+    HelpScreen #help-keys .group { column-span: 2; text-style: bold underline; }
+    HelpScreen #help-keys .group.-later { margin-top: 1; }
     HelpScreen #help-close { color: $text-muted; }
     """
 
@@ -62,11 +85,23 @@ class HelpScreen(ModalScreen[None]):
         Binding("q", "close", "Close", show=False, id="help.close-q"),
     ]
 
+    def __init__(self, keys: Iterable[KeyGroup]) -> None:
+        super().__init__()
+        self._keys = tuple(keys)
+
     def compose(self) -> ComposeResult:
         with VerticalScroll() as body:
             body.border_title = "Help"
             yield Static(Content(ABOUT), id="help-about")
-            yield Static(key_table(), id="help-keys")
+            with Grid(id="help-keys"):
+                for number, (key, description) in enumerate(key_rows(self._keys)):
+                    if key:
+                        yield Static(Content(key), classes="key")
+                        yield Static(Content(description))
+                    else:  # a group's title
+                        yield Static(
+                            Content(description), classes="group" + " -later" * bool(number)
+                        )
             yield Static(Content("escape, f1 or q closes this help"), id="help-close")
 
     def action_close(self) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from tui_assistant.core.outcome import Outcome
-from tui_assistant.store.history import HistoryStore, LoadedHistory, Turn
+from tui_assistant.store.history import HistoryStore, LoadedHistory
 
 
 class HistoryWriter:
@@ -19,7 +19,7 @@ class HistoryWriter:
         self.store = store
         self._on_failed_write = on_failed_write
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="history")
-        self._writes: set[asyncio.Future[Turn]] = set()
+        self._writes: set[asyncio.Future[None]] = set()
 
     async def load(self) -> LoadedHistory:
         return await asyncio.get_running_loop().run_in_executor(self._thread, self.store.load)
@@ -31,7 +31,7 @@ class HistoryWriter:
         self._writes.add(writing)
         writing.add_done_callback(self._written)
 
-    def _written(self, writing: asyncio.Future[Turn]) -> None:
+    def _written(self, writing: asyncio.Future[None]) -> None:
         self._writes.discard(writing)
         error = None if writing.cancelled() else writing.exception()
         if isinstance(error, OSError):

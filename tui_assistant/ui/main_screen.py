@@ -1,36 +1,141 @@
 """The main screen: the conversation, the side column (evidence over the library
-tree), the question box, the status bar and the footer.
+tree), the question box, the status bar and the footer; and the life of a question.
+
+Every question goes through `AnswerService`: `start` (retrieval, deterministic answer)
+runs at once; a model answer is awaited in one exclusive async worker that `escape`
+cancels. The service owns the deadline. The screen remembers which request is current
+(`pending`), so an answer that arrives after a cancel is dropped, never shown. A
+question asked during a reload is shown in the chat and `held` until the new library
+is in. Each outcome is concluded once: recorded in the `Transcript` (the one owner of
+the conversation), drawn, then written to the history off the event loop.
 
 The app makes it its default screen, so the help and the command palette open over
-it and `app.query_one` finds its widgets. It only lays them out, and says when they
-are mounted (`Ready`); the app decides what they show.
+it and `app.query_one` finds its widgets.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import ClassVar
 
+from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
+from textual.reactive import var
 from textual.widgets import Footer
 
-from tui_assistant.ui.chat_pane import ChatPane
+from tui_assistant.context import load_library
+from tui_assistant.core.outcome import Outcome, Reason, cancelled, refused
+from tui_assistant.core.service import PendingAnswer
+from tui_assistant.settings import Settings
+from tui_assistant.store.history import Turn, export_conversation, latest_answer
+from tui_assistant.ui.chat_pane import ChatPane, TurnView
+from tui_assistant.ui.editor import open_in_editor
 from tui_assistant.ui.evidence_panel import EvidencePanel
-from tui_assistant.ui.library_browser import LibraryBrowser
+from tui_assistant.ui.help_screen import KeyGroup
+from tui_assistant.ui.history_writer import HistoryWriter
+from tui_assistant.ui.library_browser import LibraryBrowser, LibraryTree
+from tui_assistant.ui.library_screen import (
+    ContextStarter,
+    LibraryLoader,
+    LibraryScreen,
+    open_without_vectors,
+)
+from tui_assistant.ui.messages import PassageChosen, QuestionAsked
 from tui_assistant.ui.question_box import QuestionBox
 from tui_assistant.ui.status_bar import StatusBar
+from tui_assistant.ui.transcript import Transcript
+
+# A question asked during a reload, and its place in the chat.
+Held = tuple[str, TurnView]
 
 
-class MainScreen(Screen[None]):
+class MainScreen(LibraryScreen):
     class Ready(Message):
         """The widgets are mounted: the app can start filling them."""
 
-    def __init__(self, clock: Callable[[], float], *, cursor_blink: bool = True) -> None:
-        super().__init__(id="main-screen")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "escape",
+            "cancel",
+            "Stop",
+            priority=True,
+            tooltip="stop the request in flight (cancelled at once, nothing partial shown)",
+            id="app.cancel",
+        ),
+        Binding(
+            "escape",
+            "focus_question",
+            "Back",
+            tooltip="with no request in flight: back to the question box",
+            id="app.focus-question",
+        ),
+        Binding(
+            "ctrl+l",
+            "focus_library",
+            "Library",
+            tooltip="library tree: arrows move, open and close; enter reads; typing filters",
+            id="app.focus-library",
+        ),
+        Binding(
+            "ctrl+o",
+            "open_in_editor",
+            "Edit",
+            tooltip="open the evidence passage in $VISUAL or $EDITOR, at its line",
+            id="app.open-in-editor",
+        ),
+        Binding(
+            "ctrl+down",
+            "evidence_step(1)",
+            "Next passage",
+            tooltip="next passage in the evidence panel",
+            id="app.next-passage",
+        ),
+        Binding(
+            "ctrl+up",
+            "evidence_step(-1)",
+            "Previous passage",
+            tooltip="previous passage in the evidence panel",
+            id="app.previous-passage",
+        ),
+        Binding(
+            "ctrl+r",
+            "reload",
+            "Reload",
+            tooltip="reload the library (only changed files are read again)",
+            id="app.reload",
+        ),
+    ]
+
+    # The request in flight, and a question held for a reload: a change refreshes the
+    # footer (Stop is offered only while either is set).
+    pending: var[PendingAnswer | None] = var(None, init=False, bindings=True)
+    held: var[Held | None] = var(None, init=False, bindings=True)
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        history: HistoryWriter,
+        clock: Callable[[], float],
+        run_in_terminal: Callable[[list[str]], int],
+        cursor_blink: bool = True,
+        start: ContextStarter = open_without_vectors,
+        reload_library: LibraryLoader = load_library,
+    ) -> None:
+        super().__init__(settings, start=start, reload_library=reload_library)
+        self.transcript = Transcript()
+        self.history = history
         self._clock = clock
+        # Runs the editor with the app suspended; its exit status.
+        self._run_in_terminal = run_in_terminal
         self._cursor_blink = cursor_blink
+        self._pending_view: TurnView | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
@@ -45,5 +150,237 @@ class MainScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(QuestionBox).focus()
+        self.question_box.focus()
         self.post_message(self.Ready())
+
+    @classmethod
+    def key_groups(cls) -> list[KeyGroup]:
+        """The keys of this screen and of the widgets on it, for the help."""
+        return [
+            ("Main screen", cls.BINDINGS),
+            ("Question box", QuestionBox.BINDINGS),
+            ("Evidence panel", EvidencePanel.BINDINGS),
+            ("Library tree", LibraryTree.BINDINGS),
+        ]
+
+    # -- history --------------------------------------------------------------
+
+    @work(group="history")
+    async def load_history(self) -> None:
+        """Read the library's stored conversation off the event loop, so start-up never waits."""
+        loaded = await self.history.load()
+        self.chat.show_history(loaded)
+        self.transcript.add_earlier(loaded.turns)
+        self.question_box.remember_earlier([turn.question for turn in loaded.turns])
+
+    # -- asking ---------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        """A question is in flight or held for a reload."""
+        return self.pending is not None or self.held is not None
+
+    @on(QuestionAsked)
+    def _ask(self, message: QuestionAsked) -> None:
+        self.status_bar.note = ""
+        if self.busy:
+            self.app.bell()  # one request at a time; the typed question stays in the box
+            return
+        if not self.loaded:
+            # The question stays in the box, to be asked again once the library is in.
+            self.app.bell()
+            self.status_bar.note = "indexing…: ask again once the library is loaded"
+            return
+        question = message.question
+        self.question_box.accept(question)
+        if self.reloading:
+            self.held = (question, self.chat.begin_turn(question))
+            self.status_bar.note = "the question waits for the reload"
+            self.question_box.set_busy(True)
+            return
+        self._start_question(question, None)
+
+    def watch_reloading(self, reloading: bool) -> None:
+        if reloading:
+            return
+        if self.held is None:
+            self.status_bar.show_ready()
+            return
+        question, view = self.held
+        self.held = None
+        self._start_question(question, view)
+
+    def _start_question(self, question: str, view: TurnView | None) -> None:
+        step = self.context.service.start(question, self.transcript.session)
+        if isinstance(step, Outcome):
+            self._conclude(step, view)
+            return
+        self._pending_view = view or self.chat.begin_turn(question)
+        self.pending = step
+        self.evidence.show_evidence(step.evidence, question)
+        self.status_bar.show_asking()
+        self.question_box.set_busy(True)
+        # Draw `asking` first, then call the provider: the screen answers the key at
+        # once, and the app is idle (so Esc is read at once) while the model thinks.
+        self.call_after_refresh(self._send, step)
+
+    def _send(self, pending: PendingAnswer) -> None:
+        if self.pending is pending:  # not cancelled before the screen was drawn
+            self._await_answer(pending)
+
+    @work(exclusive=True, group="ask", exit_on_error=False)
+    async def _await_answer(self, pending: PendingAnswer) -> None:
+        """The provider call. Cancelling this worker cancels the call itself."""
+        try:
+            # The service bounds the call by its deadline and reports `timed out`.
+            outcome = await self.context.service.finish(pending)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # a provider bug must end as a refusal, not a crash
+            outcome = refused(
+                pending.question,
+                Reason.PROVIDER_ERROR,
+                pending.evidence,
+                f"unexpected {type(error).__name__}",
+                pending.evidence.passages,
+            ).with_elapsed(pending.elapsed_ms())
+        if self.pending is not pending:
+            return  # cancelled while the answer was on its way: never shown
+        self._conclude(outcome, self._pending_view)
+
+    def action_cancel(self) -> None:
+        self.status_bar.note = ""
+        if self.held is not None:
+            question, view = self.held
+            self.held = None
+            self._conclude(cancelled(question, None), view)
+            return
+        pending = self.pending
+        if pending is None:
+            return
+        self.workers.cancel_group(self, "ask")
+        outcome = cancelled(pending.question, pending.evidence, pending.evidence.passages)
+        self._conclude(outcome.with_elapsed(pending.elapsed_ms()), self._pending_view)
+
+    def _conclude(self, outcome: Outcome, view: TurnView | None) -> None:
+        """The single end of every question: the status bar says it at once; the turn
+        is recorded now, then drawn and stored right after that frame."""
+        self.pending = None
+        self._pending_view = None
+        self.status_bar.show_outcome(outcome.describe(), outcome.kind.value)
+        self.question_box.set_busy(False)
+        asked_at = datetime.now(UTC).isoformat(timespec="seconds")
+        turn = self.transcript.add(outcome, asked_at)
+        self.history.append(outcome, asked_at)  # queued to its thread: quitting keeps it
+        self.call_after_refresh(self._show_concluded, outcome, turn, view)
+        self.reload_changed()  # documents that changed on disk meanwhile
+
+    def _show_concluded(self, outcome: Outcome, turn: Turn, view: TurnView | None) -> None:
+        if not self.transcript.holds(turn):
+            return  # the history was cleared meanwhile
+        if view is not None and view.is_attached:
+            self.chat.conclude(view, turn)
+        else:
+            self.chat.add_turn(turn)
+        self.evidence.show_outcome(outcome)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel":
+            # Only with a question in flight or held; otherwise escape keeps its usual
+            # meaning and reaches `focus_question`.
+            return self.busy
+        if action == "focus_question":
+            return self.focused is not self.question_box
+        if action == "evidence_step":
+            evidence = self.evidence
+            return len(evidence.passages) > 1 or bool(evidence.nearest and not evidence.passages)
+        return True
+
+    # -- the library, passages, editor ------------------------------------------
+
+    def reload_blocked(self) -> bool:
+        return self.pending is not None
+
+    def reload_library(self) -> None:
+        """Read the library again (only changed files are indexed); a question asked
+        meanwhile waits for the new library. Not while an answer is awaited."""
+        self.status_bar.note = ""
+        if self.pending is not None:
+            self.status_bar.note = "reload after the answer: a question is in flight"
+        elif (refused_now := self.start_reload()) is not None:
+            self.status_bar.note = refused_now
+
+    def action_reload(self) -> None:
+        self.reload_library()
+
+    def action_focus_question(self) -> None:
+        self.status_bar.note = ""
+        self.question_box.focus()
+
+    def action_focus_library(self) -> None:
+        self.status_bar.note = ""
+        self.library_browser.library_tree.focus()
+
+    def action_evidence_step(self, by: int) -> None:
+        """The next or previous passage in the evidence panel; for a refusal, into the
+        list of closest passages (up/down, enter opens one)."""
+        if self.evidence.nearest and not self.evidence.passages:
+            self.evidence.query_one("#evidence-nearest").focus()
+        else:
+            self.evidence.step(by)
+
+    @on(PassageChosen)
+    def _show_passage(self, message: PassageChosen) -> None:
+        if not self.loaded:
+            return
+        passage = self.context.library.get(message.passage_id)
+        if passage is not None:
+            self.evidence.show_passage(passage)
+
+    def action_open_in_editor(self) -> None:
+        passage = self.evidence.passage
+        if passage is None:
+            self.status_bar.note = "no passage shown to open"
+        elif not self.loaded:
+            self.status_bar.note = "that passage is no longer in the library"
+        else:
+            self.status_bar.note = open_in_editor(
+                self.context.library, passage, self._run_in_terminal
+            )
+
+    # -- commands (ctrl+p) ------------------------------------------------------
+
+    def export(self, folder: Path) -> Path | None:
+        """Save the conversation as Markdown into `folder`; the file, or None."""
+        turns = self.transcript.turns
+        try:
+            path = export_conversation(turns, folder)
+        except OSError as error:
+            self.chat.add_notice(f"export failed: {error.strerror or error}")
+            return None
+        self.chat.add_notice(f"exported {len(turns)} turns to {path}", warning=False)
+        return path
+
+    def copy_latest_answer(self) -> None:
+        text = latest_answer(self.transcript.turns)
+        if text is None:
+            self.chat.add_notice("nothing to copy yet: no answered question")
+            return
+        self.app.copy_to_clipboard(text)
+        self.chat.add_notice("copied the latest answer to the clipboard", warning=False)
+
+    async def clear_history(self) -> None:
+        if self.busy:
+            self.action_cancel()
+        try:
+            await self.history.clear()
+        except OSError as error:
+            self.chat.add_notice(f"history not cleared: {error.strerror or error}")
+            return
+        self.transcript.clear()
+        self.question_box.forget()
+        await self.chat.clear_turns()
+        self.evidence.show_hint()
+        if self.loaded:
+            self.status_bar.show_ready()
+        self.chat.add_notice("history cleared", warning=False)

@@ -20,9 +20,23 @@ class QuestionBox(Input):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "submit", "Ask", id="question.ask"),
-        Binding("up", "recall(-1)", "Earlier question", show=False, id="question.recall-earlier"),
-        Binding("down", "recall(1)", "Later question", show=False, id="question.recall-later"),
+        Binding("enter", "submit", "Ask", tooltip="ask the question", id="question.ask"),
+        Binding(
+            "up",
+            "recall(-1)",
+            "Earlier question",
+            show=False,
+            tooltip="recall an earlier question",
+            id="question.recall-earlier",
+        ),
+        Binding(
+            "down",
+            "recall(1)",
+            "Later question",
+            show=False,
+            tooltip="a later question, then the draft",
+            id="question.recall-later",
+        ),
     ]
 
     def __init__(self) -> None:

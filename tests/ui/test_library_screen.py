@@ -57,11 +57,11 @@ async def test_progress_is_shown_before_ready_and_questions_wait(tmp_path: Path)
     try:
         async with app.run_test(size=SIZE) as pilot:
             await wait_until(pilot, lambda: status(app) == "indexing 1,200/20,000 files")
-            assert not app.loaded
+            assert not app.main.loaded
             await ask(pilot, "how much salt for pasta water")
             assert app.question_box.value == "how much salt for pasta water"
             assert "ask again once the library is loaded" in note(app)
-            assert app.turns == []
+            assert app.main.transcript.turns == []
             slow.release.set()
             await wait_until(pilot, lambda: status(app) == "ready")
             assert "3 passages" in str(app.status_bar.query_one("#status-mode", Static).render())
@@ -79,8 +79,8 @@ async def test_a_missing_library_folder_ends_the_app_with_status_2(tmp_path: Pat
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: not app.is_running)
     assert app.return_code == 2
-    assert isinstance(app.load_error, LibraryError)
-    assert "does not exist" in str(app.load_error)
+    assert isinstance(app.main.load_error, LibraryError)
+    assert "does not exist" in str(app.main.load_error)
 
 
 def test_run_app_raises_the_load_error_for_the_cli(tmp_path: Path) -> None:
@@ -114,7 +114,7 @@ async def test_a_failed_reload_keeps_the_loaded_library(nested: Path, tmp_path: 
         await pilot.press("ctrl+r")
         await wait_until(pilot, lambda: note(app).startswith("reload failed"))
         assert "does not exist" in note(app)
-        assert len(app.context.library) == 7
+        assert len(app.main.context.library) == 7
         await ask(pilot, "ten grams salt litre")
         await wait_until(pilot, lambda: status(app) == "answered")
 
@@ -127,7 +127,7 @@ async def test_reload_is_refused_while_a_question_is_in_flight(tmp_path: Path) -
         await wait_until(pilot, lambda: provider.started.is_set())
         await pilot.press("ctrl+r")
         assert note(app) == "reload after the answer: a question is in flight"
-        assert not app.reloading
+        assert not app.main.reloading
         await pilot.press("escape")
         assert status(app) == "cancelled"
         await pilot.press("ctrl+r")
@@ -143,8 +143,8 @@ async def test_an_unexpected_error_in_the_first_load_ends_as_one_line(tmp_path: 
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: not app.is_running)
     assert app.return_code == 2
-    assert isinstance(app.load_error, LibraryError)
-    assert str(app.load_error) == (
+    assert isinstance(app.main.load_error, LibraryError)
+    assert str(app.main.load_error) == (
         "the library could not be loaded: OperationalError: disk I/O error"
     )
 
@@ -165,7 +165,7 @@ async def test_reloading_shows_its_count_and_a_question_waits_for_the_new_librar
             await ask(pilot, "rinse rice first")
             # Not answered from the library being replaced: the question waits.
             assert "> rinse rice first" in chat_text(app)
-            assert app.turns == []
+            assert app.main.transcript.turns == []
             assert status(app) == "reloading 3/9 files"
             assert app.question_box.value == ""
             slow.release.set()
@@ -191,11 +191,11 @@ async def test_escape_drops_a_question_waiting_for_a_reload(nested: Path, tmp_pa
             await ask(pilot, "ten grams salt litre")
             await pilot.press("escape")
             assert status(app) == "cancelled"
-            assert [turn.outcome for turn in app.turns] == ["cancelled"]
+            assert [turn.outcome for turn in app.main.transcript.turns] == ["cancelled"]
             slow.release.set()
             await wait_until(pilot, lambda: note(app).startswith("reloaded"))
             assert status(app) == "ready"
-            assert len(app.turns) == 1
+            assert len(app.main.transcript.turns) == 1
     finally:
         slow.release.set()
 
@@ -206,12 +206,12 @@ async def test_embedding_progress_shows_beside_the_mode_then_the_retrieval_mode(
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     async with running(app, SIZE) as pilot:
         await wait_until(pilot, lambda: status(app) == "ready")
-        app.post_message(EmbeddingProgress(40, 300))
+        app.main.post_message(EmbeddingProgress(40, 300))
         await wait_until(pilot, lambda: "embedding 40/300" in status_line(app))
         # The latest outcome keeps its place; the progress sits with the mode.
         assert status(app) == "ready"
         assert status_line(app).startswith("deterministic · 3 passages · ranked  embedding 40/300")
-        app.post_message(EmbeddingReady("hybrid"))
+        app.main.post_message(EmbeddingReady("hybrid"))
         await wait_until(pilot, lambda: "embedding" not in status_line(app))
         assert status_line(app).startswith("deterministic · 3 passages · hybrid")
 
@@ -284,13 +284,13 @@ async def test_hybrid_answers_lexically_while_embedding_then_by_meaning(tmp_path
         # Usable at once: asked now, answered by the lexical ranking.
         await ask(pilot, "how much salt for pasta water")
         await wait_until(pilot, lambda: status(app) == "answered")
-        assert app.conversation.turns[-1].retrieval == "ranked"
+        assert app.main.transcript.outcomes[-1].retrieval == "ranked"
         embedder.release.set()
         await wait_until(pilot, lambda: "3 passages · hybrid" in status_line(app))
         assert status(app) == "answered"  # the latest outcome kept its place
         await ask(pilot, "how much salt for pasta water")
-        await wait_until(pilot, lambda: len(app.conversation.turns) == 2)
-        assert app.conversation.turns[-1].retrieval == "hybrid"
+        await wait_until(pilot, lambda: len(app.main.transcript.outcomes) == 2)
+        assert app.main.transcript.outcomes[-1].retrieval == "hybrid"
         # A second start reads the vectors back: nothing is embedded again.
         texts = len(embedder.texts)
     again = make_context(BUNDLED_LESSONS, tmp_path, retrieval="hybrid")

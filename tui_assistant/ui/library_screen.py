@@ -1,11 +1,13 @@
-"""An app whose library loads in the background and reloads on demand.
+"""A screen whose library loads in the background and reloads on demand.
 
 The screen is drawn at once; the library is loaded (indexed where files changed) in a
 thread worker that posts its progress and result as messages (`messages.py`), handled
 here on the app's thread with `@on`: the status bar, the library tree and the chat's
-warnings show them. `ctrl+r` reloads it the same way. Loading never ends in a
-traceback: whatever it raises becomes a `LibraryFailed` with a one-line reason.
-`AssistantApp` adds the questions.
+warnings show them. `start_reload` reads it again the same way, as does watch mode
+(`library_watch.py`) when documents change on disk. Loading never ends in
+a traceback: whatever it raises becomes a `LibraryFailed` with a one-line reason.
+A reload or new vectors give a new `AppContext`; `reloading` (reactive) turns False
+once a reload is over, swapped in or failed. `MainScreen` adds the questions.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ import time
 from collections.abc import Callable, Iterable
 
 from textual import on, work
-from textual.app import App, SystemCommand
 from textual.message import Message
+from textual.reactive import var
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
@@ -75,7 +77,11 @@ def failure_reason(error: Exception) -> str:
     return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
-class LibraryApp(App[int]):
+class LibraryScreen(Screen[None]):
+    # Busy flags: a change refreshes the footer's keys.
+    loaded: var[bool] = var(False, init=False, bindings=True)
+    reloading: var[bool] = var(False, init=False, bindings=True)
+
     def __init__(
         self,
         settings: Settings,
@@ -83,28 +89,22 @@ class LibraryApp(App[int]):
         start: ContextStarter = open_without_vectors,
         reload_library: LibraryLoader = load_library,
     ) -> None:
-        super().__init__()
+        super().__init__(id="main-screen")
         self.settings = settings
         self._start = start
         self._reload_library = reload_library
-        self._loaded_context: AppContext | None = None
-        # The error that ended the first load: `run_app` raises it for the CLI (exit 2).
-        self.load_error: LibraryError | ConfigError | None = None
-        self.reloading = False
         # Documents changed on disk since the last reload began (watch mode).
         self.changed_on_disk = False
-
-    @property
-    def loaded(self) -> bool:
-        """True once the library is loaded and questions are answered."""
-        return self._loaded_context is not None
+        self._current: AppContext | None = None
+        # The error that ended the first load: `run_app` raises it for the CLI (exit 2).
+        self.load_error: LibraryError | ConfigError | None = None
 
     @property
     def context(self) -> AppContext:
-        """The library and the service; only once `loaded`."""
-        if self._loaded_context is None:
+        """The library and the service answering now; only once `loaded`."""
+        if self._current is None:
             raise RuntimeError("the library is not loaded yet")
-        return self._loaded_context
+        return self._current
 
     @property
     def chat(self) -> ChatPane:
@@ -164,7 +164,7 @@ class LibraryApp(App[int]):
         self.post_message(LibraryLoaded(context))
 
     @work(thread=True, exclusive=True, group="library")
-    def reload_library(self, settings: Settings, before: Library) -> None:
+    def _reread_library(self, settings: Settings, before: Library) -> None:
         """Read the library again (only changed files are indexed) off the app's thread,
         and count what changed since `before` (still open: it is swapped out later)."""
         try:
@@ -186,13 +186,15 @@ class LibraryApp(App[int]):
 
     @on(LibraryLoaded)
     def _library_loaded(self, message: LibraryLoaded) -> None:
-        self.use_context(message.context)
+        self._current = message.context
         self._show_library(known=())
         self.status_bar.show_ready()
-        self.refresh_bindings()
-        self.start_embedding()
+        self.loaded = True
+        # After `ready` is drawn: reading the model holds the interpreter a while.
+        self.call_after_refresh(self.start_embedding)
         if self.settings.watch:
-            self._start_watching()
+            folder = library_folder(self.settings)
+            start_watching(self, folder, is_document_name, ignored=[self.settings.data_folder])
 
     @on(LibraryReloaded)
     def _library_reloaded(self, message: LibraryReloaded) -> None:
@@ -201,7 +203,7 @@ class LibraryApp(App[int]):
         self._show_library(known)
         self.start_embedding()
         self.status_bar.note = f"reloaded: {message.changes}"
-        self.reload_ended()
+        self.reloading = False
         self.reload_changed()
 
     @on(LibraryFailed)
@@ -209,18 +211,9 @@ class LibraryApp(App[int]):
         if not message.reloading:
             self.fail_to_start(message.error, message.reason)
             return
-        self.reloading = False
         self.status_bar.note = f"reload failed, still using the loaded library: {message.reason}"
-        self.reload_ended()
+        self.reloading = False
         self.reload_changed()
-
-    def reload_ended(self) -> None:
-        """A reload is over, swapped in or failed."""
-        self.status_bar.show_ready()
-
-    def reload_refused(self) -> str | None:
-        """Why a reload cannot start now, or None."""
-        return None
 
     def _show_library(self, known: Iterable[str]) -> None:
         """The library's size, tree and warnings (but those already shown)."""
@@ -233,42 +226,36 @@ class LibraryApp(App[int]):
             if str(problem) not in shown:
                 self.chat.add_notice(f"warning: {problem}")
 
-    def action_reload(self) -> None:
-        self.status_bar.note = ""
+    def start_reload(self) -> str | None:
+        """Read the library again in the background; why not, when it cannot start now."""
         if not self.loaded:
-            self.status_bar.note = "still indexing: the library is not loaded yet"
-        elif (refused := self.reload_refused()) is not None:
-            self.status_bar.note = refused
-        elif self.reloading:
-            self.status_bar.note = "already reloading"
-        else:
-            self._start_reload()
-
-    def _start_reload(self) -> None:
+            return "still indexing: the library is not loaded yet"
+        if self.reloading:
+            return "already reloading"
         # Whatever changed on disk so far, this reload reads.
         self.changed_on_disk = False
         self.reloading = True
         self.status_bar.show_work("reloading…")
-        self.reload_library(self.context.settings, self.context.library)
+        self._reread_library(self.context.settings, self.context.library)
+        return None
 
     # -- watch mode: reloading by itself when documents change on disk ---------------
-
-    def _start_watching(self) -> None:
-        folder = library_folder(self.settings)
-        start_watching(self, folder, is_document_name, ignored=[self.settings.data_folder])
 
     @on(LibraryChangedOnDisk)
     def _changed_on_disk(self, message: LibraryChangedOnDisk) -> None:
         self.changed_on_disk = True
         self.reload_changed()
 
+    def reload_blocked(self) -> bool:
+        """Whether a reload must wait (`MainScreen`: while an answer is awaited)."""
+        return False
+
     def reload_changed(self) -> None:
         """Reload if documents changed on disk and a reload can start now; else it
         starts once the reload or the answer under way is over."""
-        if not self.changed_on_disk or not self.loaded or self.reloading:
-            return
-        if self.reload_refused() is None:
-            self._start_reload()
+        idle = self.loaded and not self.reloading and not self.reload_blocked()
+        if self.changed_on_disk and idle:
+            self.start_reload()
 
     @on(WatchFailed)
     def _watch_failed(self, message: WatchFailed) -> None:
@@ -277,18 +264,12 @@ class LibraryApp(App[int]):
             " ctrl+r reloads by hand"
         )
 
-    # -- the library report (ctrl+p) ---------------------------------------------------
-
-    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        about = "Documents and passages by kind, skipped files, the store, the vectors"
-        yield SystemCommand("Library report", about, self.action_library_report)
-
-    def action_library_report(self) -> None:
+    def show_library_report(self) -> None:
+        """The library report (command palette), over this screen."""
         if not self.loaded:
             self.status_bar.note = "still indexing: the library is not loaded yet"
             return
-        self.push_screen(LibraryReportScreen(self.context.report))
+        self.app.push_screen(LibraryReportScreen(self.context.report))
 
     # -- hybrid retrieval's vectors, computed in the background -----------------------
 
@@ -296,7 +277,7 @@ class LibraryApp(App[int]):
         """Under `hybrid`, compute the loaded library's missing vectors in the background;
         the library answers lexically meanwhile."""
         context = self.context
-        if context.embedder is None:
+        if context.choice.mode != "hybrid":
             return
         self.status_bar.work = "embedding…"
         self._embed(context, context.library)
@@ -320,8 +301,10 @@ class LibraryApp(App[int]):
 
     @on(VectorsComputed)
     def _vectors_computed(self, message: VectorsComputed) -> None:
-        if self.context.use_vectors(message.library, message.vectors):
-            self.post_message(EmbeddingReady(self.context.retrieval))
+        hybrid = self.context.with_vectors(message.library, message.vectors)
+        if hybrid is not None:
+            self._current = hybrid
+            self.post_message(EmbeddingReady(hybrid.retrieval))
 
     @on(EmbeddingReady)
     def _embedding_ready(self, message: EmbeddingReady) -> None:
@@ -336,27 +319,23 @@ class LibraryApp(App[int]):
 
     # -- the state they leave -----------------------------------------------------
 
-    def use_context(self, context: AppContext) -> None:
-        self._loaded_context = context
-
     def fail_to_start(self, error: Exception, reason: str) -> None:
         """End the app with exit status 2; `run_app` raises the error for the CLI."""
         if isinstance(error, LibraryError | ConfigError):
             self.load_error = error
         else:
             self.load_error = LibraryError(f"the library could not be loaded: {reason}")
-        self.exit(return_code=2)
+        self.app.exit(return_code=2)
 
     def swap_library(self, library: Library) -> None:
         """Answer from `library` from now on, and let go of the one it replaced."""
-        self.reloading = False
         before = self.context.library
-        self.context.use_library(library)
+        self._current = self.context.with_library(library)
         before.close()
 
     async def close_library(self) -> None:
         """Stop any load still running and let go of the provider's connections."""
         self.workers.cancel_group(self, "library")
         self.workers.cancel_group(self, WATCH_GROUP)
-        if self._loaded_context is not None:
-            await self._loaded_context.aclose()
+        if self._current is not None:
+            await self._current.aclose()

@@ -1,0 +1,72 @@
+"""The SDK glue: argument errors on one line, and the move from ranked to hybrid once
+the vectors are in, reported on standard error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel, Field, ValidationError
+
+from tests.helpers import BUNDLED_LESSONS
+from tests.helpers.embedding import FakeEmbedder
+from tui_assistant.context import open_context
+from tui_assistant.mcp.server import StderrProgress, argument_problem, move_to_hybrid
+from tui_assistant.mcp.tools import LibraryTools
+from tui_assistant.settings import Settings
+
+
+class Arguments(BaseModel):
+    question: str = Field(max_length=5)
+    limit: int = Field(ge=1, le=10)
+
+
+def test_argument_problems_are_one_line_naming_each_argument_without_its_value() -> None:
+    with pytest.raises(ValidationError) as raised:
+        Arguments.model_validate({"question": "x" * 4001, "limit": 11})
+    problem = argument_problem(raised.value)
+    assert "\n" not in problem
+    assert problem.startswith("question: ")
+    assert "; limit: " in problem
+    assert "xxxxxx" not in problem
+
+
+def test_hybrid_takes_over_once_the_vectors_are_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = Settings(library=BUNDLED_LESSONS, data_dir=tmp_path, retrieval="ranked")  # type: ignore[arg-type]
+    context = open_context(settings, embed_now=False)
+    context.embedder = FakeEmbedder()
+    tools = LibraryTools(context)
+    assert tools.search("salt in pasta water", 1).retrieval == "ranked"
+    move_to_hybrid(context)
+    assert tools.search("salt in pasta water", 1).retrieval == "hybrid"
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "tui-assistant: embedding " in captured.err
+    assert "tui-assistant: hybrid retrieval is on" in captured.err
+
+
+def test_a_failed_embedding_leaves_ranked_answering_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    class Broken(FakeEmbedder):
+        def embed(self, texts, progress=None):  # type: ignore[no-untyped-def]
+            raise OSError("disk on fire")
+
+    settings = Settings(library=BUNDLED_LESSONS, data_dir=tmp_path, retrieval="ranked")  # type: ignore[arg-type]
+    context = open_context(settings, embed_now=False)
+    context.embedder = Broken()
+    move_to_hybrid(context)
+    assert LibraryTools(context).search("salt in pasta water", 1).retrieval == "ranked"
+    assert "warning: hybrid retrieval is off: OSError: disk on fire" in capsys.readouterr().err
+
+
+def test_progress_lines_are_plain_and_not_too_many(capsys: pytest.CaptureFixture[str]) -> None:
+    progress = StderrProgress("embedding", "passages")
+    for done in range(0, 3501, 100):
+        progress(done, 3500)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "tui-assistant: embedding 0/3,500 passages"
+    assert lines[-1] == "tui-assistant: embedding 3,500/3,500 passages"
+    assert len(lines) < 10

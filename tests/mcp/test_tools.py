@@ -1,0 +1,211 @@
+"""The MCP tools without the protocol: search, read, check and ask over a real app
+context (a library folder on disk and its index store)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import BUNDLED_LESSONS
+from tui_assistant.context import AppContext, open_context
+from tui_assistant.core.conversation import Conversation
+from tui_assistant.mcp.tools import BadArgument, LibraryTools
+from tui_assistant.settings import Settings
+
+GUIDE = """\
+---
+title: Install guide
+---
+# Install
+
+Run the installer from the download page.
+
+## From source
+
+Clone the repository, then run make install as root.
+
+## Upgrading
+
+Stop the service before you upgrade it.
+"""
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    library = tmp_path / "docs"
+    (library / "guide").mkdir(parents=True)
+    (library / "guide" / "install.md").write_text(GUIDE, encoding="utf-8")
+    (library / "notes.md").write_text("# Notes\n\nThe cache lives in the data folder.\n")
+    (library / "script.sh").write_text("echo not a document\n")
+    return library
+
+
+def context_for(folder: Path, data_dir: Path, retrieval: str = "ranked") -> AppContext:
+    settings = Settings(library=folder, data_dir=data_dir, retrieval=retrieval)  # type: ignore[arg-type]
+    return open_context(settings, embed_now=False)
+
+
+@pytest.fixture
+def tools(folder: Path, tmp_path: Path) -> LibraryTools:
+    return LibraryTools(context_for(folder, tmp_path / "data"))
+
+
+def bad(call: object) -> str:
+    assert callable(call)
+    with pytest.raises(BadArgument) as raised:
+        call()
+    message = str(raised.value)
+    assert "\n" not in message
+    return message
+
+
+# -- search ---------------------------------------------------------------------------
+
+
+def test_search_returns_the_best_passages_with_text_and_the_app_decision(
+    tools: LibraryTools,
+) -> None:
+    result = tools.search("clone the repository and run make", 2)
+    assert (result.retrieval, result.decision, result.reason) == ("ranked", "answered", None)
+    best = result.passages[0]
+    assert best.id == "guide/install#from-source"
+    assert (best.source_path, best.line, best.end_line) == ("docs/guide/install.md", 8, 10)
+    assert "make install as root" in best.text
+    assert best.score > 0
+    assert len(result.passages) <= 2
+
+
+def test_search_gives_passages_also_when_the_app_would_refuse(tools: LibraryTools) -> None:
+    # "build" is in no passage, so too little of the question matches for the app.
+    result = tools.search("how do I build from source with make install", 5)
+    assert result.decision == "refused"
+    assert result.reason == "no_evidence"
+    assert result.passages[0].id == "guide/install#from-source"
+    assert "make install as root" in result.passages[0].text
+
+
+def test_search_reason_is_the_one_ask_gives(tools: LibraryTools) -> None:
+    for question in ("installer service", "zebra quantum", "make install from source"):
+        outcome = tools.context.service.start(question, Conversation())
+        result = tools.search(question, 3)
+        assert result.reason == (outcome.reason.value if outcome.reason else None)  # type: ignore[union-attr]
+
+
+def test_search_limit_caps_the_passages(tools: LibraryTools) -> None:
+    assert len(tools.search("install", 1).passages) == 1
+
+
+# -- read -----------------------------------------------------------------------------
+
+
+def test_read_by_id_gives_the_passage(tools: LibraryTools) -> None:
+    passage = tools.read(id="guide/install#upgrading")
+    assert passage.title == "Install guide › Install › Upgrading"
+    assert passage.text == "Stop the service before you upgrade it."
+    assert (passage.line, passage.end_line) == (12, 14)
+
+
+def test_read_by_lines_gives_exactly_those_lines_and_the_passage_they_stand_in(
+    tools: LibraryTools,
+) -> None:
+    result = tools.read(source_path="docs/guide/install.md", line=8, end_line=10)
+    assert result.text == "## From source\n\nClone the repository, then run make install as root."
+    assert result.id == "guide/install#from-source"
+    assert (result.line, result.end_line) == (8, 10)
+    front_matter = tools.read(source_path="docs/guide/install.md", line=1, end_line=1)
+    assert (front_matter.id, front_matter.text) == ("guide/install", "---")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "named"),
+    [
+        ({"id": "guide/nope"}, "id:"),
+        ({}, "id:"),
+        ({"id": "notes", "source_path": "docs/notes.md"}, "id:"),
+        ({"source_path": "docs/notes.md", "line": 1}, "end_line:"),
+        ({"source_path": "docs/notes.md", "end_line": 1}, "line:"),
+        ({"source_path": "docs/notes.md", "line": 3, "end_line": 2}, "end_line:"),
+        ({"source_path": "docs/notes.md", "line": 1, "end_line": 4}, "end_line:"),
+        ({"source_path": "docs/../docs/notes.md", "line": 1, "end_line": 1}, "source_path:"),
+        ({"source_path": "../etc/passwd", "line": 1, "end_line": 1}, "source_path:"),
+        ({"source_path": "/etc/passwd", "line": 1, "end_line": 1}, "source_path:"),
+        ({"source_path": "docs/script.sh", "line": 1, "end_line": 1}, "source_path:"),
+        ({"source_path": "notes.md", "line": 1, "end_line": 1}, "source_path:"),
+    ],
+)
+def test_read_refuses_what_is_not_a_passage_or_lines_of_a_document(
+    tools: LibraryTools, arguments: dict[str, object], named: str
+) -> None:
+    assert bad(lambda: tools.read(**arguments)).startswith(named)  # type: ignore[arg-type]
+
+
+def test_read_never_follows_a_symlink_out_of_the_library(folder: Path, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.md"
+    secret.write_text("# Secret\n\nThe password is hunter2.\n")
+    os.symlink(secret, folder / "linked.md")
+    tools = LibraryTools(context_for(folder, tmp_path / "data"))
+    message = bad(lambda: tools.read(source_path="docs/linked.md", line=1, end_line=3))
+    assert message.startswith("source_path:")
+    assert all("hunter2" not in p.text for p in tools.search("password hunter2", 10).passages)
+
+
+def test_read_refuses_a_document_replaced_by_a_symlink_after_it_was_indexed(
+    folder: Path, tmp_path: Path
+) -> None:
+    tools = LibraryTools(context_for(folder, tmp_path / "data"))
+    secret = tmp_path / "secret.txt"
+    secret.write_text("hunter2\n")
+    (folder / "notes.md").unlink()
+    os.symlink(secret, folder / "notes.md")
+    message = bad(lambda: tools.read(source_path="docs/notes.md", line=1, end_line=1))
+    assert message == "source_path: docs/notes.md cannot be read now"
+
+
+def test_the_library_is_never_written(folder: Path, tmp_path: Path) -> None:
+    before = sorted((p, p.stat().st_mtime_ns) for p in folder.rglob("*"))
+    tools = LibraryTools(context_for(folder, tmp_path / "data"))
+    tools.search("install", 5)
+    tools.read(source_path="docs/notes.md", line=1, end_line=3)
+    tools.check("The cache lives in the data folder [source:notes].")
+    assert sorted((p, p.stat().st_mtime_ns) for p in folder.rglob("*")) == before
+
+
+# -- check and ask --------------------------------------------------------------------
+
+
+def test_check_reports_each_citation_and_quote_against_the_library(tools: LibraryTools) -> None:
+    result = tools.check(
+        'Run "make install as root" [source:guide/install#from-source]; see [source:guide/gone].'
+    )
+    assert not result.verified
+    assert [(c.id, c.known) for c in result.citations] == [
+        ("guide/install#from-source", True),
+        ("guide/gone", False),
+    ]
+    [quote] = result.quotes
+    assert (quote.found, quote.passage_id, quote.line, quote.end_line) == (
+        True,
+        "guide/install#from-source",
+        10,
+        10,
+    )
+
+
+def test_ask_is_one_line_of_ask_json(tools: LibraryTools) -> None:
+    question = "clone the repository and run make"
+    result = asyncio.run(tools.ask(question))
+    expected = asyncio.run(tools.context.service.ask(question, Conversation())).to_json()
+    got = result.model_dump()
+    assert got.keys() == expected.keys()
+    assert {k: v for k, v in got.items() if k != "elapsed_ms"} == {
+        k: v for k, v in expected.items() if k != "elapsed_ms"
+    }
+
+
+def test_the_bundled_lessons_answer(tmp_path: Path) -> None:
+    tools = LibraryTools(context_for(BUNDLED_LESSONS, tmp_path / "data"))
+    result = tools.search("how much salt goes in pasta water", 3)
+    assert (result.decision, result.passages[0].id) == ("answered", "pasta-water")

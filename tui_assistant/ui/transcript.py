@@ -1,0 +1,49 @@
+"""The conversation's one owner: every turn on screen, and this session's outcomes.
+
+Stored turns (read back from the history) come first, then this session's. Each
+outcome becomes its `Turn` once, here; the chat pane draws these turns, export and
+copy read them, and follow-ups ("repeat that") look back through the session's
+outcomes, which history never feeds (history is never evidence).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tui_assistant.core.conversation import Conversation
+from tui_assistant.core.outcome import Outcome
+from tui_assistant.store.history import Turn
+
+
+class Transcript:
+    def __init__(self) -> None:
+        self._turns: list[Turn] = []
+        self.session = Conversation()
+
+    @property
+    def turns(self) -> Sequence[Turn]:
+        """Every turn, oldest first."""
+        return list(self._turns)
+
+    @property
+    def outcomes(self) -> Sequence[Outcome]:
+        """This session's outcomes, oldest first."""
+        return list(self.session.turns)
+
+    def add(self, outcome: Outcome, asked_at: str) -> Turn:
+        """Record one outcome of this session; its turn, to show."""
+        self.session.add(outcome)
+        turn = Turn.from_outcome(outcome, asked_at)
+        self._turns.append(turn)
+        return turn
+
+    def holds(self, turn: Turn) -> bool:
+        return any(kept is turn for kept in reversed(self._turns))
+
+    def add_earlier(self, turns: Sequence[Turn]) -> None:
+        """Turns from the stored history, older than anything of this session."""
+        self._turns[:0] = turns
+
+    def clear(self) -> None:
+        self._turns.clear()
+        self.session.clear()
