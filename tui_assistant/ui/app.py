@@ -49,7 +49,7 @@ class AssistantApp(App[int]):
             "command_palette",
             "palette",
             show=False,
-            tooltip="commands: export, copy answer, clear history, theme",
+            tooltip="commands: export, copy answer, clear history, library report, theme",
             id="app.commands",
         ),
         Binding("ctrl+q", "quit", "Quit", priority=True, tooltip="quit", id="app.quit"),
