@@ -120,7 +120,9 @@ def library_folder(settings: Settings) -> Path:
 
 def load_library(settings: Settings, progress: Progress | None = None) -> Library:
     """The library from its folder, through the index store in the data folder."""
-    return open_library(library_folder(settings), settings.data_folder, stem, progress)
+    return open_library(
+        library_folder(settings), settings.data_folder, stem, progress, settings.document_kinds
+    )
 
 
 def build_retriever(settings: Settings, library: Library) -> Retriever:

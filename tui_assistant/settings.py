@@ -28,7 +28,9 @@ from pydantic import (
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from tui_assistant.compat import library_variables
+from tui_assistant.core.passages import DOCUMENT_KINDS
 from tui_assistant.core.support import SupportMode
+from tui_assistant.core.text import one_line
 from tui_assistant.errors import ConfigError
 from tui_assistant.locations import default_data_dir
 
@@ -77,6 +79,8 @@ class Settings(BaseSettings):
     embedding_model: str | None = None
     passages: int = 3
     support_check: SupportMode = "warn"
+    # Which kinds of files are documents: a comma list of `md`, `rst`, `txt`.
+    document_types: str = ",".join(DOCUMENT_KINDS)
     # The TUI re-reads documents that change on disk by itself.
     watch: bool = True
 
@@ -124,6 +128,16 @@ class Settings(BaseSettings):
             raise ValueError(f"must be from {MIN_PASSAGES_SENT} to {MAX_PASSAGES_SENT}")
         return value
 
+    @field_validator("document_types")
+    @classmethod
+    def _known_document_types(cls, value: str) -> str:
+        return ",".join(parse_document_types(value))
+
+    @property
+    def document_kinds(self) -> tuple[str, ...]:
+        """The kinds of documents the library reads (`md`, `rst`, `txt`)."""
+        return tuple(self.document_types.split(","))
+
     @field_validator("monthly_call_limit")
     @classmethod
     def _limit_not_negative(cls, value: int | None) -> int | None:
@@ -152,6 +166,19 @@ class Settings(BaseSettings):
         if _openai(info) and value is not None:
             check_api_key(value.get_secret_value())
         return value
+
+
+def parse_document_types(value: str) -> tuple[str, ...]:
+    """`md, .RST` -> `("md", "rst")`, in the order of DOCUMENT_KINDS. Raises ValueError
+    for an unknown kind or an empty list."""
+    asked = {part.strip().lower().removeprefix(".") for part in value.split(",")} - {""}
+    unknown = sorted(asked - set(DOCUMENT_KINDS))
+    if unknown:
+        shown = one_line(unknown[0])[:20]
+        raise ValueError(f"unknown document type {shown!r} (use {', '.join(DOCUMENT_KINDS)})")
+    if not asked:
+        raise ValueError(f"must name at least one of {', '.join(DOCUMENT_KINDS)}")
+    return tuple(kind for kind in DOCUMENT_KINDS if kind in asked)
 
 
 def _openai(info: ValidationInfo) -> bool:

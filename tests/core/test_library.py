@@ -19,6 +19,7 @@ from tui_assistant.core.library import (
     parse_document,
     printable_file_name,
 )
+from tui_assistant.core.markup import plain_inline
 from tui_assistant.core.passages import Document, Passage
 from tui_assistant.core.text import clean_display_text
 from tui_assistant.errors import LibraryError
@@ -59,10 +60,37 @@ def test_stamps_carry_size_and_mtime(tmp_path: Path) -> None:
 
 def test_other_files_are_ignored_silently(tmp_path: Path) -> None:
     write(tmp_path, "keep.md")
-    for name in ["notes.txt", "image.png", "README.MD", "md", "x.md.bak", "sub/data.json"]:
+    for name in ["image.png", "README.MD", "md", "x.md.bak", "sub/data.json", "a.rst.bak"]:
         write(tmp_path, name)
     assert listed(tmp_path) == ["keep.md"]
     assert problems(tmp_path) == {}
+
+
+def test_rst_and_txt_files_are_documents_too(tmp_path: Path) -> None:
+    for name in ["a.md", "b.rst", "c.rst.txt", "d.txt", "e.json"]:
+        write(tmp_path, name)
+    assert listed(tmp_path) == ["a.md", "b.rst", "c.rst.txt", "d.txt"]
+
+
+@pytest.mark.parametrize(
+    ("kinds", "expected"),
+    [
+        (("md",), ["a.md"]),
+        (("rst",), ["b.rst", "c.rst.txt"]),  # a Sphinx source copy is rst, not txt
+        (("txt",), ["d.txt"]),
+        (("md", "txt"), ["a.md", "d.txt"]),
+    ],
+)
+def test_only_the_kinds_asked_for_are_listed(
+    tmp_path: Path, kinds: tuple[str, ...], expected: list[str]
+) -> None:
+    for name in ["a.md", "b.rst", "c.rst.txt", "d.txt"]:
+        write(tmp_path, name)
+    (tmp_path / "link.txt").symlink_to(tmp_path / "d.txt")
+    listing = list_library(tmp_path, kinds)
+    assert [stamp.path for stamp in listing.files] == expected
+    # A symlink is reported only when it is named like a document of those kinds.
+    assert [p.path for p in listing.problems] == (["link.txt"] if "txt" in kinds else [])
 
 
 def test_names_starting_with_a_dot_are_skipped_files_and_folders(tmp_path: Path) -> None:
@@ -96,8 +124,8 @@ def test_a_folder_symlink_is_reported_and_not_walked(tmp_path: Path) -> None:
 
 def test_a_symlink_to_another_kind_of_file_is_ignored(tmp_path: Path) -> None:
     write(tmp_path, "real.md")
-    write(tmp_path, "data.txt")
-    (tmp_path / "alias.txt").symlink_to(tmp_path / "data.txt")
+    write(tmp_path, "data.json")
+    (tmp_path / "alias.json").symlink_to(tmp_path / "data.json")
     assert listed(tmp_path) == ["real.md"]
     assert problems(tmp_path) == {}
 
@@ -351,10 +379,10 @@ def test_parsed_passages_have_one_line_titles_and_their_own_lines_as_text(conten
     assert one_visible_line(result.title)
     # A byte-order mark is not text; lines end at \n, \r\n or \r, as editors count them.
     lines = re.split(r"\r\n|\r|\n", content.removeprefix("\ufeff"))
-    # The title comes from the file: a "# " heading in it, else the file name.
+    # The title comes from the file: a "# " heading in it (as plain text), else the file name.
     assert result.title == "lesson" or any(
         line.lstrip(" ").startswith("#")
-        and result.title in " ".join(clean_display_text(line).split())
+        and result.title in " ".join(clean_display_text(plain_inline(line)).split())
         for line in lines
     )
     assert result.passages

@@ -71,7 +71,7 @@ def test_readable_documents_load_and_each_bad_file_is_named_once_with_its_reason
     assert untitled is not None and untitled.text == "Just some text without a heading."
     # Hidden names (".md") are skipped without a word; other files are ignored.
     assert all(
-        not info.source_path.endswith(("/.md", ".txt", ".png", "README")) for info in library
+        not info.source_path.endswith(("/.md", ".html", ".png", "README")) for info in library
     )
     reasons = problems_by_name(library)
     assert set(reasons) == set(EXPECTED_REASONS)
@@ -191,12 +191,12 @@ def test_no_document_with_text_is_an_error_that_names_every_skipped_file(
     folder.mkdir()
     (folder / "empty.md").write_bytes(b"")
     (folder / "Bad.md").write_text("# Bad\n\n## Headings only\n")
-    (folder / "notes.txt").write_text("# Notes\n\ntext\n")
+    (folder / "notes.html").write_text("<p>text</p>\n")
 
     with pytest.raises(LibraryError) as caught:
         memory_library(folder)
 
-    assert str(caught.value).endswith("has no Markdown document with text (2 skipped)")
+    assert str(caught.value).endswith("has no document with text (2 skipped)")
     assert caught.value.problems == (
         FileProblem("Bad.md", "has no text (headings only)"),
         FileProblem("empty.md", "empty"),

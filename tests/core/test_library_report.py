@@ -17,7 +17,6 @@ from tui_assistant.core.library_report import (
     StoreFacts,
     VectorFacts,
     build_report,
-    document_kind,
     format_report,
     human_size,
 )
@@ -49,14 +48,6 @@ def library(
 
 def report_of(lib: Library, vectors: VectorFacts = OFF) -> LibraryReport:
     return build_report(lib, "ranked", STORE, vectors)
-
-
-def test_the_kind_comes_from_the_file_name() -> None:
-    assert document_kind("guide/install.md") == "md"
-    assert document_kind("faq/programming.rst.txt") == "rst"
-    assert document_kind("api.RST") == "rst"
-    assert document_kind("notes/boiler.txt") == "txt"
-    assert document_kind("v1.2/notes.md") == "md"
 
 
 def test_documents_and_passages_are_counted_by_kind_with_every_kind_always_there() -> None:

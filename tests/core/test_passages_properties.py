@@ -37,18 +37,25 @@ class Generated:
     lines: list[str] = field(default_factory=list)
     headings: set[int] = field(default_factory=set)  # 1-based numbers of real headings
     content: list[int] = field(default_factory=list)  # 1-based numbers of content lines
+    comments: set[int] = field(default_factory=set)  # 1-based numbers of HTML-comment lines
 
     @property
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
 
-    def add(self, line: str, *, heading: bool = False) -> None:
+    def add(self, line: str, *, heading: bool = False, comment: bool = False) -> None:
         self.lines.append(line)
         number = len(self.lines)
         if heading:
             self.headings.add(number)
+        elif comment:
+            self.comments.add(number)
         elif line.strip():
             self.content.append(number)
+
+    def shown(self, number: int) -> str:
+        """Line `number` as a passage shows it: a comment line is left empty."""
+        return "" if number in self.comments else self.lines[number - 1]
 
 
 WORDS = st.sampled_from(
@@ -70,14 +77,23 @@ BLOCK = st.one_of(
     ),
     st.tuples(st.just("long line"), st.integers(4001, 9000), st.booleans()),
     st.tuples(st.just("long paragraph"), st.integers(30, 60)),
+    st.tuples(
+        st.just("comment"),
+        st.lists(
+            st.one_of(INLINE, HEADING_TEXT.map(lambda t: "## " + t), st.just("```")), max_size=3
+        ),
+    ),
 )
 
 
 @st.composite
 def documents(draw: st.DrawFn) -> Generated:
     generated = Generated()
-    front = draw(st.sampled_from(["none", "title", "no title"]))
-    if front != "none":
+    front = draw(st.sampled_from(["none", "title", "no title", "comment"]))
+    if front == "comment":  # front matter as an HTML comment, as some sites write it
+        for line in ["<!--", "title: Generated", "description: Made up", "-->"]:
+            generated.add(line, comment=True)
+    elif front != "none":
         generated.lines += ["---", "author: someone"]
         if front == "title":
             generated.lines.append("title: Generated")
@@ -99,6 +115,15 @@ def documents(draw: st.DrawFn) -> Generated:
             for line in inside:
                 generated.add(line)
             generated.add(marker)
+        elif kind == "comment":
+            inside = block[1]
+            if not inside:
+                generated.add("<!-- a note -->", comment=True)
+            else:
+                generated.add("<!--", comment=True)
+                for line in inside:
+                    generated.add(line, comment=True)
+                generated.add("-->", comment=True)
         elif kind == "long line":
             _, length, spaces = block
             unit = "word " if spaces else "abcdefghi"
@@ -183,11 +208,22 @@ def test_passage_text_is_its_lines_of_the_source(generated: Generated) -> None:
             for n in range(draft.line, draft.end_line + 1)
             if n in generated.headings
         )
-        source = [generated.lines[n - 1] for n in numbers]
+        source = [generated.shown(n) for n in numbers]
         if any(len(line) > MAX_PASSAGE_CHARS for line in source):
             assert squeezed(draft.text) in squeezed("".join(source))
         else:
             assert draft.text == "\n".join(source).strip()
+
+
+@PROPERTY_SETTINGS
+@given(documents())
+def test_comments_are_never_text_and_never_split(generated: Generated) -> None:
+    """No passage holds a comment or starts at one, and a heading inside a comment
+    starts no passage."""
+    for draft in split(generated.text).passages:
+        assert "<!--" not in draft.text and "-->" not in draft.text
+        assert draft.line not in generated.comments
+        assert "a note" not in draft.text
 
 
 @PROPERTY_SETTINGS

@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 
 from tests.helpers import BUNDLED_LESSONS, KNIFE_LESSONS, PROJECT_ROOT, library_of, memory_library
+from tests.helpers import cjk_library as cjk
+from tui_assistant.core.library import Library
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.ranked import RankedRetriever
 from tui_assistant.core.retrieval import (
@@ -340,3 +342,27 @@ def test_scored_gives_the_best_passages_by_bm25f_best_first_also_when_refused() 
     assert isinstance(tie.retrieve("boil eggs"), NoEvidence)
     assert len(tie.scored("boil eggs", 5)) == 2
     assert tie.scored("zebra quantum", 5) == []
+
+
+# -- languages written without spaces ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cjk_library(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    return memory_library(cjk.write_cjk_library(tmp_path_factory.mktemp("cjk")))
+
+
+@pytest.mark.parametrize(("question", "expected"), cjk.ANSWERED)
+def test_a_cjk_question_finds_its_passage(
+    cjk_library: Library, question: str, expected: str
+) -> None:
+    evidence = RankedRetriever(cjk_library).retrieve(question)
+    assert isinstance(evidence, Evidence), evidence
+    assert evidence.passages[0].id == expected
+
+
+@pytest.mark.parametrize("question", cjk.NOT_IN_THE_LIBRARY)
+def test_a_cjk_question_the_library_cannot_answer_is_refused(
+    cjk_library: Library, question: str
+) -> None:
+    assert isinstance(RankedRetriever(cjk_library).retrieve(question), NoEvidence)

@@ -18,6 +18,7 @@ from tests.helpers.properties import (
 from tui_assistant.core.text import (
     STOPWORDS,
     clean_display_text,
+    content_words,
     normalise,
     normalise_distinct,
     stem,
@@ -164,3 +165,27 @@ def test_every_stopword_alone_has_no_key() -> None:
     for stopword in STOPWORDS:
         assert normalise(stopword) == [], stopword
         assert normalise(stopword.upper()) == [], stopword
+
+
+# -- languages written without spaces ----------------------------------------------
+
+
+def test_cjk_runs_become_overlapping_character_pairs() -> None:
+    assert content_words("沸騰水") == ["沸騰", "騰水"]
+    assert content_words("パスタを茹でる") == ["パス", "スタ", "タを", "を茹", "茹で", "でる"]
+    assert content_words("보일러 압력") == ["보일", "일러", "압력"]
+
+
+def test_a_lone_cjk_character_stays_itself() -> None:
+    assert content_words("a 水 b") == ["水"]
+    assert content_words("盐。") == ["盐"]
+
+
+def test_cjk_next_to_other_letters_splits_there_and_other_words_stay_as_they_were() -> None:
+    assert content_words("python3の使い方") == ["python3", "の使", "使い", "い方"]
+    assert content_words("Boiling 塩水 eggs") == ["boiling", "塩水", "eggs"]
+    assert normalise("Boiling eggs") == ["boil", "egg"]
+
+
+def test_punctuation_ends_a_cjk_run() -> None:
+    assert content_words("刀具，保养") == ["刀具", "保养"]

@@ -192,7 +192,7 @@ def test_a_folder_without_a_document_with_text_exits_2(run_cli: RunCli, tmp_path
     result = run_cli("ask", "--library", str(folder), "q")
     assert result.returncode == 2
     assert result.stderr.splitlines()[-1] == (
-        f"tui-assistant: error: library folder {folder} has no Markdown document with text"
+        f"tui-assistant: error: library folder {folder} has no document with text"
     )
 
 

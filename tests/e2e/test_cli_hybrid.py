@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import CliResult
+from tests.helpers import cjk_library as cjk
 from tui_assistant.providers.embedding import bundled_model_folder
 
 RunCli = Callable[..., CliResult]
@@ -113,3 +114,20 @@ def test_an_incomplete_model_folder_is_one_error_line(
         env={"TUI_ASSISTANT_RETRIEVAL": "auto", MODEL_SETTING: str(incomplete)},
     )
     assert_one_error_line(result, MODEL_SETTING, "tokenizer.json")
+
+
+def test_hybrid_finds_the_passage_of_a_cjk_question(run_cli: RunCli, tmp_path: Path) -> None:
+    # The bundled model was trained on English: it finds these passages, but is no judge
+    # of whether a CJK question is off the library (docs/library.md), so only finding
+    # is asserted here; ranked's refusals are in tests/core/test_ranked.py.
+    library = cjk.write_cjk_library(tmp_path / "cjk")
+    questions = [question for question, _ in cjk.ANSWERED]
+    result = run_cli(
+        "ask", "--json", "--retrieval", "hybrid", "--library", str(library), *questions
+    )
+    assert result.returncode == 0, result.stderr
+    outcomes = result.json_lines()
+    assert len(outcomes) == len(cjk.ANSWERED)
+    for (question, expected), outcome in zip(cjk.ANSWERED, outcomes, strict=True):
+        assert outcome["retrieval"] == "hybrid"
+        assert (outcome["outcome"], outcome["passage_id"]) == ("answered", expected), question

@@ -84,7 +84,7 @@ def test_cli_exits_2_with_one_error_line_when_no_lesson_is_valid(
     assert "Traceback" not in result.stderr
     *warnings, error = result.stderr.splitlines()
     assert error.startswith("tui-assistant: error: library folder ")
-    assert error.endswith("has no Markdown document with text (3 skipped)")
+    assert error.endswith("has no document with text (3 skipped)")
     assert warnings == [
         "tui-assistant: warning: skipped file binary.md: binary file (contains NUL bytes)",
         "tui-assistant: warning: skipped file link.md: is a symlink (not followed)",

@@ -13,6 +13,7 @@ from textual import events
 from textual.command import CommandList, CommandPalette
 from textual.geometry import Region
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Static
 from textual.widgets.tree import TreeNode
 
@@ -27,7 +28,7 @@ from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.app import AssistantApp
 from tui_assistant.ui.chat_pane import TurnView
 from tui_assistant.ui.library_browser import LibraryTree, NodeData
-from tui_assistant.ui.status_bar import StatusPart
+from tui_assistant.ui.status_bar import StatusBar, StatusPart
 
 
 class CitingProvider:
@@ -230,8 +231,9 @@ async def history_loaded(app: AssistantApp) -> None:
 
 
 def status(app: AssistantApp) -> str:
-    """The status bar's state words (outcome or work under way), as the user reads them."""
-    return str(app.status_bar.query_one("#status-outcome", Static).render())
+    """The status bar's state words (outcome or work under way) in full; `status_line`
+    is the bar as drawn, where a state wider than the terminal is cut."""
+    return app.status_bar.status_text
 
 
 def concluded(app: AssistantApp) -> bool:
@@ -249,7 +251,11 @@ def concluded(app: AssistantApp) -> bool:
 
 def status_line(app: AssistantApp) -> str:
     """The status bar as drawn: every line of it, each part where it stands."""
-    bar = app.status_bar
+    return bar_line(app.status_bar)
+
+
+def bar_line(bar: StatusBar) -> str:
+    """A status bar as drawn: every line of it, each part where it stands."""
     rows = [[" "] * bar.region.width for _ in range(bar.region.height)]
     for part in bar.query(StatusPart):
         region = part.region
@@ -258,6 +264,14 @@ def status_line(app: AssistantApp) -> str:
             row = region.y - bar.region.y + y
             rows[row][x : x + region.width] = strip.text[: region.width].ljust(region.width)
     return "\n".join("".join(row).strip() for row in rows)
+
+
+def drawn_lines(widget: Widget) -> list[str]:
+    """A widget's lines as the terminal shows them: wrapped, shortened and cut at its
+    width (`str(static.render())` is the text before any of that)."""
+    region = widget.region
+    strips = widget.render_lines(Region(0, 0, region.width, region.height))
+    return [strip.text.rstrip() for strip in strips]
 
 
 def chat_text(app: AssistantApp) -> str:

@@ -39,7 +39,7 @@ def test_hybrid_takes_over_once_the_vectors_are_in(
     context.embedder = FakeEmbedder()
     tools = LibraryTools(context)
     assert tools.search("salt in pasta water", 1).retrieval == "ranked"
-    move_to_hybrid(context)
+    move_to_hybrid(tools)
     assert tools.search("salt in pasta water", 1).retrieval == "hybrid"
     captured = capsys.readouterr()
     assert captured.out == ""
@@ -57,8 +57,9 @@ def test_a_failed_embedding_leaves_ranked_answering_with_a_warning(
     settings = Settings(library=BUNDLED_LESSONS, data_dir=tmp_path, retrieval="ranked")  # type: ignore[arg-type]
     context = open_context(settings, embed_now=False)
     context.embedder = Broken()
-    move_to_hybrid(context)
-    assert LibraryTools(context).search("salt in pasta water", 1).retrieval == "ranked"
+    tools = LibraryTools(context)
+    move_to_hybrid(tools)
+    assert tools.search("salt in pasta water", 1).retrieval == "ranked"
     assert "warning: hybrid retrieval is off: OSError: disk on fire" in capsys.readouterr().err
 
 

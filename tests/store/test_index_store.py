@@ -301,3 +301,20 @@ def test_a_library_can_be_read_from_another_thread(folder: Path, data_dir: Path)
     worker.start()
     worker.join()
     assert seen == [EXPECTED["boiled-eggs"][1]]
+
+
+def test_the_document_kinds_asked_for_decide_what_the_store_holds(
+    folder: Path, data_dir: Path, reads: list[str]
+) -> None:
+    write(folder, "boiler.txt", "Boiler notes\n\nThe pressure should sit near 1.5 bar.\n")
+    write(folder, "guide.rst", "Guide\n=====\n\nIntro.\n\nSetup\n-----\n\nRun it.\n")
+    markdown_only = open_library(folder, data_dir, stem, kinds=("md",))
+    assert markdown_only.get("boiler") is None and markdown_only.get("guide") is None
+    everything = open_library(folder, data_dir, stem)
+    assert everything.get("boiler").text == "The pressure should sit near 1.5 bar."
+    setup = everything.get("guide#setup")
+    assert (setup.title, setup.line, setup.end_line) == ("Guide › Setup", 6, 9)
+    reads.clear()
+    again = open_library(folder, data_dir, stem, kinds=("md",))
+    assert reads == [] and again.get("boiler") is None
+    assert len(again) == len(markdown_only)

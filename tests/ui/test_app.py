@@ -88,7 +88,7 @@ async def test_model_answer_shows_citation_and_score(tmp_path: Path) -> None:
         chat = shown_text(app.chat)
         assert "Use about 10 grams of salt per litre. [source:pasta-water]" in chat
         assert "source: lessons/pasta-water.md" in chat
-        assert "\nscore " in shown_text(app.evidence)
+        assert "\nbest match (" in shown_text(app.evidence)
 
 
 async def test_unrelated_question_is_refused_without_a_provider_call(tmp_path: Path) -> None:

@@ -3,20 +3,16 @@ text, unsupported sentences dimmed and marked in place, or listed when they cann
 
 from __future__ import annotations
 
+import pytest
 from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.widgets import Static
 from textual.widgets.markdown import MarkdownFence
 
-from tests.helpers.tui import wait_until
+from tests.helpers.tui import drawn_lines, wait_until
 from tui_assistant.store.history import Turn
-from tui_assistant.ui.chat_pane import (
-    UNSUPPORTED_LEGEND,
-    UNSUPPORTED_MARKER,
-    ChatPane,
-    TurnView,
-)
-from tui_assistant.ui.markdown_view import UNSUPPORTED_STYLE, MarkdownView
+from tui_assistant.ui.chat_pane import UNSUPPORTED_LEGEND, ChatPane, TurnView
+from tui_assistant.ui.markdown_view import UNSUPPORTED_MARKER, UNSUPPORTED_STYLE, MarkdownView
 
 ANSWER = (
     "Salt well [source:pasta-water]. Oil stops sticking. **Stir** often.\n\n"
@@ -84,3 +80,44 @@ async def test_unsupported_sentences_are_dimmed_in_place_or_listed() -> None:
         shown = texts(view)
         assert UNSUPPORTED_LEGEND in shown
         assert [text for text in shown if text.startswith("† ")][1:] == ["† Salt well ."]
+
+
+@pytest.mark.parametrize(("size", "width"), [((80, 24), 48), ((120, 35), 72)])
+async def test_long_sources_and_ids_are_never_broken_mid_word(
+    size: tuple[int, int], width: int
+) -> None:
+    """The chat column is 3/5 of the terminal: 48 cells at 80 columns, 72 at 120."""
+    citations = (
+        "reference/commandline/trust-signer-remove#remove-a-signer-from-multiple-repos",
+        "reference/commandline/trust-signer-add",
+        "engine/security/trust#signing",
+    )
+    turn = Turn(
+        question="how do I remove a signer?",
+        outcome="answered",
+        status="answered",
+        answer="Run `docker trust signer remove` [source:x].",
+        passage_id=citations[0],
+        source_path="docker-docs/reference/commandline/trust_signer_remove.md",
+        citations=citations,
+        line=74,
+        end_line=176,
+    )
+    app = ChatApp()
+    async with app.run_test(size=size) as pilot:
+        pane = app.query_one(ChatPane)
+        pane.styles.width = width
+        view = pane.add_turn(turn)
+        await wait_until(pilot, lambda: len(view.query(".source")) == 2)
+        await pilot.pause()
+        source, cites = (
+            [text.strip() for text in drawn_lines(line)] for line in view.query(".source")
+        )
+        shown_source = " ".join(source).removeprefix("source:").strip()
+        assert shown_source.endswith("trust_signer_remove.md:74\u2013176")
+        assert turn.source_path.endswith(shown_source.removeprefix("\u2026").split(":")[0])
+        shown_ids = [part.strip() for part in " ".join(cites).removeprefix("cites:").split(",")]
+        assert shown_ids[1:] == list(citations[1:])
+        assert shown_ids[0].startswith("\u2026") and citations[0].endswith(shown_ids[0][1:])
+        assert all(len(line) <= width - 6 for line in source + cites)
+        assert all(line.strip(", ") for line in cites)  # no line of a lone comma

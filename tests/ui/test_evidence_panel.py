@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 from textual.widgets.markdown import MarkdownFence
 
-from tests.helpers.tui import wait_until
+from tests.helpers.tui import drawn_lines, wait_until
 from tui_assistant.core.outcome import Outcome, Quote, answered, not_found
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.retrieval import Evidence, NoEvidence
@@ -19,10 +20,10 @@ from tui_assistant.ui.evidence_panel import (
     HINT,
     NEAREST_TITLE,
     EvidencePanel,
-    highlight_spans,
-    highlighted,
     question_words,
+    score_text,
 )
+from tui_assistant.ui.markdown_view import highlight_spans, highlighted
 
 REGISTRY = Passage(
     id="npm/registry#scoped",
@@ -119,9 +120,31 @@ async def test_a_long_location_stays_on_one_line_shortened_from_the_left() -> No
         app.panel.show_passage(passage)
         await shown(pilot, app)
         location = app.panel.query_one("#evidence-location")
-        assert location.size.height == 1
-        assert text_of(app, "#evidence-location") == "\u2026/api/crypto.md:1538\u20131653"
-        assert text_of(app, "#evidence-meta") == "api/crypto#keyobject"
+        assert drawn_lines(location) == ["\u2026/api/crypto.md:1538\u20131653"]
+        assert drawn_lines(app.panel.query_one("#evidence-meta")) == ["api/crypto#keyobject"]
+
+
+@pytest.mark.parametrize("width", [30, 46])  # the side column at 80 and 120 columns
+async def test_a_long_id_is_shortened_from_the_left_never_wrapped(width: int) -> None:
+    passage = Passage(
+        id="reference/commandline/trust-signer-remove#remove-a-signer-from-multiple-repos",
+        title="signer remove › Remove a signer from multiple repos",
+        text="Remove a signer from several repositories at once.",
+        source_path="docker-docs/reference/commandline/trust_signer_remove.md",
+        line=74,
+        end_line=176,
+    )
+    app = PanelApp(width=width)
+    async with app.run_test(size=(120, 35)) as pilot:
+        app.panel.show_passage(passage)
+        await shown(pilot, app)
+        meta_line = app.panel.query_one("#evidence-meta")
+        [meta] = drawn_lines(meta_line)
+        assert meta.startswith("\u2026") and passage.id.endswith(meta[1:])
+        assert str(meta_line.tooltip) == passage.id  # read in full on hover
+        [where] = drawn_lines(app.panel.query_one("#evidence-location"))
+        assert where.startswith("\u2026") and where.endswith("_remove.md:74\u2013176")
+        assert passage.source_path.endswith(where[1:].removesuffix(":74\u2013176"))
 
 
 async def test_matched_shows_the_words_of_the_question_not_their_stems() -> None:
@@ -132,7 +155,22 @@ async def test_matched_shows_the_words_of_the_question_not_their_stems() -> None
         details = text_of(app, "#evidence-details")
         assert "matched: scoped, packages, registry" in details
         assert not {"scop", "packag"} & set(details.replace(",", " ").split())
-        assert "score 5 (runner-up 3)" in details
+        assert "best match (score 5, next 3)" in details
+
+
+def test_hybrid_shows_the_cosine_without_a_next_score_that_would_contradict_the_order() -> None:
+    fused = Evidence(
+        passages=(REGISTRY, CONFIG),
+        matched_words=("registry",),
+        score=0.6877,
+        runner_up_score=0.7733,
+        mode="hybrid",
+    )
+    shown = score_text(fused)
+    assert shown == "best match of words and meaning (cosine 0.69)"
+    assert "0.77" not in shown
+    ranked = Evidence((REGISTRY, CONFIG), ("registry",), 10.0289, 7.5, mode="ranked")
+    assert score_text(ranked) == "best match (BM25 10.03, next 7.50)"
 
 
 def test_question_words_keep_the_spelling_typed() -> None:
@@ -171,6 +209,38 @@ async def test_passage_is_rendered_markdown_without_comments_or_markup() -> None
         await pilot.click(paragraph, offset=(len("[@click=app.quit]quit[/] red "), 0))
         await pilot.pause()
         assert app.opened == [] and app.is_running
+
+
+async def test_an_rst_passage_shows_its_inner_titles_as_headings_and_its_code_as_code() -> None:
+    passage = Passage(
+        id="topics/cache#memcached",
+        title="Cache › Setting up › Memcached",
+        text=(
+            "Memcached is a memory-based cache server.\n"
+            "\n"
+            "Multiple servers\n"
+            "~~~~~~~~~~~~~~~~\n"
+            "\n"
+            "List them all::\n"
+            "\n"
+            "    LOCATION = ['a:11211', 'b:11211']\n"
+            "\n"
+            "Then restart the cache."
+        ),
+        source_path="docs/topics/cache.rst",
+        line=64,
+        end_line=76,
+    )
+    app = PanelApp()
+    async with app.run_test(size=(80, 30)) as pilot:
+        app.panel.show_passage(passage)
+        await shown(pilot, app)
+        fences = list(app.panel.body.query(MarkdownFence))
+        assert len(fences) == 1 and "LOCATION" in str(fences[0].query_one(Static).render())
+        assert "restart" not in str(fences[0].query_one(Static).render())
+        body = "\n".join(str(block.render()) for block in app.panel.body.query(Static))
+        assert "Multiple servers" in body and "~~~" not in body
+        assert "Then restart the cache." in body
 
 
 async def test_question_words_are_highlighted_in_the_rendered_passage() -> None:
@@ -285,6 +355,33 @@ async def test_a_refusal_lists_closest_passages_that_enter_opens_as_not_an_answe
         await pilot.pause()
         assert app.panel.passage is None and not options.display
         assert text_of(app, "#evidence-hint") == HINT
+
+
+@pytest.mark.parametrize(("size", "width"), [((80, 24), 30), ((120, 35), 46)])
+async def test_closest_passages_keep_each_line_range_whole(
+    size: tuple[int, int], width: int
+) -> None:
+    deep = Passage(
+        id="serverless/providers/aws/guide/serverless-yml#functions",
+        title="serverless.yml › Functions",
+        text="Functions are defined under `functions`.",
+        source_path="serverless/docs/providers/aws/guide/serverless.yml.md",
+        line=862,
+        end_line=889,
+    )
+    refusal = not_found(QUESTION, NoEvidence("nothing is close", (deep, SCOPE)))
+    app = PanelApp(width=width)
+    async with app.run_test(size=size) as pilot:
+        app.panel.show_outcome(refusal)
+        options = app.panel.query_one(OptionList)
+        await wait_until(pilot, lambda: options.option_count == 2 and options.region.height > 0)
+        # Each option's text, without the list's border and padding.
+        lines = [line.strip("\u258a\u258e ") for line in drawn_lines(options)]
+        [location] = [line for line in lines if ":862" in line]
+        assert location.startswith("\u2026") and location.endswith(".yml.md:862\u2013889")
+        assert deep.source_path.endswith(location[1:].removesuffix(":862\u2013889"))
+        assert "scope.md:1\u20133" in "\n".join(lines)
+        assert not any(line.strip() in {"9", "889"} for line in lines)
 
 
 # -- highlighting rules -------------------------------------------------------------

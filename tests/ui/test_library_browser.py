@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
 from tests.helpers import BUNDLED_LESSONS
@@ -14,6 +15,8 @@ from tests.helpers.tui import (
     make_app,
     make_context,
     running,
+    status_line,
+    wait_until,
 )
 from tui_assistant.ui.library_browser import DocumentData, FolderData, LibraryTree, PassageData
 
@@ -84,6 +87,36 @@ async def test_typing_filters_the_tree_with_ancestors_opened(nested: Path, tmp_p
             await pilot.press("backspace")
         assert labels(tree) == ["cooking/", "kitchen/", "Intro"]
         assert "type to filter" in str(app.library_browser.border_subtitle)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 35)])
+async def test_escape_clears_the_filter_then_goes_back_to_the_question(
+    nested: Path, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    app = make_app(make_context(nested, tmp_path / "data"))
+    async with running(app, size) as pilot:
+        await pilot.press("ctrl+l", *"whet")
+        tree = app.library_browser.library_tree
+        assert labels(tree) == ["kitchen/", "  knives/", "    Sharpening", "      Whetstones"]
+        await pilot.press("escape")
+        assert labels(tree) == ["cooking/", "kitchen/", "Intro"]
+        assert "type to filter" in str(app.library_browser.border_subtitle)
+        assert app.focused is tree  # the first Esc only cleared the filter
+        await pilot.press("escape")
+        assert app.focused is app.question_box
+        assert tree.filter_text == ""
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 35)])
+async def test_counts_agree_with_their_number(tmp_path: Path, size: tuple[int, int]) -> None:
+    folder = tmp_path / "one"
+    folder.mkdir()
+    (folder / "only.md").write_text("# Only\n\nThe one passage.\n", encoding="utf-8")
+    app = make_app(make_context(folder, tmp_path / "data"))
+    async with running(app, size) as pilot:
+        await wait_until(pilot, lambda: "1 passage" in status_line(app))
+        assert "Library (1 passage) " in str(app.library_browser.border_title)
+        assert "1 passages" not in status_line(app)
 
 
 # -- open in editor -----------------------------------------------------------------

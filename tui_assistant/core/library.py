@@ -2,9 +2,10 @@
 
 `Library` is the view retrieval and the UI read; `parse_document` turns one document's
 bytes into its title and passages (splitting is the pure `passages.split_document`).
-Pure: the folder is listed and read by `store/folder.py` (every `*.md` file at any
-depth, names starting with `.` skipped, symlinks never followed, a file over 1 MiB, not
-UTF-8 or binary skipped with a one-line warning naming it), and the index store
+Pure: the folder is listed and read by `store/folder.py` (every document file, `*.md`,
+`*.rst`, `*.rst.txt` or `*.txt` as `TUI_ASSISTANT_DOCUMENT_TYPES` allows, at any depth,
+names starting with `.` skipped, symlinks never followed, a file over 1 MiB, not UTF-8
+or binary skipped with a one-line warning naming it), and the index store
 (`store/index_store.py`) decides which files to read again.
 """
 

@@ -13,11 +13,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tui_assistant.core.library import FileProblem, Library, printable_file_name
+from tui_assistant.core.passages import DOCUMENT_KINDS, document_kind
 from tui_assistant.core.text import clean_display_text
-
-# Kinds always present in the report (0 when the library has none), so scripts can
-# rely on the keys; a document of another suffix is counted under its own.
-DOCUMENT_KINDS = ("md", "rst", "txt")
 
 # Why a file is skipped, in the order the report lists them, with their readable names.
 SKIP_REASONS: dict[str, str] = {
@@ -52,15 +49,6 @@ HIDDEN = "hidden (name starts with '.')"
 SHOWN_PER_REASON = 10
 
 VectorState = Literal["off", "complete", "incomplete"]
-
-
-def document_kind(path: str) -> str:
-    """`md`, `rst` or `txt` from a document's file name (`x.rst.txt` is `rst`)."""
-    name = path.rsplit("/", 1)[-1].lower()
-    if name.endswith(".rst.txt"):
-        return "rst"
-    _, dot, suffix = name.rpartition(".")
-    return suffix if dot else ""
 
 
 def skip_reason(reason: str) -> SkipReason:
@@ -165,7 +153,8 @@ def build_report(
     documents: Counter[str] = Counter({kind: 0 for kind in DOCUMENT_KINDS})
     passages: Counter[str] = Counter({kind: 0 for kind in DOCUMENT_KINDS})
     for document in library.documents:
-        kind = document_kind(document.path)
+        # Every kind is always in the report (0 when the library has none).
+        kind = document_kind(document.path) or "other"
         documents[kind] += 1
         passages[kind] += document.count
     skipped = [

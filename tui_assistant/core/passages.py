@@ -1,13 +1,10 @@
 """Documents split into passages: the pure half of reading a library.
 
-`split_document(path, text)` turns one Markdown document into its passages, with no
-disk in sight, so every rule below is tested on strings:
+`split_document(path, text)` turns one document into its passages, with no disk in
+sight, so every rule is tested on strings. The kind of document follows its name
+(`document_kind`): Markdown (`markdown.py`), reStructuredText (`rst.py`) or plain
+text (`plaintext.py`). Each kind finds its sections; what follows is shared:
 
-- a leading YAML front-matter block (`---` ... `---` or `...`) gives the document
-  title (`title:`) and is never part of any passage;
-- headings of levels 1-3 (`#`, `##`, `###`) outside fenced code blocks start a new
-  passage; text before the first heading belongs to a passage titled with the
-  document title; a heading with nothing under it makes no passage;
 - no passage text is longer than `MAX_PASSAGE_CHARS`: a longer section is cut at
   blank lines between paragraphs, else between lines (a single longer line is cut
   at a space, else anywhere);
@@ -25,23 +22,21 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from tui_assistant.core.text import clean_display_text
-
 MAX_PASSAGE_CHARS = 4000
 TITLE_SEPARATOR = " \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} "
 PASSAGE_ID = re.compile(r"^[a-z0-9]+([-/#][a-z0-9]+)*$")
 
-_HEADING = re.compile(r"^ {0,3}(#{1,3})(?:[ \t]+(.*?))?[ \t]*$")
-_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
-_FRONT_MATTER_END = frozenset({"---", "..."})
+# The kinds of documents, and the file names that make each (longest suffix first).
+DOCUMENT_KINDS = ("md", "rst", "txt")
+_SUFFIXES = ((".rst.txt", "rst"), (".md", "md"), (".rst", "rst"), (".txt", "txt"))
+
+_TITLE_SEPARATORS = (" - ", " \N{EN DASH} ", " \N{EM DASH} ", ": ", " | ")
 _MINOR_HEADING = re.compile(r"^ {0,3}#{4,6}(?:[ \t]|$)")
-_HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
-_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
-_TITLE_KEY = re.compile(r"^title[ \t]*:[ \t]*(.*?)[ \t]*$")
 _NOT_ID_CHARACTERS = re.compile(r"[^a-z0-9/]+")
 _NOT_SLUG_CHARACTERS = re.compile(r"[^a-z0-9]+")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+Lines = list[tuple[int, str]]  # (1-based line number, line) pairs of a file
 
 
 class PassageFields:
@@ -124,19 +119,53 @@ class Document:
     passages: tuple[PassageDraft, ...]
 
 
+def document_kind(name: str) -> str | None:
+    """`md`, `rst` or `txt` for a document's file name (`notes.rst.txt` is `rst`);
+    None for a file that is not a document."""
+    for suffix, kind in _SUFFIXES:
+        if name.endswith(suffix):
+            return kind
+    return None
+
+
+def without_document_suffix(name: str) -> str:
+    for suffix, _ in _SUFFIXES:
+        if name.endswith(suffix):
+            return name.removesuffix(suffix)
+    return name
+
+
+def split_document(relative_path: str, text: str) -> Document:
+    """The title and passages of one document (`text` already decoded), read as the
+    kind its name says (Markdown for any other name)."""
+    kind = document_kind(relative_path)
+    if kind == "rst":
+        from tui_assistant.core import rst  # docutils is loaded only for rst documents
+
+        return rst.split_rst(relative_path, text)
+    if kind == "txt":
+        from tui_assistant.core import plaintext
+
+        return plaintext.split_plain_text(relative_path, text)
+    from tui_assistant.core import markdown
+
+    return markdown.split_markdown(relative_path, text)
+
+
 def passage_id(document_id: str, anchor: str) -> str:
     return f"{document_id}#{anchor}" if anchor else document_id
 
 
 def document_id(relative_path: str) -> str:
-    """The id part that names a document: its path without `.md`, lower-cased, with every
-    run of characters other than `a-z`, `0-9` and `/` turned into one `-`.
+    """The id part that names a document: its path without its suffix (`.md`, `.rst`,
+    `.rst.txt`, `.txt`), lower-cased, with every run of characters other than `a-z`,
+    `0-9` and `/` turned into one `-`.
 
     `Pasta Water.md` -> `pasta-water`; `api/child_process.md` -> `api/child-process`.
     Letters with accents lose them (`Café` -> `cafe`); a path segment with no letter or
     digit left becomes `doc`.
     """
-    stem = relative_path.removesuffix(".md")
+    stem = without_document_suffix(relative_path)
     segments = []
     for segment in stem.split("/"):
         cleaned = _NOT_ID_CHARACTERS.sub("-", _ascii_lower(segment)).strip("-")
@@ -155,45 +184,63 @@ def _ascii_lower(text: str) -> str:
 
 
 def file_title(relative_path: str) -> str:
-    """The title of a document that has none: its file name without `.md`."""
-    return relative_path.rsplit("/", 1)[-1].removesuffix(".md")
+    """The title of a document that has none: its file name without its suffix."""
+    return without_document_suffix(relative_path.rsplit("/", 1)[-1])
+
+
+def file_lines(text: str) -> list[str]:
+    r"""The file's lines as editors, grep and sed count them: ended by `\n`, `\r\n` or
+    `\r`, never by the other characters `str.splitlines` breaks at (form feed, `\x85`,
+    `\u2028`...), which would shift every line number after them. A leading byte-order
+    mark is not part of the first line."""
+    lines = _LINE_BREAK.split(text.removeprefix("\ufeff"))
+    if lines[-1] == "":
+        lines.pop()  # the newline that ends the last line starts no new one
+    return lines
 
 
 @dataclass(slots=True)
-class _Section:
-    """Lines between two headings, while a document is read."""
+class Section:
+    """Lines between two headings, as a document kind found them."""
 
-    heading_line: int | None  # 1-based line of its heading; None before the first one
+    heading_line: int | None  # 1-based line where its heading starts; None before the first
     level: int  # its heading's level (1-3); 0 before the first heading
-    path: tuple[str, ...]  # heading texts from level 1 down to this one
-    lines: list[tuple[int, str]] = field(default_factory=list)
+    path: tuple[str, ...]  # plain heading texts from level 1 down to this one
+    lines: Lines = field(default_factory=list)  # its text (the heading left out)
 
 
-def split_document(relative_path: str, text: str) -> Document:
-    """The title and passages of one Markdown document (`text` already decoded)."""
-    lines = file_lines(text.removeprefix("\ufeff"))
-    title, body_start = _front_matter_title(lines)
-    sections = list(_sections(lines, body_start))
-    if title is None:
-        title = next((section.path[-1] for section in sections if section.level == 1), None)
-        level_one_title = title
-    else:
-        level_one_title = None
-    if title is None:
-        title = file_title(relative_path)
+class HeadingPath:
+    """The headings above the next one, as a document is read."""
+
+    def __init__(self) -> None:
+        self._stack: list[tuple[int, str]] = []
+
+    def enter(self, level: int, text: str) -> tuple[str, ...]:
+        while self._stack and self._stack[-1][0] >= level:
+            self._stack.pop()
+        self._stack.append((level, text))
+        return tuple(heading for _, heading in self._stack)
+
+
+def document_from_sections(
+    title: str, level_one_title: str | None, sections: Iterable[Section]
+) -> Document:
+    """The document's passages: each section cut to size, titled and anchored.
+
+    `level_one_title` is the level-1 heading that named the document, if one did: it
+    is the title already, so it is not repeated in its sections' titles. A section with
+    no text makes no passage.
+    """
     drafts: list[PassageDraft] = []
     anchors = _UniqueAnchors()
     for section in sections:
-        if section.heading_line is None and _only_markup(section.lines):
-            continue  # a banner or a maintainers' comment before the first heading
-        chunks = list(_cut(section.lines))
+        chunks = list(cut(section.lines))
         if not chunks:
             continue
         heading_path = list(section.path)
-        if heading_path and heading_path[0] == level_one_title:
-            # The level-1 heading that named the document is its title already.
+        if heading_path and _named_by(title, level_one_title, heading_path[0]):
             heading_path = heading_path[1:]
-        passage_title = _join_title(title, heading_path)
+        passage_title = join_title(title, heading_path)
         base = slug(heading_path[-1] if heading_path else title)
         for number, chunk in enumerate(chunks):
             piece = base if number == 0 else f"{base}-part-{number + 1}"
@@ -209,25 +256,22 @@ def split_document(relative_path: str, text: str) -> Document:
                 )
             )
     if len(drafts) == 1 and drafts[0].title != title:
-        drafts[0] = _retitled(drafts[0], title)
+        only = drafts[0]
+        drafts[0] = PassageDraft(only.anchor, title, only.text, only.line, only.end_line)
     return Document(title=title, passages=tuple(drafts))
 
 
-def file_lines(text: str) -> list[str]:
-    r"""The file's lines as editors, grep and sed count them: ended by `\n`, `\r\n` or
-    `\r`, never by the other characters `str.splitlines` breaks at (form feed, `\x85`,
-    `\u2028`...), which would shift every line number after them."""
-    lines = _LINE_BREAK.split(text)
-    if lines[-1] == "":
-        lines.pop()  # the newline that ends the last line starts no new one
-    return lines
+def _named_by(title: str, level_one_title: str | None, heading: str) -> bool:
+    """Whether the document title already says `heading`: it is the level-1 heading
+    that named the document, or the title ends with it after a separator, as site
+    titles do (`Serverless Framework - AWS Lambda Functions`, `# AWS Lambda Functions`)."""
+    if heading == level_one_title:
+        return True
+    title, heading = title.casefold(), heading.casefold()
+    return any(title.endswith(separator + heading) for separator in _TITLE_SEPARATORS)
 
 
-def _retitled(draft: PassageDraft, title: str) -> PassageDraft:
-    return PassageDraft(draft.anchor, title, draft.text, draft.line, draft.end_line)
-
-
-def _join_title(title: str, heading_path: list[str]) -> str:
+def join_title(title: str, heading_path: Iterable[str]) -> str:
     parts = [title]
     for heading in heading_path:
         if heading.casefold() != parts[-1].casefold():
@@ -250,95 +294,32 @@ class _UniqueAnchors:
         return candidate
 
 
-def _front_matter_title(lines: list[str]) -> tuple[str | None, int]:
-    """The front matter's `title:` (or None), and the index of the first line after it."""
-    if not lines or lines[0].rstrip() != "---":
-        return None, 0
-    for index in range(1, len(lines)):
-        if lines[index].rstrip() in _FRONT_MATTER_END:
-            title = None
-            for line in lines[1:index]:
-                found = _TITLE_KEY.match(line)
-                if found:
-                    title = _heading_text(_unquote(found.group(1)))
-                    break
-            return title, index + 1
-    return None, 0  # never closed: not front matter
-
-
-def _unquote(value: str) -> str:
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-        return value[1:-1]
-    return value
-
-
-def _heading_text(raw: str) -> str | None:
-    """A heading's visible text, or None when nothing visible is left."""
-    text = _CLOSING_HASHES.sub("", raw.strip()).strip()
-    text = _HTML_TAG.sub("", text)  # `<a name="env"></a> Set ...`: an anchor, not words
-    text = " ".join(clean_display_text(text).split())
-    return text or None
-
-
-def _sections(lines: list[str], start: int) -> Iterator[_Section]:
-    """The document's sections in order: headings of levels 1-3 outside code fences."""
-    section = _Section(heading_line=None, level=0, path=())
-    stack: list[tuple[int, str]] = []
-    fence: str | None = None
-    for index in range(start, len(lines)):
-        line = lines[index]
-        number = index + 1
-        if fence is not None:
-            found = _FENCE.match(line)
-            if found and found.group(1).startswith(fence) and not found.group(2).strip():
-                fence = None
-            section.lines.append((number, line))
-            continue
-        found = _FENCE.match(line)
-        if found and not (found.group(1)[0] == "`" and "`" in found.group(2)):
-            fence = found.group(1)
-            section.lines.append((number, line))
-            continue
-        heading = _HEADING.match(line)
-        text = _heading_text(heading.group(2) or "") if heading else None
-        if heading is None or text is None:
-            section.lines.append((number, line))
-            continue
-        yield section
-        level = len(heading.group(1))
-        while stack and stack[-1][0] >= level:
-            stack.pop()
-        stack.append((level, text))
-        section = _Section(heading_line=number, level=level, path=tuple(t for _, t in stack))
-    yield section
-
-
-def _cut(lines: list[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
+def cut(lines: Lines) -> Iterator[Lines]:
     """A section's lines in chunks of at most MAX_PASSAGE_CHARS of text, blank edges
     trimmed, cut between paragraphs where possible, else between lines."""
-    lines = _trimmed(lines)
+    lines = trimmed(lines)
     if not lines:
         return
     if _length(lines) <= MAX_PASSAGE_CHARS:
         yield lines
         return
-    chunk: list[tuple[int, str]] = []
+    chunk: Lines = []
     for unit in _units(lines):
         if _length(chunk) and _length(chunk + unit) > MAX_PASSAGE_CHARS:
-            yield _trimmed(chunk)
+            yield trimmed(chunk)
             chunk = []
         chunk += unit
-    if _trimmed(chunk):
-        yield _trimmed(chunk)
+    if trimmed(chunk):
+        yield trimmed(chunk)
 
 
-def _units(lines: list[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
+def _units(lines: Lines) -> Iterator[Lines]:
     """The pieces a long section is cut between: paragraphs with the blank lines after
     them (a minor heading kept with the paragraph it heads); a paragraph over the limit
     as its lines; a line over the limit in parts."""
-    held: list[tuple[int, str]] = []
-    for paragraph in _paragraphs(lines):
-        if _MINOR_HEADING.match(paragraph[0][1]) and len(_trimmed(paragraph)) == 1:
+    held: Lines = []
+    for paragraph in paragraphs(lines):
+        if _MINOR_HEADING.match(paragraph[0][1]) and len(trimmed(paragraph)) == 1:
             held += paragraph
             continue
         paragraph = held + paragraph
@@ -353,9 +334,9 @@ def _units(lines: list[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
         yield held
 
 
-def _paragraphs(lines: list[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
+def paragraphs(lines: Lines) -> Iterator[Lines]:
     """Runs of non-blank lines, each with the blank lines that follow it."""
-    paragraph: list[tuple[int, str]] = []
+    paragraph: Lines = []
     for number, line in lines:
         if line.strip() and paragraph and not paragraph[-1][1].strip():
             yield paragraph
@@ -367,25 +348,15 @@ def _paragraphs(lines: list[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]
 
 def _line_parts(line: str) -> Iterable[str]:
     while len(line) > MAX_PASSAGE_CHARS:
-        cut = line.rfind(" ", 0, MAX_PASSAGE_CHARS + 1)
-        if cut <= 0:
-            cut = MAX_PASSAGE_CHARS
-        yield line[:cut]
-        line = line[cut:].lstrip(" ")
+        cut_at = line.rfind(" ", 0, MAX_PASSAGE_CHARS + 1)
+        if cut_at <= 0:
+            cut_at = MAX_PASSAGE_CHARS
+        yield line[:cut_at]
+        line = line[cut_at:].lstrip(" ")
     yield line
 
 
-def _only_markup(lines: list[tuple[int, str]]) -> bool:
-    """Whether the lines hold only HTML comments and lines that are one HTML element."""
-    text = _HTML_COMMENT.sub("", "\n".join(line for _, line in lines))
-    for line in text.splitlines():
-        line = line.strip()
-        if line and not (line.startswith("<") and line.endswith(">")):
-            return False
-    return True
-
-
-def _trimmed(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+def trimmed(lines: Lines) -> Lines:
     start, end = 0, len(lines)
     while start < end and not lines[start][1].strip():
         start += 1
@@ -394,6 +365,6 @@ def _trimmed(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return lines[start:end]
 
 
-def _length(lines: list[tuple[int, str]]) -> int:
+def _length(lines: Lines) -> int:
     """Characters of the lines joined by newlines and stripped, as a passage keeps them."""
     return len("\n".join(line for _, line in lines).strip())

@@ -43,7 +43,7 @@ from tui_assistant.core.retrieval import (
     best_numbers,
     question_keys,
 )
-from tui_assistant.core.text import normalise_distinct, stem
+from tui_assistant.core.text import content_words, is_cjk, normalise_distinct, stem
 
 # BM25F parameters. b is the usual BM25 default; k1 = 1.5 sits inside the usual range
 # (1.2 to 2.0), where the development sets' results were flat (docs/retrieval.md). The
@@ -199,7 +199,10 @@ class RankedRetriever:
         margin = 1.0 if runner_up_score is None else (best_score - runner_up_score) / best_score
         # Words no passage holds weigh twice: once unmatched, once as off-library evidence.
         unknown = tuple(key for key in keys if key not in matched_anywhere)
-        total_weight = sum(weights.values()) + sum(weights[key] for key in unknown)
+        seams = _seams(question, self.key, set(matched[best]), set(unknown))
+        total_weight = sum(weight for key, weight in weights.items() if key not in seams) + sum(
+            weights[key] for key in unknown if not is_cjk(key)
+        )
         matched_weight = sum(weights[key] for key in matched[best])
         return Ranking(
             passage_number=best,
@@ -211,6 +214,28 @@ class RankedRetriever:
             unknown_words=unknown,
             scores=scores,
         )
+
+
+def _seams(question: str, key: KeyFunction, matched: set[str], unknown: set[str]) -> set[str]:
+    """The question's CJK character pairs that no passage holds and that overlap a pair
+    the best passage matched: the seam between two words (`具怎` of `刀具怎么` when the
+    passage holds `刀具`), which says nothing about the topic.
+
+    They leave the question's weight; any other CJK pair no passage holds weighs once,
+    not twice: with no spaces, a pair across words is no sign of another topic.
+    """
+    sequence = [key(word) for word in content_words(question)]
+    seams: set[str] = set()
+    for index, pair in enumerate(sequence):
+        if pair not in unknown or not is_cjk(pair):
+            continue
+        neighbours = sequence[max(index - 1, 0) : index] + sequence[index + 1 : index + 2]
+        if any(
+            neighbour in matched and (neighbour[-1] == pair[0] or neighbour[0] == pair[-1])
+            for neighbour in neighbours
+        ):
+            seams.add(pair)
+    return seams
 
 
 def _length_norms(lengths: Iterable[int], effect: float) -> list[float]:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-NORMALISER_VERSION = 2  # 2: escape sequences are not words
+NORMALISER_VERSION = 3  # 2: escape sequences are not words; 3: CJK character pairs
 
 # The one quote grammar of answers (the quote check and the support check): text on one
 # line between straight double quotes `"..."`, curly double quotes `“...”` or guillemets
@@ -150,13 +150,46 @@ def stem(word: str) -> str:
     return word
 
 
+# Han (with its iteration marks), Hiragana, Katakana and Hangul: scripts written
+# without spaces between words.
+_CJK_CHARACTERS = (
+    "\u1100-\u11ff\u3005-\u3007\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff"
+    "\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff"
+    "\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f"
+)
+_CJK = re.compile(f"[{_CJK_CHARACTERS}]")
+_CJK_OR_NOT = re.compile(f"[{_CJK_CHARACTERS}]+|[^{_CJK_CHARACTERS}]+")
+
+
+def is_cjk(word: str) -> bool:
+    """Whether `word` is made of Chinese, Japanese or Korean characters (a pair or one)."""
+    return bool(_CJK.match(word))
+
+
 def words(text: str) -> list[str]:
     """Lower-case words of `text` in order (letters and digits; inner apostrophes kept).
 
     Terminal escape sequences are formatting, not words: a question pasted in colour,
-    `ESC[31msalting`, means `salting`, as it reads on screen.
+    `ESC[31msalting`, means `salting`, as it reads on screen. A run of Chinese,
+    Japanese or Korean characters, which has no spaces to split at, gives its
+    overlapping character pairs (`沸騰水` -> `沸騰`, `騰水`; a lone character stays itself).
     """
-    return WORD.findall(without_escape_sequences(text).casefold())
+    found: list[str] = WORD.findall(without_escape_sequences(text).casefold())
+    if not _CJK.search(text):
+        return found
+    split: list[str] = []
+    for word in found:
+        if not _CJK.search(word):
+            split.append(word)
+            continue
+        for run in _CJK_OR_NOT.findall(word):
+            if not _CJK.match(run):
+                split.extend(WORD.findall(run))
+            elif len(run) == 1:
+                split.append(run)
+            else:
+                split.extend(run[index : index + 2] for index in range(len(run) - 1))
+    return split
 
 
 def without_escape_sequences(text: str) -> str:
@@ -168,8 +201,9 @@ def without_escape_sequences(text: str) -> str:
 
 def content_words(text: str) -> list[str]:
     """The words of `text` that can carry a topic, in order: stopwords and single
-    letters dropped (numbers kept), apostrophes removed. This is what the index store
-    keeps for every passage; each retrieval mode turns these words into its keys."""
+    letters dropped (numbers and CJK characters kept), apostrophes removed. This is
+    what the index store keeps for every passage; each retrieval mode turns these words
+    into its keys."""
     return list(filter(None, map(_CONTENT_WORDS.__getitem__, words(text))))
 
 
@@ -178,7 +212,7 @@ def _content_word(word: str) -> str:
     if word in STOPWORDS:
         return ""
     word = word.replace("'", "")
-    if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
+    if word in STOPWORDS or (len(word) == 1 and not word.isdigit() and not _CJK.match(word)):
         return ""
     return word
 

@@ -7,8 +7,8 @@ are written to standard error. A bad argument ends that call as a tool error of 
 line naming the argument; the server goes on serving.
 
 Under `hybrid` the server answers at once with `ranked` while a thread computes the
-library's missing vectors, then `AppContext.use_vectors` swaps the one retriever
-reference, as the TUI does; each result says which `retrieval` answered.
+library's missing vectors; then the context `AppContext.with_vectors` gives replaces the
+one the tools read, as the TUI does. Each result says which `retrieval` answered.
 """
 
 from __future__ import annotations
@@ -156,16 +156,19 @@ def serve(context: AppContext) -> int:
     # The app's warnings are already written as one `warning:` line each; the SDK's
     # root handler would write them a second time.
     logging.getLogger("tui_assistant").propagate = False
-    server = build_server(LibraryTools(context))
-    if context.embedder is not None:
-        threading.Thread(target=move_to_hybrid, args=(context,), daemon=True).start()
+    tools = LibraryTools(context)
+    server = build_server(tools)
+    if context.choice.mode == "hybrid":
+        threading.Thread(target=move_to_hybrid, args=(tools,), daemon=True).start()
     server.run("stdio")
     return 0
 
 
-def move_to_hybrid(context: AppContext) -> None:
+def move_to_hybrid(tools: LibraryTools) -> None:
     """Compute the library's missing vectors, then answer with `hybrid` (in a thread;
-    the library answers lexically meanwhile)."""
+    the library answers lexically meanwhile): the tools' one context is replaced by the
+    hybrid one."""
+    context = tools.context
     library = context.library
     try:
         vectors = context.embed(library, StderrProgress("embedding", "passages"))
@@ -173,7 +176,9 @@ def move_to_hybrid(context: AppContext) -> None:
         reason = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
         _say(f"warning: hybrid retrieval is off: {one_line(reason)}")
         return
-    if context.use_vectors(library, vectors):
+    hybrid = context.with_vectors(library, vectors)
+    if hybrid is not None:
+        tools.context = hybrid
         _say("hybrid retrieval is on")
 
 

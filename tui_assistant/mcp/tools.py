@@ -181,8 +181,8 @@ class AskResult(BaseModel):
 
 class LibraryTools:
     """The four tools over one running app context. Safe to call from several threads:
-    each call reads the context's retriever once, and the hybrid upgrade replaces that
-    one reference (`AppContext.use_vectors`)."""
+    each call reads the context once, and the hybrid upgrade replaces that one reference
+    with the context `AppContext.with_vectors` gives."""
 
     def __init__(self, context: AppContext) -> None:
         self.context = context

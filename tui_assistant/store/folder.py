@@ -1,7 +1,8 @@
 """The library folder on disk: listing its documents and reading them safely.
 
-Every `*.md` file at any depth; names starting with `.` skipped (listed as hidden,
-without a warning); symlinks (files and
+Every document file (`*.md`, `*.rst`, `*.rst.txt`, `*.txt`, as the kinds asked for
+allow) at any depth; names starting with `.` skipped (listed as hidden, without a
+warning); symlinks (files and
 folders) never followed, so no question and no document can make the app read outside
 the folder; a file over 1 MiB, not UTF-8 or binary is skipped with a one-line reason.
 Splitting what is read is the pure `core.library.parse_document`.
@@ -11,11 +12,12 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
 from tui_assistant.core.library import FileProblem, parse_document
-from tui_assistant.core.passages import Document
+from tui_assistant.core.passages import DOCUMENT_KINDS, Document, document_kind
 from tui_assistant.errors import LibraryError
 
 # Far beyond any useful document; reading no more keeps a stray 50 MB file from
@@ -42,8 +44,9 @@ class Listing:
     hidden: tuple[str, ...] = ()
 
 
-def list_library(folder: Path) -> Listing:
-    """Every `*.md` document under `folder` with its stamp, sorted by path.
+def list_library(folder: Path, kinds: Collection[str] = DOCUMENT_KINDS) -> Listing:
+    """Every document of the `kinds` asked for (`md`, `rst`, `txt`) under `folder`
+    with its stamp, sorted by path.
 
     Raises `LibraryError` when the folder itself is missing or unreadable; a sub-folder
     that cannot be read is a problem, not an error.
@@ -52,7 +55,7 @@ def list_library(folder: Path) -> Listing:
     problems: list[FileProblem] = []
     hidden: list[str] = []
     try:
-        _walk(os.fspath(folder), "", files, problems, hidden, top=True)
+        _walk(os.fspath(folder), "", frozenset(kinds), files, problems, hidden, top=True)
     except FileNotFoundError:
         raise LibraryError(f"library folder {folder} does not exist") from None
     except NotADirectoryError:
@@ -68,6 +71,7 @@ def list_library(folder: Path) -> Listing:
 def _walk(
     folder: str,
     prefix: str,
+    kinds: frozenset[str],
     files: list[FileStamp],
     problems: list[FileProblem],
     hidden: list[str],
@@ -88,13 +92,14 @@ def _walk(
                 hidden.append(path + "/" if entry.is_dir(follow_symlinks=False) else path)
                 continue
             if entry.is_dir(follow_symlinks=False):
-                _walk(entry.path, path + "/", files, problems, hidden, top=False)
+                _walk(entry.path, path + "/", kinds, files, problems, hidden, top=False)
                 continue
+            document = document_kind(name) in kinds
             if entry.is_symlink():
-                if is_document_name(name) or entry.is_dir():
+                if document or entry.is_dir():
                     problems.append(FileProblem(path, "is a symlink (not followed)"))
                 continue
-            if not is_document_name(name):
+            if not document:
                 continue  # other files may live beside documents
             if not _is_utf8(path):
                 problems.append(FileProblem(path, "has a name that is not UTF-8"))
@@ -104,11 +109,6 @@ def _walk(
                 continue
             info = entry.stat(follow_symlinks=False)
             files.append(FileStamp(path, info.st_size, info.st_mtime_ns))
-
-
-def is_document_name(name: str) -> bool:
-    """Whether a file of this name is a document (watch mode asks it too)."""
-    return name.endswith(".md")
 
 
 def _is_utf8(name: str) -> bool:

@@ -26,12 +26,14 @@ import logging
 import os
 import sqlite3
 import sys
+from collections.abc import Collection
 from pathlib import Path
 
 from tui_assistant.core.index import (
     KeyFunction,
 )
 from tui_assistant.core.library import Library
+from tui_assistant.core.passages import DOCUMENT_KINDS
 from tui_assistant.core.progress import Progress as Progress
 from tui_assistant.core.text import NORMALISER_VERSION
 from tui_assistant.errors import StoreProblem
@@ -44,7 +46,7 @@ logger = logging.getLogger(__name__)
 
 # Bump when the tables, the passage rules or the stored words change meaning: an older
 # store is then rebuilt.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: HTML comments are not text; titles are plain; rst and txt documents
 # "TUIA": marks the file as ours, so a foreign database at our path is never read.
 APPLICATION_ID = 0x54554941
 STORE_FOLDER = "libraries"
@@ -98,9 +100,14 @@ def store_path(data_dir: Path, folder: Path) -> Path:
 
 
 def open_library(
-    folder: Path, data_dir: Path | None, key: KeyFunction, progress: Progress | None = None
+    folder: Path,
+    data_dir: Path | None,
+    key: KeyFunction,
+    progress: Progress | None = None,
+    kinds: Collection[str] = DOCUMENT_KINDS,
 ) -> Library:
-    """The library at `folder`, its store in `data_dir` brought up to date first.
+    """The library at `folder`, its store in `data_dir` brought up to date first;
+    its documents are the files of the `kinds` asked for (`md`, `rst`, `txt`).
 
     Raises `LibraryError` when the folder is unusable or holds no passage. With no data
     folder the library is indexed in memory; so it is, with a one-line warning, when
@@ -108,7 +115,7 @@ def open_library(
     disk is full): a store is replaced only when it is damaged, never because it is busy.
     """
     folder = Path(folder)
-    listing = list_library(folder)
+    listing = list_library(folder, kinds)
     if data_dir is None:
         return _in_memory(folder, listing, key, progress)
     path = store_path(data_dir, folder)

@@ -148,8 +148,7 @@ def read_library(
         skipped = sum(problem.skipped for problem in problems)
         detail = f" ({skipped} skipped)" if skipped else ""
         raise LibraryError(
-            f"library folder {printable_file_name(str(folder))} has no Markdown document "
-            f"with text{detail}",
+            f"library folder {printable_file_name(str(folder))} has no document with text{detail}",
             problems,
         )
     # Number passages in row order, so every stored postings list stays ascending.

@@ -17,8 +17,8 @@ from textual.widgets import Static
 
 from tui_assistant.store.history import LoadedHistory, Turn
 from tui_assistant.ui.literal import literal, one_line
-from tui_assistant.ui.markdown_view import UNSUPPORTED_MARKER as UNSUPPORTED_MARKER
 from tui_assistant.ui.markdown_view import UNSUPPORTED_STYLE, MarkdownView
+from tui_assistant.ui.whole_items import WholeItems, id_item, location_item
 
 UNSUPPORTED_LEGEND = "† not backed by the passage (support check): read those sentences with care"
 # Follow target meaning "the bottom of the conversation".
@@ -77,8 +77,8 @@ class TurnView(Vertical):
                 MarkdownView(
                     turn.answer or "", flagged=turn.unsupported_sentences, classes="answer"
                 ),
-                Static(literal(f"source: {one_line(turn.location or '')}"), classes="source"),
-                Static(literal("cites: " + ", ".join(turn.citations)), classes="source"),
+                _items_line("source: ", [location_item(turn.location or "")]),
+                _items_line("cites: ", [id_item(citation) for citation in turn.citations]),
             ]
             if turn.unsupported_sentences:
                 widgets.append(Static(Content(UNSUPPORTED_LEGEND), classes="legend"))
@@ -86,7 +86,7 @@ class TurnView(Vertical):
         kind = "refusal" if turn.outcome == "refused" else "stopped"
         widgets = [Static(literal(one_line(turn.status)), classes=kind)]
         if turn.location:
-            widgets.append(Static(literal(f"passage: {one_line(turn.location)}"), classes="source"))
+            widgets.append(_items_line("passage: ", [location_item(turn.location)]))
         return widgets
 
     @on(MarkdownView.Marked)
@@ -102,6 +102,14 @@ class TurnView(Vertical):
             if sentence not in event.view.placed:
                 flagged = literal(f"† {one_line(sentence)}", UNSUPPORTED_STYLE)
                 self.mount(Static(flagged, classes="legend unplaced"))
+
+
+def _items_line(label: str, items: list[tuple[str, str]]) -> Static:
+    """A `source:`/`cites:` line: each path and id whole, the full text in its tooltip."""
+    shown = WholeItems(items, label)
+    line = Static(shown, classes="source")
+    line.tooltip = Content(str(shown))
+    return line
 
 
 class ChatPane(VerticalScroll):

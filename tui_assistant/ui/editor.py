@@ -13,6 +13,9 @@ from tui_assistant.core.library import Library
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.text import one_line
 
+# Short, so it fits after the outcome on an 80-column status bar.
+BACK_FROM_EDITOR = "back from the editor; ctrl+r reloads"
+
 
 def editor_command(environ: Mapping[str, str], path: Path, line: int) -> list[str] | None:
     """`$VISUAL` (else `$EDITOR`) split like a shell would, plus `+LINE FILE`; None
@@ -56,4 +59,4 @@ def open_in_editor(
         return f"editor {one_line(argv[0])} did not start: {error.strerror or error}"
     if status != 0:
         return f"editor exited with status {status}"
-    return "back from the editor: ctrl+r reloads the library"
+    return BACK_FROM_EDITOR

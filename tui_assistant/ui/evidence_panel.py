@@ -3,10 +3,10 @@
 For an answer it holds a list: the cited passages first, then the other passages the
 outcome was built from (sent to the model, or retrieval's next candidates), stepped
 through with `[` and `]`. Each shows a header (where it stands in the list, its title
-path, its id, `source_path:line–end_line` on one line shortened from the left, and
-why it was chosen) above its text, with the question's words highlighted and quoted
-lines set apart. A `no_evidence` refusal shows its closest passages as a list, "not an
-answer"; enter opens one below it.
+path, its id and `source_path:line–end_line` on one line each, shortened from the
+left, and why it was chosen) above its text, with the question's words highlighted
+and quoted lines set apart. A `no_evidence` refusal shows its closest passages as a
+list, "not an answer"; enter opens one below it.
 """
 
 from __future__ import annotations
@@ -27,11 +27,9 @@ from tui_assistant.core.outcome import Outcome, Quote, Reason
 from tui_assistant.core.passages import Passage, line_range
 from tui_assistant.core.retrieval import Evidence
 from tui_assistant.core.text import WORD, content_words, stem
-from tui_assistant.ui.literal import literal, one_line, shorten_left
-from tui_assistant.ui.markdown_view import HIGHLIGHT_STYLE as HIGHLIGHT_STYLE
-from tui_assistant.ui.markdown_view import MarkdownView
-from tui_assistant.ui.markdown_view import highlight_spans as highlight_spans
-from tui_assistant.ui.markdown_view import highlighted as highlighted
+from tui_assistant.ui.literal import literal, one_line, readable_source
+from tui_assistant.ui.markdown_view import MarkdownView, highlight_spans
+from tui_assistant.ui.whole_items import WholeItems, id_item
 
 HINT = "No evidence for the last outcome. Ask a question, or pick a passage with ctrl+l."
 NEAREST_TITLE = "not an answer: closest passages"
@@ -75,23 +73,9 @@ def quoted_lines(passage: Passage, quotes: Iterable[Quote]) -> list[tuple[int, i
     ]
 
 
-class LocationLine(Static):
-    """`path:line–end_line` on one line: the path is shortened from the left to fit."""
-
-    DEFAULT_CSS = "LocationLine { height: 1; text-wrap: nowrap; }"
-
-    def __init__(self, id: str | None = None) -> None:
-        super().__init__(id=id, markup=False)
-        self.path = ""
-        self.suffix = ""
-
-    def show(self, passage: Passage | None) -> None:
-        self.path = one_line(passage.source_path) if passage else ""
-        self.suffix = location_suffix(passage) if passage else ""
-        self.refresh()
-
-    def render(self) -> Content:
-        return Content(shorten_left(self.path, self.suffix, self.content_size.width))
+def location_items(passage: Passage) -> WholeItems:
+    """`path:line–end_line` on one line, the path shortened from the left to fit."""
+    return WholeItems([(one_line(passage.source_path), location_suffix(passage))])
 
 
 class EvidencePanel(VerticalScroll):
@@ -107,7 +91,10 @@ class EvidencePanel(VerticalScroll):
     EvidencePanel #evidence-nearest { height: auto; max-height: 9; margin-bottom: 1; }
     EvidencePanel #evidence-step { color: $text-secondary; text-style: bold; }
     EvidencePanel #evidence-title { text-style: bold; color: $text-accent; }
-    EvidencePanel #evidence-meta, EvidencePanel #evidence-location { color: $text-muted; }
+    EvidencePanel #evidence-meta, EvidencePanel #evidence-location {
+        color: $text-muted;
+        height: 1;
+    }
     EvidencePanel #evidence-details { color: $text-muted; }
     EvidencePanel #evidence-body { margin-top: 1; }
     EvidencePanel #evidence-hint { color: $text-muted; text-style: italic; }
@@ -145,7 +132,7 @@ class EvidencePanel(VerticalScroll):
         yield Static(id="evidence-step", markup=False)
         yield Static(id="evidence-title", markup=False)
         yield Static(id="evidence-meta", markup=False)
-        yield LocationLine(id="evidence-location")
+        yield Static(id="evidence-location", markup=False)
         yield Static(id="evidence-details", markup=False)
         yield MarkdownView(id="evidence-body")
         yield Static(Content(HINT), id="evidence-hint")
@@ -250,7 +237,7 @@ class EvidencePanel(VerticalScroll):
         self.passages, self._roles, self._quotes = passages, roles, tuple(quotes)
         if evidence is not None:
             self._matched_keys = evidence.matched_words
-            self._details = {evidence.passage.id: _score(evidence)}
+            self._details = {evidence.passage.id: score_text(evidence)}
             for passage in passages:
                 # Each passage names the question's words it holds itself.
                 held = f"{passage.title}\n{passage.text}"
@@ -276,14 +263,13 @@ class EvidencePanel(VerticalScroll):
         self.border_subtitle = "refused"
         hint = "ctrl+down, then up/down and enter open one"
         self.query_one("#evidence-why", Static).update(literal(f"{why}; {hint}" if why else hint))
-        width = max(self.content_size.width - 2, 20)
         options = self.query_one("#evidence-nearest", OptionList)
         options.add_options(
             Option(
-                Content.assemble(
-                    (one_line(passage.title), "bold"),
-                    "\n",
-                    shorten_left(one_line(passage.source_path), location_suffix(passage), width),
+                WholeItems(
+                    [(one_line(passage.source_path), location_suffix(passage))],
+                    head=passage.title,
+                    head_style="bold",
                 )
             )
             for passage in nearest
@@ -306,18 +292,38 @@ class EvidencePanel(VerticalScroll):
         if count > 1 and not self.nearest:
             self.border_subtitle = f"{self._source} · ctrl+↓↑ to step"
         self.query_one("#evidence-title", Static).update(literal(one_line(passage.title)))
-        self.query_one("#evidence-meta", Static).update(literal(one_line(passage.id)))
-        self.query_one("#evidence-location", LocationLine).show(passage)
+        # Shortened to fit when long: the tooltips hold them in full.
+        for selector, items in (
+            ("#evidence-meta", WholeItems([id_item(passage.id)])),
+            ("#evidence-location", location_items(passage)),
+        ):
+            line = self.query_one(selector, Static)
+            line.update(items)
+            line.tooltip = Content(str(items))
         details = self._details.get(passage.id, "")
         self.query_one("#evidence-details", Static).update(literal(details))
         self.set_class(bool(details), "-details")
-        self.body.show(passage.text, self._matched_keys, quoted_lines(passage, self._quotes))
+        text = readable_source(passage.text, passage.source_path)
+        self.body.show(text, self._matched_keys, quoted_lines(passage, self._quotes))
         if not self.nearest:
             self.scroll_home(animate=False)
 
 
-def _score(evidence: Evidence) -> str:
-    score = f"score {evidence.score:g}"
+def score_text(evidence: Evidence) -> str:
+    """Why the chosen passage won, in figures a reader can compare.
+
+    In hybrid the order is the fused ranking of words and meaning while the score is
+    the cosine similarity, so the next passage's cosine can be the higher one: it is
+    not shown. In the lexical modes the order is the score's, best first, so the next
+    passage's score is shown beside it."""
+    if evidence.mode == "hybrid":
+        return f"best match of words and meaning (cosine {evidence.score:.2f})"
+    name = "BM25" if evidence.mode == "ranked" else "score"
+    text = f"best match ({name} {_figure(evidence.score)}"
     if evidence.runner_up_score is not None:
-        score += f" (runner-up {evidence.runner_up_score:g})"
-    return score
+        text += f", next {_figure(evidence.runner_up_score)}"
+    return text + ")"
+
+
+def _figure(score: float) -> str:
+    return f"{score:g}" if float(score).is_integer() else f"{score:.2f}"

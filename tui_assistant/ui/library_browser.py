@@ -6,7 +6,8 @@ a leaf. A folder's or a document's children are added only when it is first open
 so a library of tens of thousands of documents costs only its top level at start.
 
 Typing while the tree has focus filters it: the passages whose title or id holds
-every typed word, with their folders and documents around them, opened. At most
+every typed word, with their folders and documents around them, opened; Esc clears
+the filter (and a second Esc leaves the tree). At most
 `MAX_SHOWN` passages are shown for one filter; the border says how many matched.
 
 Labels are untrusted (titles, file names): cleaned and passed as `rich.text.Text`,
@@ -17,8 +18,8 @@ full in the tree's tooltip, set to the node under the cursor.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
@@ -31,9 +32,10 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from tui_assistant.core.library import DocumentInfo, Library
-from tui_assistant.core.passages import TITLE_SEPARATOR
+from tui_assistant.core.shelf import Folder, build_shelf, section_labels
 from tui_assistant.ui.literal import one_line
 from tui_assistant.ui.messages import PassageChosen
+from tui_assistant.ui.status_bar import plural
 
 # More matches than this are counted, not shown: a one-letter filter on a large
 # library would otherwise build (and lay out) every node of it on each key.
@@ -59,49 +61,6 @@ class PassageData:
 NodeData = FolderData | DocumentData | PassageData
 
 
-@dataclass
-class Folder:
-    """One folder of the library: its sub-folders (by name) and its documents."""
-
-    path: str
-    folders: dict[str, Folder] = field(default_factory=dict)
-    documents: list[int] = field(default_factory=list)
-
-    def sorted_folders(self) -> list[Folder]:
-        return [self.folders[name] for name in sorted(self.folders)]
-
-
-def build_shelf(documents: Sequence[DocumentInfo]) -> Folder:
-    """The folder tree of `documents` (in library order, so sorted by path)."""
-    root = Folder("")
-    for index, document in enumerate(documents):
-        folder = root
-        *parts, _name = document.path.split("/")
-        for part in parts:
-            child = folder.folders.get(part)
-            if child is None:
-                child = folder.folders[part] = Folder(
-                    f"{folder.path}/{part}" if folder.path else part
-                )
-            folder = child
-        folder.documents.append(index)
-    return root
-
-
-def section_labels(titles: Sequence[str], document_title: str) -> list[str]:
-    """The tree labels of one document's passages: each title without the document's
-    title and the separator after it, and the parts of a section cut into several
-    passages told apart (`Configuration`, `Configuration (2)`) as their ids are."""
-    prefix = document_title + TITLE_SEPARATOR
-    labels: list[str] = []
-    seen: dict[str, int] = {}
-    for title in titles:
-        label = title[len(prefix) :] if title.startswith(prefix) and title != prefix else title
-        seen[label] = part = seen.get(label, 0) + 1
-        labels.append(label if part == 1 else f"{label} ({part})")
-    return labels
-
-
 def _label(text: str) -> Text:
     # Text, never a str: Tree parses a str label as markup.
     return Text(one_line(text) or " ")
@@ -113,6 +72,7 @@ class LibraryTree(Tree[NodeData]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right", "open_node", "Open", show=False, id="library.open"),
         Binding("left", "close_node", "Close", show=False, id="library.close"),
+        Binding("escape", "clear_filter", "Clear filter", id="library.clear-filter"),
     ]
 
     def __init__(self) -> None:
@@ -199,6 +159,8 @@ class LibraryTree(Tree[NodeData]):
 
     def apply_filter(self, text: str) -> None:
         previous, self.filter_text = self._matched_text, text
+        if bool(previous) != bool(text.strip()):
+            self.refresh_bindings()  # Esc clears a filter, and the footer says so
         library = self.library
         if library is None:
             self._show_subtitle()
@@ -296,6 +258,15 @@ class LibraryTree(Tree[NodeData]):
         event.stop()
         event.prevent_default()
 
+    def action_clear_filter(self) -> None:
+        """Esc shows the whole tree again; with no filter, Esc keeps its usual meaning."""
+        self.apply_filter("")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "clear_filter":
+            return bool(self.filter_text)
+        return True
+
     def action_open_node(self) -> None:
         """Open the folder or document under the cursor; on an open one, go to its first child."""
         node = self.cursor_node
@@ -392,6 +363,5 @@ class LibraryBrowser(Vertical):
         return self.query_one(LibraryTree)
 
     def set_library(self, library: Library) -> None:
-        count = len(library.passages)
-        self.border_title = f"Library ({count:,} passages) ctrl+l"
+        self.border_title = f"Library ({plural(len(library.passages), 'passage')}) ctrl+l"
         self.library_tree.set_library(library)

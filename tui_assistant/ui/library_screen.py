@@ -24,9 +24,9 @@ from textual.worker import get_current_worker
 from tui_assistant.context import AppContext, library_folder, load_library, open_context
 from tui_assistant.core.library import Library
 from tui_assistant.core.library_changes import passage_changes
+from tui_assistant.core.passages import document_kind
 from tui_assistant.errors import ConfigError, LibraryError
 from tui_assistant.settings import Settings
-from tui_assistant.store.folder import is_document_name
 from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.chat_pane import ChatPane
 from tui_assistant.ui.evidence_panel import EvidencePanel
@@ -193,8 +193,13 @@ class LibraryScreen(Screen[None]):
         # After `ready` is drawn: reading the model holds the interpreter a while.
         self.call_after_refresh(self.start_embedding)
         if self.settings.watch:
-            folder = library_folder(self.settings)
-            start_watching(self, folder, is_document_name, ignored=[self.settings.data_folder])
+            kinds = set(self.settings.document_kinds)
+            start_watching(
+                self,
+                library_folder(self.settings),
+                lambda name: document_kind(name) in kinds,
+                ignored=[self.settings.data_folder],
+            )
 
     @on(LibraryReloaded)
     def _library_reloaded(self, message: LibraryReloaded) -> None:

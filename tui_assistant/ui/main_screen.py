@@ -48,7 +48,7 @@ from tui_assistant.ui.library_screen import (
 )
 from tui_assistant.ui.messages import PassageChosen, QuestionAsked
 from tui_assistant.ui.question_box import QuestionBox
-from tui_assistant.ui.status_bar import StatusBar
+from tui_assistant.ui.status_bar import StatusBar, plural
 from tui_assistant.ui.transcript import Transcript
 
 # A question asked during a reload, and its place in the chat.
@@ -358,7 +358,7 @@ class MainScreen(LibraryScreen):
         except OSError as error:
             self.chat.add_notice(f"export failed: {error.strerror or error}")
             return None
-        self.chat.add_notice(f"exported {len(turns)} turns to {path}", warning=False)
+        self.chat.add_notice(f"exported {plural(len(turns), 'turn')} to {path}", warning=False)
         return path
 
     def copy_latest_answer(self) -> None:

@@ -1,21 +1,26 @@
-"""The status bar: one line with the mode and passage count, the state word, a note.
+"""The status bar: one line with the latest outcome first, then the rest as room allows.
 
 A real widget rather than toasts, so the latest outcome stays on screen (and in tests
 and screenshots, where notifications are off) until the next question. Its parts are
-reactive state; each part is a one-line label bound to it, cut with `…` when the
-terminal is too narrow, the mode and passage count first.
+reactive state; on every change, and when the terminal is resized, `fit_status` lays
+them out on the one line: the state word whole (cut with `…` only when it alone is
+wider than the bar), then the note, the background work, and the mode, passage count
+and retrieval mode, which give up their room in that order (the passage count first,
+then the retrieval mode, then the mode is cut).
 
 The state word is the latest outcome (`ready`, `answered`, `refused: ...`), or the work
-under way (`indexing 1,200/20,000 files`, `reloading 3/9 files`, `embedding 40/300`,
-`asking… 1.2 s`); once that work ends the bar settles back on the latest outcome. The
-note says what became of a key that is not a question (reload, open in editor) and
-stays until the app clears it at the user's next action.
+under way (`indexing 1,200/20,000 files`, `reloading 3/9 files`, `asking… 1.2 s`);
+background work beside it (`embedding 40/300`) has its own part. The note says what
+became of a key that is not a question (reload, open in editor) and stays until the
+app clears it at the user's next action.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
@@ -23,7 +28,7 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Static
 
-from tui_assistant.ui.literal import one_line
+from tui_assistant.ui.literal import cut_right, one_line
 
 # How often the elapsed seconds of a request in flight are redrawn.
 TICK_SECONDS = 0.1
@@ -39,14 +44,64 @@ def progress_text(verb: str, done: int, total: int, noun: str = "file") -> str:
     return f"{verb} {done:,}/{total:,} {noun}{'' if total == 1 else 's'}"
 
 
+# Cells between two parts of the bar.
+GAP = 2
+# A note is shown only with at least this many cells for it (else it would be a `…`).
+MIN_NOTE = 12
+
+
+@dataclass(frozen=True, slots=True)
+class StatusTexts:
+    """What each part of the bar shows at one width ("" = not shown)."""
+
+    state: str
+    note: str = ""
+    work: str = ""
+    mode: str = ""
+
+
+def fit_status(
+    width: int, state: str, note: str = "", work: str = "", mode_parts: Sequence[str] = ()
+) -> StatusTexts:
+    """The parts of a `width`-cell line: the state word first and whole, then the
+    note (cut if need be), the work (whole or not at all), and the mode line, which
+    drops its second part (the passage count), then its third (retrieval), then is cut."""
+    state = cut_right(state, width)
+    room = width - cell_len(state)
+    if note and room - GAP >= min(MIN_NOTE, cell_len(note)):
+        note = cut_right(note, room - GAP)
+        room -= GAP + cell_len(note)
+    else:
+        note = ""
+    if work and room - GAP >= cell_len(work):
+        room -= GAP + cell_len(work)
+    else:
+        work = ""
+    parts = [part for part in mode_parts if part]
+    candidates = [parts, parts[:1] + parts[2:], parts[:1]] if parts else []
+    mode = next(
+        (
+            " · ".join(candidate)
+            for candidate in candidates
+            if cell_len(" · ".join(candidate)) <= room - GAP
+        ),
+        "",
+    )
+    if not mode and parts and room - GAP >= MIN_NOTE:
+        mode = cut_right(parts[0], room - GAP)
+    return StatusTexts(state, note, work, mode)
+
+
 class StatusPart(Static):
-    """One part of the bar: literal text (never markup) on one line, cut with `…`."""
+    """One part of the bar: literal text (never markup), already fitted to its room."""
 
     DEFAULT_CSS = """
     StatusPart {
+        width: auto;
         height: 1;
         text-wrap: nowrap;
         text-overflow: ellipsis;
+        margin-left: 2;
     }
     """
 
@@ -56,6 +111,9 @@ class StatusPart(Static):
     def render(self) -> Content:
         return Content(self.text)
 
+    def watch_text(self, text: str) -> None:
+        self.display = bool(text)
+
 
 class StatusBar(Horizontal):
     DEFAULT_CSS = """
@@ -64,28 +122,16 @@ class StatusBar(Horizontal):
         background: $panel;
         padding: 0 1;
     }
-    StatusBar #status-mode {
-        width: auto;
-        max-width: 45%;
-        color: $text-muted;
-        padding-right: 2;
-    }
-    StatusBar #status-work {
-        width: auto;
-        color: $text-accent;
-        padding-right: 2;
-        display: none;
-    }
-    StatusBar.-working #status-work { display: block; }
     StatusBar #status-outcome {
-        width: 1fr;
         text-style: bold;
+        margin-left: 0;
     }
-    StatusBar #status-note {
-        width: auto;
-        max-width: 35%;
-        color: $text-warning;
-        padding-left: 2;
+    StatusBar #status-note { color: $text-warning; }
+    StatusBar #status-work { color: $text-accent; }
+    StatusBar #status-mode {
+        width: 1fr;
+        color: $text-muted;
+        text-align: right;
     }
     StatusBar.-answered #status-outcome { color: $text-success; }
     StatusBar.-refused #status-outcome { color: $text-error; }
@@ -104,42 +150,54 @@ class StatusBar(Horizontal):
     note: reactive[str] = reactive("")
     # Background work beside the latest outcome (`embedding 40/300`), "" when none.
     work: reactive[str] = reactive("")
-    # What `mode`, `passages` and `retrieval` read as, in that order.
-    mode_line: reactive[str] = reactive("loading the library")
 
     def __init__(self, clock: Callable[[], float]) -> None:
         super().__init__(classes="-indexing")
         self._clock = clock
         self._asking_since: float | None = None
         self._ticker: Timer | None = None
-        # The outcome the bar settles back on once the work under way ends.
-        self._settled = ("ready", "ready")
 
     def compose(self) -> ComposeResult:
-        yield StatusPart(id="status-mode").data_bind(text=StatusBar.mode_line)
-        yield StatusPart(id="status-work").data_bind(text=StatusBar.work)
-        yield StatusPart(id="status-outcome").data_bind(text=StatusBar.state)
-        yield StatusPart(id="status-note").data_bind(text=StatusBar.note)
+        yield StatusPart(id="status-outcome")
+        yield StatusPart(id="status-note")
+        yield StatusPart(id="status-work")
+        yield StatusPart(id="status-mode")
+
+    def on_mount(self) -> None:
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
 
     @property
     def status_text(self) -> str:
-        """The state word as shown (the name screenshots and tests read)."""
+        """The state word in full (the name screenshots and tests read)."""
         return self.state
 
-    def _compute_mode_line(self) -> str:
-        parts = [one_line(self.mode)]
-        if self.passages is not None:
-            parts.append(plural(self.passages, "passage"))
-        if self.retrieval:
-            parts.append(one_line(self.retrieval))
-        return " · ".join(parts)
+    @property
+    def mode_parts(self) -> tuple[str, str, str]:
+        """The mode, the passage count and the retrieval mode ("" when not known)."""
+        count = "" if self.passages is None else plural(self.passages, "passage")
+        return one_line(self.mode), count, one_line(self.retrieval)
+
+    def _fit(self) -> None:
+        width = self.content_size.width or self.app.size.width - 2
+        texts = fit_status(width, self.state, self.note, self.work, self.mode_parts)
+        self.query_one("#status-outcome", StatusPart).text = texts.state
+        self.query_one("#status-note", StatusPart).text = texts.note
+        self.query_one("#status-work", StatusPart).text = texts.work
+        self.query_one("#status-mode", StatusPart).text = texts.mode
 
     def watch_kind(self, before: str, kind: str) -> None:
         self.remove_class(f"-{before}")
         self.add_class(f"-{kind}")
 
-    def watch_work(self, work: str) -> None:
-        self.set_class(bool(work), "-working")
+    def _watch_any(self) -> None:
+        if self.is_mounted:
+            self._fit()
+
+    watch_mode = watch_passages = watch_retrieval = _watch_any
+    watch_state = watch_note = watch_work = _watch_any
 
     def validate_note(self, note: str) -> str:
         return one_line(note)
@@ -155,29 +213,17 @@ class StatusBar(Horizontal):
         self.passages = passage_count
 
     def show_work(self, text: str) -> None:
-        """Work under way (indexing, reloading, embedding); a request in flight keeps
-        its `asking` line, the work shows once it ends."""
-        if self.kind == "asking":
-            self._settled = (text, "indexing")
-            return
-        self._show(text, "indexing")
+        """Work under way (indexing, reloading); a request in flight keeps its `asking`
+        line, and the work's next progress report shows once it ends."""
+        if self.kind != "asking":
+            self._show(text, "indexing")
 
     def show_progress(self, verb: str, done: int, total: int, noun: str = "file") -> None:
         """`indexing 1,200/20,000 files`, `reloading 3/9 files`, `embedding 40/300 passages`."""
         self.show_work(progress_text(verb, done, total, noun))
 
     def show_ready(self) -> None:
-        self._settle("ready", "ready")
-
-    def settle(self) -> None:
-        """The work under way ended: back to the latest outcome (or `ready`)."""
-        text, kind = self._settled
-        if kind == "indexing":
-            text, kind = "ready", "ready"
-        if self.kind != "asking":
-            self._settle(text, kind)
-        else:
-            self._settled = (text, kind)
+        self._show("ready", "ready")
 
     def show_asking(self) -> None:
         """Count seconds from now until `show_outcome` or `show_ready`."""
@@ -190,10 +236,6 @@ class StatusBar(Horizontal):
 
     def show_outcome(self, text: str, kind: str) -> None:
         """`text` is `Outcome.describe()` (answered, refused: ..., timed out, cancelled)."""
-        self._settle(text, kind)
-
-    def _settle(self, text: str, kind: str) -> None:
-        self._settled = (text, kind)
         self._show(text, kind)
 
     def _show(self, text: str, kind: str) -> None:

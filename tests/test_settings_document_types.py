@@ -1,0 +1,56 @@
+"""TUI_ASSISTANT_DOCUMENT_TYPES: which kinds of files are documents, and its one-line
+errors. (The other settings: `test_settings.py`.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tui_assistant.errors import ConfigError
+from tui_assistant.settings import load_settings
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in list(__import__("os").environ):
+        if name.startswith("TUI_ASSISTANT_"):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+
+
+def test_every_kind_is_read_by_default() -> None:
+    assert load_settings().document_kinds == ("md", "rst", "txt")
+
+
+@pytest.mark.parametrize(
+    ("value", "kinds"),
+    [
+        ("md", ("md",)),
+        ("txt, MD", ("md", "txt")),
+        (".rst,.txt", ("rst", "txt")),
+        ("md,,md", ("md",)),
+    ],
+)
+def test_document_types_are_a_comma_list(
+    monkeypatch: pytest.MonkeyPatch, value: str, kinds: tuple[str, ...]
+) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_DOCUMENT_TYPES", value)
+    assert load_settings().document_kinds == kinds
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("md,pdf", "unknown document type 'pdf' (use md, rst, txt)"),
+        ("", "must name at least one of md, rst, txt"),
+        (" , ", "must name at least one of md, rst, txt"),
+    ],
+)
+def test_bad_document_types_are_one_line_naming_the_setting(
+    monkeypatch: pytest.MonkeyPatch, value: str, message: str
+) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_DOCUMENT_TYPES", value)
+    with pytest.raises(ConfigError) as raised:
+        load_settings()
+    assert str(raised.value) == f"TUI_ASSISTANT_DOCUMENT_TYPES: {message}"
