@@ -136,3 +136,25 @@ def test_hybrids_vectors_are_counted_from_the_store_without_loading_the_model(
     assert after["vectors"]["state"] == "complete"
     assert after["vectors"]["embedded"] == total
     assert after["vectors"]["model"].startswith("all-MiniLM-L6-v2@")
+
+
+def test_restructuredtext_and_text_documents_count_under_their_kind(
+    clean_env: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    write_lesson(folder, "pasta-water", "Salting pasta water", "Salt the water well.")
+    (folder / "guide.rst").write_text("Guide\n=====\n\nIntro.\n\nInstall\n-------\n\nRun it.\n")
+    (folder / "faq.rst.txt").write_text("FAQ\n===\n\nAsk away.\n")
+    (folder / "boiler.txt").write_text("Boiler notes\n\nKeep it at one bar.\n")
+
+    data = report(capsys, "--library", str(folder))
+    assert data["documents"]["by_kind"] == {"md": 1, "rst": 2, "txt": 1}
+    assert data["passages"]["by_kind"]["rst"] == 3
+
+    monkeypatch.setenv("TUI_ASSISTANT_DOCUMENT_TYPES", "md")
+    only_markdown = report(capsys, "--library", str(folder))
+    assert only_markdown["documents"]["by_kind"] == {"md": 1, "rst": 0, "txt": 0}
