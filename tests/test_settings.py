@@ -42,6 +42,7 @@ def test_defaults_are_the_documented_ones() -> None:
     assert settings.data_dir is None and settings.data_folder == default_data_dir()
     assert settings.embedding_model is None
     assert settings.support_check == "warn"
+    assert settings.watch is True
 
 
 def test_dotenv_in_the_working_folder_is_read(tmp_path: Path) -> None:
@@ -101,6 +102,27 @@ def test_the_retrieval_option_overrides_the_setting(monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("TUI_ASSISTANT_RETRIEVAL", "keyword")
     assert load_settings(retrieval="ranked").retrieval == "ranked"
     assert load_settings().retrieval == "keyword"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("true", True), ("FALSE", False), (" 0 ", False), ("yes", True), ("off", False), ("", True)],
+)
+def test_watch_mode_is_turned_on_or_off(
+    monkeypatch: pytest.MonkeyPatch, value: str, expected: bool
+) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_WATCH", value)
+    assert load_settings().watch is expected
+
+
+@pytest.mark.parametrize("value", ["maybe", "2", "tru"])
+def test_a_watch_value_that_is_not_true_or_false_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_WATCH", value)
+    with pytest.raises(ConfigError) as raised:
+        load_settings()
+    assert str(raised.value) == "TUI_ASSISTANT_WATCH: must be true or false"
 
 
 @pytest.mark.parametrize("count", ["1", "5"])

@@ -1,4 +1,4 @@
-"""Command line: the TUI (default), `ask`, `eval`, `passages` and `mcp`.
+"""Command line: the TUI (default), `ask`, `eval`, `passages`, `library` and `mcp`.
 
 Exit status: 0 when the command ran, 2 for a usage or configuration error (one line on
 stderr, no traceback), 130 when interrupted. The headless commands never import
@@ -75,6 +75,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common_options(passages)
     passages.add_argument("--json", action="store_true", help="print one JSON array")
     passages.set_defaults(handler=_run_passages)
+
+    library = commands.add_parser(
+        "library",
+        help="report what the library holds",
+        description="Report the library's documents and passages by kind, the files skipped "
+        "and why, the index store's place and size, and the vectors' state. Embeds nothing.",
+    )
+    _add_common_options(library)
+    library.add_argument("--json", action="store_true", help="print one JSON object")
+    library.set_defaults(handler=_run_library)
 
     mcp = commands.add_parser(
         "mcp",
@@ -211,6 +221,32 @@ def _run_passages(args: argparse.Namespace) -> int:
             f"({passage.source_path}:{passage.line})"
         )
         print(clean_display_text(line))
+    return 0
+
+
+def _run_library(args: argparse.Namespace) -> int:
+    from tui_assistant.context import describe_library, load_library
+    from tui_assistant.core.library_report import format_report
+    from tui_assistant.semantic import choose_retrieval
+
+    settings = _settings(args)
+    # Never fetches a model: the report says it is not fetched yet.
+    choice = choose_retrieval(settings, settings.data_folder, fetch=False)
+    try:
+        with ProgressLine("indexing", "files") as indexing:
+            library = load_library(settings, indexing)
+    except LibraryError as error:
+        _warn_skipped(error.problems)
+        raise
+    # The skipped files are part of the report, not warnings before it.
+    try:
+        report = describe_library(settings, library, choice, choice.mode)
+    finally:
+        library.close()
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        print(format_report(report))
     return 0
 
 

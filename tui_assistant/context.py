@@ -6,21 +6,28 @@ provider module (and httpx) is imported only in model mode, to keep start-up fas
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui_assistant.core.library import Library
+from tui_assistant.core.library_report import LibraryReport, StoreFacts, VectorFacts, build_report
 from tui_assistant.core.ranked import RankedRetriever
 from tui_assistant.core.retrieval import KeywordRetriever, Retriever
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.core.text import stem
 from tui_assistant.errors import ConfigError
 from tui_assistant.locations import bundled_lessons_dir
-from tui_assistant.semantic import RetrievalChoice, choose_retrieval, load_embedder
+from tui_assistant.semantic import (
+    RetrievalChoice,
+    choose_retrieval,
+    load_embedder,
+    model_id_without_loading,
+)
 from tui_assistant.settings import Settings
-from tui_assistant.store.index_store import Progress, open_library
+from tui_assistant.store.index_store import Progress, open_library, store_path
 
 if TYPE_CHECKING:
     from tui_assistant.providers.embedding import EmbeddingSource
@@ -78,7 +85,6 @@ class AppContext:
     def embed(self, library: Library, progress: Progress | None = None) -> PassageVectors:
         """`library`'s vectors: stored ones read, missing ones computed and stored.
         Safe off the event loop (it touches neither the service nor the screen)."""
-        from tui_assistant.store.index_store import store_path
         from tui_assistant.store.vectors import embed_library
 
         store = store_path(self.data_dir, library_folder(self.settings))
@@ -96,6 +102,11 @@ class AppContext:
             library, vectors, lambda question: embedder.embed([question])[0]
         )
         return replace(self, service=self.service.with_retriever(retriever), vectors=vectors)
+
+    def report(self) -> LibraryReport:
+        """The library report of what answers now (reads the store: off the event loop)."""
+        model_id = self.embedder.model_id if self.embedder is not None else None
+        return describe_library(self.settings, self.library, self.choice, self.retrieval, model_id)
 
     async def aclose(self) -> None:
         closer = getattr(self.service.provider, "aclose", None)
@@ -187,3 +198,30 @@ def open_context(
         assert hybrid is not None  # the vectors are of this very library
         return hybrid
     return context
+
+
+def describe_library(
+    settings: Settings,
+    library: Library,
+    choice: RetrievalChoice,
+    retrieval: str,
+    model_id: str | None = None,
+) -> LibraryReport:
+    """The report of `library` as loaded with `settings`, from what the data folder holds:
+    nothing is embedded, and no model is loaded (`model_id` names the loaded one, else it
+    comes from the model's weights hash). `retrieval` is the mode answering now."""
+    store = store_path(settings.data_folder, library_folder(settings))
+    size = 0
+    for part in (store, Path(f"{store}-wal")):
+        with contextlib.suppress(OSError):
+            size += part.stat().st_size
+    if choice.mode != "hybrid":
+        reason = choice.note or f"TUI_ASSISTANT_RETRIEVAL is {settings.retrieval}"
+        vectors = VectorFacts(None, reason=reason)
+    else:
+        from tui_assistant.store.vectors import stored_vectors
+
+        model = model_id or model_id_without_loading(choice)
+        stored_model, embedded = stored_vectors(store, library)
+        vectors = VectorFacts(model, embedded if stored_model == model else 0)
+    return build_report(library, retrieval, StoreFacts(str(store), size), vectors)

@@ -38,10 +38,15 @@ class RetrievalChoice:
 
 
 def choose_retrieval(
-    settings: Settings, data_dir: Path, fetch_progress: Progress | None = None
+    settings: Settings,
+    data_dir: Path,
+    fetch_progress: Progress | None = None,
+    *,
+    fetch: bool = True,
 ) -> RetrievalChoice:
     """The retrieval mode for `settings`; raises `ConfigError` for a model that cannot be
-    used when one is asked for."""
+    used when one is asked for. With `fetch` False a named model that is not fetched
+    yet is not fetched either: the choice is `ranked`, its note saying so."""
     if settings.retrieval in ("keyword", "ranked"):
         return RetrievalChoice(settings.retrieval)
     from tui_assistant.providers.embedding import runtime_missing
@@ -54,6 +59,10 @@ def choose_retrieval(
             )
         return RetrievalChoice("ranked", note=f"hybrid retrieval is off ({missing})")
     if settings.embedding_model:
+        if not fetch and not _is_here(settings.embedding_model, data_dir):
+            return RetrievalChoice(
+                "ranked", note=f"model {settings.embedding_model} is not fetched yet"
+            )
         folder, sha = _named_model(settings.embedding_model, data_dir, fetch_progress)
         return RetrievalChoice("hybrid", folder, sha)
     found = _available_model(data_dir)
@@ -78,10 +87,42 @@ def load_embedder(choice: RetrievalChoice) -> EmbeddingSource:
         raise ConfigError(f"{MODEL_SETTING}: {error}") from None
 
 
+def _is_folder_name(name: str) -> bool:
+    path = Path(name).expanduser()
+    return path.is_absolute() or name.startswith((".", "~")) or path.exists()
+
+
+def _is_here(name: str, data_dir: Path) -> bool:
+    """Whether a named model needs no fetch: a local folder, or fetched before."""
+    if _is_folder_name(name):
+        return True
+    from tui_assistant.providers import model_fetch
+
+    return model_fetch.is_fetched(data_dir, name)
+
+
+def model_id_without_loading(choice: RetrievalChoice) -> str:
+    """The id a `hybrid` choice's vectors are stored under, from its weights' hash (read,
+    not loaded; the pinned hash when there is one)."""
+    from tui_assistant.providers.embedding import file_sha256, model_id_of
+
+    assert choice.model_folder is not None
+    sha256 = choice.expected_sha256
+    if sha256 is None:
+        try:
+            sha256 = file_sha256(choice.model_folder / "model.safetensors")
+        except OSError as error:
+            raise ConfigError(
+                f"{MODEL_SETTING}: cannot read {choice.model_folder / 'model.safetensors'}"
+                f" ({error.strerror or error})"
+            ) from None
+    return model_id_of(choice.model_folder, sha256.lower())
+
+
 def _named_model(name: str, data_dir: Path, progress: Progress | None) -> tuple[Path, str | None]:
     """A model the user named: a local folder, or a model name fetched once."""
     path = Path(name).expanduser()
-    if path.is_absolute() or name.startswith((".", "~")) or path.exists():
+    if _is_folder_name(name):
         if not path.is_dir():
             raise ConfigError(f"{MODEL_SETTING}: model folder {path} does not exist")
         return path, None

@@ -41,6 +41,8 @@ MAX_DEADLINE_SECONDS = 20.0
 Provider = Literal["deterministic", "openai"]
 Retrieval = Literal["auto", "keyword", "ranked", "hybrid"]
 RETRIEVAL_MODES: tuple[str, ...] = get_args(Retrieval)
+_TRUE_WORDS = frozenset({"true", "1", "yes", "on"})
+_FALSE_WORDS = frozenset({"false", "0", "no", "off"})
 MIN_PASSAGES_SENT = 1
 MAX_PASSAGES_SENT = 5
 
@@ -79,6 +81,8 @@ class Settings(BaseSettings):
     support_check: SupportMode = "warn"
     # Which kinds of files are documents: a comma list of `md`, `rst`, `txt`.
     document_types: str = ",".join(DOCUMENT_KINDS)
+    # The TUI re-reads documents that change on disk by itself.
+    watch: bool = True
 
     @property
     def data_folder(self) -> Path:
@@ -97,6 +101,18 @@ class Settings(BaseSettings):
     def _strip_key(cls, value: object) -> object:
         # A key pasted with a trailing newline or space is the same key.
         return value.strip() if isinstance(value, str) else value
+
+    @field_validator("watch", mode="before")
+    @classmethod
+    def _true_or_false(cls, value: object) -> object:
+        if isinstance(value, str):
+            word = value.strip().lower()
+            if word in _TRUE_WORDS or not word:  # blank: unset, as for the other settings
+                return True
+            if word in _FALSE_WORDS:
+                return False
+            raise ValueError("must be true or false")
+        return value
 
     @field_validator("deadline_seconds")
     @classmethod

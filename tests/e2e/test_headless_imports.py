@@ -27,6 +27,7 @@ def imported_modules(result: CliResult) -> set[str]:
     [
         pytest.param(("ask", "--json", "how long to boil eggs"), id="ask"),
         pytest.param(("lessons", "--json"), id="lessons"),
+        pytest.param(("library", "--json"), id="library"),
     ],
 )
 def test_headless_commands_never_import_textual_or_httpx(
@@ -38,4 +39,5 @@ def test_headless_commands_never_import_textual_or_httpx(
     assert "tui_assistant.cli" in modules  # the listing works, so absence means something
     loaded_roots = {name.split(".")[0] for name in modules}
     assert "textual" not in loaded_roots
+    assert "watchfiles" not in loaded_roots  # only the TUI watches
     assert "httpx" not in loaded_roots

@@ -21,6 +21,7 @@ from tests.helpers.store_files import (
     store_file,
     write,
 )
+from tui_assistant.core.library_changes import PassageChanges, passage_changes
 from tui_assistant.core.retrieval import KeywordRetriever
 from tui_assistant.core.text import stem
 from tui_assistant.errors import LibraryError
@@ -62,6 +63,22 @@ def test_a_changed_file_alone_is_read_again_and_its_text_changes(
     assert reads == ["pasta-water.md"]
     assert library.get("pasta-water").text == "Use plenty of water and stir often."
     assert library.get("boiled-eggs").text == EXPECTED["boiled-eggs"][1]
+
+
+def test_a_library_names_the_documents_it_read_again_or_dropped(
+    folder: Path, data_dir: Path
+) -> None:
+    first = open_(folder, data_dir)
+    assert first.reread == ("boiled-eggs.md", "kitchen/knife-care.md", "pasta-water.md")
+    write(folder, "pasta-water.md", "# Pasta water\n\nStir often.\n")
+    write(folder, "new.md", "# New\n\ntext\n")
+    (folder / "boiled-eggs.md").unlink()
+
+    second = open_(folder, data_dir)
+
+    assert second.reread == ("boiled-eggs.md", "new.md", "pasta-water.md")
+    assert open_(folder, data_dir).reread == ()
+    assert passage_changes(first, second) == PassageChanges(added=2, removed=2)
 
 
 def test_after_edits_the_index_answers_as_a_fresh_build_does(

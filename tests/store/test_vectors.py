@@ -22,7 +22,12 @@ from tui_assistant.core.fusion import split_pieces
 from tui_assistant.core.hybrid import HybridRetriever
 from tui_assistant.core.library import Library
 from tui_assistant.store import vectors as vectors_module
-from tui_assistant.store.vectors import PassageVectors, embed_library, passage_pieces
+from tui_assistant.store.vectors import (
+    PassageVectors,
+    embed_library,
+    passage_pieces,
+    stored_vectors,
+)
 
 
 def stored_rows(store: Path) -> int:
@@ -275,3 +280,28 @@ def test_a_store_that_fails_every_write_warns_once_and_keeps_vectors_in_memory(
         vectors = embed_library(library, FakeEmbedder(), store)
     assert len(warnings_of(caplog)) == 1
     assert_vectors_of(library, vectors, source.dimensions)
+
+
+def test_the_stored_vectors_are_counted_without_embedding_anything(
+    folder: Path, data_dir: Path, library: Library, store: Path
+) -> None:
+    source = FakeEmbedder()
+    embed_library(library, source, store)
+    assert stored_vectors(store, library) == (source.model_id, len(library))
+
+    # One passage edited, one document added: two passages without stored vectors.
+    write(folder, "pasta-water.md", "# Pasta water\n\nSalt it with a spoon per pot.\n")
+    write(folder, "new-one.md", "# A new lesson\n\nSomething nobody embedded yet.\n")
+    changed = open_(folder, data_dir)
+
+    assert stored_vectors(store, changed) == (source.model_id, len(changed) - 2)
+    assert source.calls == 1  # counting embeds nothing
+
+
+def test_a_store_without_vector_tables_is_counted_as_none_and_left_as_it_is(
+    library: Library, store: Path
+) -> None:
+    assert stored_vectors(store, library) == (None, 0)
+    with contextlib.closing(sqlite3.connect(store)) as connection:
+        tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master")}
+    assert "vectors" not in tables and "vector_meta" not in tables

@@ -20,6 +20,13 @@ NESTED = {
 }
 
 
+@pytest.fixture(autouse=True)
+def no_watching_unless_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Watch mode off: a file a test writes is reloaded when the test presses ctrl+r,
+    not also by itself. The watch tests (`test_library_watch.py`) turn it on by name."""
+    monkeypatch.setenv("TUI_ASSISTANT_WATCH", "false")
+
+
 @pytest.fixture
 def nested(tmp_path: Path) -> Path:
     folder = tmp_path / "library"

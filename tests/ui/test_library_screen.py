@@ -95,7 +95,7 @@ async def test_ctrl_r_picks_up_an_added_file(nested: Path, tmp_path: Path) -> No
         (nested / "cooking" / "rice.md").write_text("# Rice\n\nRinse it first.\n")
         await pilot.press("ctrl+r")
         await wait_until(pilot, lambda: note(app).startswith("reloaded"))
-        assert note(app) == "reloaded: 8 passages (+1)"
+        assert note(app) == "reloaded: +1 \N{MINUS SIGN}0 passages"
         assert status(app) == "ready"
         assert "8 passages" in str(app.status_bar.query_one("#status-mode", Static).render())
         await pilot.press("ctrl+l", "right")
@@ -174,7 +174,7 @@ async def test_reloading_shows_its_count_and_a_question_waits_for_the_new_librar
             await wait_until(pilot, lambda: app.evidence.passage is not None)
             assert app.evidence.passage is not None
             assert app.evidence.passage.id == "cooking/rice"
-            assert note(app) == "reloaded: 8 passages (+1)"
+            assert note(app) == "reloaded: +1 \N{MINUS SIGN}0 passages"
             assert not app.question_box.busy
     finally:
         slow.release.set()

@@ -151,12 +151,19 @@ class Library:
         text: Callable[[int], str],
         problems: Sequence[FileProblem] = (),
         positions: Sequence[int] | None = None,
+        hidden: Sequence[str] = (),
+        reread: Sequence[str] = (),
     ) -> None:
         self.folder = folder
         self.passages = tuple(passages)
         self.documents = tuple(documents)
         self.index = index
         self.problems = tuple(problems)
+        # Names skipped for starting with `.`: reported, never warned about.
+        self.hidden = tuple(hidden)
+        # The documents read again (or dropped) when this library was opened: only they
+        # can differ from the library it replaces.
+        self.reread = tuple(reread)
         self.positions: Sequence[int] = (
             positions if positions is not None else range(len(self.passages))
         )

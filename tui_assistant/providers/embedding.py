@@ -96,6 +96,12 @@ def bundled_model_folder() -> Path | None:
     return None
 
 
+def model_id_of(folder: Path, sha256: str) -> str:
+    """The id stored with a model's vectors: its name and the start of its weights' hash."""
+    name = DEFAULT_MODEL_NAME if sha256 == DEFAULT_MODEL_SHA256 else folder.name
+    return f"{name}@{sha256[:16]}"
+
+
 def file_sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as stream:
@@ -179,9 +185,8 @@ class LocalSentenceEmbedder:
             raise ModelError(f"{tokenizer_path} is not a tokenizer: {_first_line(error)}") from None
         tokenizer.no_padding()
         tokenizer.enable_truncation(max_length=max_length)
-        name = DEFAULT_MODEL_NAME if sha256 == DEFAULT_MODEL_SHA256 else folder.name
         return cls(
-            model_id=f"{name}@{sha256[:16]}",
+            model_id=model_id_of(folder, sha256),
             tokenizer=tokenizer,
             encoder=encoder,
             workers=max(1, workers or min(_MAX_WORKERS, _cpu_count())),

@@ -1,7 +1,8 @@
 """The library folder on disk: listing its documents and reading them safely.
 
 Every document file (`*.md`, `*.rst`, `*.rst.txt`, `*.txt`, as the kinds asked for
-allow) at any depth; names starting with `.` skipped; symlinks (files and
+allow) at any depth; names starting with `.` skipped (listed as hidden, without a
+warning); symlinks (files and
 folders) never followed, so no question and no document can make the app read outside
 the folder; a file over 1 MiB, not UTF-8 or binary is skipped with a one-line reason.
 Splitting what is read is the pure `core.library.parse_document`.
@@ -38,6 +39,9 @@ class FileStamp:
 class Listing:
     files: tuple[FileStamp, ...]  # sorted by path
     problems: tuple[FileProblem, ...]  # entries that are not read at all
+    # Names starting with `.` (a folder's with a trailing `/`, not looked into): skipped
+    # without a warning, since nearly every docs tree has `.git` or `.github`.
+    hidden: tuple[str, ...] = ()
 
 
 def list_library(folder: Path, kinds: Collection[str] = DOCUMENT_KINDS) -> Listing:
@@ -49,8 +53,9 @@ def list_library(folder: Path, kinds: Collection[str] = DOCUMENT_KINDS) -> Listi
     """
     files: list[FileStamp] = []
     problems: list[FileProblem] = []
+    hidden: list[str] = []
     try:
-        _walk(os.fspath(folder), "", frozenset(kinds), files, problems, top=True)
+        _walk(os.fspath(folder), "", frozenset(kinds), files, problems, hidden, top=True)
     except FileNotFoundError:
         raise LibraryError(f"library folder {folder} does not exist") from None
     except NotADirectoryError:
@@ -59,7 +64,8 @@ def list_library(folder: Path, kinds: Collection[str] = DOCUMENT_KINDS) -> Listi
         raise LibraryError(f"library folder {folder} cannot be read: {error.strerror}") from None
     files.sort(key=lambda stamp: stamp.path)
     problems.sort(key=lambda problem: problem.path)
-    return Listing(tuple(files), tuple(problems))
+    hidden.sort()
+    return Listing(tuple(files), tuple(problems), tuple(hidden))
 
 
 def _walk(
@@ -68,6 +74,7 @@ def _walk(
     kinds: frozenset[str],
     files: list[FileStamp],
     problems: list[FileProblem],
+    hidden: list[str],
     top: bool,
 ) -> None:
     try:
@@ -80,11 +87,12 @@ def _walk(
     with listing:
         for entry in listing:
             name = entry.name
-            if name.startswith("."):
-                continue
             path = prefix + name
+            if name.startswith("."):
+                hidden.append(path + "/" if entry.is_dir(follow_symlinks=False) else path)
+                continue
             if entry.is_dir(follow_symlinks=False):
-                _walk(entry.path, path + "/", kinds, files, problems, top=False)
+                _walk(entry.path, path + "/", kinds, files, problems, hidden, top=False)
                 continue
             document = document_kind(name) in kinds
             if entry.is_symlink():

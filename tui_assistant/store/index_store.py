@@ -122,9 +122,9 @@ def open_library(
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with locked(f"{path}.lock"):
-            connection = _current(path, folder, listing, progress)
+            connection, reread = _current(path, folder, listing, progress)
         try:
-            return read_library(connection, folder, listing, key)
+            return read_library(connection, folder, listing, key, reread)
         except sqlite3.DatabaseError as error:
             # Damage the checks did not reach (a scrambled page of passages) shows only
             # when every row is read: rebuild rather than fail to start.
@@ -132,8 +132,8 @@ def open_library(
             if not is_damage(error):
                 raise
             with locked(f"{path}.lock"):
-                connection = _current(path, folder, listing, progress, damage=error)
-            return read_library(connection, folder, listing, key)
+                connection, reread = _current(path, folder, listing, progress, damage=error)
+            return read_library(connection, folder, listing, key, reread)
     except OSError as error:
         logger.warning(
             "index store folder %s cannot be written (%s); indexing in memory",
@@ -162,8 +162,9 @@ def _current(
     listing: Listing,
     progress: Progress | None,
     damage: sqlite3.Error | None = None,
-) -> sqlite3.Connection:
-    """The store brought up to date, in this process's snapshot (the lock held).
+) -> tuple[sqlite3.Connection, tuple[str, ...]]:
+    """The store brought up to date, in this process's snapshot (the lock held), and
+    the paths of the documents read again or dropped.
 
     A store that cannot be trusted, or that shows damage while it is updated, is
     rebuilt; any other error is raised and the file is left as it is.
@@ -173,7 +174,7 @@ def _current(
     else:
         connection = _rebuilt(path, folder, f"is damaged ({damage})")
     try:
-        updates.update(connection, folder, listing, progress)
+        reread = updates.update(connection, folder, listing, progress)
         begin_snapshot(connection)
     except sqlite3.DatabaseError as error:
         connection.close()
@@ -183,7 +184,7 @@ def _current(
     except BaseException:
         connection.close()
         raise
-    return connection
+    return connection, reread
 
 
 def _in_memory(
@@ -191,8 +192,8 @@ def _in_memory(
 ) -> Library:
     connection = _connect(":memory:")
     _create(connection, folder)
-    updates.update(connection, folder, listing, progress)
-    return read_library(connection, folder, listing, key)
+    reread = updates.update(connection, folder, listing, progress)
+    return read_library(connection, folder, listing, key, reread)
 
 
 def _connect(path: Path | str) -> sqlite3.Connection:

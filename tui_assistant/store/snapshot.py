@@ -88,6 +88,7 @@ def read_library(
     folder: Path,
     listing: Listing,
     key: KeyFunction,
+    reread: tuple[str, ...] = (),
 ) -> Library:
     """The in-memory library and index, from the store's snapshot.
 
@@ -168,4 +169,6 @@ def read_library(
         key,
     )
     texts = _Texts(connection, by_number)
-    return Library(folder, infos, documents, index, texts, problems, positions)
+    return Library(
+        folder, infos, documents, index, texts, problems, positions, listing.hidden, reread
+    )

@@ -26,8 +26,9 @@ from tui_assistant.store.snapshot import FIELDS, WordPostings
 
 def update(
     connection: sqlite3.Connection, folder: Path, listing: Listing, progress: Progress | None
-) -> None:
-    """Read again the files whose stamps changed, drop the removed ones: one transaction."""
+) -> tuple[str, ...]:
+    """Read again the files whose stamps changed, drop the removed ones: one transaction.
+    Returns their paths (relative to the folder), sorted."""
     stored = {
         path: (size, mtime_ns)
         for path, size, mtime_ns in connection.execute("SELECT path, size, mtime_ns FROM files")
@@ -38,7 +39,7 @@ def update(
         stamp for stamp in listing.files if stored.get(stamp.path) != (stamp.size, stamp.mtime_ns)
     ]
     if not removed and not changed:
-        return
+        return ()
     connection.execute("BEGIN IMMEDIATE")
     try:
         postings = _PostingChanges()
@@ -55,6 +56,7 @@ def update(
         if connection.in_transaction:
             connection.execute("ROLLBACK")
         raise
+    return tuple(sorted([*removed, *(stamp.path for stamp in changed)]))
 
 
 class _PostingChanges:

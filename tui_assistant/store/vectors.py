@@ -14,6 +14,7 @@ import bisect
 import contextlib
 import hashlib
 import logging
+import os
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -201,3 +202,30 @@ def _save(
         logger.warning("index store: vectors not saved (%s); they are kept in memory", error)
         return False
     return True
+
+
+def stored_vectors(store: Path, library: Library) -> tuple[str | None, int]:
+    """The model whose vectors `store` holds (None when it holds none) and how many of
+    `library`'s passages have a stored vector for every piece. Reads only: nothing is
+    embedded, no model is loaded, no table is made."""
+    try:
+        uri = f"{Path(os.path.abspath(store)).as_uri()}?mode=ro"
+        connection = sqlite3.connect(uri, uri=True, timeout=5.0)
+    except sqlite3.Error:
+        return None, 0
+    try:
+        row = connection.execute("SELECT value FROM vector_meta WHERE key = 'model'").fetchone()
+        if row is None:
+            return None, 0
+        stored = {bytes(key) for (key,) in connection.execute("SELECT content FROM vectors")}
+    except sqlite3.Error:  # no vector tables yet, or a store being rebuilt
+        return None, 0
+    finally:
+        connection.close()
+    texts, owners = passage_pieces(library)
+    missing = {
+        owner
+        for text, owner in zip(texts, owners, strict=True)
+        if hashlib.sha256(text.encode("utf-8")).digest() not in stored
+    }
+    return str(row[0]), len(library) - len(missing)

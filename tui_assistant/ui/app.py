@@ -49,7 +49,7 @@ class AssistantApp(App[int]):
             "command_palette",
             "palette",
             show=False,
-            tooltip="commands: export, copy answer, clear history, theme",
+            tooltip="commands: export, copy answer, clear history, library report, theme",
             id="app.commands",
         ),
         Binding("ctrl+q", "quit", "Quit", priority=True, tooltip="quit", id="app.quit"),
@@ -167,6 +167,8 @@ class AssistantApp(App[int]):
             "Copy latest answer", "Copy it to the clipboard", main.copy_latest_answer
         )
         yield SystemCommand("Clear history", "Forget the stored conversation", main.clear_history)
+        report = "Documents and passages by kind, skipped files, the store, the vectors"
+        yield SystemCommand("Library report", report, main.show_library_report)
 
     def action_export(self) -> Path | None:
         return self.main.export(self.data_dir / "exports")

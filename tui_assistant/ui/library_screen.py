@@ -3,7 +3,8 @@
 The screen is drawn at once; the library is loaded (indexed where files changed) in a
 thread worker that posts its progress and result as messages (`messages.py`), handled
 here on the app's thread with `@on`: the status bar, the library tree and the chat's
-warnings show them. `start_reload` reads it again the same way. Loading never ends in
+warnings show them. `start_reload` reads it again the same way, as does watch mode
+(`library_watch.py`) when documents change on disk. Loading never ends in
 a traceback: whatever it raises becomes a `LibraryFailed` with a one-line reason.
 A reload or new vectors give a new `AppContext`; `reloading` (reactive) turns False
 once a reload is over, swapped in or failed. `MainScreen` adds the questions.
@@ -20,14 +21,23 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from tui_assistant.context import AppContext, load_library, open_context
+from tui_assistant.context import AppContext, library_folder, load_library, open_context
 from tui_assistant.core.library import Library
+from tui_assistant.core.library_changes import passage_changes
+from tui_assistant.core.passages import document_kind
 from tui_assistant.errors import ConfigError, LibraryError
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.chat_pane import ChatPane
 from tui_assistant.ui.evidence_panel import EvidencePanel
 from tui_assistant.ui.library_browser import LibraryBrowser
+from tui_assistant.ui.library_report_screen import LibraryReportScreen
+from tui_assistant.ui.library_watch import (
+    WATCH_GROUP,
+    LibraryChangedOnDisk,
+    WatchFailed,
+    start_watching,
+)
 from tui_assistant.ui.messages import (
     EmbeddingFailed,
     EmbeddingProgress,
@@ -39,7 +49,7 @@ from tui_assistant.ui.messages import (
     VectorsComputed,
 )
 from tui_assistant.ui.question_box import QuestionBox
-from tui_assistant.ui.status_bar import StatusBar, plural
+from tui_assistant.ui.status_bar import StatusBar
 
 # Indexing progress is posted at most this often (and at the last step).
 PROGRESS_INTERVAL_SECONDS = 0.05
@@ -83,6 +93,8 @@ class LibraryScreen(Screen[None]):
         self.settings = settings
         self._start = start
         self._reload_library = reload_library
+        # Documents changed on disk since the last reload began (watch mode).
+        self.changed_on_disk = False
         self._current: AppContext | None = None
         # The error that ended the first load: `run_app` raises it for the CLI (exit 2).
         self.load_error: LibraryError | ConfigError | None = None
@@ -152,16 +164,18 @@ class LibraryScreen(Screen[None]):
         self.post_message(LibraryLoaded(context))
 
     @work(thread=True, exclusive=True, group="library")
-    def _reread_library(self, settings: Settings) -> None:
-        """Read the library again (only changed files are indexed) off the app's thread."""
+    def _reread_library(self, settings: Settings, before: Library) -> None:
+        """Read the library again (only changed files are indexed) off the app's thread,
+        and count what changed since `before` (still open: it is swapped out later)."""
         try:
             library = self._reload_library(settings, self._loading(reloading=True))
+            changes = passage_changes(before, library)
         except _Abandoned:
             return
         except Exception as error:  # a store that cannot be read must not end the app
             self.post_message(LibraryFailed(error, failure_reason(error), reloading=True))
             return
-        self.post_message(LibraryReloaded(library))
+        self.post_message(LibraryReloaded(library, changes))
 
     # -- what the messages show -----------------------------------------------------
 
@@ -178,18 +192,24 @@ class LibraryScreen(Screen[None]):
         self.loaded = True
         # After `ready` is drawn: reading the model holds the interpreter a while.
         self.call_after_refresh(self.start_embedding)
+        if self.settings.watch:
+            kinds = set(self.settings.document_kinds)
+            start_watching(
+                self,
+                library_folder(self.settings),
+                lambda name: document_kind(name) in kinds,
+                ignored=[self.settings.data_folder],
+            )
 
     @on(LibraryReloaded)
     def _library_reloaded(self, message: LibraryReloaded) -> None:
-        before = self.context.library
-        known = {str(problem) for problem in before.problems}
-        change = len(message.library) - len(before)
+        known = {str(problem) for problem in self.context.library.problems}
         self.swap_library(message.library)
         self._show_library(known)
         self.start_embedding()
-        changed = f" ({change:+,})" if change else ""
-        self.status_bar.note = f"reloaded: {plural(len(message.library), 'passage')}{changed}"
+        self.status_bar.note = f"reloaded: {message.changes}"
         self.reloading = False
+        self.reload_changed()
 
     @on(LibraryFailed)
     def _library_failed(self, message: LibraryFailed) -> None:
@@ -198,6 +218,7 @@ class LibraryScreen(Screen[None]):
             return
         self.status_bar.note = f"reload failed, still using the loaded library: {message.reason}"
         self.reloading = False
+        self.reload_changed()
 
     def _show_library(self, known: Iterable[str]) -> None:
         """The library's size, tree and warnings (but those already shown)."""
@@ -216,10 +237,44 @@ class LibraryScreen(Screen[None]):
             return "still indexing: the library is not loaded yet"
         if self.reloading:
             return "already reloading"
+        # Whatever changed on disk so far, this reload reads.
+        self.changed_on_disk = False
         self.reloading = True
         self.status_bar.show_work("reloading…")
-        self._reread_library(self.context.settings)
+        self._reread_library(self.context.settings, self.context.library)
         return None
+
+    # -- watch mode: reloading by itself when documents change on disk ---------------
+
+    @on(LibraryChangedOnDisk)
+    def _changed_on_disk(self, message: LibraryChangedOnDisk) -> None:
+        self.changed_on_disk = True
+        self.reload_changed()
+
+    def reload_blocked(self) -> bool:
+        """Whether a reload must wait (`MainScreen`: while an answer is awaited)."""
+        return False
+
+    def reload_changed(self) -> None:
+        """Reload if documents changed on disk and a reload can start now; else it
+        starts once the reload or the answer under way is over."""
+        idle = self.loaded and not self.reloading and not self.reload_blocked()
+        if self.changed_on_disk and idle:
+            self.start_reload()
+
+    @on(WatchFailed)
+    def _watch_failed(self, message: WatchFailed) -> None:
+        self.chat.add_notice(
+            f"watch mode is off: the library folder cannot be watched ({message.reason});"
+            " ctrl+r reloads by hand"
+        )
+
+    def show_library_report(self) -> None:
+        """The library report (command palette), over this screen."""
+        if not self.loaded:
+            self.status_bar.note = "still indexing: the library is not loaded yet"
+            return
+        self.app.push_screen(LibraryReportScreen(self.context.report))
 
     # -- hybrid retrieval's vectors, computed in the background -----------------------
 
@@ -286,5 +341,6 @@ class LibraryScreen(Screen[None]):
     async def close_library(self) -> None:
         """Stop any load still running and let go of the provider's connections."""
         self.workers.cancel_group(self, "library")
+        self.workers.cancel_group(self, WATCH_GROUP)
         if self._current is not None:
             await self._current.aclose()

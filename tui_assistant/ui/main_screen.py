@@ -273,6 +273,7 @@ class MainScreen(LibraryScreen):
         turn = self.transcript.add(outcome, asked_at)
         self.history.append(outcome, asked_at)  # queued to its thread: quitting keeps it
         self.call_after_refresh(self._show_concluded, outcome, turn, view)
+        self.reload_changed()  # documents that changed on disk meanwhile
 
     def _show_concluded(self, outcome: Outcome, turn: Turn, view: TurnView | None) -> None:
         if not self.transcript.holds(turn):
@@ -296,6 +297,9 @@ class MainScreen(LibraryScreen):
         return True
 
     # -- the library, passages, editor ------------------------------------------
+
+    def reload_blocked(self) -> bool:
+        return self.pending is not None
 
     def reload_library(self) -> None:
         """Read the library again (only changed files are indexed); a question asked

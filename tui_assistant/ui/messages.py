@@ -14,6 +14,7 @@ from textual.message import Message
 
 from tui_assistant.context import AppContext
 from tui_assistant.core.library import Library
+from tui_assistant.core.library_changes import PassageChanges
 
 if TYPE_CHECKING:
     from tui_assistant.store.vectors import PassageVectors
@@ -55,9 +56,11 @@ class LibraryLoaded(Message):
 
 @dataclass
 class LibraryReloaded(Message):
-    """A reload read the library again; the app swaps it in."""
+    """A reload read the library again; the app swaps it in. `changes` counts the
+    passages that came in and went away."""
 
     library: Library
+    changes: PassageChanges
 
 
 @dataclass

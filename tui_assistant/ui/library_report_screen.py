@@ -1,0 +1,81 @@
+"""The command palette's "Library report": the same report as `tui-assistant library`,
+over the main screen.
+
+Building it reads every passage's text once (to count the stored vectors), so it runs
+in a thread worker while the screen says so; closing the screen cancels it. The report
+is shown as plain text: file names in it are untrusted and never read as markup.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from tui_assistant.core.library_report import LibraryReport, format_report
+from tui_assistant.core.text import one_line
+
+ReportBuilder = Callable[[], LibraryReport]
+
+
+class LibraryReportScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    LibraryReportScreen { align: center middle; }
+    LibraryReportScreen > VerticalScroll {
+        width: 100;
+        max-width: 100%;
+        height: auto;
+        max-height: 100%;
+        border: thick $accent;
+        background: $surface;
+        padding: 1 2;
+    }
+    LibraryReportScreen #report-close { color: $text-muted; margin-top: 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close", id="report.close"),
+        Binding("q", "close", "Close", show=False, id="report.close-q"),
+    ]
+
+    def __init__(self, build: ReportBuilder) -> None:
+        super().__init__(id="library-report")
+        self._build = build
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll() as body:
+            body.border_title = "Library report"
+            yield Static(Content("reading the library report…"), id="report-text")
+            yield Static(Content("escape or q closes this report"), id="report-close")
+
+    def on_mount(self) -> None:
+        self._make_report()
+
+    @work(thread=True, exclusive=True, group="report", exit_on_error=False)
+    def _make_report(self) -> None:
+        try:
+            text = format_report(self._build())
+        except Exception as error:  # a store that cannot be read must not end the app
+            text = one_line(f"the library report failed: {type(error).__name__}: {error}")
+        with contextlib.suppress(RuntimeError):  # the app quit meanwhile
+            self.app.call_from_thread(self._show, text)
+
+    def _show(self, text: str) -> None:
+        if self.is_attached:
+            self.query_one("#report-text", Static).update(Content(text))
+
+    @property
+    def text(self) -> str:
+        """What the report shows now (for tests)."""
+        return str(self.query_one("#report-text", Static).render())
+
+    def action_close(self) -> None:
+        self.dismiss(None)
