@@ -195,7 +195,9 @@ async def refused_scene(stage: Stage) -> None:
 
 
 async def two_passages_scene(stage: Stage) -> None:
-    await stage.ask("Which config file points scoped packages at a private registry?")
+    await stage.ask(
+        "Which per-user npmrc config file points scoped packages at a private registry?"
+    )
     await stage.until(lambda: stage.app.status_bar.status_text.startswith("answered"))
 
 

@@ -363,6 +363,11 @@ def format_eval_report(report: EvalReport, context: AppContext) -> str:
         f"retrieved the expected passage",
         f"refusals (no passage expected):  {refusals.correct} of {refusals.cases} "
         f"correctly found no passage",
+        "",
+        f"precision (answered with the expected passage / answered): {report.precision:.1%}",
+        f"on screen (expected passage answered, or a candidate or nearest): {report.on_screen:.1%}",
+        f"answered though no passage was expected: {report.unanswerable_answered:.1%}",
+        f"coverage (answerable answered with the expected passage): {report.coverage:.1%}",
     ]
     if report.model is not None:
         model = report.model

@@ -11,7 +11,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from tui_assistant.core.outcome import Outcome
+from tui_assistant.core.outcome import Outcome, Reason, describe_reason
 from tui_assistant.core.passages import line_range
 from tui_assistant.core.text import clean_display_text, one_line
 
@@ -74,7 +74,9 @@ def print_readable(outcome: Outcome) -> None:
         lines.append("")
         lines.append(f"source: {evidence.passage.location}")
         other = [passage for passage in outcome.passages if passage.id != evidence.passage.id]
-        lines.extend(f"also sent: {passage.location} [{passage.id}]" for passage in other)
+        # A deterministic answer is its passage's text; the others are runners-up.
+        also = "runner-up" if outcome.answer == evidence.passage.text else "also sent"
+        lines.extend(f"{also}: {passage.location} [{passage.id}]" for passage in other)
         for quote in outcome.quotes:
             where = f"{quote.passage_id}, lines {line_range(quote.line, quote.end_line)}"
             lines.append(f'quote: "{one_line(quote.text)}" ({where})')
@@ -82,13 +84,25 @@ def print_readable(outcome: Outcome) -> None:
             lines.append("not backed by the passage:")
             lines.extend(f"  ! {sentence}" for sentence in outcome.support.unsupported_sentences)
     else:
-        lines.append(outcome.describe())
+        lines.append(_refusal_line(outcome))
         if evidence is not None:
             lines.append(f"passage: {evidence.passage.location}")
         if outcome.nearest:
-            lines.append("not an answer: closest passages")
+            ambiguous = outcome.reason is Reason.AMBIGUOUS
+            lines.append(
+                "candidates (one of these may answer it):"
+                if ambiguous
+                else "not an answer: closest passages"
+            )
             lines.extend(
                 f"  {passage.location} [{passage.id}] {one_line(passage.title)}"
                 for passage in outcome.nearest
             )
     print(clean_display_text("\n".join(lines)) + "\n", flush=True)
+
+
+def _refusal_line(outcome: Outcome) -> str:
+    """The status line, without the TUI's key hint: here the candidates follow."""
+    if outcome.reason is Reason.AMBIGUOUS:
+        return f"refused: {describe_reason(Reason.AMBIGUOUS)}"
+    return outcome.describe()

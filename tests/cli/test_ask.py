@@ -96,8 +96,10 @@ def test_ask_json_has_every_documented_field_when_answered(
     assert row["passage_id"] == row["lesson_id"] == "pasta-water"
     assert row["source_path"] == "lessons/pasta-water.md"
     assert isinstance(row["line"], int) and row["line"] <= row["end_line"]
-    # Deterministic mode answers from one passage, the one named at the top level.
-    (shown,) = row["passages"]
+    # Deterministic mode answers from one passage, the one named at the top level and
+    # listed first; its runners-up follow, one key away in the evidence panel.
+    shown = row["passages"][0]
+    assert len({passage["id"] for passage in row["passages"]}) == len(row["passages"])
     assert shown.keys() == PASSAGE_FIELDS
     assert {key: shown[key] for key in PASSAGE_FIELDS} == {
         "id": row["passage_id"],
@@ -112,7 +114,7 @@ def test_ask_json_has_every_documented_field_when_answered(
     assert row["answer"] and row["answer"] in (BUNDLED_LESSONS / "pasta-water.md").read_text()
 
 
-def test_a_refusal_names_up_to_three_nearest_passages_and_why(
+def test_a_refusal_names_up_to_five_nearest_passages_and_why(
     clean_env: Path,
     capsys: pytest.CaptureFixture[str],
     make_library: Callable[..., Path],
@@ -136,7 +138,7 @@ def test_a_refusal_names_up_to_three_nearest_passages_and_why(
     assert row["passage_id"] is row["lesson_id"] is None
     assert row["passages"] == [] and row["answer"] is None and row["citations"] == []
     nearest = row["nearest"]
-    assert len(nearest) == 3
+    assert len(nearest) == 4
     assert all(near.keys() == PASSAGE_FIELDS for near in nearest)
     assert {near["id"] for near in nearest[:2]} == {"first", "second"}
     assert all(near["source_path"].startswith("lessons/") for near in nearest)
@@ -145,7 +147,7 @@ def test_a_refusal_names_up_to_three_nearest_passages_and_why(
     readable = capsys.readouterr().out
     assert "refused: two passages match equally well" in readable
     listed = readable.split("not an answer: closest passages\n", 1)[1].splitlines()
-    assert [line.split("[")[1].split("]")[0] for line in listed[:3]] == [
+    assert [line.split("[")[1].split("]")[0] for line in listed[:4]] == [
         near["id"] for near in nearest
     ]
 
@@ -186,15 +188,19 @@ def test_the_retrieval_option_overrides_the_setting_and_is_reported(
     make_library: Callable[..., Path],
 ) -> None:
     folder = str(make_library(KNIFE_LESSONS))
-    question = "How do I sharpen a ceramic knife?"  # keyword ties; ranked answers
+    question = "How do I sharpen a ceramic knife?"  # keyword ties; ranked ranks it first
+
+    def first_shown(row: dict[str, Any]) -> str:
+        return str(row["passage_id"] or row["nearest"][0]["id"])
+
     monkeypatch.setenv("TUI_ASSISTANT_RETRIEVAL", "ranked")
     (from_setting,) = ask_json(capsys, "--library", folder, question)
     (from_option,) = ask_json(capsys, "--library", folder, "--retrieval", "keyword", question)
-    assert (from_setting["retrieval"], from_setting["passage_id"]) == ("ranked", "ceramic-knives")
+    assert (from_setting["retrieval"], first_shown(from_setting)) == ("ranked", "ceramic-knives")
     assert (from_option["retrieval"], from_option["reason"]) == ("keyword", "no_evidence")
     monkeypatch.setenv("TUI_ASSISTANT_RETRIEVAL", "keyword")
     (back,) = ask_json(capsys, "--retrieval", "ranked", "--library", folder, question)
-    assert (back["retrieval"], back["passage_id"]) == ("ranked", "ceramic-knives")
+    assert (back["retrieval"], first_shown(back)) == ("ranked", "ceramic-knives")
 
 
 @pytest.mark.usefixtures("clean_env")
@@ -267,3 +273,26 @@ def test_passages_and_its_old_name_lessons_list_the_same(
         listings.append(capsys.readouterr().out)
     assert listings[2] == listings[3]
     assert "pasta-water" in listings[2]
+
+
+@pytest.mark.usefixtures("clean_env")
+def test_an_ambiguous_question_lists_its_candidates(
+    capsys: pytest.CaptureFixture[str], make_library: Callable[..., Path]
+) -> None:
+    folder = make_library(
+        {
+            "first": ("Rice", "Simmer the rice gently."),
+            "second": ("Rice", "Simmer the rice gently."),
+            "other": ("Bread", "Bake the loaf in a hot oven."),
+        }
+    )
+    args = ["--library", str(folder), "--retrieval", "ranked", "simmer rice"]
+    (row,) = ask_json(capsys, *args)
+    assert (row["outcome"], row["reason"]) == ("refused", "ambiguous")
+    assert row["passage_id"] is None and row["passages"] == []
+    assert [near["id"] for near in row["nearest"]] == ["first", "second"]
+    assert cli.main(["ask", *args]) == 0
+    readable = capsys.readouterr().out
+    assert "refused: several passages might answer this" in readable
+    listed = readable.split("candidates (one of these may answer it):\n", 1)[1].splitlines()
+    assert [line.split("[")[1].split("]")[0] for line in listed[:2]] == ["first", "second"]

@@ -84,3 +84,30 @@ def test_eval_reads_the_expected_passage_under_either_name(
     assert new == old
     assert (new["cases"], new["correct"]) == (3, 2)
     assert [failure["expected"] for failure in new["failures"]] == ["boiled-eggs"]
+
+
+def test_eval_reports_precision_on_screen_unanswerable_answered_and_coverage(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TUI_ASSISTANT_DATA_DIR", str(tmp_path / "data"))
+    rows = [
+        ("How much salt goes in pasta water?", "pasta-water"),
+        ("How often should I hone my knife?", "boiled-eggs"),  # knife-care answers it
+        ("What is the capital of France?", None),
+        ("boiling water", "boiled-eggs"),  # a keyword tie: refused, both listed nearest
+    ]
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(
+        "".join(json.dumps({"question": q, "expect_passage": p}) + "\n" for q, p in rows)
+    )
+    assert cli.main(["eval", "--json", "--retrieval", "keyword", str(cases)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["precision"] == pytest.approx(1 / 2)
+    assert report["on_screen"] == pytest.approx(2 / 3)
+    assert report["unanswerable_answered"] == 0.0
+    assert report["coverage"] == pytest.approx(1 / 3)
+    assert cli.main(["eval", "--retrieval", "keyword", str(cases)]) == 0
+    readable = capsys.readouterr().out
+    assert "precision" in readable and "50.0%" in readable
+    assert "coverage" in readable and "33.3%" in readable

@@ -89,6 +89,10 @@ async def test_report_numbers_on_the_fixture(fixture_library: Library) -> None:
             "unanswerable": {"cases": 1, "correct": 1},
             "unspecified": {"cases": 1, "correct": 1},
         },
+        "precision": 5 / 6,
+        "on_screen": 5 / 6,
+        "unanswerable_answered": 0.5,
+        "coverage": 5 / 6,
         "answerable": {"cases": 6, "correct": 5, "accuracy": 5 / 6},
         "refusals": {"cases": 2, "correct": 1, "accuracy": 0.5},
         "failures": [
@@ -109,6 +113,45 @@ async def test_report_numbers_on_the_fixture(fixture_library: Library) -> None:
         ],
         "model": None,
     }
+
+
+TWIN_LESSONS = {
+    "tea-black": ("Tea", "Steep the leaves in hot water for four minutes."),
+    "tea-green": ("Tea", "Steep the leaves in hot water for two minutes."),
+    "rice-cooking": ("Cooking rice", "Rinse the rice, then simmer it with a lid on."),
+}
+
+
+async def test_a_refusal_listing_the_expected_passage_counts_as_on_screen_not_answered(
+    make_library: Callable[[Mapping[str, tuple[str, str]]], Path],
+) -> None:
+    # "steep tea leaves" ties the two tea passages: refused, both listed as nearest.
+    cases = [
+        {"question": "How do I steep tea leaves?", "expect_passage": "tea-green"},
+        {"question": "How do I simmer rice with a lid?", "expect_passage": "rice-cooking"},
+        {"question": "How do I cook rice in a pan?", "expect_passage": "tea-black"},
+        {"question": "Which rice should I rinse?", "expect_passage": None},
+        {"question": "What is the capital of France?", "expect_passage": None},
+    ]
+    library = memory_library(make_library(TWIN_LESSONS))
+    report = await evaluate(parse_cases(jsonl(cases)), service_for(library))
+    tie, simmer, wrong, misleading, unknown = report.results
+    assert tie.got is None and tie.on_screen and not tie.correct
+    assert simmer.correct and simmer.on_screen
+    assert wrong.got == "rice-cooking" and not wrong.on_screen
+    assert misleading.got == "rice-cooking" and unknown.got is None
+    data = report.to_json()
+    # Answered: simmer (right), wrong and misleading (both rice-cooking, not expected).
+    assert data["precision"] == pytest.approx(1 / 3)
+    assert data["on_screen"] == pytest.approx(2 / 3)
+    assert data["unanswerable_answered"] == pytest.approx(1 / 2)
+    assert data["coverage"] == pytest.approx(1 / 3)
+
+
+async def test_precision_is_one_when_nothing_is_answered(fixture_library: Library) -> None:
+    cases = [{"question": "What is the capital of France?", "expect_passage": None}]
+    report = await evaluate(parse_cases(jsonl(cases)), service_for(fixture_library))
+    assert report.precision == 1.0 and report.unanswerable_answered == 0.0
 
 
 class ScriptedProvider:

@@ -1,6 +1,7 @@
-"""Hybrid retrieval: the lexical ranking and best-piece cosine similarity, fused, with a
-refusal when nothing is close in meaning. Vectors are made by hand: each passage points
-along its own axis, and a question's vector says which passage it means."""
+"""Hybrid retrieval: the lexical ranking and best-piece cosine similarity, fused, judged
+by a confidence model. Vectors are made by hand: each passage points along its own axis,
+and a question's vector says which passage it means. Tests of the ranking use a model
+that is always sure; tests of the decisions use hand-made models or clear-cut cases."""
 
 from __future__ import annotations
 
@@ -13,12 +14,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tests.helpers import library_of
-from tui_assistant.core.hybrid import (
-    MIN_AGREED_SIMILARITY,
-    MIN_SIMILARITY,
-    NOT_CLOSE,
-    HybridRetriever,
-)
+from tui_assistant.core.confidence import ConfidenceModel
+from tui_assistant.core.hybrid import HybridRetriever
 from tui_assistant.core.library import Library
 from tui_assistant.core.passages import Passage
 from tui_assistant.core.ranked import RankedRetriever
@@ -74,11 +71,24 @@ def vectors_by_axis(
     return PassageVectors(np.stack(rows), np.asarray(owners, dtype=np.int32))
 
 
+# Sure of every best passage: for tests of what the ranking puts first.
+ALWAYS_SURE = ConfidenceModel(
+    names=(), coefficients=(), intercept=10.0, answer_at=0.5, close_at=0.1
+)
+# Sure from a cosine of about 0.72, a candidate from about 0.36.
+BY_COSINE = ConfidenceModel(
+    names=("cosine",), coefficients=(10.0,), intercept=-5.0, answer_at=0.9, close_at=0.2
+)
+
+
 def retriever(
-    library: Library, question_vector: NDArray[np.float32], vectors: PassageVectors | None = None
+    library: Library,
+    question_vector: NDArray[np.float32],
+    vectors: PassageVectors | None = None,
+    model: ConfidenceModel = ALWAYS_SURE,
 ) -> HybridRetriever:
     return HybridRetriever(
-        library, vectors or vectors_by_axis(library), lambda question: question_vector
+        library, vectors or vectors_by_axis(library), lambda question: question_vector, model
     )
 
 
@@ -128,25 +138,29 @@ def test_agreement_of_both_rankings_beats_one_ranking_alone(library: Library) ->
 def test_nothing_close_in_meaning_is_refused_with_the_nearest_passages(
     library: Library,
 ) -> None:
-    # Every passage below the threshold, rice closest, then eggs, then pasta.
+    # Every passage far from the question, rice closest, then eggs, then pasta.
     vector = np.zeros(DIMENSIONS, dtype=np.float32)
     for passage_id, closeness in [("rice", 0.3), ("boiled-eggs", 0.2), ("pasta-water", 0.1)]:
         vector[number(library, passage_id)] = closeness
     vector[-1] = np.sqrt(1 - float(np.sum(vector**2)))
-    assert max(vector[:-1]) < MIN_SIMILARITY
-    refused = retriever(library, vector).retrieve("What is the capital of France?", count=3)
-    assert isinstance(refused, NoEvidence)
-    assert refused.why == NOT_CLOSE
+    hybrid = retriever(library, vector, model=BY_COSINE)
+    refused = hybrid.retrieve("What is the capital of France?", count=3)
+    assert isinstance(refused, NoEvidence) and not refused.ambiguous
     assert refused.mode == "hybrid"
-    assert len(refused.nearest) == NEAREST_SHOWN
-    assert [passage.id for passage in refused.nearest] == ["rice", "boiled-eggs", "pasta-water"]
+    assert len(refused.nearest) == NEAREST_SHOWN == len(PASSAGES)
+    assert [passage.id for passage in refused.nearest][:3] == ["rice", "boiled-eggs", "pasta-water"]
 
 
-def test_the_threshold_decides_between_answer_and_refusal(library: Library) -> None:
-    above = retriever(library, toward(library, "rice", MIN_SIMILARITY + 0.02))
-    below = retriever(library, toward(library, "rice", MIN_SIMILARITY - 0.02))
-    assert isinstance(above.retrieve("what now"), Evidence)
-    assert isinstance(below.retrieve("what now"), NoEvidence)
+def test_the_model_decides_between_answer_candidates_and_refusal(library: Library) -> None:
+    sure = retriever(library, toward(library, "rice", 0.8), model=BY_COSINE)
+    unsure = retriever(library, toward(library, "rice", 0.5), model=BY_COSINE)
+    far = retriever(library, toward(library, "rice", 0.2), model=BY_COSINE)
+    assert isinstance(sure.retrieve("what now"), Evidence)
+    candidates = unsure.retrieve("what now")
+    assert isinstance(candidates, NoEvidence) and candidates.ambiguous
+    assert candidates.nearest[0].id == "rice"
+    refused = far.retrieve("what now")
+    assert isinstance(refused, NoEvidence) and not refused.ambiguous
 
 
 def test_several_passages_are_distinct_best_first_with_the_same_best(library: Library) -> None:
@@ -178,22 +192,98 @@ def test_matched_words_are_the_question_keys_in_the_best_passage(library: Librar
     assert found.matched_words == tuple(map(stem, ["pasta", "water", "salt"]))
 
 
-def test_a_middling_similarity_is_shown_only_when_both_rankings_put_the_passage_first(
+def test_signals_say_whether_both_rankings_agree_and_by_how_much_the_best_leads(
     library: Library,
 ) -> None:
-    middling = (MIN_AGREED_SIMILARITY + MIN_SIMILARITY) / 2
-    # The question's words and its meaning both point at the eggs passage.
-    agreed = retriever(library, toward(library, "boiled-eggs", middling))
-    result = agreed.retrieve("runny yolk eggs")
-    assert isinstance(result, Evidence) and result.passage.id == "boiled-eggs"
-    # Same closeness in meaning, but the words point elsewhere: not convincing.
-    disputed = retriever(library, toward(library, "boiled-eggs", middling))
-    refused = disputed.retrieve("knead dough smooth")
-    assert isinstance(refused, NoEvidence) and refused.why == NOT_CLOSE
-    # Close enough on its own, the passage is shown though no word matches.
-    alone = retriever(library, toward(library, "rice", MIN_SIMILARITY + 0.05))
-    shown = alone.retrieve("what is for dinner tonight")
-    assert isinstance(shown, Evidence) and shown.passage.id == "rice"
+    question = "runny yolk eggs"
+    agreed = retriever(library, toward(library, "boiled-eggs", 0.7)).fused(question)
+    assert agreed.signals.agreed == 1.0
+    assert agreed.signals.cosine == pytest.approx(0.7, abs=1e-4)
+    assert agreed.signals.cosine_lead == pytest.approx(0.7, abs=1e-4)  # others are at 0
+    assert agreed.signals.word_rank_of_meaning_best == 1.0
+    assert agreed.signals.matched_share == pytest.approx(1.0)
+    # The words point at the eggs, the meaning at rice: the rankings disagree.
+    disputed = retriever(library, toward(library, "rice", 0.7)).fused(question)
+    assert disputed.signals.agreed == 0.0
+    assert disputed.signals.word_rank_of_meaning_best == 0.0  # rice holds none of the words
+    assert disputed.signals.meaning_rank_of_word_best < 1.0
+
+
+def test_the_shipped_model_answers_when_both_rankings_agree_on_a_close_passage(
+    library: Library,
+) -> None:
+    hybrid = HybridRetriever(
+        library, vectors_by_axis(library), lambda question: toward(library, "boiled-eggs", 0.9)
+    )
+    found = hybrid.retrieve("How long do I cook eggs for a runny yolk?")
+    assert isinstance(found, Evidence) and found.passage.id == "boiled-eggs"
+    assert found.confidence is not None and found.confidence >= hybrid.model.answer_at
+
+
+COPIES = [
+    (
+        "providers/aws/guide/functions.md",
+        "Functions",
+        "Set the memory size of each function in MB.",
+    ),
+    (
+        "providers/azure/guide/functions.md",
+        "Functions",
+        "Set the memory size of each function in MB.",
+    ),
+    (
+        "providers/google/guide/functions.md",
+        "Functions",
+        "Set the memory size of each function in MB.",
+    ),
+    ("guide/plugins.md", "Plugins", "Install plugins with the plugin install command."),
+]
+
+
+@pytest.fixture
+def copies() -> Library:
+    return library_of(
+        Passage(id=path[: -len(".md")], title=title, text=text, source_path=f"docs/{path}")
+        for path, title, text in COPIES
+    )
+
+
+def copies_retriever(library: Library) -> HybridRetriever:
+    # The three copies mean the same: one vector for all of them.
+    same = axis(0)
+    rows = [same, same, same, axis(1)]
+    vectors = PassageVectors(np.stack(rows), np.arange(len(rows), dtype=np.int32))
+    return HybridRetriever(library, vectors, lambda question: toward_axis(0, 0.9))
+
+
+def toward_axis(axis_number: int, closeness: float) -> NDArray[np.float32]:
+    vector = np.zeros(DIMENSIONS, dtype=np.float32)
+    vector[axis_number] = closeness
+    vector[-1] = np.sqrt(1 - closeness**2)
+    return vector
+
+
+def test_copies_of_a_page_for_several_providers_make_a_question_without_one_ambiguous(
+    copies: Library,
+) -> None:
+    refusal = copies_retriever(copies).retrieve("How do I set the memory size of a function?")
+    assert isinstance(refusal, NoEvidence) and refusal.ambiguous
+    assert {passage.id for passage in refusal.nearest} >= {
+        "providers/aws/guide/functions",
+        "providers/azure/guide/functions",
+        "providers/google/guide/functions",
+    }
+
+
+@pytest.mark.parametrize("provider", ["aws", "azure", "google"])
+def test_the_provider_named_in_the_question_decides_between_copies(
+    copies: Library, provider: str
+) -> None:
+    hybrid = copies_retriever(copies)
+    question = f"How do I set the memory size of a function on {provider}?"
+    found = hybrid.retrieve(question)
+    assert isinstance(found, Evidence)
+    assert found.passage.id == f"providers/{provider}/guide/functions"
 
 
 def test_scored_gives_the_fused_order_with_cosines_also_when_nothing_is_close(
@@ -203,7 +293,7 @@ def test_scored_gives_the_fused_order_with_cosines_also_when_nothing_is_close(
     scored = close.scored("rinse the rice", 2)
     assert library.passage(scored[0][0]).id == "rice"
     assert scored[0][1] == pytest.approx(0.9, abs=1e-3)
-    far = retriever(library, toward(library, "bread", 0.1))
+    far = retriever(library, toward(library, "bread", 0.1), model=BY_COSINE)
     assert isinstance(far.retrieve("what is the moon made of"), NoEvidence)
     assert len(far.scored("what is the moon made of", 3)) == 3
 

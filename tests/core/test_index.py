@@ -3,16 +3,17 @@
 `reference_retrieve` below is the distinct-word rule done the obvious way, passage by
 passage, with no index: title 2, body 1 per distinct question word, at least two
 distinct matches, the best score wins and a tie at the best refuses.
-`reference_ranked` is the ranked rule (BM25F, then the margin and matched-share
-checks, with the words the library lacks counted twice) written out the same way. The
-in-memory index and both retrievers must agree with them on random libraries and
-questions.
+`reference_ranked` is the ranked scoring (BM25F over title, body and document path, its
+margin and matched share, with the words the library lacks counted twice) written out
+the same way. The in-memory index and both retrievers must agree with them on random
+libraries and questions.
 """
 
 from __future__ import annotations
 
 import math
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -73,16 +74,16 @@ def reference_retrieve(passages: list[Passage], question: str) -> Evidence | NoE
 RANKED_IGNORED = normalise_distinct(" ".join(ranked.QUESTION_WORDS))
 
 
-def reference_ranked(
-    passages: list[Passage],
-    question: str,
-    min_margin: float = ranked.MIN_MARGIN,
-    min_matched_share: float = ranked.MIN_MATCHED_SHARE,
-) -> Evidence | NoEvidence:
-    """BM25F over title (weight 2) and body (weight 1), passage by passage."""
+def reference_ranked(passages: list[Passage], question: str) -> ranked.Ranking | None:
+    """BM25F over title (weight 2), body (weight 1) and document path, passage by passage."""
     keys = [key for key in dict.fromkeys(normalise(question)) if key not in RANKED_IGNORED]
     titles = [normalise(passage.title) for passage in passages]
     bodies = [normalise(passage.text) for passage in passages]
+    # `library_of` files each passage at its source path below the library folder.
+    paths = [
+        list(dict.fromkeys(normalise(passage.source_path.split("/", 1)[-1][: -len(".md")])))
+        for passage in passages
+    ]
 
     def norms(fields: list[list[str]], effect: float) -> list[float]:
         average = sum(len(field) for field in fields) / len(fields)
@@ -92,13 +93,16 @@ def reference_ranked(
 
     title_norms = norms(titles, ranked.TITLE_LENGTH_EFFECT)
     body_norms = norms(bodies, ranked.BODY_LENGTH_EFFECT)
+    path_norms = norms(paths, ranked.PATH_LENGTH_EFFECT)
     scores: dict[int, float] = {}
     matched: dict[int, list[str]] = {}
     weights: dict[str, float] = {}
     unknown: list[str] = []
     for key in keys:
         holders = [
-            number for number in range(len(passages)) if key in titles[number] + bodies[number]
+            number
+            for number in range(len(passages))
+            if key in titles[number] + bodies[number] + paths[number]
         ]
         weight = math.log(1.0 + (len(passages) - len(holders) + 0.5) / (len(holders) + 0.5))
         weights[key] = weight
@@ -112,11 +116,13 @@ def reference_ranked(
                 frequency = ranked.TITLE_WEIGHT * title_count / title_norms[number]
             if body_count:
                 frequency += ranked.BODY_WEIGHT * body_count / body_norms[number]
+            if key in paths[number]:
+                frequency += ranked.PATH_WEIGHT / path_norms[number]
             gain = weight * frequency / (ranked.SATURATION + frequency)
             scores[number] = scores.get(number, 0.0) + gain
             matched.setdefault(number, []).append(key)
     if not scores:
-        return NoEvidence(NO_SHARED_WORD, (), "ranked")
+        return None
     order = sorted(scores, key=lambda number: (-scores[number], number))
     best = order[0]
     runner_up = scores[order[1]] if len(order) > 1 else None
@@ -124,16 +130,8 @@ def reference_ranked(
     # Words the library lacks count twice in the question's weight.
     total = sum(weights.values()) + sum(weights[key] for key in unknown)
     share = sum(weights[key] for key in matched[best]) / total
-    if margin <= min_margin:
-        return NoEvidence(TIE, nearest(passages, scores), "ranked")
-    if share < min_matched_share:
-        return NoEvidence(TOO_LITTLE_MATCHED, nearest(passages, scores), "ranked")
-    return Evidence(
-        (passages[best],),
-        tuple(matched[best]),
-        round(scores[best], 4),
-        None if runner_up is None else round(runner_up, 4),
-        "ranked",
+    return ranked.Ranking(
+        best, tuple(matched[best]), scores[best], runner_up, margin, share, tuple(unknown)
     )
 
 
@@ -205,21 +203,24 @@ def test_index_retriever_answers_exactly_like_the_rule(
 
 
 @settings(max_examples=300, deadline=None)
-@given(
-    passages=passage_lists,
-    questions=st.lists(texts, min_size=1, max_size=5),
-    min_margin=st.sampled_from([ranked.MIN_MARGIN, 0.1, 0.5]),
-    min_matched_share=st.sampled_from([ranked.MIN_MATCHED_SHARE, 0.0, 0.9]),
-)
-def test_ranked_retriever_answers_exactly_like_the_rule(
-    passages: list[Passage], questions: list[str], min_margin: float, min_matched_share: float
+@given(passages=passage_lists, questions=st.lists(texts, min_size=1, max_size=5))
+def test_ranked_retriever_ranks_exactly_like_the_rule(
+    passages: list[Passage], questions: list[str]
 ) -> None:
-    retriever = ranked.RankedRetriever(
-        library_of(passages), min_margin=min_margin, min_matched_share=min_matched_share
-    )
+    retriever = ranked.RankedRetriever(library_of(passages))
     for question in questions:
-        expected = reference_ranked(passages, question, min_margin, min_matched_share)
-        assert retriever.retrieve(question) == expected
+        expected = reference_ranked(passages, question)
+        found = retriever.rank(question)
+        if expected is None:
+            assert found is None
+            continue
+        assert found is not None
+        assert found.passage_number == expected.passage_number
+        assert found.matched_words == expected.matched_words
+        assert found.unknown_words == expected.unknown_words
+        assert found.score == pytest.approx(expected.score)
+        assert found.margin == pytest.approx(expected.margin, abs=1e-9)
+        assert found.matched_share == pytest.approx(expected.matched_share)
 
 
 @settings(max_examples=200, deadline=None)

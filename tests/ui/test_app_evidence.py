@@ -52,3 +52,25 @@ async def test_a_refusal_lists_closest_passages_and_enter_opens_one(tmp_path: Pa
         assert app.evidence.passage is not None
         assert app.evidence.passage.id == nearest[1]
         assert "not an answer" in str(app.evidence.query_one("#evidence-step").render())
+
+
+async def test_an_ambiguous_question_says_so_and_ctrl_down_steps_to_its_candidates(
+    tmp_path: Path,
+) -> None:
+    library = tmp_path / "twins"
+    library.mkdir()
+    for name in ("first", "second"):
+        (library / f"{name}.md").write_text("# Rice\n\nSimmer the rice gently.\n")
+    (library / "bread.md").write_text("# Bread\n\nBake the loaf in a hot oven.\n")
+    app = make_app(make_context(library, tmp_path / "data", retrieval="ranked"))
+    async with running(app, SIZE) as pilot:
+        await ask(pilot, "simmer rice")
+        await wait_until(pilot, lambda: status(app).startswith("refused"))
+        assert "several passages might answer this: ctrl+down to step" in status(app)
+        candidates = [passage.id for passage in app.evidence.nearest]
+        assert candidates == ["first", "second"] and app.evidence.passage is None
+        notice = str(app.evidence.query_one("#evidence-notice").render())
+        assert "candidates" in notice
+        await pilot.press("ctrl+down", "down", "enter")
+        await wait_until(pilot, lambda: app.evidence.passage is not None)
+        assert app.evidence.passage is not None and app.evidence.passage.id == "second"

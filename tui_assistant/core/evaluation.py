@@ -47,6 +47,15 @@ class CaseResult:
     def correct(self) -> bool:
         return self.got == self.case.expect_passage
 
+    @property
+    def on_screen(self) -> bool:
+        """The expected passage is the one answered from, or one of a refusal's
+        candidates or nearest passages: the user sees it without searching."""
+        expected = self.case.expect_passage
+        if expected is None:
+            return False
+        return self.got == expected or any(p.id == expected for p in self.outcome.nearest)
+
 
 @dataclass(frozen=True, slots=True)
 class Tally:
@@ -104,6 +113,31 @@ class EvalReport:
         return _tally(r for r in self.results if r.case.expect_passage is None)
 
     @property
+    def precision(self) -> float:
+        """Cases answered with the expected passage / cases answered (retrieval found a
+        passage); 1.0 when none was answered, since no wrong passage was shown."""
+        answered = [r for r in self.results if r.got is not None]
+        return _share(sum(r.correct for r in answered), len(answered), empty=1.0)
+
+    @property
+    def on_screen(self) -> float:
+        """Answerable cases whose expected passage is on screen / answerable cases."""
+        answerable = [r for r in self.results if r.case.expect_passage is not None]
+        return _share(sum(r.on_screen for r in answerable), len(answerable))
+
+    @property
+    def unanswerable_answered(self) -> float:
+        """Cases expecting no passage that got one / cases expecting no passage."""
+        unanswerable = [r for r in self.results if r.case.expect_passage is None]
+        return _share(sum(r.got is not None for r in unanswerable), len(unanswerable))
+
+    @property
+    def coverage(self) -> float:
+        """Answerable cases answered with the expected passage / answerable cases."""
+        answerable = self.answerable
+        return _share(answerable.correct, answerable.cases)
+
+    @property
     def failures(self) -> list[CaseResult]:
         return [result for result in self.results if not result.correct]
 
@@ -120,6 +154,10 @@ class EvalReport:
                 kind: {"cases": tally.cases, "correct": tally.correct}
                 for kind, tally in self.by_kind.items()
             },
+            "precision": self.precision,
+            "on_screen": self.on_screen,
+            "unanswerable_answered": self.unanswerable_answered,
+            "coverage": self.coverage,
             "answerable": _tally_json(self.answerable),
             "refusals": _tally_json(self.refusals),
             "failures": [
@@ -150,6 +188,10 @@ def _tally(results: Iterable[CaseResult]) -> Tally:
     for result in results:
         tally = tally.add(result.correct)
     return tally
+
+
+def _share(part: int, whole: int, empty: float = 0.0) -> float:
+    return part / whole if whole else empty
 
 
 def _tally_json(tally: Tally) -> dict[str, Any]:

@@ -20,6 +20,7 @@ class OutcomeKind(StrEnum):
 
 class Reason(StrEnum):
     NO_EVIDENCE = "no_evidence"
+    AMBIGUOUS = "ambiguous"
     TOO_LONG = "too_long"
     UNVERIFIED = "unverified"
     PROVIDER_ERROR = "provider_error"
@@ -32,6 +33,7 @@ class Reason(StrEnum):
 
 _REASON_WORDS: dict[Reason, str] = {
     Reason.NO_EVIDENCE: "no passage matched this question",
+    Reason.AMBIGUOUS: "several passages might answer this",
     Reason.TOO_LONG: "the question is over 4,000 characters",
     Reason.UNVERIFIED: "the model's answer failed the citation check",
     Reason.PROVIDER_ERROR: "the provider did not return a usable answer",
@@ -98,6 +100,7 @@ class Outcome:
     passages: tuple[Passage, ...] = ()
     nearest: tuple[Passage, ...] = ()
     quotes: tuple[Quote, ...] = ()
+    confidence: float | None = None
 
     @property
     def answered(self) -> bool:
@@ -117,6 +120,9 @@ class Outcome:
         if self.kind is OutcomeKind.CANCELLED:
             return "cancelled"
         assert self.reason is not None
+        if self.reason is Reason.AMBIGUOUS:
+            # The candidates are in the evidence panel, one key away.
+            return f"refused: {describe_reason(self.reason)}: ctrl+down to step"
         if self.reason is Reason.NO_EVIDENCE and self.detail:
             return f"refused: {self.detail}"  # why retrieval refused says it all
         words = describe_reason(self.reason)
@@ -161,6 +167,7 @@ class Outcome:
             "matched_words": list(self.evidence.matched_words) if self.evidence else [],
             "score": self.evidence.score if self.evidence else None,
             "runner_up_score": self.evidence.runner_up_score if self.evidence else None,
+            "confidence": self.confidence,
         }
 
 
@@ -172,7 +179,8 @@ def _retrieved(evidence: Evidence | None, passages: tuple[Passage, ...] | None) 
     return {
         "evidence": evidence,
         "retrieval": evidence.mode,
-        "passages": passages if passages is not None else (evidence.passage,),
+        "passages": passages if passages is not None else evidence.passages,
+        "confidence": evidence.confidence,
     }
 
 
@@ -210,15 +218,17 @@ def refused(
     )
 
 
-def not_found(question: str, no_evidence: NoEvidence) -> Outcome:
-    """A `no_evidence` refusal: why retrieval refused, and the nearest passages."""
+def not_found(question: str, no_evidence: NoEvidence, detail: str | None = None) -> Outcome:
+    """A `no_evidence` or `ambiguous` refusal: why retrieval refused (or `detail`), and
+    the nearest passages or the candidates."""
     return Outcome(
         question=question,
         kind=OutcomeKind.REFUSED,
-        reason=Reason.NO_EVIDENCE,
-        detail=no_evidence.why,
+        reason=Reason.AMBIGUOUS if no_evidence.ambiguous else Reason.NO_EVIDENCE,
+        detail=detail or no_evidence.why,
         retrieval=no_evidence.mode,
         nearest=no_evidence.nearest,
+        confidence=no_evidence.confidence,
     )
 
 

@@ -8,16 +8,13 @@ the title (weighted like `keyword`, title 2 to body 1), and when it is a larger 
 of a short passage; repeats saturate, so one word cannot win on repetition alone.
 
 A score always has a best passage, so the product's promise (one passage or an honest
-refusal) rests on two confidence checks, both measured on the development sets (see
-docs/retrieval.md and scripts/retrieval_curve.py):
-
-- the best passage must beat the runner-up (an exact tie refuses), and
-- the words it matches must carry enough of the question's weight (each word weighted
-  by its inverse document frequency, so a question whose rare, telling words appear
-  nowhere in the library is refused even if its common words match somewhere). A
-  question word that no passage of the library holds is counted twice against the
-  question: it is unmatched like any other missing word, and it is also a sign that
-  the question is about something the library does not cover.
+refusal) rests on how sure the ranking is (`core.confidence`): the best passage's lead
+over the runner-up, its score against the most the question's words could score, and
+the share of the question's word weight it matches (each word weighted by its inverse
+document frequency; a question word that no passage holds counts twice, since it is
+also a sign that the question is about something the library does not cover). A sure
+question is answered; one whose best passages are close to each other (an exact tie,
+say) is refused as ambiguous with those candidates; any other is refused.
 
 Question words go through the same `normalise` as the index, plus a few extra words
 that are frequent in questions and say nothing about the topic; those are dropped only
@@ -27,16 +24,23 @@ here, so `keyword` results never change.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from tui_assistant.core.confidence import (
+    CLOSE_SCORE_SHARE,
+    RANKED_MODEL,
+    Assessment,
+    ConfidenceModel,
+    Signals,
+    assess,
+    conclude,
+)
 from tui_assistant.core.index import KeyFunction
 from tui_assistant.core.library import Library
 from tui_assistant.core.retrieval import (
     NEAREST_SHOWN,
     NO_SHARED_WORD,
-    TIE,
-    TOO_LITTLE_MATCHED,
     Evidence,
     Mode,
     NoEvidence,
@@ -53,20 +57,11 @@ TITLE_LENGTH_EFFECT = 0.75
 BODY_LENGTH_EFFECT = 0.75
 TITLE_WEIGHT = 2.0
 BODY_WEIGHT = 1.0
-
-# Confidence thresholds, read off the measured trade-off curves on the five development
-# sets (docs/retrieval.md, scripts/retrieval_curve.py): refuse at least 80% of the
-# unanswerable questions of the real documentation trees, then keep the most answerable
-# questions right. MIN_MATCHED_SHARE: the best passage's matched words must carry at least
-# this share of the question's word weight (words the library lacks counted twice); it
-# does almost all the refusing, and every share from 0.3 to 0.35 gave the same results
-# on the real trees. MIN_MARGIN: the best score must beat the runner-up's by more than
-# this fraction of the best score. Margins of 0.01 and 0.02 cost right answers on every
-# set and refused no further unanswerable question, so only an exact tie refuses by
-# margin. A margin does cut wrong passages shown; pass `min_margin` when a wrong passage
-# is worse than a refusal (see the docs).
-MIN_MARGIN = 0.0
-MIN_MATCHED_SHARE = 0.35
+# The document's path (folder and file name words: `providers/aws/guide/functions.md`
+# gives `providers aws guide functions`) is a third field, so a question's distinguishing
+# word ("aws", "v2") decides between copies of a page that differ mainly by folder.
+PATH_WEIGHT = 2.0
+PATH_LENGTH_EFFECT = 0.75
 
 # Words that frame a question without naming its topic ("I'm trying to...", "is it
 # possible to make..."), dropped from ranked questions. Chosen from how
@@ -102,8 +97,17 @@ class Ranking:
     margin: float
     matched_share: float
     unknown_words: tuple[str, ...] = ()
-    # Every passage that scored, by number.
+    # Every passage that scored, by number, and the question's keys each one holds.
     scores: Mapping[int, float] = field(default_factory=dict)
+    matched: Mapping[int, Sequence[str]] = field(default_factory=dict)
+    # Each question key's weight, and the question's total (unknown words twice).
+    weights: Mapping[str, float] = field(default_factory=dict)
+    total_weight: float = 1.0
+
+    def share_of(self, number: int) -> float:
+        """The share of the question's word weight that passage `number` matches."""
+        held = self.matched.get(number, ())
+        return math.fsum(self.weights[key] for key in held) / self.total_weight
 
 
 class RankedRetriever:
@@ -112,39 +116,40 @@ class RankedRetriever:
     key: KeyFunction = staticmethod(stem)
     mode: Mode = "ranked"
 
-    def __init__(
-        self,
-        library: Library,
-        min_margin: float = MIN_MARGIN,
-        min_matched_share: float = MIN_MATCHED_SHARE,
-    ) -> None:
+    def __init__(self, library: Library, model: ConfidenceModel = RANKED_MODEL) -> None:
         self.library = library
         self.index = library.index
-        self.min_margin = min_margin
-        self.min_matched_share = min_matched_share
+        self.model = model
         # Per-passage length normalisers, computed once so a question only walks postings.
         self._title_norms = _length_norms(self.index.title_lengths, TITLE_LENGTH_EFFECT)
         self._body_norms = _length_norms(self.index.body_lengths, BODY_LENGTH_EFFECT)
+        self._path, path_lengths = path_postings(library, self.key)
+        self._path_norms = _length_norms(path_lengths, PATH_LENGTH_EFFECT)
 
     def retrieve(self, question: str, count: int = 1) -> Evidence | NoEvidence:
         ranking = self.rank(question)
         if ranking is None:
             return NoEvidence(NO_SHARED_WORD, mode=self.mode)
-        why = self.refusal(ranking)
-        if why is not None:
-            nearest = best_numbers(ranking.scores, NEAREST_SHOWN)
-            return NoEvidence(why, tuple(map(self.library.passage, nearest)), self.mode)
-        best = ranking.passage_number
-        others = best_numbers(ranking.scores, count - 1, skip=best) if count > 1 else []
-        return Evidence(
-            passages=tuple(map(self.library.passage, [best, *others])),
-            mode=self.mode,
+        assessment = self.assess(ranking, max(count, NEAREST_SHOWN))
+        return conclude(
+            self.library,
+            assessment,
+            count,
             matched_words=ranking.matched_words,
             score=round(ranking.score, 4),
             runner_up_score=(
                 None if ranking.runner_up_score is None else round(ranking.runner_up_score, 4)
             ),
+            mode=self.mode,
         )
+
+    def assess(self, ranking: Ranking, depth: int = NEAREST_SHOWN) -> Assessment:
+        """The ranking judged by the confidence model: answer, candidates, or refusal."""
+        order = best_numbers(ranking.scores, depth)
+        closeness = [ranking.scores[number] / ranking.score for number in order]
+        signals = ranking_signals(ranking)
+        tied = ranking.margin == 0.0
+        return assess(self.model, order, closeness, CLOSE_SCORE_SHARE, signals, tied)
 
     def scored(self, question: str, count: int) -> list[tuple[int, float]]:
         """The best `count` passages by BM25F score, best first."""
@@ -153,14 +158,6 @@ class RankedRetriever:
             return []
         scores = ranking.scores
         return [(number, round(scores[number], 4)) for number in best_numbers(scores, count)]
-
-    def refusal(self, ranking: Ranking) -> str | None:
-        """Why the best passage does not win clearly enough, or None when it does."""
-        if ranking.margin <= self.min_margin:
-            return TIE
-        if ranking.matched_share < self.min_matched_share:
-            return TOO_LITTLE_MATCHED
-        return None
 
     def rank(self, question: str) -> Ranking | None:
         """The best-scoring passage and its confidence numbers; None when no passage matches."""
@@ -183,6 +180,12 @@ class RankedRetriever:
                 frequency[number] = (
                     frequency.get(number, 0.0) + BODY_WEIGHT * count / self._body_norms[number]
                 )
+            if PATH_WEIGHT:
+                path_norms = self._path_norms
+                for number in self._path.get(key, ()):
+                    frequency[number] = (
+                        frequency.get(number, 0.0) + PATH_WEIGHT / path_norms[number]
+                    )
             weight = weights[key] = _inverse_document_frequency(passage_count, len(frequency))
             if frequency:
                 matched_anywhere.add(key)
@@ -213,7 +216,42 @@ class RankedRetriever:
             matched_share=matched_weight / total_weight,
             unknown_words=unknown,
             scores=scores,
+            matched=matched,
+            weights=weights,
+            total_weight=total_weight,
         )
+
+
+def ranking_signals(ranking: Ranking) -> Signals:
+    """The confidence signals of a word ranking alone."""
+    return Signals(
+        word_lead=ranking.margin,
+        matched_share=ranking.matched_share,
+    )
+
+
+def path_words(document: str) -> list[str]:
+    """The content words of a document's path: its folders and its file name without
+    the extension (`providers/aws/guide/functions.md` -> providers, aws, guide, functions)."""
+    stem_part, _, extension = document.rpartition(".")
+    return content_words((stem_part if extension.isalpha() else document).replace("/", " "))
+
+
+def path_postings(library: Library, key: KeyFunction) -> tuple[dict[str, list[int]], list[int]]:
+    """Per key, the passage numbers whose document path holds it (ascending); and every
+    passage's path length in words. Each document's path is read once."""
+    postings: dict[str, list[int]] = {}
+    lengths: list[int] = []
+    by_document: dict[str, list[str]] = {}
+    for number in range(len(library)):
+        document = library.info(number).document
+        keys = by_document.get(document)
+        if keys is None:
+            keys = by_document[document] = list(dict.fromkeys(map(key, path_words(document))))
+        lengths.append(len(keys))
+        for found in keys:
+            postings.setdefault(found, []).append(number)
+    return postings, lengths
 
 
 def _seams(question: str, key: KeyFunction, matched: set[str], unknown: set[str]) -> set[str]:

@@ -30,8 +30,8 @@ BODY_WEIGHT = 1
 MIN_DISTINCT_MATCHES = 2
 
 
-# How many passages a refusal offers as places to look.
-NEAREST_SHOWN = 3
+# How many passages a refusal offers as places to look (or as candidates).
+NEAREST_SHOWN = 5
 
 Mode = Literal["keyword", "ranked", "hybrid"]
 
@@ -40,8 +40,10 @@ Mode = Literal["keyword", "ranked", "hybrid"]
 class Evidence:
     """The passage retrieval chose, why it won, and the runners-up after it.
 
-    `passages[0]` is the chosen one (`passage`); the others follow best first, distinct:
-    sent with it to a model, or one key away in the evidence panel.
+    `passages[0]` is the chosen one (`passage`); the others follow best first, distinct,
+    one key away in the evidence panel. The first `close_count` of them (all when None)
+    are close enough to the chosen one to be sent with it to a model. `confidence` is
+    the estimated chance that the chosen passage is the right one (None for `keyword`).
     """
 
     passages: tuple[Passage, ...]
@@ -49,20 +51,33 @@ class Evidence:
     score: float
     runner_up_score: float | None
     mode: Mode = "keyword"
+    close_count: int | None = None
+    confidence: float | None = None
 
     @property
     def passage(self) -> Passage:
         return self.passages[0]
 
+    @property
+    def close(self) -> tuple[Passage, ...]:
+        """The chosen passage and the runners-up close to it."""
+        return self.passages if self.close_count is None else self.passages[: self.close_count]
+
 
 @dataclass(frozen=True, slots=True)
 class NoEvidence:
     """No passage is convincing enough to answer from: why, in plain words, and the
-    closest passages (best first) as places to look, never as an answer."""
+    closest passages (best first) as places to look, never as an answer.
+
+    `ambiguous`: several passages are close but none clearly answers; `nearest` are
+    then the candidates. `confidence` as for `Evidence`, of the best of them.
+    """
 
     why: str
     nearest: tuple[Passage, ...] = ()
     mode: Mode = "keyword"
+    ambiguous: bool = False
+    confidence: float | None = None
 
 
 class Retriever(Protocol):

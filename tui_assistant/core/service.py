@@ -36,8 +36,8 @@ from tui_assistant.errors import ProviderFailure
 
 # A longer question is refused before anything else happens.
 MAX_QUESTION_CHARS = 4000
-# Candidates retrieved in deterministic mode: the answer's passage and the next ones,
-# one key away in the evidence panel.
+# Passages retrieved for an answer: its own and the next ones, one key away in the
+# evidence panel (a model gets only those close to the answer's, `Evidence.close`).
 CANDIDATES_SHOWN = 3
 
 
@@ -53,11 +53,21 @@ class AnswerProvider(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class PendingAnswer:
-    """Retrieval found a passage; the model has yet to answer from it."""
+    """Retrieval found passages to send; the model has yet to answer from them.
+
+    `evidence.close` are the passages sent: a sure question's passage and those close
+    to it, or an ambiguous question's candidates (`ambiguous` is then retrieval's
+    refusal, which stands unless the model's answer passes every check).
+    """
 
     question: str
     evidence: Evidence
     started: float
+    ambiguous: NoEvidence | None = None
+
+    @property
+    def sent(self) -> tuple[Passage, ...]:
+        return self.evidence.close
 
     def elapsed_ms(self) -> int:
         """Milliseconds since the question was asked (for an outcome's `elapsed_ms`)."""
@@ -95,19 +105,22 @@ class AnswerService:
             if previous is None:
                 return refused(question, Reason.NO_EVIDENCE).with_elapsed(_ms(started))
             return previous.for_question(question, _ms(started))
-        count = CANDIDATES_SHOWN if self.provider is None else self.passages_sent
-        evidence = self.retriever.retrieve(question, count)
+        evidence = self.retriever.retrieve(question, max(CANDIDATES_SHOWN, self.passages_sent))
         if isinstance(evidence, NoEvidence):
+            if self.provider is not None and evidence.ambiguous:
+                # The model may resolve what retrieval could not: it gets the candidates.
+                candidates = _candidates(evidence, self.passages_sent)
+                return PendingAnswer(question, candidates, started, ambiguous=evidence)
             return not_found(question, evidence).with_elapsed(_ms(started))
         if self.provider is None:
             return answered(question, evidence, evidence.passage.text, elapsed_ms=_ms(started))
-        return PendingAnswer(question=question, evidence=evidence, started=started)
+        close = min(len(evidence.close), self.passages_sent)
+        return PendingAnswer(question, replace(evidence, close_count=close), started)
 
     async def finish(self, pending: PendingAnswer) -> Outcome:
         """Ask the provider, then accept its answer only if the citation check passes."""
         assert self.provider is not None
-        question, evidence = pending.question, pending.evidence
-        sent = evidence.passages
+        question, evidence, sent = pending.question, pending.evidence, pending.sent
         try:
             async with asyncio.timeout(self.deadline_seconds):
                 answer = await self.provider.complete(question, sent)
@@ -118,6 +131,8 @@ class AnswerService:
             outcome = timed_out(question, evidence, detail, sent)
         else:
             outcome = self.judge(question, evidence, answer)
+        if pending.ambiguous is not None:
+            outcome = _resolved(outcome, pending.ambiguous)
         return outcome.with_elapsed(pending.elapsed_ms())
 
     def judge(self, question: str, evidence: Evidence, answer: ModelAnswer) -> Outcome:
@@ -131,7 +146,7 @@ class AnswerService:
         with its report, `strict` refuses it when any sentence is unsupported (keeping
         the report, so a display can say which).
         """
-        sent = evidence.passages
+        sent = evidence.close
         check = check_model_answer(answer, sent, with_support=self.support_mode != "off")
         if not check.accepted:
             return refused(question, Reason.UNVERIFIED, evidence, check.problem, sent)
@@ -158,13 +173,47 @@ class AnswerService:
             try:
                 outcome = await self.finish(step)
             except asyncio.CancelledError:
-                outcome = cancelled(question, step.evidence, step.evidence.passages)
+                outcome = cancelled(question, step.evidence, step.sent)
+                if step.ambiguous is not None:
+                    outcome = _resolved(outcome, step.ambiguous)
                 conversation.add(outcome.with_elapsed(step.elapsed_ms()))
                 raise
         else:
             outcome = step
         conversation.add(outcome)
         return outcome
+
+
+def _candidates(ambiguous: NoEvidence, sent: int) -> Evidence:
+    """An ambiguous question's candidates as the evidence a model answers from."""
+    return Evidence(
+        passages=ambiguous.nearest,
+        matched_words=(),
+        score=0.0,
+        runner_up_score=None,
+        mode=ambiguous.mode,
+        close_count=min(len(ambiguous.nearest), sent),
+        confidence=ambiguous.confidence,
+    )
+
+
+def _resolved(outcome: Outcome, ambiguous: NoEvidence) -> Outcome:
+    """The outcome of an ambiguous question sent to a model.
+
+    An answer that passed every check stands, its passage the one it cites first. An
+    answer that failed a check leaves retrieval's refusal (`ambiguous`, the candidates
+    listed). Any other end (a provider error, a timeout, a cancel) keeps its own reason,
+    with no passage chosen and the candidates listed."""
+    if outcome.answered and outcome.evidence is not None:
+        evidence = outcome.evidence
+        cited = next(p for p in evidence.passages if p.id == outcome.citations[0])
+        others = tuple(p for p in evidence.passages if p.id != cited.id)
+        chosen = replace(evidence, passages=(cited, *others))
+        return replace(outcome, evidence=chosen)
+    if outcome.reason in (Reason.UNVERIFIED, Reason.UNSUPPORTED):
+        refusal = not_found(outcome.question, ambiguous)
+        return replace(refusal, passages=outcome.passages, support=outcome.support)
+    return replace(outcome, evidence=None, nearest=ambiguous.nearest)
 
 
 def _ms(started: float) -> int:

@@ -33,6 +33,7 @@ from tui_assistant.ui.whole_items import WholeItems, id_item
 
 HINT = "No evidence for the last outcome. Ask a question, or pick a passage with ctrl+l."
 NEAREST_TITLE = "not an answer: closest passages"
+CANDIDATES_TITLE = "not sure: one of these candidates may answer it"
 
 
 def location_suffix(passage: Passage) -> str:
@@ -150,9 +151,10 @@ class EvidencePanel(VerticalScroll):
 
     def show_outcome(self, outcome: Outcome) -> None:
         """The passages behind an outcome: the cited ones first, then the others it was
-        built from; or a `no_evidence` refusal's closest passages."""
-        if outcome.reason is Reason.NO_EVIDENCE and outcome.nearest:
-            self._show_nearest(outcome.nearest, outcome.detail)
+        built from; or a refusal's closest passages (an `ambiguous` one's candidates)."""
+        if outcome.reason in (Reason.NO_EVIDENCE, Reason.AMBIGUOUS) and outcome.nearest:
+            title = CANDIDATES_TITLE if outcome.reason is Reason.AMBIGUOUS else NEAREST_TITLE
+            self._show_nearest(outcome.nearest, outcome.detail, title)
             return
         evidence = outcome.evidence
         if evidence is None and not outcome.passages:
@@ -255,9 +257,12 @@ class EvidencePanel(VerticalScroll):
         self._render_passage()
         self.refresh_bindings()
 
-    def _show_nearest(self, nearest: tuple[Passage, ...], why: str | None) -> None:
+    def _show_nearest(
+        self, nearest: tuple[Passage, ...], why: str | None, title: str = NEAREST_TITLE
+    ) -> None:
         self._reset()
         self.nearest = nearest
+        self.query_one("#evidence-notice", Static).update(Content(title))
         self.body.show("")
         self.add_class("-nearest")
         self.border_subtitle = "refused"
@@ -316,13 +321,16 @@ def score_text(evidence: Evidence) -> str:
     the cosine similarity, so the next passage's cosine can be the higher one: it is
     not shown. In the lexical modes the order is the score's, best first, so the next
     passage's score is shown beside it."""
+    sure = "" if evidence.confidence is None else f"; confidence {evidence.confidence:.2f}"
+    if not evidence.score:  # a model's pick among an ambiguous question's candidates
+        return f"a candidate the model cited{sure}"
     if evidence.mode == "hybrid":
-        return f"best match of words and meaning (cosine {evidence.score:.2f})"
+        return f"best match of words and meaning (cosine {evidence.score:.2f}{sure})"
     name = "BM25" if evidence.mode == "ranked" else "score"
     text = f"best match ({name} {_figure(evidence.score)}"
     if evidence.runner_up_score is not None:
         text += f", next {_figure(evidence.runner_up_score)}"
-    return text + ")"
+    return text + sure + ")"
 
 
 def _figure(score: float) -> str:

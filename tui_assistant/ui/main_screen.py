@@ -242,7 +242,7 @@ class MainScreen(LibraryScreen):
                 Reason.PROVIDER_ERROR,
                 pending.evidence,
                 f"unexpected {type(error).__name__}",
-                pending.evidence.passages,
+                pending.sent,
             ).with_elapsed(pending.elapsed_ms())
         if self.pending is not pending:
             return  # cancelled while the answer was on its way: never shown
@@ -259,7 +259,7 @@ class MainScreen(LibraryScreen):
         if pending is None:
             return
         self.workers.cancel_group(self, "ask")
-        outcome = cancelled(pending.question, pending.evidence, pending.evidence.passages)
+        outcome = cancelled(pending.question, pending.evidence, pending.sent)
         self._conclude(outcome.with_elapsed(pending.elapsed_ms()), self._pending_view)
 
     def _conclude(self, outcome: Outcome, view: TurnView | None) -> None:

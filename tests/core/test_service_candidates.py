@@ -1,0 +1,176 @@
+"""What the service sends to a model and what it makes of the answer, for a sure
+question (its passage and those close to it) and an ambiguous one (its candidates)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from tests.helpers import library_of
+from tui_assistant.core.answers import ModelAnswer
+from tui_assistant.core.confidence import AMBIGUOUS
+from tui_assistant.core.conversation import Conversation
+from tui_assistant.core.library import Library
+from tui_assistant.core.outcome import OutcomeKind, Reason
+from tui_assistant.core.passages import Passage
+from tui_assistant.core.retrieval import Evidence, Mode, NoEvidence
+from tui_assistant.core.service import AnswerService
+from tui_assistant.errors import ProviderFailure
+
+TEXTS = {
+    "aws": "On AWS set memorySize in MB for each function.",
+    "azure": "On Azure set memorySize in MB for each function.",
+    "google": "On Google Cloud set memorySize in MB for each function.",
+    "plugins": "Install plugins with the plugin install command.",
+    "tutorial": "Create a service, then deploy it.",
+    "telemetry": "Turn telemetry off with an environment variable.",
+}
+
+
+@pytest.fixture
+def library() -> Library:
+    return library_of(
+        Passage(id=pid, title=pid.title(), text=text, source_path=f"docs/{pid}.md")
+        for pid, text in TEXTS.items()
+    )
+
+
+class FixedRetriever:
+    """Retrieval whose result is given: the service's rules are tested, not a ranking."""
+
+    mode: Mode = "hybrid"
+
+    def __init__(self, library: Library, result: Evidence | NoEvidence) -> None:
+        self.library = library
+        self.result = result
+
+    def retrieve(self, question: str, count: int = 1) -> Evidence | NoEvidence:
+        return self.result
+
+
+class CitingProvider:
+    """Cites the passage whose id it is told to, or the first one it was sent."""
+
+    def __init__(self, cite: str | None = None, failure: Exception | None = None) -> None:
+        self.cite = cite
+        self.failure = failure
+        self.sent: list[str] = []
+
+    async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
+        self.sent = [passage.id for passage in passages]
+        if self.failure is not None:
+            raise self.failure
+        cited = self.cite or passages[0].id
+        return ModelAnswer(f"Set memorySize in MB for each function. [source:{cited}]")
+
+
+def passages(library: Library, *ids: str) -> tuple[Passage, ...]:
+    found = tuple(library.get(pid) for pid in ids)
+    assert all(found)
+    return found  # type: ignore[return-value]
+
+
+def sure(library: Library, close_count: int) -> Evidence:
+    return Evidence(
+        passages=passages(library, "azure", "aws", "plugins", "tutorial", "telemetry"),
+        matched_words=("azur", "memory"),
+        score=0.9,
+        runner_up_score=0.88,
+        mode="hybrid",
+        close_count=close_count,
+        confidence=0.95,
+    )
+
+
+def ambiguous(library: Library) -> NoEvidence:
+    return NoEvidence(
+        AMBIGUOUS,
+        passages(library, "aws", "azure", "google"),
+        "hybrid",
+        ambiguous=True,
+        confidence=0.5,
+    )
+
+
+async def test_a_sure_question_sends_its_passage_and_only_the_close_ones(
+    library: Library,
+) -> None:
+    provider = CitingProvider()
+    service = AnswerService(FixedRetriever(library, sure(library, 2)), provider, passages_sent=5)
+    outcome = await service.ask("memory on azure?", Conversation())
+    assert provider.sent == ["azure", "aws"]
+    assert outcome.answered and outcome.to_json()["passage_id"] == "azure"
+    assert [p["id"] for p in outcome.to_json()["passages"]] == ["azure", "aws"]
+
+
+async def test_a_sure_question_with_no_close_runner_up_sends_one_passage(
+    library: Library,
+) -> None:
+    provider = CitingProvider()
+    service = AnswerService(FixedRetriever(library, sure(library, 1)), provider, passages_sent=3)
+    await service.ask("memory on azure?", Conversation())
+    assert provider.sent == ["azure"]
+
+
+async def test_the_passages_setting_caps_what_is_sent(library: Library) -> None:
+    provider = CitingProvider()
+    service = AnswerService(FixedRetriever(library, sure(library, 5)), provider, passages_sent=2)
+    await service.ask("memory on azure?", Conversation())
+    assert provider.sent == ["azure", "aws"]
+
+
+async def test_deterministic_answers_list_their_runners_up_one_key_away(library: Library) -> None:
+    service = AnswerService(FixedRetriever(library, sure(library, 1)))
+    data = (await service.ask("memory on azure?", Conversation())).to_json()
+    assert data["passage_id"] == "azure"
+    assert data["passages"][0]["id"] == "azure"
+    assert len(data["passages"]) > 1
+
+
+async def test_an_ambiguous_question_is_refused_with_its_candidates(library: Library) -> None:
+    service = AnswerService(FixedRetriever(library, ambiguous(library)))
+    outcome = await service.ask("memory size?", Conversation())
+    data = outcome.to_json()
+    assert (data["outcome"], data["reason"]) == ("refused", "ambiguous")
+    assert data["passage_id"] is None and data["answer"] is None
+    assert [p["id"] for p in data["nearest"]] == ["aws", "azure", "google"]
+    assert "several passages might answer this" in outcome.describe()
+    assert "ctrl+down" in outcome.describe()
+
+
+async def test_in_model_mode_the_candidates_go_to_the_model_which_may_resolve_it(
+    library: Library,
+) -> None:
+    provider = CitingProvider(cite="azure")
+    service = AnswerService(FixedRetriever(library, ambiguous(library)), provider, passages_sent=3)
+    outcome = await service.ask("memory size on azure?", Conversation())
+    assert provider.sent == ["aws", "azure", "google"]
+    data = outcome.to_json()
+    assert data["outcome"] == "answered" and data["reason"] is None
+    assert data["passage_id"] == "azure" and data["citations"] == ["azure"]
+    assert {p["id"] for p in data["passages"]} == {"aws", "azure", "google"}
+
+
+async def test_a_model_answer_failing_the_checks_leaves_the_ambiguous_refusal(
+    library: Library,
+) -> None:
+    provider = CitingProvider(cite="plugins")  # not one of the candidates sent
+    service = AnswerService(FixedRetriever(library, ambiguous(library)), provider, passages_sent=3)
+    outcome = await service.ask("memory size?", Conversation())
+    data = outcome.to_json()
+    assert (data["outcome"], data["reason"]) == ("refused", "ambiguous")
+    assert data["passage_id"] is None
+    assert [p["id"] for p in data["nearest"]] == ["aws", "azure", "google"]
+
+
+async def test_a_provider_failure_on_an_ambiguous_question_keeps_its_reason(
+    library: Library,
+) -> None:
+    failure = ProviderFailure(Reason.PROVIDER_ERROR, "HTTP 500")
+    provider = CitingProvider(failure=failure)
+    service = AnswerService(FixedRetriever(library, ambiguous(library)), provider)
+    outcome = await service.ask("memory size?", Conversation())
+    assert outcome.kind is OutcomeKind.REFUSED and outcome.reason is Reason.PROVIDER_ERROR
+    assert outcome.to_json()["passage_id"] is None
+    assert [p.id for p in outcome.nearest] == ["aws", "azure", "google"]
