@@ -29,7 +29,7 @@ from tui_assistant.core.retrieval import (
     KeywordRetriever,
     NoEvidence,
 )
-from tui_assistant.core.text import normalise, normalise_distinct
+from tui_assistant.core.text import is_cjk, normalise, normalise_distinct
 
 
 def nearest(passages: list[Passage], scores: dict[int, float]) -> tuple[Passage, ...]:
@@ -127,8 +127,22 @@ def reference_ranked(passages: list[Passage], question: str) -> ranked.Ranking |
     best = order[0]
     runner_up = scores[order[1]] if len(order) > 1 else None
     margin = 1.0 if runner_up is None else (scores[best] - runner_up) / scores[best]
-    # Words the library lacks count twice in the question's weight.
-    total = sum(weights.values()) + sum(weights[key] for key in unknown)
+    # Words the library lacks count twice in the question's weight; a CJK pair it lacks
+    # counts once, and not at all when it is the seam beside a pair the best passage holds.
+    sequence = normalise(question)
+    held = set(matched[best])
+    seams = {
+        pair
+        for place, pair in enumerate(sequence)
+        if pair in unknown
+        and is_cjk(pair)
+        and any(
+            beside in held and (beside[-1] == pair[0] or beside[0] == pair[-1])
+            for beside in sequence[max(place - 1, 0) : place] + sequence[place + 1 : place + 2]
+        )
+    }
+    total = sum(weight for key, weight in weights.items() if key not in seams)
+    total += sum(weights[key] for key in unknown if not is_cjk(key))
     share = sum(weights[key] for key in matched[best]) / total
     return ranked.Ranking(
         best, tuple(matched[best]), scores[best], runner_up, margin, share, tuple(unknown)

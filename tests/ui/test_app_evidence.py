@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.helpers import BUNDLED_LESSONS
-from tests.helpers.tui import ask, make_app, make_context, running, status, wait_until
+from tests.helpers.tui import ask, concluded, make_app, make_context, running, status, wait_until
 
 SIZE = (100, 32)
 
@@ -15,7 +15,7 @@ async def test_ctrl_down_steps_through_the_candidates_of_an_answer(tmp_path: Pat
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, retrieval="ranked"))
     async with running(app, SIZE) as pilot:
         await ask(pilot, "how much salt for pasta water")
-        await wait_until(pilot, lambda: status(app) == "answered")
+        await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
         assert app.evidence.passage is not None
         shown = [app.evidence.passage.id]
         # Keys work from the question box, where the focus stays.

@@ -16,7 +16,16 @@ import pytest
 
 from tests.helpers import BUNDLED_LESSONS
 from tests.helpers.fake_openai_server import CitePassage, FakeOpenAIServer
-from tests.helpers.tui import ask, make_app, make_context, notices, running, status, wait_until
+from tests.helpers.tui import (
+    ask,
+    concluded,
+    make_app,
+    make_context,
+    notices,
+    running,
+    status,
+    wait_until,
+)
 from tui_assistant.settings import load_settings
 from tui_assistant.store.ledger import LEDGER_FILE_NAME
 from tui_assistant.ui.app import AssistantApp
@@ -60,7 +69,7 @@ async def test_a_damaged_call_ledger_is_a_notice_in_the_chat(
         await pilot.pause()
         assert notices(app) == []
         await ask(pilot, PASTA)
-        await wait_until(pilot, lambda: status(app) == "answered", timeout=10)
+        await wait_until(pilot, lambda: status(app) == "answered" and concluded(app), timeout=10)
         await wait_until(pilot, lambda: bool(notices(app)))
         [notice] = notices(app)
         assert notice.startswith(f"warning: call ledger {data / LEDGER_FILE_NAME}")
@@ -87,7 +96,7 @@ async def test_warnings_from_the_app_thread_and_other_threads_are_shown_cleaned(
         ]
         # The app still answers as usual.
         await ask(pilot, "how much salt for pasta water")
-        await wait_until(pilot, lambda: status(app) == "answered")
+        await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
     assert notice_handlers() == []
     # After the app has gone, a warning is no longer routed to it (and breaks nothing).
     core_logger.warning("after the app")

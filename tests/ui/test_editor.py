@@ -13,6 +13,7 @@ from textual.app import SuspendNotSupported
 from tests.helpers import BUNDLED_LESSONS
 from tests.helpers.tui import (
     ask,
+    concluded,
     make_app,
     make_context,
     note,
@@ -98,7 +99,7 @@ async def test_ctrl_o_without_an_editor_or_a_passage_says_so(
         await pilot.press("ctrl+o")
         assert note(app) == "no passage shown to open"
         await ask(pilot, "how much salt for pasta water")
-        await wait_until(pilot, lambda: status(app) == "answered")
+        await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
         await pilot.press("ctrl+o")
         assert note(app) == "no editor: set $VISUAL or $EDITOR"
         assert status(app) == "answered"  # the outcome stays in view

@@ -27,6 +27,7 @@ from tests.helpers.tui import (
     SlowStart,
     ask,
     chat_text,
+    concluded,
     labels,
     make_app,
     make_context,
@@ -68,7 +69,7 @@ async def test_progress_is_shown_before_ready_and_questions_wait(tmp_path: Path)
             # The note stays until the next action: asking again clears it.
             assert "ask again once the library is loaded" in note(app)
             await pilot.press("enter")
-            await wait_until(pilot, lambda: status(app) == "answered")
+            await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
     finally:
         slow.release.set()
 
@@ -102,7 +103,7 @@ async def test_ctrl_r_picks_up_an_added_file(nested: Path, tmp_path: Path) -> No
         assert "  Rice" in labels(app.library_browser.library_tree)
         await pilot.press("escape")
         await ask(pilot, "rinse rice first")
-        await wait_until(pilot, lambda: status(app) == "answered")
+        await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
         assert app.evidence.passage is not None and app.evidence.passage.id == "cooking/rice"
 
 
@@ -116,7 +117,7 @@ async def test_a_failed_reload_keeps_the_loaded_library(nested: Path, tmp_path: 
         assert "does not exist" in note(app)
         assert len(app.main.context.library) == 7
         await ask(pilot, "ten grams salt litre")
-        await wait_until(pilot, lambda: status(app) == "answered")
+        await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
 
 
 async def test_reload_is_refused_while_a_question_is_in_flight(tmp_path: Path) -> None:
@@ -169,7 +170,7 @@ async def test_reloading_shows_its_count_and_a_question_waits_for_the_new_librar
             assert status(app) == "reloading 3/9 files"
             assert app.question_box.value == ""
             slow.release.set()
-            await wait_until(pilot, lambda: status(app) == "answered")
+            await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
             # The status bar says it at once; the evidence is drawn a frame later.
             await wait_until(pilot, lambda: app.evidence.passage is not None)
             assert app.evidence.passage is not None
@@ -229,7 +230,7 @@ async def test_a_note_stays_until_the_next_action(tmp_path: Path) -> None:
         await pilot.press("ctrl+r")
         assert note(app) == "reload after the answer: a question is in flight"
         provider.release.set()
-        await wait_until(pilot, lambda: status(app) == "answered")
+        await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
         assert note(app) == "reload after the answer: a question is in flight"
         await pilot.press("ctrl+l")
         assert note(app) == ""
@@ -283,7 +284,7 @@ async def test_hybrid_answers_lexically_while_embedding_then_by_meaning(tmp_path
         await wait_until(pilot, lambda: "embedding 0/3" in status_line(app))
         # Usable at once: asked now, answered by the lexical ranking.
         await ask(pilot, "how much salt for pasta water")
-        await wait_until(pilot, lambda: status(app) == "answered")
+        await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
         assert app.main.transcript.outcomes[-1].retrieval == "ranked"
         embedder.release.set()
         await wait_until(pilot, lambda: "3 passages · hybrid" in status_line(app))

@@ -15,6 +15,7 @@ from tests.helpers.tui import (
     HangingProvider,
     SlowReload,
     ask,
+    concluded,
     make_app,
     make_context,
     note,
@@ -71,7 +72,7 @@ async def test_a_document_added_edited_and_removed_is_reloaded_by_itself(
         await wait_until(pilot, lambda: "boiler" in passage_ids(app), timeout=RELOAD_WAIT)
         assert note(app) == f"reloaded: +1 {MINUS}0 passages"
         await ask(pilot, "what pressure should the boiler be at")
-        await wait_until(pilot, lambda: status(app) == "answered")
+        await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
         assert app.evidence.passage is not None and app.evidence.passage.id == "boiler"
 
         write_lesson(folder, "boiler", "Boiler pressure", BOILER + " Top it up when low.")
@@ -108,7 +109,9 @@ async def test_a_question_asked_during_a_watch_reload_waits_for_the_new_library(
             assert note(app) == "the question waits for the reload"
             slow.release.set()
 
-            await wait_until(pilot, lambda: status(app) == "answered", timeout=RELOAD_WAIT)
+            await wait_until(
+                pilot, lambda: status(app) == "answered" and concluded(app), timeout=RELOAD_WAIT
+            )
             assert app.evidence.passage is not None and app.evidence.passage.id == "boiler"
     finally:
         slow.release.set()
@@ -170,7 +173,7 @@ async def test_a_folder_that_cannot_be_watched_says_so_and_the_app_goes_on(
             "(it does not exist); ctrl+r reloads by hand"
         ]
         await ask(pilot, "how much salt goes in pasta water")
-        await wait_until(pilot, lambda: status(app) == "answered")
+        await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
 
 
 async def test_the_palette_shows_the_library_report(tmp_path: Path) -> None:

@@ -192,5 +192,5 @@ async def test_escape_cancels_the_real_request_and_closes_its_connection(
         # The provider is still usable: the next question is answered.
         server.behaviour = CitePassage("Use about 10 grams of salt per litre.")
         await ask(pilot, PASTA)
-        await wait_until(pilot, lambda: status(app) == "answered", timeout=10)
+        await wait_until(pilot, lambda: status(app) == "answered" and concluded(app), timeout=10)
         assert "LATE ANSWER" not in chat_text(app)

@@ -180,17 +180,17 @@ def conclude(
 # (docs/retrieval.md shows them, and the held-out results of the same fit without each set).
 HYBRID_MODEL = ConfidenceModel(
     names=SIGNAL_NAMES,
-    coefficients=(0.5450, 3.3548, 2.1097, 0.5797, 2.0956, 0.6754, 0.0712),
-    intercept=-3.6438,
-    answer_at=0.87,
+    coefficients=(0.3044, 3.5382, 2.0220, 0.6275, 2.0233, 0.6199, 0.2410),
+    intercept=-3.6313,
+    answer_at=0.86,
     close_at=0.26,
 )
 RANKED_MODEL = ConfidenceModel(
     names=("word_lead", "matched_share"),
-    coefficients=(1.8818, 3.5839),
-    intercept=-2.6783,
+    coefficients=(1.8871, 3.6172),
+    intercept=-2.7150,
     answer_at=0.81,
-    close_at=0.28,
+    close_at=0.24,
 )
 # A runner-up is close to the best passage (a candidate beside it, or sent with it to a
 # model) when its cosine is within this much of the best's (hybrid), or its word score

@@ -21,8 +21,9 @@ KeyGroup = tuple[str, Sequence[BindingType]]
 ABOUT = (
     "Answers come only from the library's passages. Each answer names its passage and "
     "source path; the evidence panel shows that passage with the question's words "
-    "highlighted. When no single passage matches, or a model's answer fails the "
-    "citation check, the app refuses and the status bar says why."
+    "highlighted. When no passage is close, or several might answer and none clearly "
+    "does, or a model's answer fails the citation check, the app refuses and the status "
+    "bar says why; the passages it found stay one key away (ctrl+down)."
 )
 
 
