@@ -153,8 +153,11 @@ class EvidencePanel(VerticalScroll):
         """The passages behind an outcome: the cited ones first, then the others it was
         built from; or a refusal's closest passages (an `ambiguous` one's candidates)."""
         if outcome.reason in (Reason.NO_EVIDENCE, Reason.AMBIGUOUS) and outcome.nearest:
-            title = CANDIDATES_TITLE if outcome.reason is Reason.AMBIGUOUS else NEAREST_TITLE
-            self._show_nearest(outcome.nearest, outcome.detail, title)
+            if outcome.reason is Reason.AMBIGUOUS:
+                # The title says why: on a small screen the list needs the room.
+                self._show_nearest(outcome.nearest, None, CANDIDATES_TITLE)
+            else:
+                self._show_nearest(outcome.nearest, outcome.detail, NEAREST_TITLE)
             return
         evidence = outcome.evidence
         if evidence is None and not outcome.passages:
