@@ -25,6 +25,16 @@ if os.environ.get("CI"):
 
 
 @pytest.fixture
+def no_settings_from_outside(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No `TUI_ASSISTANT_*` variable of the machine and no `.env` of the working folder
+    reach the settings: the tests set what they mean."""
+    for name in list(os.environ):
+        if name.startswith("TUI_ASSISTANT_"):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture
 def make_library(tmp_path: Path) -> Callable[[Mapping[str, tuple[str, str]]], Path]:
     """Write `{id: (title, text)}` as a lesson folder and return it."""
 

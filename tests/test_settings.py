@@ -19,13 +19,7 @@ from tui_assistant.errors import ConfigError
 from tui_assistant.locations import default_data_dir
 from tui_assistant.settings import Settings, describe, load_settings
 
-
-@pytest.fixture(autouse=True)
-def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name in list(__import__("os").environ):
-        if name.startswith("TUI_ASSISTANT_"):
-            monkeypatch.delenv(name)
-    monkeypatch.chdir(tmp_path)
+pytestmark = pytest.mark.usefixtures("no_settings_from_outside")
 
 
 def test_defaults_are_the_documented_ones() -> None:

@@ -3,20 +3,12 @@ errors. (The other settings: `test_settings.py`.)"""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from tui_assistant.errors import ConfigError
 from tui_assistant.settings import load_settings
 
-
-@pytest.fixture(autouse=True)
-def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name in list(__import__("os").environ):
-        if name.startswith("TUI_ASSISTANT_"):
-            monkeypatch.delenv(name)
-    monkeypatch.chdir(tmp_path)
+pytestmark = pytest.mark.usefixtures("no_settings_from_outside")
 
 
 def test_every_kind_is_read_by_default() -> None:

@@ -253,3 +253,31 @@ def test_hostile_answers_over_several_passages_are_refused_with_a_reason(
     assert outcome.detail == problem
     assert outcome.passages == (HOSTILE, CONFIG)
     assert outcome.to_json()["quotes"] == [] and outcome.answer is None
+
+
+class RetrieverThatMustNotRun:
+    """A retriever that fails the test if anything asks it."""
+
+    mode = "hybrid"
+
+    def __init__(self) -> None:
+        self.library = memory_library(BUNDLED_LESSONS)
+
+    def retrieve(self, question: str, count: int = 1) -> Evidence:
+        raise AssertionError(f"retrieval ran for {question!r}")
+
+
+@pytest.mark.parametrize("question", ["", "   ", "\t\n"])
+async def test_a_blank_question_is_refused_with_no_place_to_look_and_no_call(
+    question: str,
+) -> None:
+    provider = ObedientProvider()
+    service = AnswerService(RetrieverThatMustNotRun(), provider)  # type: ignore[arg-type]
+
+    outcome = await service.ask(question, Conversation())
+
+    assert outcome.kind is OutcomeKind.REFUSED
+    assert outcome.reason is Reason.NO_EVIDENCE
+    assert outcome.nearest == () and outcome.passages == ()
+    assert outcome.describe() == "refused: the question is empty"
+    assert provider.calls == 0

@@ -36,6 +36,7 @@ from tui_assistant.errors import ProviderFailure
 
 # A longer question is refused before anything else happens.
 MAX_QUESTION_CHARS = 4000
+EMPTY_QUESTION = "the question is empty"
 # Passages retrieved for an answer: its own and the next ones, one key away in the
 # evidence panel (a model gets only those close to the answer's, `Evidence.close`).
 CANDIDATES_SHOWN = 3
@@ -100,6 +101,10 @@ class AnswerService:
         started = time.perf_counter()
         if len(question) > MAX_QUESTION_CHARS:
             return refused(question, Reason.TOO_LONG).with_elapsed(_ms(started))
+        if not question.strip():
+            # Nothing to retrieve by: no passage is offered, not even as a place to look.
+            outcome = refused(question, Reason.NO_EVIDENCE, detail=EMPTY_QUESTION)
+            return outcome.with_elapsed(_ms(started))
         if is_repeat_request(question):
             previous = conversation.last_answered()
             if previous is None:
