@@ -74,3 +74,5 @@ async def test_an_ambiguous_question_says_so_and_ctrl_down_steps_to_its_candidat
         await pilot.press("ctrl+down", "down", "enter")
         await wait_until(pilot, lambda: app.evidence.passage is not None)
         assert app.evidence.passage is not None and app.evidence.passage.id == "second"
+        step = str(app.evidence.query_one("#evidence-step").render())
+        assert step == "candidate 2/2 · not an answer"

@@ -120,6 +120,8 @@ class EvidencePanel(VerticalScroll):
         self.passages: tuple[Passage, ...] = ()
         self.position = 0  # index into `passages` of the one on screen
         self.nearest: tuple[Passage, ...] = ()
+        # What the listed passages are: an ambiguous refusal's candidates, else closest.
+        self._listed_as = "closest"
         self._roles: tuple[str, ...] = ()
         self._quotes: tuple[Quote, ...] = ()
         self._matched_keys: tuple[str, ...] = ()
@@ -222,6 +224,7 @@ class EvidencePanel(VerticalScroll):
         self.passages = ()
         self.position = 0
         self.nearest = ()
+        self._listed_as = "closest"
         self._roles = ()
         self._quotes = ()
         self._matched_keys = ()
@@ -265,6 +268,7 @@ class EvidencePanel(VerticalScroll):
     ) -> None:
         self._reset()
         self.nearest = nearest
+        self._listed_as = "candidate" if title == CANDIDATES_TITLE else "closest"
         self.query_one("#evidence-notice", Static).update(Content(title))
         self.body.show("")
         self.add_class("-nearest")
@@ -292,7 +296,7 @@ class EvidencePanel(VerticalScroll):
             return
         count = len(self.passages)
         role = self._roles[self.position] if self._roles else ""
-        step = f"{'closest ' if self.nearest else ''}{self.position + 1}/{count}"
+        step = f"{self._listed_as + ' ' if self.nearest else ''}{self.position + 1}/{count}"
         self.query_one("#evidence-step", Static).update(
             literal(" · ".join(filter(None, [step, role])))
         )
