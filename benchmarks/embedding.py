@@ -34,9 +34,9 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 from tokenizers import Tokenizer  # noqa: E402
 
-from tui_assistant.core.dense import DenseIndex  # noqa: E402
-from tui_assistant.core.fusion import reciprocal_rank_fusion, split_pieces  # noqa: E402
-from tui_assistant.core.passages import split_document  # noqa: E402
+from tui_assistant.core.documents.split import split_document  # noqa: E402
+from tui_assistant.core.retrieval.dense import DenseIndex  # noqa: E402
+from tui_assistant.core.retrieval.fusion import reciprocal_rank_fusion, split_pieces  # noqa: E402
 from tui_assistant.providers.embedding import (  # noqa: E402
     LocalSentenceEmbedder,
     bundled_model_folder,

@@ -26,9 +26,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tui_assistant.core.conversation import Conversation  # noqa: E402
-from tui_assistant.core.retrieval import KeywordRetriever  # noqa: E402
+from tui_assistant.core.display_text import clean_display_text  # noqa: E402
+from tui_assistant.core.retrieval.keyword import KeywordRetriever  # noqa: E402
 from tui_assistant.core.service import AnswerService  # noqa: E402
-from tui_assistant.core.text import clean_display_text, normalise, stem  # noqa: E402
+from tui_assistant.core.words import normalise, stem  # noqa: E402
 from tui_assistant.store.index_store import open_library  # noqa: E402
 
 MEGABYTE = 1024 * 1024  # a "1M characters" input is 1 MiB of characters (more bytes in UTF-8)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tui_assistant.core.confidence import MAX_CANDIDATES, ConfidenceModel, Signals
+from tui_assistant.core.retrieval.confidence import MAX_CANDIDATES, ConfidenceModel, Signals
 
 # Ridge penalty on the coefficients (not the intercept): keeps a fit on a few hundred
 # questions from leaning on one set's quirks.

@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tui_assistant.core.library import Library
-from tui_assistant.core.text import STOPWORDS, stem, words
+from tui_assistant.core.library.library import Library
+from tui_assistant.core.words import STOPWORDS, stem, words
 from tui_assistant.store.index_store import open_library
 
 TITLE_WEIGHT = 2.0

@@ -35,10 +35,10 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from confidence_fit import Case, Metrics, by_set, choose_thresholds, fit, measure  # noqa: E402
 
-from tui_assistant.core import confidence  # noqa: E402
-from tui_assistant.core.confidence import ConfidenceModel, Signals  # noqa: E402
 from tui_assistant.core.evaluation import parse_cases  # noqa: E402
-from tui_assistant.core.ranked import RankedRetriever, ranking_signals  # noqa: E402
+from tui_assistant.core.retrieval import confidence  # noqa: E402
+from tui_assistant.core.retrieval.confidence import ConfidenceModel, Signals  # noqa: E402
+from tui_assistant.core.retrieval.ranked import RankedRetriever, ranking_signals  # noqa: E402
 
 # (name, cases file, library folder); a set whose folder is missing is skipped.
 SETS = [
@@ -83,7 +83,7 @@ def record(name: str, cases_path: Path, folder: Path, mode: str, data_dir: Path)
                 Case(name, case.expect_passage, order[0], signals, order, closeness, tied)
             )
         return recorded
-    from tui_assistant.core.hybrid import HybridRetriever
+    from tui_assistant.core.retrieval.hybrid import HybridRetriever
     from tui_assistant.providers.embedding import (
         DEFAULT_MODEL_SHA256,
         LocalSentenceEmbedder,

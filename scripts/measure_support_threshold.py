@@ -21,13 +21,13 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_ROOT))
 
-from tui_assistant.core.support import (  # noqa: E402
+from tui_assistant.core.checks.support import (  # noqa: E402
     SUPPORT_THRESHOLD,
     CheckedPassage,
     SentenceVerdict,
     judge_sentences,
 )
-from tui_assistant.core.text import stem  # noqa: E402
+from tui_assistant.core.words import stem  # noqa: E402
 from tui_assistant.store.index_store import open_library  # noqa: E402
 
 THRESHOLDS = [round(0.30 + 0.05 * step, 2) for step in range(15)]

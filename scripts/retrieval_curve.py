@@ -30,10 +30,12 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from fts5_top1 import Fts5TopOne  # noqa: E402
 
-from tui_assistant.core import ranked, retrieval  # noqa: E402
-from tui_assistant.core.library import Library  # noqa: E402
-from tui_assistant.core.ranked import RankedRetriever, Ranking  # noqa: E402
-from tui_assistant.core.retrieval import Evidence, KeywordRetriever  # noqa: E402
+from tui_assistant.core.library.library import Library  # noqa: E402
+from tui_assistant.core.retrieval import ranked  # noqa: E402
+from tui_assistant.core.retrieval import types as retrieval  # noqa: E402
+from tui_assistant.core.retrieval.keyword import KeywordRetriever  # noqa: E402
+from tui_assistant.core.retrieval.ranked import RankedRetriever, Ranking  # noqa: E402
+from tui_assistant.core.retrieval.types import Evidence  # noqa: E402
 from tui_assistant.store.index_store import open_library  # noqa: E402
 
 DEFAULT_SETS = [
@@ -47,6 +49,7 @@ DEFAULT_SETS = [
 
 # The matched share held fixed while the margin is swept.
 SWEPT_SHARE = 0.35
+
 
 @dataclass(frozen=True)
 class Case:

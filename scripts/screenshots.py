@@ -25,15 +25,15 @@ if __package__ in (None, ""):  # run as `python scripts/screenshots.py`
 from textual import events
 from textual.pilot import Pilot
 
-from tui_assistant.context import AppContext, build_retriever
-from tui_assistant.core.answers import ModelAnswer
-from tui_assistant.core.passages import Passage
+from tui_assistant.core.checks.answer import ModelAnswer
+from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.service import AnswerProvider, AnswerService
-from tui_assistant.core.text import stem
+from tui_assistant.core.words import stem
 from tui_assistant.locations import bundled_lessons_dir
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress, open_library
 from tui_assistant.ui.app import AssistantApp
+from tui_assistant.wiring.context import AppContext, build_retriever
 
 SIZE = (110, 32)
 THEME = "textual-dark"

@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from tui_assistant import __version__
 from tui_assistant.compat import LIBRARY_OPTIONS, PASSAGES_COMMAND_ALIASES
-from tui_assistant.context import AppContext, open_context
 from tui_assistant.core.conversation import Conversation
-from tui_assistant.core.library import FileProblem
-from tui_assistant.core.text import clean_display_text, one_line
+from tui_assistant.core.display_text import clean_display_text, one_line
+from tui_assistant.core.library.library import FileProblem
 from tui_assistant.errors import CasesError, LibraryError, StartupError, UsageError
 from tui_assistant.output import ProgressLine, print_json, print_readable
 from tui_assistant.settings import RETRIEVAL_MODES, Settings, load_settings
+from tui_assistant.wiring.context import AppContext, open_context
 
 if TYPE_CHECKING:
     from tui_assistant.core.evaluation import EvalCase, EvalReport
@@ -225,9 +225,9 @@ def _run_passages(args: argparse.Namespace) -> int:
 
 
 def _run_library(args: argparse.Namespace) -> int:
-    from tui_assistant.context import describe_library, load_library
-    from tui_assistant.core.library_report import format_report
-    from tui_assistant.semantic import choose_retrieval
+    from tui_assistant.core.library.report import format_report
+    from tui_assistant.wiring.context import describe_library, load_library
+    from tui_assistant.wiring.retrieval_choice import choose_retrieval
 
     settings = _settings(args)
     # Never fetches a model: the report says it is not fetched yet.

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tui_assistant.core.library import FileProblem
+    from tui_assistant.core.library.library import FileProblem
     from tui_assistant.core.outcome import Reason
 
 

@@ -11,9 +11,9 @@ import sys
 import time
 from collections.abc import Callable
 
+from tui_assistant.core.display_text import clean_display_text, one_line
+from tui_assistant.core.documents.passage import line_range
 from tui_assistant.core.outcome import Outcome, Reason, describe_reason
-from tui_assistant.core.passages import line_range
-from tui_assistant.core.text import clean_display_text, one_line
 
 MAX_ECHOED_QUESTION_CHARS = 500
 

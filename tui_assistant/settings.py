@@ -28,9 +28,9 @@ from pydantic import (
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from tui_assistant.compat import library_variables
-from tui_assistant.core.passages import DOCUMENT_KINDS
-from tui_assistant.core.support import SupportMode
-from tui_assistant.core.text import one_line
+from tui_assistant.core.checks.support import SupportMode
+from tui_assistant.core.display_text import one_line
+from tui_assistant.core.documents.passage import DOCUMENT_KINDS
 from tui_assistant.errors import ConfigError
 from tui_assistant.locations import default_data_dir
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import ScriptedProvider
-from tui_assistant import context
+from tui_assistant.wiring import context
 
 
 @pytest.fixture

@@ -7,10 +7,11 @@ from dataclasses import replace
 import pytest
 
 from tests.helpers import BUNDLED_LESSONS, memory_library
-from tui_assistant.core.answers import ModelAnswer
+from tui_assistant.core.checks.answer import ModelAnswer
 from tui_assistant.core.conversation import Conversation, is_repeat_request
 from tui_assistant.core.outcome import OutcomeKind, Reason, SupportReport
-from tui_assistant.core.retrieval import Evidence, KeywordRetriever
+from tui_assistant.core.retrieval.keyword import KeywordRetriever
+from tui_assistant.core.retrieval.types import Evidence
 from tui_assistant.core.service import AnswerService
 
 

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from tests.helpers import memory_library
-from tui_assistant.core.answers import ModelAnswer
+from tui_assistant.core.checks.answer import ModelAnswer
+from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.evaluation import EvalCase, check_expected_passages, evaluate, parse_cases
-from tui_assistant.core.library import Library
+from tui_assistant.core.library.library import Library
 from tui_assistant.core.outcome import Reason
-from tui_assistant.core.passages import Passage
-from tui_assistant.core.retrieval import KeywordRetriever
+from tui_assistant.core.retrieval.keyword import KeywordRetriever
 from tui_assistant.core.service import AnswerService, SupportMode
 from tui_assistant.errors import CasesError, ProviderFailure
 

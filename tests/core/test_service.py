@@ -21,14 +21,15 @@ from tests.helpers import (
     memory_library,
 )
 from tests.helpers.hostile import HOSTILE_QUESTIONS, INJECTION, KNIFE_CARE, MEGABYTE
-from tui_assistant.core.answers import ModelAnswer
+from tui_assistant.core.checks.answer import ModelAnswer
+from tui_assistant.core.checks.quotes import NOT_IN_PASSAGE, TOO_LONG, TOO_MANY
+from tui_assistant.core.checks.support import SupportMode
 from tui_assistant.core.conversation import Conversation
+from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Outcome, OutcomeKind, Reason
-from tui_assistant.core.passages import Passage
-from tui_assistant.core.quotes import NOT_IN_PASSAGE, TOO_LONG, TOO_MANY
-from tui_assistant.core.retrieval import Evidence, KeywordRetriever
+from tui_assistant.core.retrieval.keyword import KeywordRetriever
+from tui_assistant.core.retrieval.types import Evidence
 from tui_assistant.core.service import AnswerService
-from tui_assistant.core.support import SupportMode
 
 
 @pytest.fixture(scope="module")

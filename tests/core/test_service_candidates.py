@@ -8,13 +8,13 @@ from collections.abc import Sequence
 import pytest
 
 from tests.helpers import library_of
-from tui_assistant.core.answers import ModelAnswer
-from tui_assistant.core.confidence import AMBIGUOUS
+from tui_assistant.core.checks.answer import ModelAnswer
 from tui_assistant.core.conversation import Conversation
-from tui_assistant.core.library import Library
+from tui_assistant.core.documents.passage import Passage
+from tui_assistant.core.library.library import Library
 from tui_assistant.core.outcome import OutcomeKind, Reason
-from tui_assistant.core.passages import Passage
-from tui_assistant.core.retrieval import Evidence, Mode, NoEvidence
+from tui_assistant.core.retrieval.confidence import AMBIGUOUS
+from tui_assistant.core.retrieval.types import Evidence, Mode, NoEvidence
 from tui_assistant.core.service import AnswerService
 from tui_assistant.errors import ProviderFailure
 

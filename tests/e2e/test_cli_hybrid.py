@@ -119,7 +119,7 @@ def test_an_incomplete_model_folder_is_one_error_line(
 def test_hybrid_finds_the_passage_of_a_cjk_question(run_cli: RunCli, tmp_path: Path) -> None:
     # The bundled model was trained on English: it finds these passages, but is no judge
     # of whether a CJK question is off the library (docs/library.md), so only finding
-    # is asserted here; ranked's refusals are in tests/core/test_ranked.py.
+    # is asserted here; ranked's refusals are in tests/core/retrieval/test_ranked.py.
     library = cjk.write_cjk_library(tmp_path / "cjk")
     questions = [question for question, _ in cjk.ANSWERED]
     result = run_cli(

@@ -45,8 +45,8 @@ LOOPING_WRITER = textwrap.dedent(
     from pathlib import Path
     from tui_assistant.store.history import HistoryStore
     from tui_assistant.core.outcome import answered
-    from tui_assistant.core.passages import Passage
-    from tui_assistant.core.retrieval import Evidence
+    from tui_assistant.core.documents.passage import Passage
+    from tui_assistant.core.retrieval.types import Evidence
 
     store = HistoryStore(Path(sys.argv[1]))
     first, small, padding = int(sys.argv[2]), int(sys.argv[3]), "x" * int(sys.argv[4])

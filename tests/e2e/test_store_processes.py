@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import BUNDLED_LESSONS, cli_env
-from tui_assistant.core.text import stem
+from tui_assistant.core.words import stem
 from tui_assistant.store import updates as store
 from tui_assistant.store.index_store import open_library
 

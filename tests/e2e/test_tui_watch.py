@@ -9,11 +9,11 @@ from pathlib import Path
 from tests.helpers import write_lesson
 from tests.helpers.tui import note, running, wait_until
 from tests.helpers.watching import WAIT, passage_ids, watched
-from tui_assistant.context import load_library
-from tui_assistant.core.library import Library
+from tui_assistant.core.library.library import Library
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.app import AssistantApp
+from tui_assistant.wiring.context import load_library
 
 MINUS = "\N{MINUS SIGN}"
 

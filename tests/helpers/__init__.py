@@ -14,18 +14,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tui_assistant.core.answers import ModelAnswer
+from tui_assistant.core.checks.answer import ModelAnswer
+from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.evaluation import EvalCase, parse_cases
-from tui_assistant.core.index import (
+from tui_assistant.core.library.library import DocumentInfo, Library, PassageInfo
+from tui_assistant.core.retrieval.index import (
     NUMBER_TYPECODE,
     InvertedIndex,
     KeyFunction,
     Postings,
     add_postings,
 )
-from tui_assistant.core.library import DocumentInfo, Library, PassageInfo
-from tui_assistant.core.passages import Passage
-from tui_assistant.core.text import content_words, stem
+from tui_assistant.core.words import content_words, stem
 from tui_assistant.store.index_store import open_library
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent

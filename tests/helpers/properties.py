@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from tui_assistant.core.text import STOPWORDS
+from tui_assistant.core.words import STOPWORDS
 
 # Modest, so each property runs in seconds on a shared machine.
 PROPERTY = settings(max_examples=200, deadline=None)

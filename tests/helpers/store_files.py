@@ -6,8 +6,8 @@ import gc
 import os
 from pathlib import Path
 
-from tui_assistant.core.library import Library
-from tui_assistant.core.text import stem
+from tui_assistant.core.library.library import Library
+from tui_assistant.core.words import stem
 from tui_assistant.store.index_store import open_library, store_path
 
 PASTA = "# Pasta water\n\nSalt the pasta water with ten grams per litre.\n"

@@ -17,10 +17,9 @@ from textual.widget import Widget
 from textual.widgets import Static
 from textual.widgets.tree import TreeNode
 
-from tui_assistant.context import AppContext, build_retriever, load_library
-from tui_assistant.core.answers import ModelAnswer
-from tui_assistant.core.library import Library
-from tui_assistant.core.passages import Passage
+from tui_assistant.core.checks.answer import ModelAnswer
+from tui_assistant.core.documents.passage import Passage
+from tui_assistant.core.library.library import Library
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.settings import Settings
 from tui_assistant.store.history import HistoryStore
@@ -29,6 +28,7 @@ from tui_assistant.ui.app import AssistantApp
 from tui_assistant.ui.chat_pane import TurnView
 from tui_assistant.ui.library_browser import LibraryTree, NodeData
 from tui_assistant.ui.status_bar import StatusBar, StatusPart
+from tui_assistant.wiring.context import AppContext, build_retriever, load_library
 
 
 class CitingProvider:

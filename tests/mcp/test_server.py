@@ -10,10 +10,10 @@ from pydantic import BaseModel, Field, ValidationError
 
 from tests.helpers import BUNDLED_LESSONS
 from tests.helpers.embedding import FakeEmbedder
-from tui_assistant.context import open_context
 from tui_assistant.mcp.server import StderrProgress, argument_problem, move_to_hybrid
 from tui_assistant.mcp.tools import LibraryTools
 from tui_assistant.settings import Settings
+from tui_assistant.wiring.context import open_context
 
 
 class Arguments(BaseModel):

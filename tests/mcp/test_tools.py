@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import BUNDLED_LESSONS
-from tui_assistant.context import AppContext, open_context
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.mcp.tools import BadArgument, LibraryTools
 from tui_assistant.settings import Settings
+from tui_assistant.wiring.context import AppContext, open_context
 
 GUIDE = """\
 ---

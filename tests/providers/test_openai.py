@@ -29,9 +29,10 @@ from tests.helpers.fake_openai_server import (
     Redirect,
 )
 from tui_assistant.core.conversation import Conversation
-from tui_assistant.core.library import Library
+from tui_assistant.core.library.library import Library
 from tui_assistant.core.outcome import Outcome, OutcomeKind, Reason
-from tui_assistant.core.retrieval import KeywordRetriever, Retriever
+from tui_assistant.core.retrieval.keyword import KeywordRetriever
+from tui_assistant.core.retrieval.types import Retriever
 from tui_assistant.core.service import AnswerService
 from tui_assistant.providers.openai import (
     MAX_RESPONSE_BYTES,

@@ -20,12 +20,13 @@ from tests.providers.test_openai import (
     completion,
     make_service,
 )
-from tui_assistant.core.answers import ModelAnswer
+from tui_assistant.core.checks.answer import ModelAnswer
+from tui_assistant.core.checks.quotes import NOT_IN_PASSAGE, TOO_LONG
 from tui_assistant.core.conversation import Conversation
-from tui_assistant.core.library import Library
+from tui_assistant.core.library.library import Library
 from tui_assistant.core.outcome import OutcomeKind, Reason
-from tui_assistant.core.quotes import NOT_IN_PASSAGE, TOO_LONG
-from tui_assistant.core.retrieval import Evidence, KeywordRetriever
+from tui_assistant.core.retrieval.keyword import KeywordRetriever
+from tui_assistant.core.retrieval.types import Evidence
 from tui_assistant.errors import ProviderFailure
 from tui_assistant.providers.openai import structured_answer
 from tui_assistant.store.ledger import CallLedger

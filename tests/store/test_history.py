@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Reason, SupportReport, answered, refused
-from tui_assistant.core.passages import Passage
-from tui_assistant.core.retrieval import Evidence
+from tui_assistant.core.retrieval.types import Evidence
 from tui_assistant.core.service import MAX_QUESTION_CHARS
 from tui_assistant.store import history
 from tui_assistant.store.history import (

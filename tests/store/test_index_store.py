@@ -21,9 +21,9 @@ from tests.helpers.store_files import (
     store_file,
     write,
 )
-from tui_assistant.core.library_changes import PassageChanges, passage_changes
-from tui_assistant.core.retrieval import KeywordRetriever
-from tui_assistant.core.text import stem
+from tui_assistant.core.library.changes import PassageChanges, passage_changes
+from tui_assistant.core.retrieval.keyword import KeywordRetriever
+from tui_assistant.core.words import stem
 from tui_assistant.errors import LibraryError
 from tui_assistant.store.index_store import open_library
 

@@ -18,9 +18,9 @@ from numpy.typing import NDArray
 
 from tests.helpers.embedding import FakeEmbedder, word_vector
 from tests.helpers.store_files import open_, store_file, write
-from tui_assistant.core.fusion import split_pieces
-from tui_assistant.core.hybrid import HybridRetriever
-from tui_assistant.core.library import Library
+from tui_assistant.core.library.library import Library
+from tui_assistant.core.retrieval.fusion import split_pieces
+from tui_assistant.core.retrieval.hybrid import HybridRetriever
 from tui_assistant.store import vectors as vectors_module
 from tui_assistant.store.vectors import (
     PassageVectors,

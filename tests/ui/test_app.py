@@ -22,10 +22,10 @@ from tests.helpers.tui import (
     status,
     wait_until,
 )
-from tui_assistant.core.answers import ModelAnswer
+from tui_assistant.core.checks.answer import ModelAnswer
+from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Outcome, Reason, SupportReport
-from tui_assistant.core.passages import Passage
-from tui_assistant.core.retrieval import Evidence
+from tui_assistant.core.retrieval.types import Evidence
 from tui_assistant.core.service import AnswerService
 from tui_assistant.errors import ProviderFailure
 from tui_assistant.ui.app import AssistantApp

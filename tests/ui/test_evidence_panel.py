@@ -13,9 +13,9 @@ from textual.widgets import OptionList, Static
 from textual.widgets.markdown import MarkdownFence
 
 from tests.helpers.tui import drawn_lines, wait_until
+from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Outcome, Quote, answered, not_found
-from tui_assistant.core.passages import Passage
-from tui_assistant.core.retrieval import Evidence, NoEvidence
+from tui_assistant.core.retrieval.types import Evidence, NoEvidence
 from tui_assistant.ui.evidence_panel import (
     HINT,
     NEAREST_TITLE,

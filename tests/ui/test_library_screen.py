@@ -37,16 +37,16 @@ from tests.helpers.tui import (
     status_line,
     wait_until,
 )
-from tui_assistant.context import AppContext
-from tui_assistant.core.answers import ModelAnswer
+from tui_assistant.core.checks.answer import ModelAnswer
+from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Reason
-from tui_assistant.core.passages import Passage
 from tui_assistant.errors import LibraryError, ProviderFailure
-from tui_assistant.semantic import RetrievalChoice
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.app import AssistantApp, run_app
 from tui_assistant.ui.messages import EmbeddingProgress, EmbeddingReady
+from tui_assistant.wiring.context import AppContext
+from tui_assistant.wiring.retrieval_choice import RetrievalChoice
 
 SIZE = (100, 32)
 

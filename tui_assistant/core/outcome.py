@@ -7,8 +7,8 @@ from enum import StrEnum
 from typing import Any
 
 from tui_assistant.compat import passage_id_fields
-from tui_assistant.core.passages import Passage
-from tui_assistant.core.retrieval import Evidence, Mode, NoEvidence
+from tui_assistant.core.documents.passage import Passage
+from tui_assistant.core.retrieval.types import Evidence, Mode, NoEvidence
 
 
 class OutcomeKind(StrEnum):

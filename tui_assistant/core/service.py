@@ -18,8 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from tui_assistant.core.answers import ModelAnswer, check_model_answer
+from tui_assistant.core.checks.answer import ModelAnswer, check_model_answer
+from tui_assistant.core.checks.support import SupportMode
 from tui_assistant.core.conversation import Conversation, is_repeat_request
+from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import (
     Outcome,
     Reason,
@@ -29,9 +31,7 @@ from tui_assistant.core.outcome import (
     refused,
     timed_out,
 )
-from tui_assistant.core.passages import Passage
-from tui_assistant.core.retrieval import Evidence, NoEvidence, Retriever
-from tui_assistant.core.support import SupportMode
+from tui_assistant.core.retrieval.types import Evidence, NoEvidence, Retriever
 from tui_assistant.errors import ProviderFailure
 
 # A longer question is refused before anything else happens.

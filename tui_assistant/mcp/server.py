@@ -27,8 +27,7 @@ from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import ValidationError
 
 from tui_assistant import __version__
-from tui_assistant.context import AppContext
-from tui_assistant.core.text import one_line
+from tui_assistant.core.display_text import one_line
 from tui_assistant.mcp.tools import (
     DEFAULT_LIMIT,
     Answer,
@@ -44,6 +43,7 @@ from tui_assistant.mcp.tools import (
     SearchResult,
     SourcePath,
 )
+from tui_assistant.wiring.context import AppContext
 
 PROG = "tui-assistant"
 # Embedding progress is written at most this often (and when it ends).

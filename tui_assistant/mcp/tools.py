@@ -17,16 +17,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tui_assistant.context import AppContext
-from tui_assistant.core.citations import MAX_ANSWER_CHARS
+from tui_assistant.core.checks.citations import MAX_ANSWER_CHARS
+from tui_assistant.core.checks.draft import check_draft
 from tui_assistant.core.conversation import Conversation
-from tui_assistant.core.draft_check import check_draft
-from tui_assistant.core.library import DocumentInfo, Library, PassageInfo
+from tui_assistant.core.display_text import clean_display_text, one_line
+from tui_assistant.core.documents.passage import Passage, file_lines
+from tui_assistant.core.library.library import DocumentInfo, Library, PassageInfo
 from tui_assistant.core.outcome import Outcome
-from tui_assistant.core.passages import Passage, file_lines
 from tui_assistant.core.service import MAX_QUESTION_CHARS, AnswerService
-from tui_assistant.core.text import clean_display_text, one_line
 from tui_assistant.store.folder import read_document_text
+from tui_assistant.wiring.context import AppContext
 
 MAX_LIMIT = 10
 DEFAULT_LIMIT = 5

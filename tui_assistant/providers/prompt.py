@@ -10,9 +10,9 @@ import json
 from collections.abc import Sequence
 from typing import Any, Final
 
-from tui_assistant.core.passages import Passage
-from tui_assistant.core.quotes import MAX_QUOTE_CHARS
-from tui_assistant.core.support import split_sentences
+from tui_assistant.core.checks.quotes import MAX_QUOTE_CHARS
+from tui_assistant.core.checks.support import split_sentences
+from tui_assistant.core.documents.passage import Passage
 
 # A structured answer quotes one of a passage's sentences of at least this many words,
 # from at most this many of them.

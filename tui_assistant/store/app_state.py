@@ -12,8 +12,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from tui_assistant.core.text import one_line
-from tui_assistant.store.durable import replace_file
+from tui_assistant.core.display_text import one_line
+from tui_assistant.store.atomic_files import replace_file
 
 STATE_FILE_NAME = "tui-state.json"
 

@@ -16,8 +16,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
-from tui_assistant.core.library import FileProblem, parse_document
-from tui_assistant.core.passages import DOCUMENT_KINDS, Document, document_kind
+from tui_assistant.core.documents.passage import DOCUMENT_KINDS, Document, document_kind
+from tui_assistant.core.library.library import FileProblem, parse_document
 from tui_assistant.errors import LibraryError
 
 # Far beyond any useful document; reading no more keeps a stray 50 MB file from

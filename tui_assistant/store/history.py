@@ -34,11 +34,11 @@ from pathlib import Path
 from typing import Any
 
 from tui_assistant.compat import passage_id_key
+from tui_assistant.core.display_text import clean_display_text
+from tui_assistant.core.documents.passage import location
 from tui_assistant.core.outcome import Outcome
-from tui_assistant.core.passages import location
 from tui_assistant.core.service import MAX_QUESTION_CHARS
-from tui_assistant.core.text import clean_display_text
-from tui_assistant.store.durable import locked, replace_file, sync_folder, write_all
+from tui_assistant.store.atomic_files import locked, replace_file, sync_folder, write_all
 from tui_assistant.store.index_store import store_path
 
 # The one history file of versions that kept a single conversation for every library;

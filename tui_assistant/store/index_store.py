@@ -29,16 +29,16 @@ import sys
 from collections.abc import Collection
 from pathlib import Path
 
-from tui_assistant.core.index import (
+from tui_assistant.core.documents.passage import DOCUMENT_KINDS
+from tui_assistant.core.library.library import Library
+from tui_assistant.core.progress import Progress as Progress
+from tui_assistant.core.retrieval.index import (
     KeyFunction,
 )
-from tui_assistant.core.library import Library
-from tui_assistant.core.passages import DOCUMENT_KINDS
-from tui_assistant.core.progress import Progress as Progress
-from tui_assistant.core.text import NORMALISER_VERSION
+from tui_assistant.core.words import NORMALISER_VERSION
 from tui_assistant.errors import StoreProblem
 from tui_assistant.store import updates
-from tui_assistant.store.durable import locked
+from tui_assistant.store.atomic_files import locked
 from tui_assistant.store.folder import Listing, list_library
 from tui_assistant.store.snapshot import begin_snapshot, read_library
 

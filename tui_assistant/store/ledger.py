@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from tui_assistant.errors import LedgerUnavailable
-from tui_assistant.store.durable import locked, replace_file, sync_folder, write_all
+from tui_assistant.store.atomic_files import locked, replace_file, sync_folder, write_all
 
 LEDGER_FILE_NAME = "provider-calls.log"
 LOCK_FILE_NAME = "provider-calls.lock"

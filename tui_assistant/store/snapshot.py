@@ -15,14 +15,8 @@ from array import array
 from collections.abc import Iterator
 from pathlib import Path
 
-from tui_assistant.core.index import (
-    NUMBER_TYPECODE,
-    InvertedIndex,
-    KeyFunction,
-    Postings,
-    new_postings,
-)
-from tui_assistant.core.library import (
+from tui_assistant.core.documents.passage import passage_id
+from tui_assistant.core.library.library import (
     DocumentInfo,
     FileProblem,
     Library,
@@ -30,7 +24,13 @@ from tui_assistant.core.library import (
     document_ids,
     printable_file_name,
 )
-from tui_assistant.core.passages import passage_id
+from tui_assistant.core.retrieval.index import (
+    NUMBER_TYPECODE,
+    InvertedIndex,
+    KeyFunction,
+    Postings,
+    new_postings,
+)
 from tui_assistant.errors import LibraryError
 from tui_assistant.store.folder import Listing
 

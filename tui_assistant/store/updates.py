@@ -8,16 +8,16 @@ from array import array
 from collections.abc import Iterator
 from pathlib import Path
 
-from tui_assistant.core.index import (
+from tui_assistant.core.documents.passage import Document
+from tui_assistant.core.progress import Progress
+from tui_assistant.core.retrieval.index import (
     COUNT_TYPECODE,
     NUMBER_TYPECODE,
     Postings,
     add_postings,
     new_postings,
 )
-from tui_assistant.core.passages import Document
-from tui_assistant.core.progress import Progress
-from tui_assistant.core.text import content_words
+from tui_assistant.core.words import content_words
 from tui_assistant.store.folder import UNREADABLE, FileStamp, Listing, read_document
 from tui_assistant.store.snapshot import FIELDS, WordPostings
 

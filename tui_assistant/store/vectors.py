@@ -17,15 +17,15 @@ import logging
 import os
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tui_assistant.core.fusion import split_pieces
-from tui_assistant.core.library import Library
+from tui_assistant.core.library.library import Library
 from tui_assistant.core.progress import Progress
+from tui_assistant.core.retrieval.dense import PassageVectors
+from tui_assistant.core.retrieval.fusion import split_pieces
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -47,14 +47,6 @@ CREATE TABLE IF NOT EXISTS vectors (
 CREATE TABLE IF NOT EXISTS vector_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 _SCHEMA_STATEMENTS = [part for part in _SCHEMA.split(";") if part.strip()]
-
-
-@dataclass(frozen=True)
-class PassageVectors:
-    """Every piece's vector (rows, unit length) and the passage number of each row."""
-
-    matrix: NDArray[np.float32]
-    passages: NDArray[np.int32]
 
 
 def passage_pieces(library: Library) -> tuple[list[str], list[int]]:

@@ -21,7 +21,6 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.theme import Theme
 
-from tui_assistant.context import library_folder, load_library
 from tui_assistant.settings import Settings
 from tui_assistant.store.app_state import AppState
 from tui_assistant.store.history import HistoryStore
@@ -35,6 +34,7 @@ from tui_assistant.ui.library_screen import ContextStarter, LibraryLoader, open_
 from tui_assistant.ui.main_screen import MainScreen
 from tui_assistant.ui.question_box import QuestionBox
 from tui_assistant.ui.status_bar import StatusBar
+from tui_assistant.wiring.context import library_folder, load_library
 
 
 class AssistantApp(App[int]):

@@ -16,9 +16,9 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from tui_assistant.store.history import LoadedHistory, Turn
-from tui_assistant.ui.literal import literal, one_line
 from tui_assistant.ui.markdown_view import UNSUPPORTED_STYLE, MarkdownView
-from tui_assistant.ui.whole_items import WholeItems, id_item, location_item
+from tui_assistant.ui.untrusted_text import literal, one_line
+from tui_assistant.ui.whole_words import WholeItems, id_item, location_item
 
 UNSUPPORTED_LEGEND = "† not backed by the passage (support check): read those sentences with care"
 # Follow target meaning "the bottom of the conversation".

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from textual.app import SuspendNotSupported
 
-from tui_assistant.core.library import Library
-from tui_assistant.core.passages import Passage
-from tui_assistant.core.text import one_line
+from tui_assistant.core.display_text import one_line
+from tui_assistant.core.documents.passage import Passage
+from tui_assistant.core.library.library import Library
 
 # Short, so it fits after the outcome on an 80-column status bar.
 BACK_FROM_EDITOR = "back from the editor; ctrl+r reloads"

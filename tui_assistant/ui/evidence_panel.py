@@ -22,14 +22,14 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui_assistant.core.index import KeyFunction
+from tui_assistant.core.documents.passage import Passage, line_range
 from tui_assistant.core.outcome import Outcome, Quote, Reason
-from tui_assistant.core.passages import Passage, line_range
-from tui_assistant.core.retrieval import Evidence
-from tui_assistant.core.text import WORD, content_words, stem
-from tui_assistant.ui.literal import literal, one_line, readable_source
+from tui_assistant.core.retrieval.index import KeyFunction
+from tui_assistant.core.retrieval.types import Evidence
+from tui_assistant.core.words import WORD, content_words, stem
 from tui_assistant.ui.markdown_view import MarkdownView, highlight_spans
-from tui_assistant.ui.whole_items import WholeItems, id_item
+from tui_assistant.ui.untrusted_text import literal, one_line, readable_source
+from tui_assistant.ui.whole_words import WholeItems, id_item
 
 HINT = "No evidence for the last outcome. Ask a question, or pick a passage with ctrl+l."
 NEAREST_TITLE = "not an answer: closest passages"

@@ -31,11 +31,11 @@ from textual.content import Content
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from tui_assistant.core.library import DocumentInfo, Library
-from tui_assistant.core.shelf import Folder, build_shelf, section_labels
-from tui_assistant.ui.literal import one_line
+from tui_assistant.core.library.library import DocumentInfo, Library
+from tui_assistant.core.library.tree import Folder, build_shelf, section_labels
 from tui_assistant.ui.messages import PassageChosen
 from tui_assistant.ui.status_bar import plural
+from tui_assistant.ui.untrusted_text import one_line
 
 # More matches than this are counted, not shown: a one-letter filter on a large
 # library would otherwise build (and lay out) every node of it on each key.

@@ -20,8 +20,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from tui_assistant.core.library_report import LibraryReport, format_report
-from tui_assistant.core.text import one_line
+from tui_assistant.core.display_text import one_line
+from tui_assistant.core.library.report import LibraryReport, format_report
 
 ReportBuilder = Callable[[], LibraryReport]
 

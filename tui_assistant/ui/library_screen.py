@@ -21,10 +21,9 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from tui_assistant.context import AppContext, library_folder, load_library, open_context
-from tui_assistant.core.library import Library
-from tui_assistant.core.library_changes import passage_changes
-from tui_assistant.core.passages import document_kind
+from tui_assistant.core.documents.passage import document_kind
+from tui_assistant.core.library.changes import passage_changes
+from tui_assistant.core.library.library import Library
 from tui_assistant.errors import ConfigError, LibraryError
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress
@@ -50,6 +49,7 @@ from tui_assistant.ui.messages import (
 )
 from tui_assistant.ui.question_box import QuestionBox
 from tui_assistant.ui.status_bar import StatusBar
+from tui_assistant.wiring.context import AppContext, library_folder, load_library, open_context
 
 # Indexing progress is posted at most this often (and at the last step).
 PROGRESS_INTERVAL_SECONDS = 0.05

@@ -17,7 +17,7 @@ from textual.dom import DOMNode
 from textual.message import Message
 from textual.worker import Worker
 
-from tui_assistant.core.text import one_line
+from tui_assistant.core.display_text import one_line
 from tui_assistant.store.watch import settled_changes
 
 WATCH_GROUP = "watch"

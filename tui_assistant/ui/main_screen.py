@@ -29,7 +29,6 @@ from textual.message import Message
 from textual.reactive import var
 from textual.widgets import Footer
 
-from tui_assistant.context import load_library
 from tui_assistant.core.outcome import Outcome, Reason, cancelled, refused
 from tui_assistant.core.service import PendingAnswer
 from tui_assistant.settings import Settings
@@ -50,6 +49,7 @@ from tui_assistant.ui.messages import PassageChosen, QuestionAsked
 from tui_assistant.ui.question_box import QuestionBox
 from tui_assistant.ui.status_bar import StatusBar, plural
 from tui_assistant.ui.transcript import Transcript
+from tui_assistant.wiring.context import load_library
 
 # A question asked during a reload, and its place in the chat.
 Held = tuple[str, TurnView]

@@ -19,8 +19,9 @@ from textual.message import Message
 from textual.widgets import Label
 from textual.widgets.markdown import Markdown, MarkdownBlock, MarkdownFence
 
-from tui_assistant.core.text import WORD, clean_display_text, normalise
-from tui_assistant.ui.literal import readable_markdown
+from tui_assistant.core.display_text import clean_display_text
+from tui_assistant.core.words import WORD, normalise
+from tui_assistant.ui.untrusted_text import readable_markdown
 
 HIGHLIGHT_STYLE = "bold reverse"
 UNSUPPORTED_MARKER = " \u2020"

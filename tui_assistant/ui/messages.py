@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from tui_assistant.context import AppContext
-from tui_assistant.core.library import Library
-from tui_assistant.core.library_changes import PassageChanges
+from tui_assistant.core.library.changes import PassageChanges
+from tui_assistant.core.library.library import Library
+from tui_assistant.wiring.context import AppContext
 
 if TYPE_CHECKING:
-    from tui_assistant.store.vectors import PassageVectors
+    from tui_assistant.core.retrieval.dense import PassageVectors
 
 
 @dataclass

@@ -28,7 +28,7 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Static
 
-from tui_assistant.ui.literal import cut_right, one_line
+from tui_assistant.ui.untrusted_text import cut_right, one_line
 
 # How often the elapsed seconds of a request in flight are redrawn.
 TICK_SECONDS = 0.1

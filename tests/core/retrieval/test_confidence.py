@@ -1,0 +1,121 @@
+"""The confidence model and its three decisions, with a hand-made model so the rules are
+pinned, not the fitted numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import library_of
+from tui_assistant.core.documents.passage import Passage
+from tui_assistant.core.library.library import Library
+from tui_assistant.core.retrieval.confidence import (
+    HYBRID_MODEL,
+    MAX_CANDIDATES,
+    RANKED_MODEL,
+    SIGNAL_NAMES,
+    Assessment,
+    ConfidenceModel,
+    Signals,
+    assess,
+    conclude,
+)
+from tui_assistant.core.retrieval.types import NEAREST_SHOWN, Evidence, NoEvidence
+
+# p = sigmoid(10 * (cosine - 0.5)): sure from a cosine of about 0.72, a candidate from 0.36.
+BY_COSINE = ConfidenceModel(
+    names=("cosine",), coefficients=(10.0,), intercept=-5.0, answer_at=0.9, close_at=0.2
+)
+
+
+@pytest.fixture
+def library() -> Library:
+    return library_of(
+        Passage(id=f"p{n}", title=f"Passage {n}", text=f"Text {n}.", source_path=f"lessons/p{n}.md")
+        for n in range(8)
+    )
+
+
+def judged(cosine: float, closeness: list[float], gap: float = 0.1) -> Assessment:
+    order = list(range(len(closeness)))
+    return assess(BY_COSINE, order, closeness, gap, Signals(cosine=cosine))
+
+
+def test_the_probability_grows_with_a_signal_of_positive_weight() -> None:
+    chances = [BY_COSINE.probability(Signals(cosine=c)) for c in (0.1, 0.4, 0.6, 0.9)]
+    assert chances == sorted(chances)
+    assert all(0.0 < chance < 1.0 for chance in chances)
+
+
+def test_three_decisions_by_the_two_thresholds() -> None:
+    assert BY_COSINE.decide(0.95) == "answered"
+    assert BY_COSINE.decide(0.9) == "answered"
+    assert BY_COSINE.decide(0.5) == "ambiguous"
+    assert BY_COSINE.decide(0.1) == "no_evidence"
+
+
+def test_a_sure_answer_puts_its_close_runners_up_first_and_only_those_are_close(
+    library: Library,
+) -> None:
+    # p3 is far below the best; p1 and p2 are within the gap.
+    assessment = judged(0.9, [0.9, 0.85, 0.82, 0.3, 0.2])
+    found = conclude(library, assessment, 5, (), 0.9, 0.85, "hybrid")
+    assert isinstance(found, Evidence)
+    assert [p.id for p in found.passages] == ["p0", "p1", "p2", "p3", "p4"]
+    assert [p.id for p in found.close] == ["p0", "p1", "p2"]
+    assert found.confidence == pytest.approx(BY_COSINE.probability(Signals(cosine=0.9)), abs=1e-4)
+
+
+def test_a_sure_answer_with_no_close_runner_up_sends_its_passage_alone(library: Library) -> None:
+    found = conclude(library, judged(0.95, [0.95, 0.5, 0.4]), 3, (), 0.95, 0.5, "hybrid")
+    assert isinstance(found, Evidence)
+    assert [p.id for p in found.close] == ["p0"]
+    assert len(found.passages) == 3  # the runners-up stay one key away
+
+
+def test_an_ambiguous_question_lists_its_close_candidates_at_most_five(library: Library) -> None:
+    closeness = [0.6, 0.6, 0.59, 0.58, 0.57, 0.56, 0.55, 0.2]
+    refusal = conclude(library, judged(0.6, closeness), 3, (), 0.6, 0.6, "hybrid")
+    assert isinstance(refusal, NoEvidence) and refusal.ambiguous
+    assert len(refusal.nearest) == MAX_CANDIDATES == 5
+    assert [p.id for p in refusal.nearest] == ["p0", "p1", "p2", "p3", "p4"]
+
+
+def test_an_ambiguous_question_with_one_close_passage_still_offers_two(library: Library) -> None:
+    refusal = conclude(library, judged(0.6, [0.6, 0.3, 0.2]), 3, (), 0.6, 0.3, "hybrid")
+    assert isinstance(refusal, NoEvidence) and refusal.ambiguous
+    assert [p.id for p in refusal.nearest] == ["p0", "p1"]
+
+
+def test_nothing_close_is_no_evidence_with_the_nearest_passages(library: Library) -> None:
+    refusal = conclude(library, judged(0.1, [0.1] * 8), 3, (), 0.1, 0.1, "hybrid")
+    assert isinstance(refusal, NoEvidence) and not refusal.ambiguous
+    assert len(refusal.nearest) == NEAREST_SHOWN
+
+
+def test_a_single_passage_is_never_ambiguous(library: Library) -> None:
+    assessment = judged(0.6, [0.6])
+    assert assessment.decision == "no_evidence"
+
+
+@pytest.mark.parametrize("model", [HYBRID_MODEL, RANKED_MODEL])
+def test_the_shipped_models_are_well_formed(model: ConfidenceModel) -> None:
+    assert set(model.names) <= set(SIGNAL_NAMES)
+    assert len(model.coefficients) == len(model.names)
+    assert 0.0 < model.close_at < model.answer_at < 1.0
+
+
+def test_the_shipped_hybrid_model_trusts_agreement_and_closeness() -> None:
+    # Both rankings agree on a passage very close in meaning that matches the question's
+    # words: sure. Nothing close and the rankings disagree: not even a candidate.
+    sure = Signals(
+        agreed=1.0,
+        cosine=0.85,
+        cosine_lead=0.2,
+        word_lead=0.6,
+        matched_share=0.9,
+        word_rank_of_meaning_best=1.0,
+        meaning_rank_of_word_best=1.0,
+    )
+    hopeless = Signals(cosine=0.1, cosine_lead=0.0, word_rank_of_meaning_best=0.0)
+    assert HYBRID_MODEL.decide(HYBRID_MODEL.probability(sure)) == "answered"
+    assert HYBRID_MODEL.decide(HYBRID_MODEL.probability(hopeless)) == "no_evidence"

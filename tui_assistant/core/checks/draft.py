@@ -1,0 +1,141 @@
+"""Checking someone else's draft answer against the whole library.
+
+A coding agent writes an answer citing `[source:ID]` and quoting in double quotes, and
+asks whether it holds. The verdict uses the rules the app applies to its own model's
+answers, with one difference: any passage of the library may be cited, not only the
+ones a question was sent with. So:
+
+- `answers.check_plain_answer` with every cited passage the library has as if it had
+  been sent: at least one marker, each one spelled `[source:ID]` with a known ID, and
+  every quote standing in the passage it cites; that is `verified`. Each citation and
+  each quote is also reported on its own (found or not, with its file lines);
+- `check_support` against the cited passages: the sentences they do not back,
+  reported beside the verdict. Pure: the library is a lookup function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tui_assistant.core.checks.answer import check_plain_answer
+from tui_assistant.core.checks.citations import CITATION_MARKER, NOT_GIVEN, cited_in
+from tui_assistant.core.checks.quotes import find_quote, quoted_spans
+from tui_assistant.core.checks.support import check_support
+from tui_assistant.core.documents.passage import Passage
+
+# Looks a passage up by id; None when the library has no such passage.
+PassageLookup = Callable[[str], Passage | None]
+
+# Quotes and ids echoed in a problem line are cut to this many characters.
+_SHOWN_CHARS = 80
+
+
+@dataclass(frozen=True, slots=True)
+class CitedId:
+    id: str
+    known: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedQuote:
+    """One quote of the draft as written, and where it stands: the passage and the
+    file lines, or `found` False (then `passage_id` is the passage it cites, if any)."""
+
+    text: str
+    passage_id: str | None
+    found: bool
+    line: int | None = None
+    end_line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DraftCheck:
+    verified: bool
+    citations: tuple[CitedId, ...]
+    quotes: tuple[CheckedQuote, ...]
+    unsupported_sentences: tuple[str, ...]
+    problems: tuple[str, ...]
+
+
+def check_draft(answer: str, lookup: PassageLookup) -> DraftCheck:
+    """The verdict on `answer`, each citation and each quote, against the library
+    that `lookup` reads."""
+    cited_ids = list(dict.fromkeys(cited_in(answer)))
+    cited = {id_: passage for id_ in cited_ids if (passage := lookup(id_)) is not None}
+    citations = tuple(CitedId(id_, id_ in cited) for id_ in cited_ids)
+    passages = list(cited.values())
+    problems: list[str] = []
+
+    # The app's own check of a plain answer, with every cited passage of the library
+    # as if it had been sent; the lines below say which citation or quote failed.
+    verdict = check_plain_answer(answer, passages, with_support=False)
+    problems.extend(
+        f"cites {_shown(c.id)}, which is not a passage of the library"
+        for c in citations
+        if not c.known
+    )
+    quotes = tuple(_check_quote(text, cites, cited) for text, cites in _spans(answer))
+    for quote in quotes:
+        if not quote.found:
+            where = (
+                f"the passage it cites ({quote.passage_id})"
+                if quote.passage_id
+                else "a cited passage"
+            )
+            problems.append(f'quote "{_shown(quote.text)}" is not in {where}')
+    if not verdict.accepted and not problems:
+        # Blank, no citation, a marker not written exactly, too many or too long quotes.
+        problems.append(_citation_problem(answer, verdict.problem))
+
+    unsupported: tuple[str, ...] = ()
+    if answer.strip():
+        unsupported = check_support(answer, passages).unsupported_sentences
+    if unsupported:
+        count = len(unsupported)
+        problems.append(
+            f"{count} sentence{'' if count == 1 else 's'} not backed by the passages cited"
+        )
+    return DraftCheck(
+        verified=verdict.accepted,
+        citations=citations,
+        quotes=quotes,
+        unsupported_sentences=unsupported,
+        problems=tuple(problems),
+    )
+
+
+def _spans(answer: str) -> list[tuple[str, tuple[str, ...]]]:
+    return [(span.text, span.cites) for span in quoted_spans(answer)]
+
+
+def _check_quote(text: str, cites: tuple[str, ...], cited: dict[str, Passage]) -> CheckedQuote:
+    """Where one quote stands among the passages it cites (the rule of `check_quotes`:
+    all of them must be known, and it must stand in one)."""
+    if cites and all(id_ in cited for id_ in cites):
+        for id_ in cites:
+            found = find_quote(text, cited[id_])
+            if found is not None:
+                return CheckedQuote(text, id_, True, found.line, found.end_line)
+    return CheckedQuote(text, cites[0] if len(cites) == 1 else None, False)
+
+
+def _citation_problem(answer: str, problem: str | None) -> str:
+    """The citation rule's problem, in the words of a draft checked against the library."""
+    if problem == NOT_GIVEN:
+        written = next(
+            (
+                m.group(0)
+                for m in CITATION_MARKER.finditer(answer)
+                if m.group(0) != f"[source:{m.group(1)}]"
+            ),
+            None,
+        )
+        if written is not None:
+            return f"citation {_shown(written)} is not written exactly as [source:ID]"
+    return str(problem)
+
+
+def _shown(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _SHOWN_CHARS else flat[: _SHOWN_CHARS - 1] + "…"

@@ -1,0 +1,60 @@
+"""Untrusted text made safe for a terminal: escape sequences, control characters and
+bidirectional overrides removed, and folded onto one line where a line is wanted."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Escape sequences, in their 7-bit (ESC-introduced) and 8-bit (C1) forms: CSI
+# (ESC [ or 0x9b ... final byte), OSC (ESC ] or 0x9d ... BEL or ST), DCS/SOS/PM/APC
+# strings, two-byte escapes, and a lone ESC. Only CSI can fail part-way; its classes
+# are disjoint and its parameters never contain a sequence start, so a failed attempt
+# gives up one step per character and the cost stays linear in the text's length.
+_ESCAPE_SEQUENCE = re.compile(
+    r"""
+    (?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]                     # CSI
+    | (?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?   # OSC, ended by BEL or ST (or cut off)
+    | (?:\x1b[PX^_]|[\x90\x98\x9e\x9f])[^\x1b\x9c]*(?:\x1b\\|\x9c)?  # DCS, SOS, PM, APC
+    | \x1b[@-Z\\-_]                                     # other two-byte escapes
+    | \x1b                                              # a lone ESC
+    """,
+    re.VERBOSE,
+)
+_ESCAPE_START = re.compile("[\x1b\x90\x98\x9b\x9d\x9e\x9f]")
+
+_BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+
+def clean_display_text(text: str) -> str:
+    """Make untrusted text safe to put on a terminal: no escape sequence survives.
+
+    Removes ANSI/OSC escape sequences, C0/C1 control characters other than newline
+    and tab, and bidirectional overrides that could make text display in a different
+    order than it is stored. Everything else, markup-looking brackets included, is kept
+    literally: rendering it without markup is the display layer's job.
+    """
+    if text.isprintable():
+        return text  # no control, format or surrogate character: nothing to remove
+    text = _ESCAPE_SEQUENCE.sub("", text.replace("\r\n", "\n"))
+    return "".join(
+        ch
+        for ch in text
+        if ch in "\n\t"
+        or (ch not in _BIDI_CONTROLS and unicodedata.category(ch) not in ("Cc", "Cs"))
+    )
+
+
+def one_line(text: str) -> str:
+    """Untrusted text made safe for the terminal and folded onto one line (titles,
+    list entries, status and error lines)."""
+    return " ".join(clean_display_text(text).split())
+
+
+def without_escape_sequences(text: str) -> str:
+    """`text` minus terminal escape sequences (cheap when there are none)."""
+    if _ESCAPE_START.search(text):
+        return _ESCAPE_SEQUENCE.sub("", text)
+    return text

@@ -1,0 +1,353 @@
+"""Documents split into passages: the pure half of reading a library.
+
+`split_document(path, text)` turns one document into its passages, with no disk in
+sight, so every rule is tested on strings. The kind of document follows its name
+(`document_kind`): Markdown (`markdown.py`), reStructuredText (`rst.py`) or plain
+text (`plaintext.py`). Each kind finds its sections; what follows is shared:
+
+- no passage text is longer than `MAX_PASSAGE_CHARS`: a longer section is cut at
+  blank lines between paragraphs, else between lines (a single longer line is cut
+  at a space, else anywhere);
+- a passage's title is the document title and its heading path joined by
+  `TITLE_SEPARATOR` (`File system › Promises API`), its id the document id plus
+  `#` and a slug of its heading (none for the document's first passage), and its
+  `line`/`end_line` the 1-based lines it spans in the file.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_PASSAGE_CHARS = 4000
+TITLE_SEPARATOR = " \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} "
+PASSAGE_ID = re.compile(r"^[a-z0-9]+([-/#][a-z0-9]+)*$")
+
+# The kinds of documents, and the file names that make each (longest suffix first).
+DOCUMENT_KINDS = ("md", "rst", "txt")
+_SUFFIXES = ((".rst.txt", "rst"), (".md", "md"), (".rst", "rst"), (".txt", "txt"))
+
+_TITLE_SEPARATORS = (" - ", " \N{EN DASH} ", " \N{EM DASH} ", ": ", " | ")
+_MINOR_HEADING = re.compile(r"^ {0,3}#{4,6}(?:[ \t]|$)")
+_NOT_ID_CHARACTERS = re.compile(r"[^a-z0-9/]+")
+_NOT_SLUG_CHARACTERS = re.compile(r"[^a-z0-9]+")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+Lines = list[tuple[int, str]]  # (1-based line number, line) pairs of a file
+
+
+class PassageFields:
+    """What a passage and the library's record of one share: where it stands, written
+    once for both (`location`, `to_json`)."""
+
+    __slots__ = ()
+    id: str
+    title: str
+    source_path: str
+    line: int
+    end_line: int
+
+    @property
+    def location(self) -> str:
+        """`source_path:line–end_line` (`lessons/pasta-water.md:1–11`)."""
+        return location(self.source_path, self.line, self.end_line)
+
+    def to_json(self) -> dict[str, Any]:
+        """The passage as JSON output shows it (`passages --json`, `ask --json`)."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "source_path": self.source_path,
+            "line": self.line,
+            "end_line": self.end_line,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Passage(PassageFields):
+    """One retrievable unit: what is cited, shown as evidence and sent to a model."""
+
+    id: str
+    title: str
+    text: str
+    source_path: str
+    line: int = 1
+    end_line: int = 1
+
+
+def line_range(line: int, end_line: int) -> str:
+    """`line–end_line`, with an en dash: how every file line range is written."""
+    return f"{line}\N{EN DASH}{end_line}"
+
+
+def location(source_path: str, line: int, end_line: int) -> str:
+    """`source_path:line–end_line`: where a passage or a quote stands in its file."""
+    return f"{source_path}:{line_range(line, end_line)}"
+
+
+@dataclass(frozen=True, slots=True)
+class PassageDraft:
+    """A passage as the document alone defines it, before the library places it.
+
+    `anchor` is what follows `#` in its id ("" for the document's first passage); the
+    library adds the document id, which depends on the other files' names too.
+    """
+
+    anchor: str
+    title: str
+    text: str
+    line: int
+    end_line: int
+
+    def passage(self, document_id: str, source_path: str) -> Passage:
+        return Passage(
+            id=passage_id(document_id, self.anchor),
+            title=self.title,
+            text=self.text,
+            source_path=source_path,
+            line=self.line,
+            end_line=self.end_line,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    title: str
+    passages: tuple[PassageDraft, ...]
+
+
+def document_kind(name: str) -> str | None:
+    """`md`, `rst` or `txt` for a document's file name (`notes.rst.txt` is `rst`);
+    None for a file that is not a document."""
+    for suffix, kind in _SUFFIXES:
+        if name.endswith(suffix):
+            return kind
+    return None
+
+
+def without_document_suffix(name: str) -> str:
+    for suffix, _ in _SUFFIXES:
+        if name.endswith(suffix):
+            return name.removesuffix(suffix)
+    return name
+
+
+def passage_id(document_id: str, anchor: str) -> str:
+    return f"{document_id}#{anchor}" if anchor else document_id
+
+
+def document_id(relative_path: str) -> str:
+    """The id part that names a document: its path without its suffix (`.md`, `.rst`,
+    `.rst.txt`, `.txt`), lower-cased, with every run of characters other than `a-z`,
+    `0-9` and `/` turned into one `-`.
+
+    `Pasta Water.md` -> `pasta-water`; `api/child_process.md` -> `api/child-process`.
+    Letters with accents lose them (`Café` -> `cafe`); a path segment with no letter or
+    digit left becomes `doc`.
+    """
+    stem = without_document_suffix(relative_path)
+    segments = []
+    for segment in stem.split("/"):
+        cleaned = _NOT_ID_CHARACTERS.sub("-", _ascii_lower(segment)).strip("-")
+        segments.append(cleaned or "doc")
+    return "/".join(segments)
+
+
+def slug(text: str) -> str:
+    """A heading as an id part: `fsPromises.readFile(path)` -> `fspromises-readfile-path`."""
+    return _NOT_SLUG_CHARACTERS.sub("-", _ascii_lower(text)).strip("-") or "section"
+
+
+def _ascii_lower(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return decomposed.encode("ascii", "ignore").decode("ascii")
+
+
+def file_title(relative_path: str) -> str:
+    """The title of a document that has none: its file name without its suffix."""
+    return without_document_suffix(relative_path.rsplit("/", 1)[-1])
+
+
+def file_lines(text: str) -> list[str]:
+    r"""The file's lines as editors, grep and sed count them: ended by `\n`, `\r\n` or
+    `\r`, never by the other characters `str.splitlines` breaks at (form feed, `\x85`,
+    `\u2028`...), which would shift every line number after them. A leading byte-order
+    mark is not part of the first line."""
+    lines = _LINE_BREAK.split(text.removeprefix("\ufeff"))
+    if lines[-1] == "":
+        lines.pop()  # the newline that ends the last line starts no new one
+    return lines
+
+
+@dataclass(slots=True)
+class Section:
+    """Lines between two headings, as a document kind found them."""
+
+    heading_line: int | None  # 1-based line where its heading starts; None before the first
+    level: int  # its heading's level (1-3); 0 before the first heading
+    path: tuple[str, ...]  # plain heading texts from level 1 down to this one
+    lines: Lines = field(default_factory=list)  # its text (the heading left out)
+
+
+class HeadingPath:
+    """The headings above the next one, as a document is read."""
+
+    def __init__(self) -> None:
+        self._stack: list[tuple[int, str]] = []
+
+    def enter(self, level: int, text: str) -> tuple[str, ...]:
+        while self._stack and self._stack[-1][0] >= level:
+            self._stack.pop()
+        self._stack.append((level, text))
+        return tuple(heading for _, heading in self._stack)
+
+
+def document_from_sections(
+    title: str, level_one_title: str | None, sections: Iterable[Section]
+) -> Document:
+    """The document's passages: each section cut to size, titled and anchored.
+
+    `level_one_title` is the level-1 heading that named the document, if one did: it
+    is the title already, so it is not repeated in its sections' titles. A section with
+    no text makes no passage.
+    """
+    drafts: list[PassageDraft] = []
+    anchors = _UniqueAnchors()
+    for section in sections:
+        chunks = list(cut(section.lines))
+        if not chunks:
+            continue
+        heading_path = list(section.path)
+        if heading_path and _named_by(title, level_one_title, heading_path[0]):
+            heading_path = heading_path[1:]
+        passage_title = join_title(title, heading_path)
+        base = slug(heading_path[-1] if heading_path else title)
+        for number, chunk in enumerate(chunks):
+            piece = base if number == 0 else f"{base}-part-{number + 1}"
+            anchor = anchors.take(piece) if drafts else ""
+            start = section.heading_line if number == 0 and section.heading_line else chunk[0][0]
+            drafts.append(
+                PassageDraft(
+                    anchor=anchor,
+                    title=passage_title,
+                    text="\n".join(line for _, line in chunk).strip(),
+                    line=start,
+                    end_line=chunk[-1][0],
+                )
+            )
+    if len(drafts) == 1 and drafts[0].title != title:
+        only = drafts[0]
+        drafts[0] = PassageDraft(only.anchor, title, only.text, only.line, only.end_line)
+    return Document(title=title, passages=tuple(drafts))
+
+
+def _named_by(title: str, level_one_title: str | None, heading: str) -> bool:
+    """Whether the document title already says `heading`: it is the level-1 heading
+    that named the document, or the title ends with it after a separator, as site
+    titles do (`Serverless Framework - AWS Lambda Functions`, `# AWS Lambda Functions`)."""
+    if heading == level_one_title:
+        return True
+    title, heading = title.casefold(), heading.casefold()
+    return any(title.endswith(separator + heading) for separator in _TITLE_SEPARATORS)
+
+
+def join_title(title: str, heading_path: Iterable[str]) -> str:
+    parts = [title]
+    for heading in heading_path:
+        if heading.casefold() != parts[-1].casefold():
+            parts.append(heading)
+    return TITLE_SEPARATOR.join(parts)
+
+
+class _UniqueAnchors:
+    """Anchors of one document; a repeat gets `-2`, `-3`, ..."""
+
+    def __init__(self) -> None:
+        self._taken: set[str] = set()
+
+    def take(self, anchor: str) -> str:
+        candidate, number = anchor, 1
+        while candidate in self._taken:
+            number += 1
+            candidate = f"{anchor}-{number}"
+        self._taken.add(candidate)
+        return candidate
+
+
+def cut(lines: Lines) -> Iterator[Lines]:
+    """A section's lines in chunks of at most MAX_PASSAGE_CHARS of text, blank edges
+    trimmed, cut between paragraphs where possible, else between lines."""
+    lines = trimmed(lines)
+    if not lines:
+        return
+    if _length(lines) <= MAX_PASSAGE_CHARS:
+        yield lines
+        return
+    chunk: Lines = []
+    for unit in _units(lines):
+        if _length(chunk) and _length(chunk + unit) > MAX_PASSAGE_CHARS:
+            yield trimmed(chunk)
+            chunk = []
+        chunk += unit
+    if trimmed(chunk):
+        yield trimmed(chunk)
+
+
+def _units(lines: Lines) -> Iterator[Lines]:
+    """The pieces a long section is cut between: paragraphs with the blank lines after
+    them (a minor heading kept with the paragraph it heads); a paragraph over the limit
+    as its lines; a line over the limit in parts."""
+    held: Lines = []
+    for paragraph in paragraphs(lines):
+        if _MINOR_HEADING.match(paragraph[0][1]) and len(trimmed(paragraph)) == 1:
+            held += paragraph
+            continue
+        paragraph = held + paragraph
+        held = []
+        if _length(paragraph) <= MAX_PASSAGE_CHARS:
+            yield paragraph
+            continue
+        for number, line in paragraph:
+            for part in _line_parts(line):
+                yield [(number, part)]
+    if held:
+        yield held
+
+
+def paragraphs(lines: Lines) -> Iterator[Lines]:
+    """Runs of non-blank lines, each with the blank lines that follow it."""
+    paragraph: Lines = []
+    for number, line in lines:
+        if line.strip() and paragraph and not paragraph[-1][1].strip():
+            yield paragraph
+            paragraph = []
+        paragraph.append((number, line))
+    if paragraph:
+        yield paragraph
+
+
+def _line_parts(line: str) -> Iterable[str]:
+    while len(line) > MAX_PASSAGE_CHARS:
+        cut_at = line.rfind(" ", 0, MAX_PASSAGE_CHARS + 1)
+        if cut_at <= 0:
+            cut_at = MAX_PASSAGE_CHARS
+        yield line[:cut_at]
+        line = line[cut_at:].lstrip(" ")
+    yield line
+
+
+def trimmed(lines: Lines) -> Lines:
+    start, end = 0, len(lines)
+    while start < end and not lines[start][1].strip():
+        start += 1
+    while end > start and not lines[end - 1][1].strip():
+        end -= 1
+    return lines[start:end]
+
+
+def _length(lines: Lines) -> int:
+    """Characters of the lines joined by newlines and stripped, as a passage keeps them."""
+    return len("\n".join(line for _, line in lines).strip())

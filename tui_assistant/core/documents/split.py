@@ -1,0 +1,19 @@
+"""One document's text to its title and passages, read as the kind its name says."""
+
+from __future__ import annotations
+
+from tui_assistant.core.documents import markdown, plaintext
+from tui_assistant.core.documents.passage import Document, document_kind
+
+
+def split_document(relative_path: str, text: str) -> Document:
+    """The title and passages of one document (`text` already decoded), read as the
+    kind its name says (Markdown for any other name)."""
+    kind = document_kind(relative_path)
+    if kind == "rst":
+        from tui_assistant.core.documents import rst  # docutils is loaded only for rst
+
+        return rst.split_rst(relative_path, text)
+    if kind == "txt":
+        return plaintext.split_plain_text(relative_path, text)
+    return markdown.split_markdown(relative_path, text)

@@ -1,0 +1,205 @@
+"""The library in memory: its documents, the passages they split into, and their index.
+
+`Library` is the view retrieval and the UI read; `parse_document` turns one document's
+bytes into its title and passages (splitting is the pure `passages.split_document`).
+Pure: the folder is listed and read by `store/folder.py` (every document file, `*.md`,
+`*.rst`, `*.rst.txt` or `*.txt` as `TUI_ASSISTANT_DOCUMENT_TYPES` allows, at any depth,
+names starting with `.` skipped, symlinks never followed, a file over 1 MiB, not UTF-8
+or binary skipped with a one-line warning naming it), and the index store
+(`store/index_store.py`) decides which files to read again.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from tui_assistant.core.documents.passage import Document, Passage, PassageFields, document_id
+from tui_assistant.core.documents.split import split_document
+from tui_assistant.core.retrieval.index import InvertedIndex
+
+
+@dataclass(frozen=True, slots=True)
+class FileProblem:
+    """Something a user should know about one file: why it was skipped, or that its id
+    had to change. `path` is relative to the library folder."""
+
+    path: str
+    reason: str
+    skipped: bool = True
+
+    def __str__(self) -> str:
+        if self.skipped:
+            return f"skipped file {printable_file_name(self.path)}: {self.reason}"
+        return f"file {printable_file_name(self.path)}: {self.reason}"
+
+
+def printable_file_name(name: str) -> str:
+    """`name` on one visible line, for messages.
+
+    Control, format (bidi included), line-separator and undecodable characters are
+    written as escapes (`\\n`, `\\x1b`, `\\u202e`; a byte that was not UTF-8 as `\\xff`),
+    so a hostile file name can neither break a message into lines nor drive the
+    terminal, and two different names never look the same.
+    """
+    shown: list[str] = []
+    for char in name:
+        code = ord(char)
+        if char == "\\":
+            shown.append("\\\\")
+        elif 0xDC80 <= code <= 0xDCFF:  # os.fsdecode's stand-in for an undecodable byte
+            shown.append(f"\\x{code - 0xDC00:02x}")
+        elif unicodedata.category(char) in ("Cc", "Cf", "Cs", "Zl", "Zp"):
+            if code < 0x100:
+                shown.append(f"\\x{code:02x}")
+            elif code <= 0xFFFF:
+                shown.append(f"\\u{code:04x}")
+            else:
+                shown.append(f"\\U{code:08x}")
+        else:
+            shown.append(char)
+    return "".join(shown)
+
+
+def parse_document(relative_path: str, data: bytes) -> Document | str:
+    """A document file's bytes split into passages, or the reason it is skipped."""
+    if b"\x00" in data:
+        return "binary file (contains NUL bytes)"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "not UTF-8"
+    if not text.strip():
+        return "empty"
+    document = split_document(relative_path, text)
+    if not document.passages:
+        return "has no text (headings only)"
+    return document
+
+
+def document_ids(paths: Iterable[str]) -> tuple[dict[str, str], list[FileProblem]]:
+    """Each document's id, in path order: a later path whose id is taken gets `-2`,
+    `-3`, ... and a notice saying so."""
+    ids: dict[str, str] = {}
+    taken: set[str] = set()
+    notices: list[FileProblem] = []
+    for path in paths:
+        wanted = candidate = document_id(path)
+        number = 1
+        while candidate in taken:
+            number += 1
+            candidate = f"{wanted}-{number}"
+        if candidate != wanted:
+            notices.append(
+                FileProblem(path, f"id {wanted} is taken, so its id is {candidate}", skipped=False)
+            )
+        taken.add(candidate)
+        ids[path] = candidate
+    return ids, notices
+
+
+# -- the in-memory view -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PassageInfo(PassageFields):
+    """What the library keeps in memory for one passage; its text stays in the store."""
+
+    id: str
+    title: str
+    source_path: str
+    line: int
+    end_line: int
+    document: str  # the document's path relative to the library folder
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentInfo:
+    """One document of the library, for browsing: its passages are
+    `library.passages[first : first + count]`."""
+
+    path: str
+    title: str
+    first: int
+    count: int
+
+
+class Library:
+    """The library as loaded: passages in library order, their index, and their texts.
+
+    `passages` is in library order (by path, then within the document). Retrieval
+    works on the index's passage numbers; `passage(number)` gives the full passage, its
+    text read from where the library keeps it (the store's snapshot, or memory).
+    `positions[number]` is that passage's place in `passages` (numbers follow the
+    store's row order, which keeps every word's postings ascending).
+    """
+
+    def __init__(
+        self,
+        folder: Path,
+        passages: Sequence[PassageInfo],
+        documents: Sequence[DocumentInfo],
+        index: InvertedIndex,
+        text: Callable[[int], str],
+        problems: Sequence[FileProblem] = (),
+        positions: Sequence[int] | None = None,
+        hidden: Sequence[str] = (),
+        reread: Sequence[str] = (),
+    ) -> None:
+        self.folder = folder
+        self.passages = tuple(passages)
+        self.documents = tuple(documents)
+        self.index = index
+        self.problems = tuple(problems)
+        # Names skipped for starting with `.`: reported, never warned about.
+        self.hidden = tuple(hidden)
+        # The documents read again (or dropped) when this library was opened: only they
+        # can differ from the library it replaces.
+        self.reread = tuple(reread)
+        self.positions: Sequence[int] = (
+            positions if positions is not None else range(len(self.passages))
+        )
+        self._text = text
+
+    def __len__(self) -> int:
+        return len(self.passages)
+
+    def __iter__(self) -> Iterator[PassageInfo]:
+        return iter(self.passages)
+
+    @cached_property
+    def _numbers(self) -> dict[str, int]:
+        return {
+            self.passages[position].id: number for number, position in enumerate(self.positions)
+        }
+
+    def number_of(self, passage_id: str) -> int | None:
+        """The index number of the passage with this id, if the library has it."""
+        return self._numbers.get(passage_id)
+
+    def info(self, number: int) -> PassageInfo:
+        return self.passages[self.positions[number]]
+
+    def passage(self, number: int) -> Passage:
+        info = self.info(number)
+        return Passage(
+            id=info.id,
+            title=info.title,
+            text=self._text(number),
+            source_path=info.source_path,
+            line=info.line,
+            end_line=info.end_line,
+        )
+
+    def get(self, passage_id: str) -> Passage | None:
+        number = self.number_of(passage_id)
+        return None if number is None else self.passage(number)
+
+    def close(self) -> None:
+        """Let go of the store snapshot the texts are read from (after a reload)."""
+        close = getattr(self._text, "close", None)
+        if close is not None:
+            close()

