@@ -76,3 +76,18 @@ class ProviderFailure(TuiAssistantError):
 
 class ModelError(TuiAssistantError):
     """The sentence-embedding model cannot be used (missing, incomplete, wrong hash)."""
+
+
+class EmbeddingUnavailable(TuiAssistantError):
+    """Texts cannot be embedded now: retrieval answers by words alone meanwhile, and
+    says so. The message is one line naming where and why; `short` is a few words for
+    a status bar."""
+
+    def __init__(self, message: str, short: str) -> None:
+        super().__init__(message)
+        self.short = short
+
+
+class EmbeddingServerError(EmbeddingUnavailable):
+    """The embedding server cannot be reached, refuses, or answers badly. Never holds
+    the server's own text or the key."""

@@ -51,7 +51,7 @@ def test_a_failed_embedding_leaves_ranked_answering_with_a_warning(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     class Broken(FakeEmbedder):
-        def embed(self, texts, progress=None):  # type: ignore[no-untyped-def]
+        def vectors(self, texts):  # type: ignore[no-untyped-def]
             raise OSError("disk on fire")
 
     settings = Settings(library=BUNDLED_LESSONS, data_dir=tmp_path, retrieval="ranked")  # type: ignore[arg-type]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -267,11 +267,9 @@ class HeldEmbedder(FakeEmbedder):
         super().__init__()
         self.release = threading.Event()
 
-    def embed(
-        self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None
-    ) -> NDArray[np.float32]:
+    def vectors(self, texts: Sequence[str]) -> NDArray[np.float32]:
         self.release.wait(10)
-        return super().embed(texts, progress)
+        return super().vectors(texts)
 
 
 async def test_hybrid_answers_lexically_while_embedding_then_by_meaning(tmp_path: Path) -> None:

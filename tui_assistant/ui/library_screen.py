@@ -41,6 +41,7 @@ from tui_assistant.ui.messages import (
     EmbeddingFailed,
     EmbeddingProgress,
     EmbeddingReady,
+    EmbeddingTrouble,
     LibraryFailed,
     LibraryLoaded,
     LibraryProgress,
@@ -96,6 +97,7 @@ class LibraryScreen(Screen[None]):
         # Documents changed on disk since the last reload began (watch mode).
         self.changed_on_disk = False
         self._current: AppContext | None = None
+        self._stop_watching_embedding: Callable[[], None] | None = None
         # The error that ended the first load: `run_app` raises it for the CLI (exit 2).
         self.load_error: LibraryError | ConfigError | None = None
 
@@ -187,6 +189,11 @@ class LibraryScreen(Screen[None]):
     @on(LibraryLoaded)
     def _library_loaded(self, message: LibraryLoaded) -> None:
         self._current = message.context
+        # A problem of the embedding server (a question it could not embed, say) is
+        # shown in the status bar as it comes and goes.
+        self._stop_watching_embedding = message.context.embedding.watch(
+            lambda status: self.post_message(EmbeddingTrouble(status))
+        )
         self._show_library(known=())
         self.status_bar.show_ready()
         self.loaded = True
@@ -318,9 +325,16 @@ class LibraryScreen(Screen[None]):
 
     @on(EmbeddingFailed)
     def _embedding_failed(self, message: EmbeddingFailed) -> None:
-        self.status_bar.work = ""
+        # The server's problem stays in the bar ("embedding server unreachable").
+        self.status_bar.work = self.context.embedding.status().bar_text
         self.status_bar.retrieval = self.context.retrieval
         self.chat.add_notice(f"hybrid retrieval is off: {message.reason}")
+
+    @on(EmbeddingTrouble)
+    def _embedding_trouble(self, message: EmbeddingTrouble) -> None:
+        if self.loaded:
+            self.status_bar.work = message.status.bar_text
+            self.status_bar.retrieval = self.context.retrieval
 
     # -- the state they leave -----------------------------------------------------
 
@@ -342,5 +356,7 @@ class LibraryScreen(Screen[None]):
         """Stop any load still running and let go of the provider's connections."""
         self.workers.cancel_group(self, "library")
         self.workers.cancel_group(self, WATCH_GROUP)
+        if self._stop_watching_embedding is not None:
+            self._stop_watching_embedding()
         if self._current is not None:
             await self._current.aclose()

@@ -18,6 +18,7 @@ from tui_assistant.wiring.context import AppContext
 
 if TYPE_CHECKING:
     from tui_assistant.core.retrieval.dense import PassageVectors
+    from tui_assistant.wiring.embedding_status import EmbeddingStatus
 
 
 @dataclass
@@ -103,3 +104,11 @@ class EmbeddingFailed(Message):
     """Embedding stopped; the library keeps answering lexically. `reason` is one line."""
 
     reason: str
+
+
+@dataclass
+class EmbeddingTrouble(Message):
+    """The embedding source's problem came or went (`status.problem`); posted from
+    whichever thread saw it."""
+
+    status: EmbeddingStatus

@@ -19,15 +19,15 @@ from tui_assistant.core.retrieval.ranked import RankedRetriever
 from tui_assistant.core.retrieval.types import Retriever
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.core.words import stem
-from tui_assistant.errors import ConfigError
+from tui_assistant.errors import ConfigError, EmbeddingUnavailable
 from tui_assistant.locations import bundled_lessons_dir
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress, open_library, store_path
+from tui_assistant.wiring.embedding_status import EmbeddingMonitor, monitor_for, vector_facts
 from tui_assistant.wiring.retrieval_choice import (
     RetrievalChoice,
     choose_retrieval,
     load_embedder,
-    model_id_without_loading,
 )
 
 if TYPE_CHECKING:
@@ -51,6 +51,9 @@ class AppContext:
     choice: RetrievalChoice = field(default_factory=lambda: RetrievalChoice("ranked"))
     embedder: EmbeddingSource | None = None
     vectors: PassageVectors | None = None
+    # The embedding state every surface reads (`embedding.status()`); shared by the
+    # contexts a reload or new vectors make.
+    embedding: EmbeddingMonitor = field(default_factory=EmbeddingMonitor)
 
     @property
     def data_dir(self) -> Path:
@@ -89,30 +92,54 @@ class AppContext:
         from tui_assistant.store.vectors import embed_library
 
         store = store_path(self.data_dir, library_folder(self.settings))
-        return embed_library(library, self.embedding_source(), store, progress)
+        monitor = self.embedding
+
+        def told(done: int, total: int) -> None:
+            monitor.progress(done, total)
+            if progress is not None:
+                progress(done, total)
+
+        try:
+            vectors = embed_library(library, self.embedding_source(), store, told)
+        except Exception as error:
+            monitor.failed(error)
+            raise
+        assert vectors.model is not None
+        monitor.embedded(vectors.model, len(library))
+        return vectors
 
     def with_vectors(self, library: Library, vectors: PassageVectors) -> AppContext | None:
         """The context answering with `hybrid`, if `vectors` are of the library this one
         answers from (a reload meanwhile makes them stale: None)."""
         if library is not self.library or self.embedder is None:
             return None
+        from tui_assistant.core.retrieval.fallback import FallbackRetriever
         from tui_assistant.core.retrieval.hybrid import HybridRetriever
 
-        embedder = self.embedder
-        retriever = HybridRetriever(
-            library, vectors, lambda question: embedder.embed([question])[0]
+        hybrid = HybridRetriever(library, vectors, self.embedder.embed_question)
+        # A question the server cannot embed is answered by words, and said so.
+        retriever = FallbackRetriever(
+            hybrid,
+            hybrid.lexical,
+            self.embedding.question_failed,
+            self.embedding.question_embedded,
         )
         return replace(self, service=self.service.with_retriever(retriever), vectors=vectors)
 
     def report(self) -> LibraryReport:
-        """The library report of what answers now (reads the store: off the event loop)."""
-        model_id = self.embedder.model_id if self.embedder is not None else None
-        return describe_library(self.settings, self.library, self.choice, self.retrieval, model_id)
+        """The library report of what answers now (reads the store, may ask an embedding
+        server once: off the event loop)."""
+        return describe_library(
+            self.settings, self.library, self.choice, self.retrieval, self.embedder
+        )
 
     async def aclose(self) -> None:
         closer = getattr(self.service.provider, "aclose", None)
         if closer is not None:
             await closer()
+        close_embedder = getattr(self.embedder, "close", None)
+        if close_embedder is not None:
+            close_embedder()
 
 
 def library_folder(settings: Settings) -> Path:
@@ -193,9 +220,18 @@ def open_context(
         deadline_seconds=settings.deadline_seconds,
         passages_sent=settings.passages,
     )
-    context = AppContext(settings, library, service, choice, embedder)
+    context = AppContext(
+        settings, library, service, choice, embedder, embedding=monitor_for(choice)
+    )
     if embedder is not None and embed_now:
-        hybrid = context.with_vectors(library, context.embed(library, embedding))
+        try:
+            vectors = context.embed(library, embedding)
+        except EmbeddingUnavailable as error:
+            # The server failed: answer by words, saying so once; what was embedded
+            # is stored, and the next start goes on from there.
+            logger.warning("%s; answering by words (ranked)", error)
+            return context
+        hybrid = context.with_vectors(library, vectors)
         assert hybrid is not None  # the vectors are of this very library
         return hybrid
     return context
@@ -206,11 +242,12 @@ def describe_library(
     library: Library,
     choice: RetrievalChoice,
     retrieval: str,
-    model_id: str | None = None,
+    embedder: EmbeddingSource | None = None,
 ) -> LibraryReport:
     """The report of `library` as loaded with `settings`, from what the data folder holds:
-    nothing is embedded, and no model is loaded (`model_id` names the loaded one, else it
-    comes from the model's weights hash). `retrieval` is the mode answering now."""
+    nothing is embedded, and no local model is loaded (`embedder` is the source in use,
+    if any); an embedding server is asked once for its model's dimensions, which also
+    tells whether it can be reached. `retrieval` is the mode answering now."""
     store = store_path(settings.data_folder, library_folder(settings))
     size = 0
     for part in (store, Path(f"{store}-wal")):
@@ -220,9 +257,5 @@ def describe_library(
         reason = choice.note or f"TUI_ASSISTANT_RETRIEVAL is {settings.retrieval}"
         vectors = VectorFacts(None, reason=reason)
     else:
-        from tui_assistant.store.vectors import stored_vectors
-
-        model = model_id or model_id_without_loading(choice)
-        stored_model, embedded = stored_vectors(store, library)
-        vectors = VectorFacts(model, embedded if stored_model == model else 0)
+        vectors = vector_facts(store, library, choice, embedder)
     return build_report(library, retrieval, StoreFacts(str(store), size), vectors)

@@ -13,13 +13,17 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from tui_assistant.core.retrieval.model_identity import ModelIdentity
+
 
 @dataclass(frozen=True)
 class PassageVectors:
-    """Every piece's vector (rows, unit length) and the passage number of each row."""
+    """Every piece's vector (rows, unit length), the passage number of each row, and
+    the model that made them (None when not known)."""
 
     matrix: NDArray[np.float32]
     passages: NDArray[np.int32]
+    model: ModelIdentity | None = None
 
 
 class DenseIndex:
