@@ -9,9 +9,11 @@ was computed" from "everything was".
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 
+import httpx
 import numpy as np
 from numpy.typing import NDArray
 
@@ -100,3 +102,14 @@ class FakeEmbedder:
         for row, text in enumerate(texts):
             rows[row] = word_vector(text, self._dimensions)
         return rows
+
+
+def word_vectors_answer(request: httpx.Request, dimensions: int = 64) -> httpx.Response:
+    """An OpenAI-compatible embeddings server's answer (for respx): each input's
+    bag-of-words vector, by index."""
+    texts = json.loads(request.content)["input"]
+    data = [
+        {"object": "embedding", "index": index, "embedding": word_vector(text, dimensions).tolist()}
+        for index, text in enumerate(texts)
+    ]
+    return httpx.Response(200, json={"object": "list", "data": data, "model": "fake"})

@@ -152,12 +152,14 @@ def _unit_vector(embedding: object) -> Vector:
     ):
         raise BadAnswer("an embedding is not a list of numbers")
     vector = np.asarray(embedding, dtype=np.float64)
-    length = float(np.linalg.norm(vector))
-    if not math.isfinite(length):
+    if not np.isfinite(vector).all():
         raise BadAnswer("an embedding holds a number that is not finite")
-    if length == 0.0:
+    largest = float(np.abs(vector).max())
+    if largest == 0.0:
         raise BadAnswer("an embedding is all zeros")
-    return (vector / length).astype(np.float32)
+    # Scaled first, so numbers near the float limit do not overflow the length.
+    vector /= largest
+    return (vector / np.linalg.norm(vector)).astype(np.float32)
 
 
 def retry_after_seconds(value: str | None, now: datetime) -> float | None:
@@ -255,6 +257,7 @@ class ServerEmbeddingSource:
         request_deadline: float = REQUEST_DEADLINE_SECONDS,
         question_deadline: float = QUESTION_DEADLINE_SECONDS,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         check_base_url(base_url)
         if batch_size < 1 or concurrency < 1:
@@ -271,7 +274,9 @@ class ServerEmbeddingSource:
         self.concurrency = concurrency
         self.request_deadline = request_deadline
         self.question_deadline = question_deadline
+        # Pauses are waited with `sleep` and timed with `clock` (tests pass fakes).
         self._sleep = sleep
+        self._clock = clock
         self._dimensions: int | None = None
         self._identity_lock = threading.Lock()
         self._start_lock = threading.Lock()
@@ -335,7 +340,7 @@ class ServerEmbeddingSource:
     def embed_question(self, question: str) -> Vector:
         """One short try (a broken kept-alive connection is tried once more); after a
         missed deadline, questions skip the server for a while."""
-        paused = self._questions_paused_until - time.monotonic()
+        paused = self._questions_paused_until - self._clock()
         if paused > 0:
             raise _fault(
                 self.where,
@@ -409,7 +414,7 @@ class ServerEmbeddingSource:
                 continue
             except _TryAgain as trouble:
                 if question and trouble.trouble == "timeout":
-                    self._questions_paused_until = time.monotonic() + QUESTIONS_PAUSED_SECONDS
+                    self._questions_paused_until = self._clock() + QUESTIONS_PAUSED_SECONDS
                 count = tries.failed(trouble.trouble)
                 if tries.spent(trouble.trouble):
                     raise _gave_up(self.where, trouble, count, deadline) from None
@@ -423,8 +428,7 @@ class ServerEmbeddingSource:
                 pause = pause_before_try(count, wait)
                 if trouble.trouble == "rate_limited":
                     # Every request waits this pause out, not only this one.
-                    loop = asyncio.get_running_loop()
-                    self._resume_at = max(self._resume_at, loop.time() + pause)
+                    self._resume_at = max(self._resume_at, self._clock() + pause)
                 else:
                     await self._sleep(pause)
                 waiting.append(part)
@@ -445,7 +449,7 @@ class ServerEmbeddingSource:
         return found
 
     async def _rate_limit_pause(self) -> None:
-        delay = self._resume_at - asyncio.get_running_loop().time()
+        delay = self._resume_at - self._clock()
         if delay > 0:
             await self._sleep(delay)
 
