@@ -534,8 +534,56 @@ def test_a_single_text_too_big_for_the_server_is_one_line(
             answer(inputs(request)) if inputs(request) == [PROBE_TEXT] else httpx.Response(413)
         ),
     )
-    with pytest.raises(EmbeddingServerError, match=r"refused a single passage piece \(HTTP 413\)"):
+    with pytest.raises(
+        EmbeddingServerError,
+        match=r"refused a single passage piece even cut to \d+ characters \(HTTP 413\)$",
+    ):
         embed_library(library, source(), None)
+
+
+def test_llama_servers_500_for_an_input_too_large_splits_and_cuts_what_it_must(
+    mocked: respx.MockRouter, source: Callable[..., ServerEmbeddingSource], tmp_path: Path
+) -> None:
+    """llama-server answers 500 "input (N tokens) is too large to process" for a
+    request longer than its physical batch: split like a 413; a single piece too long
+    for it is cut (as a model with a shorter input limit cuts it), not lost."""
+    folder = tmp_path / "long"
+    long_text = " ".join(f"word{number}" for number in range(400))  # about 3,500 characters
+    write(folder, "long.md", f"# Long\n\n{long_text[:850]}\n")
+    for number in range(6):
+        write(folder, f"short-{number}.md", f"# Short {number}\n\nA few words, {number}.\n")
+    library = open_(folder, tmp_path / "data")
+
+    def physical_batch(request: httpx.Request) -> httpx.Response:
+        if sum(len(text) for text in inputs(request)) > 300:
+            return httpx.Response(
+                500,
+                json={
+                    "error": {
+                        "code": 500,
+                        "message": "input (807 tokens) is too large to process. increase the"
+                        " physical batch size (current batch size: 512)",
+                        "type": "server_error",
+                    }
+                },
+            )
+        return answer(inputs(request))
+
+    server = serve(mocked, physical_batch)
+    vectors = embed_library(library, source(), None)
+
+    texts, _ = passage_pieces(library)
+    (long_piece,) = [text for text in texts if text.startswith("Long")]
+    (accepted,) = [
+        batch[0]
+        for batch in server.batches
+        if long_piece.startswith(batch[0]) and len(batch) == 1 and len(batch[0]) <= 300
+    ]
+    assert len(accepted) < len(long_piece)
+    row = texts.index(long_piece)
+    np.testing.assert_allclose(vectors.matrix[row], word_vector(accepted, DIMENSIONS), atol=1e-6)
+    others = [index for index in range(len(texts)) if index != row]
+    np.testing.assert_allclose(vectors.matrix[others], expected_matrix(library)[others], atol=1e-6)
 
 
 @pytest.mark.parametrize(

@@ -34,6 +34,7 @@ import contextlib
 import email.utils
 import json
 import math
+import re
 import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
@@ -48,7 +49,12 @@ from pydantic import SecretStr
 
 from tui_assistant.core.retrieval.model_identity import ModelIdentity
 from tui_assistant.errors import EmbeddingServerError
-from tui_assistant.providers.openai import new_http_client, read_body, transport_words
+from tui_assistant.providers.openai import (
+    first_bytes,
+    new_http_client,
+    read_body,
+    transport_words,
+)
 from tui_assistant.settings import check_base_url
 
 if TYPE_CHECKING:
@@ -93,8 +99,14 @@ QUESTION_TRIES: Final[dict[Trouble, int]] = {
 }
 RETRIED_STATUSES: Final = frozenset({429, 500, 502, 503, 504})
 RATE_LIMIT_STATUSES: Final = frozenset({429, 503})
-# A server refusing a batch as too large (or too many tokens) says so with one of these.
+# A server refusing a batch as too large (or too many tokens) says so with one of these;
+# llama-server answers 500 naming it ("input (N tokens) is too large to process").
 SPLIT_STATUSES: Final = frozenset({400, 413, 422})
+TOO_LARGE = re.compile(rb"too (large|long)", re.IGNORECASE)
+SNIFFED_BYTES: Final = 16 * 1024
+# A single piece the server refuses as too large is cut in half (and again) down to this
+# many characters, as a model with a shorter input limit cuts it.
+SHORTEST_CUT_CHARS: Final = 32
 # The text embedded once to learn the model's dimensions.
 PROBE_TEXT: Final = "tui-assistant"
 BASE_URL_SETTING: Final = "TUI_ASSISTANT_EMBEDDING_BASE_URL"
@@ -139,16 +151,18 @@ def parse_embeddings(body: bytes, count: int, dimensions: int | None) -> dict[in
     return found
 
 
+_NUMBERS: Final = frozenset({int, float})
+
+
 def _unit_vector(embedding: object) -> Vector:
     if isinstance(embedding, list) and embedding and isinstance(embedding[0], list):
         # llama-server without a pooling mode answers one vector per token.
         raise BadAnswer("one vector per token, not per text (llama-server needs --pooling mean)")
+    # The types checked at C speed: a vector is hundreds of numbers, a run millions.
     if (
         not isinstance(embedding, list)
         or not embedding
-        or not all(
-            isinstance(value, int | float) and not isinstance(value, bool) for value in embedding
-        )
+        or not set(map(type, embedding)) <= _NUMBERS
     ):
         raise BadAnswer("an embedding is not a list of numbers")
     vector = np.asarray(embedding, dtype=np.float64)
@@ -388,6 +402,8 @@ class ServerEmbeddingSource:
         deadline = self.question_deadline if question else self.request_deadline
         tries = _Tries(QUESTION_TRIES if question else TRIES)
         found: dict[int, Vector] = {}
+        # Texts the server refused alone, as cut to fit.
+        cut: dict[int, str] = {}
         waiting = [positions]
         while waiting:
             part = waiting.pop()
@@ -399,15 +415,20 @@ class ServerEmbeddingSource:
                 continue
             await self._rate_limit_pause()
             try:
-                answered = await self._post([texts[position] for position in part], deadline)
+                sent = [cut.get(position, texts[position]) for position in part]
+                answered = await self._post(sent, deadline)
             except _TooBig as refusal:
                 if len(part) == 1:
-                    raise _fault(
-                        self.where,
-                        f"refused a single passage piece ({refusal}); the model's input"
-                        " limit is below one piece",
-                        "embedding server refuses",
-                    ) from None
+                    if len(sent[0]) <= SHORTEST_CUT_CHARS:
+                        raise _fault(
+                            self.where,
+                            f"refused a single passage piece even cut to {len(sent[0])}"
+                            f" characters ({refusal})",
+                            "embedding server refuses",
+                        ) from None
+                    cut[part[0]] = sent[0][: len(sent[0]) // 2]
+                    waiting.append(part)
+                    continue
                 half = (len(part) + 1) // 2
                 self._batch_limit = min(self._batch_limit, half)
                 waiting.extend([part[half:], part[:half]])
@@ -466,6 +487,10 @@ class ServerEmbeddingSource:
                 asyncio.timeout(deadline),
                 self._client.stream("POST", self.url, json=body, headers=headers) as response,
             ):
+                if response.status_code >= 500:
+                    start = await first_bytes(response, SNIFFED_BYTES)
+                    if TOO_LARGE.search(start):
+                        raise _TooBig(response.status_code)
                 self._check_status(response)
                 # Room for vectors of up to 16,384 numbers, written out at length.
                 received = await read_body(response, (1 << 20) + len(texts) * (1 << 19))

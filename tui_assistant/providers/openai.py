@@ -218,7 +218,7 @@ class OpenAIProvider:
                 if response.status_code == 500 and "response_format" in body:
                     # Some servers (llama-cpp-python's) fail a schema they do not take
                     # with a 500 that names it: a rejected request, not a broken server.
-                    start = await _first_bytes(response, REJECTION_SNIFF_BYTES)
+                    start = await first_bytes(response, REJECTION_SNIFF_BYTES)
                     if b"response_format" in start:
                         raise _BadRequest(Reason.PROVIDER_ERROR, "HTTP 500")
                 _check_status(response.status_code)
@@ -246,7 +246,7 @@ async def read_body(response: httpx.Response, limit: int) -> bytes | None:
     return bytes(received)
 
 
-async def _first_bytes(response: httpx.Response, limit: int) -> bytes:
+async def first_bytes(response: httpx.Response, limit: int) -> bytes:
     """At most `limit` bytes of the body (read only to tell a rejection from a failure)."""
     received = bytearray()
     async for chunk in response.aiter_bytes():
