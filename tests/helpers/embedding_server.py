@@ -116,6 +116,9 @@ class EmbeddingServer:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # connections kept alive, as real servers do
+    # Headers and body go out as two writes: without this, the body waits for the
+    # client's delayed acknowledgement (tens of milliseconds), as no real server lets it.
+    disable_nagle_algorithm = True
     server: _Server
 
     def log_message(self, format: str, *args: Any) -> None:

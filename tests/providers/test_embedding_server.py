@@ -5,9 +5,11 @@ server can make ending in one line with every batch that arrived stored."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -712,3 +714,32 @@ def test_pauses_grow_to_a_ceiling_and_yield_to_retry_after() -> None:
         30.0,
     ]
     assert pause_before_try(3, 7.0) == 7.0
+
+
+def test_closing_the_source_wakes_a_caller_waiting_on_the_server(
+    mocked: respx.MockRouter, source: Callable[..., ServerEmbeddingSource]
+) -> None:
+    started = threading.Event()
+
+    async def hangs(request: httpx.Request) -> httpx.Response:
+        started.set()
+        await asyncio.sleep(60)
+        return answer(inputs(request))
+
+    serve(mocked, hangs)
+    embedder = source()
+    ended: list[BaseException] = []
+
+    def probe() -> None:
+        try:
+            embedder.identity  # noqa: B018 - the probe request
+        except BaseException as error:
+            ended.append(error)
+
+    waiting = threading.Thread(target=probe)
+    waiting.start()
+    assert started.wait(10)
+    embedder.close()
+    waiting.join(10)
+    assert not waiting.is_alive()
+    assert [type(error) for error in ended] == [concurrent.futures.CancelledError]

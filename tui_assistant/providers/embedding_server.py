@@ -135,26 +135,35 @@ def parse_embeddings(body: bytes, count: int, dimensions: int | None) -> dict[in
     items = data.get("data") if isinstance(data, dict) else None
     if not isinstance(items, list):
         raise BadAnswer("the answer has no data list")
-    found: dict[int, Vector] = {}
+    indexes: list[int] = []
+    embeddings: list[list[object]] = []
     for item in items:
         index = item.get("index") if isinstance(item, dict) else None
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < count:
             raise BadAnswer("an item has no index, or one outside the batch")
-        if index in found:
-            raise BadAnswer(f"two vectors for text {index}")
-        found[index] = _unit_vector(item.get("embedding"))
-        size = found[index].shape[0]
+        embedding = item.get("embedding")
+        _check_numbers(embedding)
+        size = len(embedding)
         if dimensions is None:
             dimensions = size
         elif size != dimensions:
             raise BadAnswer(f"a vector of {size:,} numbers, where the model gave {dimensions:,}")
-    return found
+        indexes.append(index)
+        embeddings.append(embedding)
+    if len(set(indexes)) < len(indexes):
+        twice = next(index for index in indexes if indexes.count(index) > 1)
+        raise BadAnswer(f"two vectors for text {twice}")
+    if not embeddings:
+        return {}
+    rows = _unit_rows(np.array(embeddings, dtype=np.float64))
+    return dict(zip(indexes, rows, strict=True))
 
 
 _NUMBERS: Final = frozenset({int, float})
 
 
-def _unit_vector(embedding: object) -> Vector:
+def _check_numbers(embedding: object) -> None:
+    """Raise `BadAnswer` unless `embedding` is a non-empty list of numbers."""
     if isinstance(embedding, list) and embedding and isinstance(embedding[0], list):
         # llama-server without a pooling mode answers one vector per token.
         raise BadAnswer("one vector per token, not per text (llama-server needs --pooling mean)")
@@ -165,15 +174,21 @@ def _unit_vector(embedding: object) -> Vector:
         or not set(map(type, embedding)) <= _NUMBERS
     ):
         raise BadAnswer("an embedding is not a list of numbers")
-    vector = np.asarray(embedding, dtype=np.float64)
-    if not np.isfinite(vector).all():
+
+
+def _unit_rows(matrix: NDArray[np.float64]) -> NDArray[np.float32]:
+    """Each row scaled to unit length (all rows at once)."""
+    if not np.isfinite(matrix).all():
         raise BadAnswer("an embedding holds a number that is not finite")
-    largest = float(np.abs(vector).max())
-    if largest == 0.0:
+    largest = np.abs(matrix).max(axis=1, keepdims=True)
+    if not largest.all():
         raise BadAnswer("an embedding is all zeros")
     # Scaled first, so numbers near the float limit do not overflow the length.
-    vector /= largest
-    return (vector / np.linalg.norm(vector)).astype(np.float32)
+    matrix = matrix / largest
+    unit: NDArray[np.float32] = (matrix / np.linalg.norm(matrix, axis=1, keepdims=True)).astype(
+        np.float32
+    )
+    return unit
 
 
 def retry_after_seconds(value: str | None, now: datetime) -> float | None:
@@ -249,10 +264,21 @@ class _EventLoopThread:
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop)
 
     def stop(self) -> None:
+        """Cancel what still runs (a caller waiting on it is woken), then stop."""
+        with contextlib.suppress(concurrent.futures.TimeoutError, RuntimeError):
+            self.submit(_cancel_others()).result(timeout=5)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=5)
         if not self.thread.is_alive():
             self.loop.close()
+
+
+async def _cancel_others() -> None:
+    current = asyncio.current_task()
+    others = [task for task in asyncio.all_tasks() if task is not current]
+    for task in others:
+        task.cancel()
+    await asyncio.gather(*others, return_exceptions=True)
 
 
 class ServerEmbeddingSource:
@@ -369,9 +395,9 @@ class ServerEmbeddingSource:
         """Close the connections and stop the event loop's thread."""
         with self._start_lock:
             running, self._running = self._running, None
+            client, self._client = self._client, None
         if running is None:
             return
-        client = self._client
         if client is not None:
             future = running.submit(client.aclose())
             with contextlib.suppress(concurrent.futures.TimeoutError, httpx.HTTPError):

@@ -19,7 +19,7 @@ from tui_assistant.core.retrieval.ranked import RankedRetriever
 from tui_assistant.core.retrieval.types import Retriever
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.core.words import stem
-from tui_assistant.errors import ConfigError, EmbeddingUnavailable
+from tui_assistant.errors import ConfigError, EmbeddingUnavailable, TuiAssistantError
 from tui_assistant.locations import bundled_lessons_dir
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress, open_library, store_path
@@ -101,7 +101,7 @@ class AppContext:
 
         try:
             vectors = embed_library(library, self.embedding_source(), store, told)
-        except Exception as error:
+        except (TuiAssistantError, OSError) as error:  # not a caller's own stop
             monitor.failed(error)
             raise
         assert vectors.model is not None

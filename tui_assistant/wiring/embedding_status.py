@@ -122,9 +122,11 @@ class EmbeddingMonitor:
 
     def embedded(self, identity: ModelIdentity, passages: int) -> None:
         """Every passage has its vectors."""
-        self._question_failing = False
+        with self._lock:
+            self._question_failing = False
         self._change(
             identity=identity,
+            model=identity.name,
             phase="ready",
             done=passages,
             total=passages,
@@ -133,26 +135,27 @@ class EmbeddingMonitor:
         )
 
     def failed(self, error: Exception) -> None:
-        """The embedding run stopped; the library answers by words."""
-        short = error.short if isinstance(error, EmbeddingUnavailable) else "embedding stopped"
+        """The embedding run stopped; the library answers by words. Only a source that
+        cannot embed now (a server) has a `short` for the status bar."""
+        short = error.short if isinstance(error, EmbeddingUnavailable) else None
         self._change(phase="failed", problem=one_line(str(error)), short=short)
 
     def question_failed(self, error: EmbeddingUnavailable) -> None:
         """A question was answered by words: its embedding failed. Logged once per run
         of such questions."""
-        first = not self._question_failing
-        self._question_failing = True
+        with self._lock:
+            first, self._question_failing = not self._question_failing, True
         self._change(problem=one_line(str(error)), short=error.short)
         if first:
             logger.warning("%s; answering by words (ranked)", one_line(str(error)))
 
     def question_embedded(self) -> None:
         """A question was embedded: a question's problem, if any, is over."""
-        if not self._question_failing:
-            return
-        self._question_failing = False
-        self._change(problem=None, short=None)
-        logger.info("the embedding server answers again")
+        with self._lock:
+            was_failing, self._question_failing = self._question_failing, False
+        if was_failing:
+            self._change(problem=None, short=None)
+            logger.info("the embedding server answers again")
 
     def _change(self, **changes: object) -> None:
         with self._lock:
@@ -173,8 +176,12 @@ def monitor_for(choice: RetrievalChoice) -> EmbeddingMonitor:
             "server", choice.server.where, choice.server.model, phase="waiting"
         )
     else:
+        from tui_assistant.providers.embedding import DEFAULT_MODEL_NAME, DEFAULT_MODEL_SHA256
+
         folder = choice.model_folder
-        status = EmbeddingStatus("local", None, folder.name if folder else None, phase="waiting")
+        pinned = choice.expected_sha256 == DEFAULT_MODEL_SHA256
+        name = DEFAULT_MODEL_NAME if pinned or folder is None else folder.name
+        status = EmbeddingStatus("local", None, name, phase="waiting")
     return EmbeddingMonitor(status)
 
 
