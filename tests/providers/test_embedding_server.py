@@ -133,7 +133,8 @@ def source(pauses: list[float]) -> Iterator[Callable[..., ServerEmbeddingSource]
         options.setdefault("batch_size", 8)
         options.setdefault("concurrency", 1)
         options.setdefault("clock", lambda: now[0])
-        made.append(ServerEmbeddingSource(BASE, sleep=recorded, **options))
+        options.setdefault("sleep", recorded)
+        made.append(ServerEmbeddingSource(BASE, **options))
         return made[-1]
 
     yield make
@@ -284,6 +285,40 @@ def test_a_429_storm_is_waited_out_as_retry_after_asks(
     assert told[0] == 5 and len(server.batches) == 5 + 5
     # Each 429 was followed by the pause it asked for, and nothing else paused.
     assert pauses == [7.0] * 5
+
+
+def test_a_rate_limit_pauses_every_request_not_only_the_one_told(
+    mocked: respx.MockRouter, source: Callable[..., ServerEmbeddingSource], library: Library
+) -> None:
+    clock = [1000.0]
+    pauses: list[float] = []
+    sent: list[float] = []
+    told_at: list[float] = []
+
+    async def waited(seconds: float) -> None:
+        pauses.append(seconds)
+        for _ in range(20):  # the others run meanwhile, as in a real pause
+            await asyncio.sleep(0)
+        clock[0] += seconds
+
+    def once(request: httpx.Request) -> httpx.Response:
+        if inputs(request) == [PROBE_TEXT]:
+            return answer(inputs(request))
+        sent.append(clock[0])
+        if not told_at:
+            told_at.append(clock[0])
+            return httpx.Response(429, headers={"Retry-After": "7"})
+        return answer(inputs(request))
+
+    serve(mocked, once)
+    embedder = source(concurrency=4, batch_size=4, sleep=waited, clock=lambda: clock[0])
+    vectors = embed_library(library, embedder, None)
+
+    np.testing.assert_allclose(vectors.matrix, expected_matrix(library), atol=1e-6)
+    # Only requests already in flight when the 429 came were sent before its pause ended.
+    before_the_end = [at for at in sent[1:] if at < told_at[0] + 7]
+    assert len(before_the_end) <= 3
+    assert len(sent) == 1 + 10 and pauses and min(pauses) > 0
 
 
 def test_a_429_storm_that_never_ends_is_one_line_and_keeps_what_arrived(
