@@ -82,9 +82,16 @@ def test_title_falls_back_to_the_first_level_one_heading() -> None:
     assert document.title == "Pasta water"
 
 
-def test_a_level_two_heading_does_not_name_the_document() -> None:
+def test_a_level_two_heading_at_the_top_names_the_document() -> None:
     document = split("## Details\n\nMore.\n", "cooking/Pasta Water.md")
-    assert document.title == "Pasta Water"
+    assert document.title == "Details"
+
+
+def test_a_single_passage_opens_with_the_heading_its_title_does_not_say() -> None:
+    document = split("# Pasta water\n\n## Salt\n\nA handful per pot.\n")
+    (draft,) = document.passages
+    assert (draft.title, draft.line, draft.end_line) == ("Pasta water", 3, 5)
+    assert draft.text == "Salt\n\nA handful per pot."
 
 
 def test_title_falls_back_to_the_file_name_without_md() -> None:

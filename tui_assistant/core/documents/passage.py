@@ -190,6 +190,9 @@ class Section:
     level: int  # its heading's level (1-3); 0 before the first heading
     path: tuple[str, ...]  # plain heading texts from level 1 down to this one
     lines: Lines = field(default_factory=list)  # its text (the heading left out)
+    # Its heading as a line of text (line number, plain words), for when the title
+    # cannot say it.
+    heading: tuple[int, str] | None = None
 
 
 class HeadingPath:
@@ -215,11 +218,14 @@ def document_from_sections(
     no text makes no passage.
     """
     drafts: list[PassageDraft] = []
+    heading_of_first: tuple[int, str] | None = None
     anchors = _UniqueAnchors()
     for section in sections:
         chunks = list(cut(section.lines))
         if not chunks:
             continue
+        if not drafts:
+            heading_of_first = section.heading
         heading_path = list(section.path)
         if heading_path and _named_by(title, level_one_title, heading_path[0]):
             heading_path = heading_path[1:]
@@ -239,8 +245,17 @@ def document_from_sections(
                 )
             )
     if len(drafts) == 1 and drafts[0].title != title:
+        # The only passage has the document title; its own heading, which the title
+        # does not say, opens its text.
         only = drafts[0]
-        drafts[0] = PassageDraft(only.anchor, title, only.text, only.line, only.end_line)
+        text = only.text
+        if heading_of_first is not None:
+            number, words = heading_of_first
+            first_text_line = only.end_line - text.count("\n")
+            opened = words + "\n" * (first_text_line - number) + text
+            if number < first_text_line and len(opened) <= MAX_PASSAGE_CHARS:
+                text = opened
+        drafts[0] = PassageDraft(only.anchor, title, text, only.line, only.end_line)
     return Document(title=title, passages=tuple(drafts))
 
 
