@@ -305,3 +305,22 @@ def test_a_quote_of_the_shown_words_is_found_on_the_file_lines() -> None:
     assert (quote.line, quote.end_line) == (5, 6)
     assert "Gunicorn" in file_lines(ERRORS)[quote.line - 1]
     assert find_quote(":exc:`~werkzeug.exceptions.InternalServerError`", passage) is None
+
+
+def test_an_object_marker_right_above_a_title_belongs_to_it() -> None:
+    text = """\
+Fixtures
+========
+
+Fixtures are requested by name.
+
+.. fixture:: capfd
+
+capfd
+-----
+
+**Tutorial**: captures
+"""
+    intro, capfd = split(text, "reference/reference.rst").passages
+    assert intro.text == "Fixtures are requested by name."
+    assert (capfd.line, capfd.title, capfd.text) == (6, "Fixtures › capfd", "Tutorial: captures")

@@ -11,7 +11,10 @@ text (`plaintext.py`). Each kind finds its sections; what follows is shared:
 - a passage's title is the document title and its heading path joined by
   `TITLE_SEPARATOR` (`File system › Promises API`), its id the document id plus
   `#` and a slug of its heading (none for the document's first passage), and its
-  `line`/`end_line` the 1-based lines it spans in the file.
+  `line`/`end_line` the 1-based lines it spans in the file;
+- a passage's text is its lines as the page shows them (each kind renders its own
+  markup), one line of text for each line of the file, so a quote found on the text's
+  third line stands on the passage's third line of text in the file.
 """
 
 from __future__ import annotations
@@ -213,9 +216,10 @@ def document_from_sections(
 ) -> Document:
     """The document's passages: each section cut to size, titled and anchored.
 
-    `level_one_title` is the level-1 heading that named the document, if one did: it
-    is the title already, so it is not repeated in its sections' titles. A section with
-    no text makes no passage.
+    `level_one_title` is the heading that named the document, if one did: it is the
+    title already, so it is not repeated in its sections' titles. A section with no text
+    makes no passage. Section lines are text as shown, one for each line of the file, so
+    a passage's text spans exactly its lines from its first text line to `end_line`.
     """
     drafts: list[PassageDraft] = []
     heading_of_first: tuple[int, str] | None = None

@@ -152,8 +152,9 @@ def _titles(tree: nodes.document, lines: list[str]) -> list[_Title]:
 def _heading_starts(
     lines: list[str], titles: list[_Title], texts: list[str]
 ) -> tuple[list[int], dict[str, str]]:
-    """Where each title's passage starts: at the labels (`.. _name:`) and the file-wide
-    metadata (`:orphan:`) right above it, else at the title; and each label's title."""
+    """Where each title's passage starts: at the labels (`.. _name:`), object markers
+    (`.. fixture:: capfd`) and file-wide metadata (`:orphan:`) right above it, else at
+    the title; and each label's title."""
     starts: list[int] = []
     labels: dict[str, str] = {}
     previous_end = 0
@@ -165,7 +166,10 @@ def _heading_starts(
             label = rst_text.label_name(line)
             if label is not None:
                 labels.setdefault(label, text)
-            elif line.strip() and not (previous_end == 0 and rst_text.is_metadata(line)):
+            elif line.strip() and not (
+                rst_text.is_object_marker(line)
+                or (previous_end == 0 and rst_text.is_metadata(line))
+            ):
                 break
             if line.strip():
                 start = index + 1

@@ -329,6 +329,14 @@ def label_name(line: str) -> str | None:
     return _label_key(line.strip()[4:-1])
 
 
+def is_object_marker(line: str) -> bool:
+    """Whether `line` is an object description (`.. fixture:: capfd`), which, with no
+    content and a title right below it, only marks that title as the object's."""
+    explicit = _EXPLICIT.match(line)
+    directive = _DIRECTIVE.match(explicit.group(2) or "") if explicit else None
+    return directive is not None and directive_kind(directive.group(1)) is Kind.TEXT
+
+
 def is_metadata(line: str) -> bool:
     """Whether `line` is a field of file-wide metadata (`:orphan:`, `:tocdepth: 2`)."""
     return bool(_METADATA.match(line))
