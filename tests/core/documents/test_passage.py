@@ -338,6 +338,31 @@ def test_a_long_section_is_cut_at_paragraph_boundaries() -> None:
         assert draft.line == 3 + 2 * first
 
 
+def test_a_long_section_is_cut_before_a_deeper_heading_where_a_subsection_fits() -> None:
+    # Fastify's "Server Methods": one `##` section of many `####` methods.
+    methods = [f"#### method{n}\n\n{paragraph(n, 40)}\n\n{paragraph(n, 40)}" for n in range(6)]
+    document = split("# Server\n\n## Server Methods\n\n" + "\n\n".join(methods) + "\n")
+    pieces = [draft.text for draft in document.passages]
+    assert len(pieces) > 1
+    assert all(len(piece) <= MAX_PASSAGE_CHARS for piece in pieces)
+    # Each method stands whole in one passage.
+    for method in methods:
+        assert sum(method in piece for piece in pieces) == 1
+    assert all(piece.startswith("#### method") for piece in pieces[1:])
+
+
+def test_a_long_rst_section_is_cut_before_a_deeper_title() -> None:
+    fixtures = [
+        f"fixture{n}\n~~~~~~~~\n\n{paragraph(n, 40)}\n\n{paragraph(n, 40)}" for n in range(6)
+    ]
+    levels = "Reference\n=========\n\nFixtures\n--------\n\nCapture\n^^^^^^^\n\n"
+    text = levels + "\n\n".join(fixtures) + "\n"
+    pieces = [draft.text for draft in split_document("reference.rst", text).passages]
+    assert len(pieces) > 1
+    for fixture in fixtures:
+        assert sum(fixture in piece for piece in pieces) == 1
+
+
 def test_a_single_huge_paragraph_is_cut_at_line_boundaries() -> None:
     lines = [f"line {n:03d} " + "x" * 90 for n in range(100)]  # 99 characters each
     document = split("# Big\n" + "\n".join(lines) + "\n")

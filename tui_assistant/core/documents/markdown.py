@@ -26,6 +26,7 @@ from tui_assistant.core.documents.markdown_inline import (
 )
 from tui_assistant.core.documents.markdown_text import shown_lines
 from tui_assistant.core.documents.passage import (
+    MINOR_HEADING,
     Document,
     HeadingPath,
     Lines,
@@ -165,6 +166,8 @@ def _sections(lines: list[str], start: int, fences: dict[int, int]) -> Iterator[
         heading = _HEADING.match(line)
         text = _heading_text(heading.group(2) or "") if heading else None
         if heading is None or text is None:
+            if MINOR_HEADING.match(line):
+                section.breaks.add(number)
             section.lines.append((number, line))
             continue
         yield section

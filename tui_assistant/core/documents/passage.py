@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +34,7 @@ DOCUMENT_KINDS = ("md", "rst", "txt")
 _SUFFIXES = ((".rst.txt", "rst"), (".md", "md"), (".rst", "rst"), (".txt", "txt"))
 
 _TITLE_SEPARATORS = (" - ", " \N{EN DASH} ", " \N{EM DASH} ", ": ", " | ")
-_MINOR_HEADING = re.compile(r"^ {0,3}#{4,6}(?:[ \t]|$)")
+MINOR_HEADING = re.compile(r"^ {0,3}#{4,6}(?:[ \t]|$)")  # Markdown's `####` to `######`
 _NOT_ID_CHARACTERS = re.compile(r"[^a-z0-9/]+")
 _NOT_SLUG_CHARACTERS = re.compile(r"[^a-z0-9]+")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -196,6 +196,8 @@ class Section:
     # Its heading as a line of text (line number, plain words), for when the title
     # cannot say it.
     heading: tuple[int, str] | None = None
+    # Lines where a deeper heading starts (`####`): where a long section is cut first.
+    breaks: set[int] = field(default_factory=set)
 
 
 class HeadingPath:
@@ -225,7 +227,7 @@ def document_from_sections(
     heading_of_first: tuple[int, str] | None = None
     anchors = _UniqueAnchors()
     for section in sections:
-        chunks = list(cut(section.lines))
+        chunks = list(cut(section.lines, section.breaks))
         if not chunks:
             continue
         if not drafts:
@@ -296,9 +298,10 @@ class _UniqueAnchors:
         return candidate
 
 
-def cut(lines: Lines) -> Iterator[Lines]:
+def cut(lines: Lines, breaks: Container[int] = ()) -> Iterator[Lines]:
     """A section's lines in chunks of at most MAX_PASSAGE_CHARS of text, blank edges
-    trimmed, cut between paragraphs where possible, else between lines."""
+    trimmed: cut before a deeper heading (a line of `breaks`) where a whole subsection
+    fits, else between paragraphs, else between lines."""
     lines = trimmed(lines)
     if not lines:
         return
@@ -306,13 +309,33 @@ def cut(lines: Lines) -> Iterator[Lines]:
         yield lines
         return
     chunk: Lines = []
-    for unit in _units(lines):
-        if _length(chunk) and _length(chunk + unit) > MAX_PASSAGE_CHARS:
-            yield trimmed(chunk)
-            chunk = []
-        chunk += unit
+    for block in _blocks(lines, breaks):
+        if _length(chunk + block) <= MAX_PASSAGE_CHARS:
+            chunk += block
+            continue
+        if _length(block) <= MAX_PASSAGE_CHARS and trimmed(chunk):
+            yield trimmed(chunk)  # the subsection starts the next passage whole
+            chunk = list(block)
+            continue
+        for unit in _units(block):
+            if _length(chunk) and _length(chunk + unit) > MAX_PASSAGE_CHARS:
+                yield trimmed(chunk)
+                chunk = []
+            chunk += unit
     if trimmed(chunk):
         yield trimmed(chunk)
+
+
+def _blocks(lines: Lines, breaks: Container[int]) -> Iterator[Lines]:
+    """The lines in runs that each start at a deeper heading (the first run excepted)."""
+    block: Lines = []
+    for number, line in lines:
+        if number in breaks and block:
+            yield block
+            block = []
+        block.append((number, line))
+    if block:
+        yield block
 
 
 def _units(lines: Lines) -> Iterator[Lines]:
@@ -321,7 +344,7 @@ def _units(lines: Lines) -> Iterator[Lines]:
     as its lines; a line over the limit in parts."""
     held: Lines = []
     for paragraph in paragraphs(lines):
-        if _MINOR_HEADING.match(paragraph[0][1]) and len(trimmed(paragraph)) == 1:
+        if MINOR_HEADING.match(paragraph[0][1]) and len(trimmed(paragraph)) == 1:
             held += paragraph
             continue
         paragraph = held + paragraph

@@ -79,15 +79,21 @@ def split_rst(relative_path: str, text: str) -> Document:
     ]
     starts, labels = _heading_starts(lines, titles, texts)
     shown = rst_text.shown_lines(lines, tree, rst_text.Names(substitutions, labels))
+    # Titles below the third level stay in their passage's text: a long one is cut there.
+    opening = {start: index for index, start in enumerate(starts)}
+    breaks = {
+        start
+        for start, title in zip(starts, titles, strict=True)
+        if title.level > MAX_SECTION_LEVEL
+    }
     sections = []
     current = Section(heading_line=None, level=0, path=())
     headings = HeadingPath()
-    next_title = 0
     number = 1
     while number <= len(lines):
-        if next_title < len(titles) and starts[next_title] == number:
-            title, title_text = titles[next_title], texts[next_title]
-            next_title += 1
+        index = opening.get(number)
+        if index is not None and titles[index].level <= MAX_SECTION_LEVEL:
+            title, title_text = titles[index], texts[index]
             sections.append(current)
             current = Section(
                 heading_line=number,
@@ -97,6 +103,8 @@ def split_rst(relative_path: str, text: str) -> Document:
             )
             number = title.underline + 1
             continue
+        if number in breaks:
+            current.breaks.add(number)
         current.lines.append((number, shown[number - 1]))
         number += 1
     sections.append(current)
@@ -128,13 +136,13 @@ def _parse(text: str) -> nodes.document | None:
 
 
 def _titles(tree: nodes.document, lines: list[str]) -> list[_Title]:
-    """The titles of sections of levels 1-3, in order, with the lines they take."""
+    """The titles of sections, in order, with the lines they take."""
     found: list[_Title] = []
     previous_end = 0
     for section in tree.findall(nodes.section):
         level = _depth(section)
         title = section.next_node(nodes.title)
-        if level > MAX_SECTION_LEVEL or title is None or title.parent is not section:
+        if title is None or title.parent is not section:
             continue
         underline = title.line
         if underline is None or not 2 <= underline <= len(lines):
@@ -152,7 +160,7 @@ def _titles(tree: nodes.document, lines: list[str]) -> list[_Title]:
 def _heading_starts(
     lines: list[str], titles: list[_Title], texts: list[str]
 ) -> tuple[list[int], dict[str, str]]:
-    """Where each title's passage starts: at the labels (`.. _name:`), object markers
+    """Where each title's section starts: at the labels (`.. _name:`), object markers
     (`.. fixture:: capfd`) and file-wide metadata (`:orphan:`) right above it, else at
     the title; and each label's title."""
     starts: list[int] = []
