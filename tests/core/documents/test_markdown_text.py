@@ -44,6 +44,8 @@ See [the reference][ref] for more.
 def test_tags_includes_and_link_definitions_are_not_text() -> None:
     (draft,) = split(COMMENTS).passages
     assert draft.text == (
+        "Comments\n"
+        "\n"
         "Comments can also be placed at the end of lines containing code:\n"
         "\n"
         "Filename: src/main.rs\n"
@@ -60,10 +62,12 @@ def test_tags_includes_and_link_definitions_are_not_text() -> None:
     assert draft.end_line == 20  # the link definitions after it are not text
 
 
-def test_a_page_that_starts_at_a_level_two_heading_is_named_by_it() -> None:
+def test_a_page_that_starts_at_a_level_two_heading_keeps_that_heading_in_its_text() -> None:
     document = split(COMMENTS)
-    assert document.title == "Comments"
-    assert [draft.title for draft in document.passages] == ["Comments"]
+    assert document.title == "ch03-04-comments"
+    (draft,) = document.passages
+    assert draft.title == "ch03-04-comments"
+    assert draft.text.startswith("Comments\n\nComments can also be placed")
 
 
 def test_a_level_two_heading_below_text_does_not_name_the_document() -> None:

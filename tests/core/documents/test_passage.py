@@ -82,9 +82,10 @@ def test_title_falls_back_to_the_first_level_one_heading() -> None:
     assert document.title == "Pasta water"
 
 
-def test_a_level_two_heading_at_the_top_names_the_document() -> None:
+def test_a_level_two_heading_at_the_top_does_not_name_the_document() -> None:
     document = split("## Details\n\nMore.\n", "cooking/Pasta Water.md")
-    assert document.title == "Details"
+    assert document.title == "Pasta Water"
+    assert [draft.text for draft in document.passages] == ["Details\n\nMore."]
 
 
 def test_a_single_passage_opens_with_the_heading_its_title_does_not_say() -> None:

@@ -67,17 +67,9 @@ def split_markdown(relative_path: str, text: str) -> Document:
 
 
 def _heading_title(sections: list[Section]) -> str | None:
-    """The heading that names the document: its first level-1 heading, else its first
-    heading when that is a level-2 one with no text above it (a page that starts at
-    `##`)."""
+    """The heading that names the document: its first level-1 heading."""
     level_one = next((section for section in sections if section.level == 1), None)
-    if level_one is not None:
-        return level_one.path[-1]
-    headed = [section for section in sections if section.heading_line is not None]
-    text_above = sections and sections[0].heading_line is None and trimmed(sections[0].lines)
-    if headed and headed[0].level == 2 and not text_above:
-        return headed[0].path[-1]
-    return None
+    return level_one.path[-1] if level_one is not None else None
 
 
 def _front_matter_title(lines: list[str]) -> tuple[str | None, int]:

@@ -259,7 +259,7 @@ def document_from_sections(
             number, words = heading_of_first
             first_text_line = only.end_line - text.count("\n")
             opened = words + "\n" * (first_text_line - number) + text
-            if number < first_text_line and len(opened) <= MAX_PASSAGE_CHARS:
+            if number < first_text_line and words != title and len(opened) <= MAX_PASSAGE_CHARS:
                 text = opened
         drafts[0] = PassageDraft(only.anchor, title, text, only.line, only.end_line)
     return Document(title=title, passages=tuple(drafts))
