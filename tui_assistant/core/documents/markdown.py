@@ -34,7 +34,6 @@ from tui_assistant.core.documents.passage import (
     document_from_sections,
     file_lines,
     file_title,
-    trimmed,
 )
 
 _HEADING = re.compile(r"^ {0,3}(#{1,3})(?:[ \t]+(.*?))?[ \t]*$")
