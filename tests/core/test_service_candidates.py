@@ -3,7 +3,9 @@ question (its passage and those close to it) and an ambiguous one (its candidate
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
@@ -15,7 +17,7 @@ from tui_assistant.core.library.library import Library
 from tui_assistant.core.outcome import OutcomeKind, Reason
 from tui_assistant.core.retrieval.confidence import AMBIGUOUS
 from tui_assistant.core.retrieval.types import Evidence, Mode, NoEvidence
-from tui_assistant.core.service import AnswerService
+from tui_assistant.core.service import AnswerService, PendingAnswer
 from tui_assistant.errors import ProviderFailure
 
 TEXTS = {
@@ -173,4 +175,51 @@ async def test_a_provider_failure_on_an_ambiguous_question_keeps_its_reason(
     outcome = await service.ask("memory size?", Conversation())
     assert outcome.kind is OutcomeKind.REFUSED and outcome.reason is Reason.PROVIDER_ERROR
     assert outcome.to_json()["passage_id"] is None
+    assert [p.id for p in outcome.nearest] == ["aws", "azure", "google"]
+
+
+class HangingProvider:
+    """Never answers: the question is cancelled while the model thinks."""
+
+    def __init__(self) -> None:
+        self.started = asyncio.Event()
+
+    async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
+        self.started.set()
+        await asyncio.Event().wait()
+        raise AssertionError("never answers")
+
+
+async def test_an_ambiguous_question_cancelled_keeps_its_candidates_and_no_passage(
+    library: Library,
+) -> None:
+    provider = HangingProvider()
+    service = AnswerService(FixedRetriever(library, ambiguous(library)), provider)
+    conversation = Conversation()
+    asking = asyncio.ensure_future(service.ask("memory size?", conversation))
+    await provider.started.wait()
+    asking.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asking
+    [outcome] = conversation.turns
+    assert (outcome.kind, outcome.reason) == (OutcomeKind.CANCELLED, Reason.CANCELLED)
+    assert outcome.evidence is None
+    assert [p.id for p in outcome.nearest] == ["aws", "azure", "google"]
+    # What the TUI calls for the same cancel is the same outcome.
+    pending = service.start("memory size?", Conversation())
+    assert isinstance(pending, PendingAnswer)
+    assert replace(service.cancelled(pending), elapsed_ms=0) == replace(outcome, elapsed_ms=0)
+
+
+class BrokenProvider:
+    async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
+        raise KeyError("a bug in the provider")
+
+
+async def test_a_provider_bug_ends_as_a_refusal_not_a_crash(library: Library) -> None:
+    service = AnswerService(FixedRetriever(library, ambiguous(library)), BrokenProvider())
+    outcome = await service.ask("memory size?", Conversation())
+    assert (outcome.kind, outcome.reason) == (OutcomeKind.REFUSED, Reason.PROVIDER_ERROR)
+    assert outcome.detail == "unexpected KeyError"
+    assert outcome.evidence is None
     assert [p.id for p in outcome.nearest] == ["aws", "azure", "google"]

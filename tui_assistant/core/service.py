@@ -8,6 +8,9 @@ working, and still know it when the request is cancelled:
 2. `finish` (async): the provider call under the one deadline, then the citation
    check. Cancellation is never swallowed here; `ask` records a cancelled turn and
    re-raises.
+
+What a cancelled question becomes is decided here too (`cancelled`), so `ask`, the
+TUI and the history it writes say the same for the same cancel.
 """
 
 from __future__ import annotations
@@ -134,6 +137,9 @@ class AnswerService:
         except TimeoutError:
             detail = f"no answer within {self.deadline_seconds:g} s"
             outcome = timed_out(question, evidence, detail, sent)
+        except Exception as error:  # a provider bug ends as a refusal, not a crash
+            detail = f"unexpected {type(error).__name__}"
+            outcome = refused(question, Reason.PROVIDER_ERROR, evidence, detail, sent)
         else:
             outcome = self.judge(question, evidence, answer)
         if pending.ambiguous is not None:
@@ -171,6 +177,21 @@ class AnswerService:
             support=support,
         )
 
+    def cancelled(self, step: PendingAnswer | str) -> Outcome:
+        """What a cancelled question becomes: the one rule for `ask`, the TUI and history.
+
+        Cancelled while its answer was awaited (`step` is its `PendingAnswer`): the
+        passages sent stay with it, and an ambiguous question chooses none and keeps its
+        candidates. Cancelled before it was started (`step` is the question, held for a
+        reload): nothing was retrieved, so nothing is kept.
+        """
+        if isinstance(step, str):
+            return cancelled(step, None)
+        outcome = cancelled(step.question, step.evidence, step.sent)
+        if step.ambiguous is not None:
+            outcome = _resolved(outcome, step.ambiguous)
+        return outcome.with_elapsed(step.elapsed_ms())
+
     async def ask(self, question: str, conversation: Conversation) -> Outcome:
         """Answer one question and record it as a turn of `conversation`."""
         step = self.start(question, conversation)
@@ -178,10 +199,7 @@ class AnswerService:
             try:
                 outcome = await self.finish(step)
             except asyncio.CancelledError:
-                outcome = cancelled(question, step.evidence, step.sent)
-                if step.ambiguous is not None:
-                    outcome = _resolved(outcome, step.ambiguous)
-                conversation.add(outcome.with_elapsed(step.elapsed_ms()))
+                conversation.add(self.cancelled(step))
                 raise
         else:
             outcome = step

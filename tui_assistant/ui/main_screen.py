@@ -15,7 +15,6 @@ it and `app.query_one` finds its widgets.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,7 +28,7 @@ from textual.message import Message
 from textual.reactive import var
 from textual.widgets import Footer
 
-from tui_assistant.core.outcome import Outcome, Reason, cancelled, refused
+from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.service import PendingAnswer
 from tui_assistant.settings import Settings
 from tui_assistant.store.history import Turn, export_conversation, latest_answer
@@ -231,19 +230,9 @@ class MainScreen(LibraryScreen):
     @work(exclusive=True, group="ask", exit_on_error=False)
     async def _await_answer(self, pending: PendingAnswer) -> None:
         """The provider call. Cancelling this worker cancels the call itself."""
-        try:
-            # The service bounds the call by its deadline and reports `timed out`.
-            outcome = await self.context.service.finish(pending)
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:  # a provider bug must end as a refusal, not a crash
-            outcome = refused(
-                pending.question,
-                Reason.PROVIDER_ERROR,
-                pending.evidence,
-                f"unexpected {type(error).__name__}",
-                pending.sent,
-            ).with_elapsed(pending.elapsed_ms())
+        # The service bounds the call by its deadline and ends it as an outcome, whatever
+        # the provider does; a cancel (`action_cancel`) raises CancelledError here.
+        outcome = await self.context.service.finish(pending)
         if self.pending is not pending:
             return  # cancelled while the answer was on its way: never shown
         self._conclude(outcome, self._pending_view)
@@ -253,14 +242,13 @@ class MainScreen(LibraryScreen):
         if self.held is not None:
             question, view = self.held
             self.held = None
-            self._conclude(cancelled(question, None), view)
+            self._conclude(self.context.service.cancelled(question), view)
             return
         pending = self.pending
         if pending is None:
             return
         self.workers.cancel_group(self, "ask")
-        outcome = cancelled(pending.question, pending.evidence, pending.sent)
-        self._conclude(outcome.with_elapsed(pending.elapsed_ms()), self._pending_view)
+        self._conclude(self.context.service.cancelled(pending), self._pending_view)
 
     def _conclude(self, outcome: Outcome, view: TurnView | None) -> None:
         """The single end of every question: the status bar says it at once; the turn
