@@ -22,6 +22,7 @@ from tui_assistant.compat import LIBRARY_OPTIONS, PASSAGES_COMMAND_ALIASES
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.display_text import clean_display_text, one_line
 from tui_assistant.core.library.library import FileProblem
+from tui_assistant.core.record import PassageRef
 from tui_assistant.errors import CasesError, LibraryError, StartupError, UsageError
 from tui_assistant.output import ProgressLine, print_json, print_readable
 from tui_assistant.settings import RETRIEVAL_MODES, Settings, load_settings
@@ -210,7 +211,7 @@ def _run_tui(args: argparse.Namespace) -> int:
 def _run_passages(args: argparse.Namespace) -> int:
     context = _open(args, answering=False)
     if args.json:
-        rows = [passage.to_json() for passage in context.library]
+        rows = [PassageRef.of(passage).model_dump() for passage in context.library]
         print(json.dumps(rows, indent=2))
         return 0
     width = max(len(passage.id) for passage in context.library)

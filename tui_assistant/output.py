@@ -14,6 +14,7 @@ from collections.abc import Callable
 from tui_assistant.core.display_text import clean_display_text, one_line
 from tui_assistant.core.documents.passage import line_range
 from tui_assistant.core.outcome import Outcome, Reason, describe_reason
+from tui_assistant.core.record import OutcomeRecord
 
 MAX_ECHOED_QUESTION_CHARS = 500
 
@@ -61,7 +62,7 @@ def question_line(question: str) -> str:
 
 def print_json(outcome: Outcome) -> None:
     # ensure_ascii escapes every control and bidi character: safe on any terminal.
-    print(json.dumps(outcome.to_json()), flush=True)
+    print(json.dumps(OutcomeRecord.of(outcome).to_json()), flush=True)
 
 
 def print_readable(outcome: Outcome) -> None:

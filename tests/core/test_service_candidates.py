@@ -15,6 +15,7 @@ from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.outcome import OutcomeKind, Reason
+from tui_assistant.core.record import OutcomeRecord
 from tui_assistant.core.retrieval.confidence import AMBIGUOUS
 from tui_assistant.core.retrieval.types import Evidence, Mode, NoEvidence
 from tui_assistant.core.service import AnswerService, PendingAnswer
@@ -102,8 +103,8 @@ async def test_a_sure_question_sends_its_passage_and_only_the_close_ones(
     service = AnswerService(FixedRetriever(library, sure(library, 2)), provider, passages_sent=5)
     outcome = await service.ask("memory on azure?", Conversation())
     assert provider.sent == ["azure", "aws"]
-    assert outcome.answered and outcome.to_json()["passage_id"] == "azure"
-    assert [p["id"] for p in outcome.to_json()["passages"]] == ["azure", "aws"]
+    assert outcome.answered and OutcomeRecord.of(outcome).to_json()["passage_id"] == "azure"
+    assert [p["id"] for p in OutcomeRecord.of(outcome).to_json()["passages"]] == ["azure", "aws"]
 
 
 async def test_a_sure_question_with_no_close_runner_up_sends_one_passage(
@@ -124,7 +125,7 @@ async def test_the_passages_setting_caps_what_is_sent(library: Library) -> None:
 
 async def test_deterministic_answers_list_their_runners_up_one_key_away(library: Library) -> None:
     service = AnswerService(FixedRetriever(library, sure(library, 1)))
-    data = (await service.ask("memory on azure?", Conversation())).to_json()
+    data = OutcomeRecord.of(await service.ask("memory on azure?", Conversation())).to_json()
     assert data["passage_id"] == "azure"
     assert data["passages"][0]["id"] == "azure"
     assert len(data["passages"]) > 1
@@ -133,7 +134,7 @@ async def test_deterministic_answers_list_their_runners_up_one_key_away(library:
 async def test_an_ambiguous_question_is_refused_with_its_candidates(library: Library) -> None:
     service = AnswerService(FixedRetriever(library, ambiguous(library)))
     outcome = await service.ask("memory size?", Conversation())
-    data = outcome.to_json()
+    data = OutcomeRecord.of(outcome).to_json()
     assert (data["outcome"], data["reason"]) == ("refused", "ambiguous")
     assert data["passage_id"] is None and data["answer"] is None
     assert [p["id"] for p in data["nearest"]] == ["aws", "azure", "google"]
@@ -148,7 +149,7 @@ async def test_in_model_mode_the_candidates_go_to_the_model_which_may_resolve_it
     service = AnswerService(FixedRetriever(library, ambiguous(library)), provider, passages_sent=3)
     outcome = await service.ask("memory size on azure?", Conversation())
     assert provider.sent == ["aws", "azure", "google"]
-    data = outcome.to_json()
+    data = OutcomeRecord.of(outcome).to_json()
     assert data["outcome"] == "answered" and data["reason"] is None
     assert data["passage_id"] == "azure" and data["citations"] == ["azure"]
     assert {p["id"] for p in data["passages"]} == {"aws", "azure", "google"}
@@ -160,7 +161,7 @@ async def test_a_model_answer_failing_the_checks_leaves_the_ambiguous_refusal(
     provider = CitingProvider(cite="plugins")  # not one of the candidates sent
     service = AnswerService(FixedRetriever(library, ambiguous(library)), provider, passages_sent=3)
     outcome = await service.ask("memory size?", Conversation())
-    data = outcome.to_json()
+    data = OutcomeRecord.of(outcome).to_json()
     assert (data["outcome"], data["reason"]) == ("refused", "ambiguous")
     assert data["passage_id"] is None
     assert [p["id"] for p in data["nearest"]] == ["aws", "azure", "google"]
@@ -174,7 +175,7 @@ async def test_a_provider_failure_on_an_ambiguous_question_keeps_its_reason(
     service = AnswerService(FixedRetriever(library, ambiguous(library)), provider)
     outcome = await service.ask("memory size?", Conversation())
     assert outcome.kind is OutcomeKind.REFUSED and outcome.reason is Reason.PROVIDER_ERROR
-    assert outcome.to_json()["passage_id"] is None
+    assert OutcomeRecord.of(outcome).to_json()["passage_id"] is None
     assert [p.id for p in outcome.nearest] == ["aws", "azure", "google"]
 
 

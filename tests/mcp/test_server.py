@@ -10,7 +10,8 @@ from pydantic import BaseModel, Field, ValidationError
 
 from tests.helpers import BUNDLED_LESSONS
 from tests.helpers.embedding import FakeEmbedder
-from tui_assistant.mcp.server import StderrProgress, argument_problem, move_to_hybrid
+from tui_assistant.errors import validation_problems
+from tui_assistant.mcp.server import StderrProgress, move_to_hybrid
 from tui_assistant.mcp.tools import LibraryTools
 from tui_assistant.settings import Settings
 from tui_assistant.wiring.context import open_context
@@ -24,7 +25,7 @@ class Arguments(BaseModel):
 def test_argument_problems_are_one_line_naming_each_argument_without_its_value() -> None:
     with pytest.raises(ValidationError) as raised:
         Arguments.model_validate({"question": "x" * 4001, "limit": 11})
-    problem = argument_problem(raised.value)
+    problem = validation_problems(raised.value)
     assert "\n" not in problem
     assert problem.startswith("question: ")
     assert "; limit: " in problem

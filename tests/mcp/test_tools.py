@@ -11,6 +11,7 @@ import pytest
 
 from tests.helpers import BUNDLED_LESSONS
 from tui_assistant.core.conversation import Conversation
+from tui_assistant.core.record import OutcomeRecord
 from tui_assistant.mcp.tools import BadArgument, LibraryTools
 from tui_assistant.settings import Settings
 from tui_assistant.wiring.context import AppContext, open_context
@@ -197,7 +198,9 @@ def test_check_reports_each_citation_and_quote_against_the_library(tools: Librar
 def test_ask_is_one_line_of_ask_json(tools: LibraryTools) -> None:
     question = "clone the repository and run make"
     result = asyncio.run(tools.ask(question))
-    expected = asyncio.run(tools.context.service.ask(question, Conversation())).to_json()
+    expected = OutcomeRecord.of(
+        asyncio.run(tools.context.service.ask(question, Conversation()))
+    ).to_json()
     got = result.model_dump()
     assert got.keys() == expected.keys()
     assert {k: v for k, v in got.items() if k != "elapsed_ms"} == {

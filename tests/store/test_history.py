@@ -11,6 +11,7 @@ import pytest
 
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Reason, SupportReport, answered, refused
+from tui_assistant.core.record import OutcomeRecord, Turn
 from tui_assistant.core.retrieval.types import Evidence
 from tui_assistant.core.service import MAX_QUESTION_CHARS
 from tui_assistant.store import history
@@ -19,14 +20,15 @@ from tui_assistant.store.history import (
     HISTORY_FILE_NAME,
     MAX_TURNS_KEPT,
     HistoryStore,
-    Turn,
     export_markdown,
+    stored_turn,
 )
 
 PASSAGE = Passage(
     "pasta-water", "Salting pasta water", "Salt the water.", "lessons/pasta-water.md", 3, 9
 )
 EVIDENCE = Evidence((PASSAGE,), ("salt", "pasta"), 4.0, 1.0)
+ASKED_AT = "2026-01-02T03:04:05+00:00"
 
 
 def test_appended_turns_load_back_in_order(tmp_path: Path) -> None:
@@ -37,12 +39,12 @@ def test_appended_turns_load_back_in_order(tmp_path: Path) -> None:
     assert loaded.warnings == []
     assert [turn.question for turn in loaded.turns] == ["q1", "q2"]
     first, second = loaded.turns
-    assert first.answered and first.answer == "A1 [source:pasta-water]"
-    assert first.source_path == "lessons/pasta-water.md"
-    assert first.citations == ("pasta-water",)
-    assert not second.answered
+    assert first.record.answered and first.record.answer == "A1 [source:pasta-water]"
+    assert first.record.source_path == "lessons/pasta-water.md"
+    assert first.record.citations == ["pasta-water"]
+    assert not second.record.answered
     assert second.status == "refused: no passage matched this question"
-    assert second.source_path is None
+    assert second.record.source_path is None
 
 
 def test_a_missing_file_is_an_empty_history(tmp_path: Path) -> None:
@@ -79,7 +81,7 @@ def test_records_hold_the_question_and_the_outcome_json(tmp_path: Path) -> None:
     store.append(outcome, asked_at="2024-01-01T00:00:00+00:00")
     (line,) = store.path.read_text(encoding="utf-8").splitlines()
     record = json.loads(line)
-    assert record["outcome"] == outcome.to_json()
+    assert record["outcome"] == OutcomeRecord.of(outcome).to_json()
     assert record["asked_at"] == "2024-01-01T00:00:00+00:00"
     assert record["outcome"]["question"] == "how much salt?"
 
@@ -118,13 +120,13 @@ def test_unsupported_sentences_survive_the_round_trip(tmp_path: Path) -> None:
     )
     store.append(outcome)
     (turn,) = store.load().turns
-    assert turn.unsupported_sentences == ("Oil helps.",)
+    assert turn.record.unsupported_sentences == ("Oil helps.",)
 
 
 def test_export_names_each_answers_source_path() -> None:
     turns = [
-        Turn.from_outcome(answered("how much salt?", EVIDENCE, "10 g. [source:pasta-water]")),
-        Turn.from_outcome(refused("capital of france?", Reason.NO_EVIDENCE)),
+        Turn.of(answered("how much salt?", EVIDENCE, "10 g. [source:pasta-water]"), ASKED_AT),
+        Turn.of(refused("capital of france?", Reason.NO_EVIDENCE), ASKED_AT),
     ]
     markdown = export_markdown(turns)
     assert "## how much salt?" in markdown
@@ -139,10 +141,12 @@ def test_a_record_without_line_numbers_still_names_its_file() -> None:
         "version": 1,
         "asked_at": "2026-01-01T00:00:00+00:00",
         "status": "answered",
-        "outcome": {**answered("q", EVIDENCE, "A [source:pasta-water]").to_json()},
+        "outcome": {
+            **OutcomeRecord.of(answered("q", EVIDENCE, "A [source:pasta-water]")).to_json()
+        },
     }
     del record["outcome"]["line"], record["outcome"]["end_line"]  # written before lines existed
-    assert Turn.from_record(record).location == "lessons/pasta-water.md"
+    assert stored_turn(record).record.location == "lessons/pasta-water.md"
 
 
 def test_damage_is_repaired_once_so_the_next_load_is_quiet(tmp_path: Path) -> None:
@@ -257,14 +261,14 @@ def test_a_huge_refused_question_is_kept_to_its_first_4000_characters(tmp_path: 
     store = HistoryStore(tmp_path)
     outcome = refused(question, Reason.TOO_LONG)
     store.append(outcome)
-    turn = Turn.from_outcome(outcome)
+    turn = Turn.of(outcome, ASKED_AT)
     assert MAX_QUESTION_CHARS == 4000
     assert turn.question == question[:4000]
     assert turn.status == "refused: the question is over 4,000 characters"
     assert store.path.stat().st_size < 10_000
     (loaded,) = HistoryStore(tmp_path).load().turns
     assert loaded.question == question[:4000]
-    assert loaded.outcome == "refused"
+    assert loaded.record.outcome == "refused"
 
 
 def test_a_live_turn_reads_back_the_same_after_a_restart(tmp_path: Path) -> None:
@@ -278,6 +282,45 @@ def test_a_live_turn_reads_back_the_same_after_a_restart(tmp_path: Path) -> None
     live = []
     for outcome in outcomes:
         store.append(outcome, "2026-01-02T03:04:05+00:00")
-        live.append(Turn.from_outcome(outcome, "2026-01-02T03:04:05+00:00"))
+        live.append(Turn.of(outcome, "2026-01-02T03:04:05+00:00"))
     assert HistoryStore(tmp_path).load().turns == live
-    assert live[0].unsupported_sentences == ("10 g.",) and live[0].line is not None
+    assert live[0].record.unsupported_sentences == ("10 g.",) and live[0].record.line is not None
+
+
+# Records as earlier versions wrote them: the first kind (the passage as `lesson_id`, no
+# lines, passages, quotes or retrieval), and one from just before the outward record.
+EARLIER_RECORDS = [
+    '{"version": 1, "asked_at": "2025-12-01T04:37:04+00:00", "status": "answered", '
+    '"outcome": {"question": "how much salt?", "outcome": "answered", "reason": null, '
+    '"lesson_id": "pasta-water", "title": "Salting pasta water", "source_path": '
+    '"lessons/pasta-water.md", "answer": "Salt it. [source:pasta-water]", "citations": '
+    '["pasta-water"], "support": null, "elapsed_ms": 3, "matched_words": ["salt"], '
+    '"score": 2, "runner_up_score": null}}',
+    '{"version": 1, "asked_at": "2026-01-02T03:04:06+00:00", "status": "refused: several '
+    'passages might answer this: ctrl+down to step", "outcome": {"question": "eggs or '
+    'pasta?", "outcome": "refused", "reason": "ambiguous", "retrieval": "ranked", '
+    '"passage_id": null, "lesson_id": null, "title": null, "source_path": null, "line": '
+    'null, "end_line": null, "passages": [], "nearest": [{"id": "pasta-water", "title": '
+    '"Salting pasta water", "source_path": "lessons/pasta-water.md", "line": 3, '
+    '"end_line": 9}], "answer": null, "citations": [], "quotes": [], "support": null, '
+    '"elapsed_ms": 0, "matched_words": [], "score": null, "runner_up_score": null, '
+    '"confidence": 0.5}}',
+]
+
+
+def test_history_written_by_earlier_versions_still_loads(tmp_path: Path) -> None:
+    store = HistoryStore(tmp_path)
+    store.path.write_text("\n".join(EARLIER_RECORDS) + "\n", encoding="utf-8")
+
+    loaded = store.load()
+
+    assert loaded.warnings == []
+    first, second = loaded.turns
+    assert first.record.answered and first.record.answer == "Salt it. [source:pasta-water]"
+    assert first.record.passage_id == first.record.lesson_id == "pasta-water"
+    assert first.record.location == "lessons/pasta-water.md"
+    assert (first.record.passages, first.record.quotes, first.record.retrieval) == ([], [], None)
+    assert second.status.startswith("refused: several passages might answer this")
+    assert [passage.id for passage in second.record.nearest] == ["pasta-water"]
+    # Read back, each is written again as it was read.
+    assert json.loads(EARLIER_RECORDS[1])["outcome"] == second.record.to_json()

@@ -21,7 +21,7 @@ from tests.helpers.tui import (
 )
 from tui_assistant.core.outcome import Outcome, Reason
 from tui_assistant.store.app_state import STATE_FILE_NAME
-from tui_assistant.store.history import HistoryStore, Turn
+from tui_assistant.store.history import HistoryStore
 from tui_assistant.ui.chat_pane import TurnView
 
 SIZE = (100, 32)
@@ -134,7 +134,7 @@ class SlowDisk(HistoryStore):
         self.release = threading.Event()
         self.threads: list[threading.Thread] = []
 
-    def append(self, outcome: Outcome, asked_at: str | None = None) -> Turn:
+    def append(self, outcome: Outcome, asked_at: str | None = None) -> None:
         self.threads.append(threading.current_thread())
         assert self.release.wait(10), "the test never let the write through"
         return super().append(outcome, asked_at)
@@ -181,7 +181,7 @@ async def test_quitting_waits_for_the_writes_still_queued(tmp_path: Path) -> Non
 
 async def test_a_failed_history_write_is_a_warning(tmp_path: Path) -> None:
     class FullDisk(HistoryStore):
-        def append(self, outcome: Outcome, asked_at: str | None = None) -> Turn:
+        def append(self, outcome: Outcome, asked_at: str | None = None) -> None:
             raise OSError(28, "No space left on device")
 
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path), history=FullDisk(tmp_path))
@@ -238,7 +238,7 @@ async def test_history_keeps_the_first_4000_characters_of_a_question(tmp_path: P
         await ask(pilot, long_question)
         await wait_until(pilot, lambda: stored_questions(app.main.history.store) != [])
         assert status(app).startswith("refused")
-        assert app.main.transcript.outcomes[-1].reason is Reason.TOO_LONG
+        assert app.main.transcript.session.turns[-1].reason is Reason.TOO_LONG
     [stored] = stored_questions(app.main.history.store)
     assert stored == long_question[:4000]
 

@@ -28,10 +28,11 @@ from pydantic import ValidationError
 
 from tui_assistant import __version__
 from tui_assistant.core.display_text import one_line
+from tui_assistant.core.record import OutcomeRecord
+from tui_assistant.errors import validation_problems
 from tui_assistant.mcp.tools import (
     DEFAULT_LIMIT,
     Answer,
-    AskResult,
     BadArgument,
     CheckResult,
     LibraryTools,
@@ -100,19 +101,9 @@ class AgentServer(MCPServer[Any]):
             return await super().call_tool(name, arguments, context)
         except ToolError as error:
             if isinstance(error.__cause__, ValidationError):
-                problem = argument_problem(error.__cause__)
+                problem = validation_problems(error.__cause__)
                 raise ToolError(f"Error executing tool {name}: {problem}") from None
             raise
-
-
-def argument_problem(error: ValidationError) -> str:
-    """`limit: Input should be less than or equal to 10`, for each bad argument, on
-    one line (the rejected values are left out: they may be long)."""
-    parts = []
-    for detail in error.errors(include_url=False, include_input=False):
-        where = ".".join(str(part) for part in detail["loc"]) or "arguments"
-        parts.append(f"{where}: {detail['msg']}")
-    return one_line("; ".join(dict.fromkeys(parts)))
 
 
 def _answer(call: Callable[[], _Result]) -> _Result:
@@ -145,7 +136,7 @@ def build_server(tools: LibraryTools) -> AgentServer:
 
     # In model mode `ask` calls the configured model server.
     @server.tool(description=ASK, annotations=ToolAnnotations(read_only_hint=True))
-    async def ask(question: Question) -> AskResult:
+    async def ask(question: Question) -> OutcomeRecord:
         return await tools.ask(question)
 
     return server

@@ -29,9 +29,10 @@ from textual.reactive import var
 from textual.widgets import Footer
 
 from tui_assistant.core.outcome import Outcome
+from tui_assistant.core.record import Turn
 from tui_assistant.core.service import PendingAnswer
 from tui_assistant.settings import Settings
-from tui_assistant.store.history import Turn, export_conversation, latest_answer
+from tui_assistant.store.history import export_conversation, latest_answer
 from tui_assistant.ui.chat_pane import ChatPane, TurnView
 from tui_assistant.ui.editor import open_in_editor
 from tui_assistant.ui.evidence_panel import EvidencePanel

@@ -20,7 +20,6 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 MAX_PASSAGE_CHARS = 4000
 TITLE_SEPARATOR = " \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} "
@@ -41,7 +40,7 @@ Lines = list[tuple[int, str]]  # (1-based line number, line) pairs of a file
 
 class PassageFields:
     """What a passage and the library's record of one share: where it stands, written
-    once for both (`location`, `to_json`)."""
+    once for both (`location`; as JSON, `record.PassageRef`)."""
 
     __slots__ = ()
     id: str
@@ -54,16 +53,6 @@ class PassageFields:
     def location(self) -> str:
         """`source_path:line–end_line` (`lessons/pasta-water.md:1–11`)."""
         return location(self.source_path, self.line, self.end_line)
-
-    def to_json(self) -> dict[str, Any]:
-        """The passage as JSON output shows it (`passages --json`, `ask --json`)."""
-        return {
-            "id": self.id,
-            "title": self.title,
-            "source_path": self.source_path,
-            "line": self.line,
-            "end_line": self.end_line,
-        }
 
 
 @dataclass(frozen=True, slots=True)
