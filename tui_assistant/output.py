@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from tui_assistant.core.display_text import clean_display_text, one_line
 from tui_assistant.core.documents.passage import line_range
-from tui_assistant.core.outcome import Outcome, Reason, describe_reason
+from tui_assistant.core.outcome import Outcome, Reason
 from tui_assistant.core.record import OutcomeRecord
 
 MAX_ECHOED_QUESTION_CHARS = 500
@@ -85,7 +85,7 @@ def print_readable(outcome: Outcome) -> None:
             lines.append("not backed by the passage:")
             lines.extend(f"  ! {sentence}" for sentence in outcome.support.unsupported_sentences)
     else:
-        lines.append(_refusal_line(outcome))
+        lines.append(outcome.describe())
         if evidence is not None:
             lines.append(f"passage: {evidence.passage.location}")
         if outcome.nearest:
@@ -100,10 +100,3 @@ def print_readable(outcome: Outcome) -> None:
                 for passage in outcome.nearest
             )
     print(clean_display_text("\n".join(lines)) + "\n", flush=True)
-
-
-def _refusal_line(outcome: Outcome) -> str:
-    """The status line, without the TUI's key hint: here the candidates follow."""
-    if outcome.reason is Reason.AMBIGUOUS:
-        return f"refused: {describe_reason(Reason.AMBIGUOUS)}"
-    return outcome.describe()

@@ -138,8 +138,7 @@ async def test_an_ambiguous_question_is_refused_with_its_candidates(library: Lib
     assert (data["outcome"], data["reason"]) == ("refused", "ambiguous")
     assert data["passage_id"] is None and data["answer"] is None
     assert [p["id"] for p in data["nearest"]] == ["aws", "azure", "google"]
-    assert "several passages might answer this" in outcome.describe()
-    assert "ctrl+down" in outcome.describe()
+    assert outcome.describe() == "refused: several passages might answer this"
 
 
 async def test_in_model_mode_the_candidates_go_to_the_model_which_may_resolve_it(

@@ -194,7 +194,7 @@ async def test_escape_drops_a_question_waiting_for_a_reload(nested: Path, tmp_pa
             await ask(pilot, "ten grams salt litre")
             await pilot.press("escape")
             assert status(app) == "cancelled"
-            assert [turn.outcome for turn in app.main.transcript.turns] == ["cancelled"]
+            assert [turn.record.outcome for turn in app.main.transcript.turns] == ["cancelled"]
             slow.release.set()
             await wait_until(pilot, lambda: note(app).startswith("reloaded"))
             assert status(app) == "ready"

@@ -101,7 +101,8 @@ class Outcome:
         return self.kind is OutcomeKind.ANSWERED
 
     def describe(self) -> str:
-        """One line for a status bar: `answered`, `refused: <why>`, `timed out`, ..."""
+        """What happened, on one line: `answered`, `refused: <why>`, `timed out`, ...
+        (the screen adds which key to press about it)."""
         if self.kind is OutcomeKind.ANSWERED:
             flagged = len(self.support.unsupported_sentences) if self.support else 0
             if flagged:
@@ -115,8 +116,8 @@ class Outcome:
             return "cancelled"
         assert self.reason is not None
         if self.reason is Reason.AMBIGUOUS:
-            # The candidates are in the evidence panel, one key away.
-            return f"refused: {describe_reason(self.reason)}: ctrl+down to step"
+            # Why retrieval could not choose adds nothing; the candidates come with it.
+            return f"refused: {describe_reason(self.reason)}"
         if self.reason is Reason.NO_EVIDENCE and self.detail:
             return f"refused: {self.detail}"  # why retrieval refused says it all
         words = describe_reason(self.reason)

@@ -33,6 +33,7 @@ from textual.widgets.tree import TreeNode
 
 from tui_assistant.core.library.library import DocumentInfo, Library
 from tui_assistant.core.library.tree import Folder, build_shelf, section_labels
+from tui_assistant.ui.keys import FOCUS_LIBRARY, key_name
 from tui_assistant.ui.messages import PassageChosen
 from tui_assistant.ui.status_bar import plural
 from tui_assistant.ui.untrusted_text import one_line
@@ -352,7 +353,7 @@ class LibraryBrowser(Vertical):
 
     def __init__(self) -> None:
         super().__init__(id="library")
-        self.border_title = "Library ctrl+l"
+        self.border_title = f"Library {key_name(FOCUS_LIBRARY.key)}"
         self.border_subtitle = "loading…"
 
     def compose(self) -> ComposeResult:
@@ -363,5 +364,6 @@ class LibraryBrowser(Vertical):
         return self.query_one(LibraryTree)
 
     def set_library(self, library: Library) -> None:
-        self.border_title = f"Library ({plural(len(library.passages), 'passage')}) ctrl+l"
+        count = plural(len(library.passages), "passage")
+        self.border_title = f"Library ({count}) {key_name(FOCUS_LIBRARY.key)}"
         self.library_tree.set_library(library)

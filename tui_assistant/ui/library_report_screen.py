@@ -22,6 +22,7 @@ from textual.widgets import Static
 
 from tui_assistant.core.display_text import one_line
 from tui_assistant.core.library.report import LibraryReport, format_report
+from tui_assistant.ui.keys import keys_for
 
 ReportBuilder = Callable[[], LibraryReport]
 
@@ -54,7 +55,8 @@ class LibraryReportScreen(ModalScreen[None]):
         with VerticalScroll() as body:
             body.border_title = "Library report"
             yield Static(Content("reading the library report…"), id="report-text")
-            yield Static(Content("escape or q closes this report"), id="report-close")
+            closes = f"{keys_for(self.BINDINGS, 'close')} closes this report"
+            yield Static(Content(closes), id="report-close")
 
     def on_mount(self) -> None:
         self._make_report()

@@ -29,6 +29,7 @@ from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.chat_pane import ChatPane
 from tui_assistant.ui.evidence_panel import EvidencePanel
+from tui_assistant.ui.keys import RELOAD, key_name
 from tui_assistant.ui.library_browser import LibraryBrowser
 from tui_assistant.ui.library_report_screen import LibraryReportScreen
 from tui_assistant.ui.library_watch import (
@@ -266,7 +267,7 @@ class LibraryScreen(Screen[None]):
     def _watch_failed(self, message: WatchFailed) -> None:
         self.chat.add_notice(
             f"watch mode is off: the library folder cannot be watched ({message.reason});"
-            " ctrl+r reloads by hand"
+            f" {key_name(RELOAD.key)} reloads by hand"
         )
 
     def show_library_report(self) -> None:

@@ -22,7 +22,7 @@ from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import var
@@ -33,6 +33,7 @@ from tui_assistant.core.record import Turn
 from tui_assistant.core.service import PendingAnswer
 from tui_assistant.settings import Settings
 from tui_assistant.store.history import export_conversation, latest_answer
+from tui_assistant.ui import keys
 from tui_assistant.ui.chat_pane import ChatPane, TurnView
 from tui_assistant.ui.editor import open_in_editor
 from tui_assistant.ui.evidence_panel import EvidencePanel
@@ -59,58 +60,7 @@ class MainScreen(LibraryScreen):
     class Ready(Message):
         """The widgets are mounted: the app can start filling them."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "escape",
-            "cancel",
-            "Stop",
-            priority=True,
-            tooltip="stop the request in flight (cancelled at once, nothing partial shown)",
-            id="app.cancel",
-        ),
-        Binding(
-            "escape",
-            "focus_question",
-            "Back",
-            tooltip="with no request in flight: back to the question box",
-            id="app.focus-question",
-        ),
-        Binding(
-            "ctrl+l",
-            "focus_library",
-            "Library",
-            tooltip="library tree: arrows move, open and close; enter reads; typing filters",
-            id="app.focus-library",
-        ),
-        Binding(
-            "ctrl+o",
-            "open_in_editor",
-            "Edit",
-            tooltip="open the evidence passage in $VISUAL or $EDITOR, at its line",
-            id="app.open-in-editor",
-        ),
-        Binding(
-            "ctrl+down",
-            "evidence_step(1)",
-            "Next passage",
-            tooltip="next passage in the evidence panel",
-            id="app.next-passage",
-        ),
-        Binding(
-            "ctrl+up",
-            "evidence_step(-1)",
-            "Previous passage",
-            tooltip="previous passage in the evidence panel",
-            id="app.previous-passage",
-        ),
-        Binding(
-            "ctrl+r",
-            "reload",
-            "Reload",
-            tooltip="reload the library (only changed files are read again)",
-            id="app.reload",
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keys.MAIN_SCREEN
 
     # The request in flight, and a question held for a reload: a change refreshes the
     # footer (Stop is offered only while either is set).
@@ -256,7 +206,7 @@ class MainScreen(LibraryScreen):
         is recorded now, then drawn and stored right after that frame."""
         self.pending = None
         self._pending_view = None
-        self.status_bar.show_outcome(outcome.describe(), outcome.kind.value)
+        self.status_bar.show_outcome(keys.status_words(outcome), outcome.kind.value)
         self.question_box.set_busy(False)
         asked_at = datetime.now(UTC).isoformat(timespec="seconds")
         turn = self.transcript.add(outcome, asked_at)
