@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
-from tui_assistant import __version__
+from tui_assistant import PROG, __version__
 from tui_assistant.compat import LIBRARY_OPTIONS, PASSAGES_COMMAND_ALIASES
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.display_text import clean_display_text, one_line
@@ -30,8 +30,6 @@ from tui_assistant.wiring.context import AppContext, open_context
 
 if TYPE_CHECKING:
     from tui_assistant.core.evaluation import EvalCase, EvalReport
-
-PROG = "tui-assistant"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -232,7 +230,7 @@ def _run_library(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     # Never fetches a model: the report says it is not fetched yet.
-    choice = choose_retrieval(settings, settings.data_folder, fetch=False)
+    choice = choose_retrieval(settings, settings.data_dir, fetch=False)
     try:
         with ProgressLine("indexing", "files") as indexing:
             library = load_library(settings, indexing)

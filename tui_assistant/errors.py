@@ -82,6 +82,14 @@ class ModelError(TuiAssistantError):
     """The sentence-embedding model cannot be used (missing, incomplete, wrong hash)."""
 
 
+def error_line(error: BaseException) -> str:
+    """An error as one line for users: ours that stop a start (`StartupError`) speak for
+    themselves, anything else is named (`OperationalError: disk I/O error`)."""
+    if isinstance(error, StartupError):
+        return one_line(str(error))
+    return one_line(f"{type(error).__name__}: {error}" if str(error) else type(error).__name__)
+
+
 def validation_problems(error: ValidationError) -> str:
     """`limit: Input should be less than or equal to 10`, for each problem pydantic
     found, on one line (the rejected values are left out: they may be long or secret)."""

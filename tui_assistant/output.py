@@ -11,7 +11,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from tui_assistant.core.display_text import clean_display_text, one_line
+from tui_assistant.core.display_text import clean_display_text, one_line, shortened
 from tui_assistant.core.documents.passage import line_range
 from tui_assistant.core.outcome import Outcome, Reason
 from tui_assistant.core.record import OutcomeRecord
@@ -56,7 +56,7 @@ def question_line(question: str) -> str:
     shortened when huge: the full text is in `--json` output."""
     line = one_line(question)
     if len(line) > MAX_ECHOED_QUESTION_CHARS:
-        line = f"{line[:MAX_ECHOED_QUESTION_CHARS]}... ({len(question):,} characters)"
+        line = f"{shortened(line, MAX_ECHOED_QUESTION_CHARS)} ({len(question):,} characters)"
     return line
 
 

@@ -26,10 +26,9 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import ValidationError
 
-from tui_assistant import __version__
-from tui_assistant.core.display_text import one_line
+from tui_assistant import PROG, __version__
 from tui_assistant.core.record import OutcomeRecord
-from tui_assistant.errors import validation_problems
+from tui_assistant.errors import error_line, validation_problems
 from tui_assistant.mcp.tools import (
     DEFAULT_LIMIT,
     Answer,
@@ -46,7 +45,6 @@ from tui_assistant.mcp.tools import (
 )
 from tui_assistant.wiring.context import AppContext
 
-PROG = "tui-assistant"
 # Embedding progress is written at most this often (and when it ends).
 PROGRESS_INTERVAL_SECONDS = 5.0
 
@@ -164,8 +162,7 @@ def move_to_hybrid(tools: LibraryTools) -> None:
     try:
         vectors = context.embed(library, StderrProgress("embedding", "passages"))
     except Exception as error:  # the library keeps answering lexically
-        reason = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-        _say(f"warning: hybrid retrieval is off: {one_line(reason)}")
+        _say(f"warning: hybrid retrieval is off: {error_line(error)}")
         return
     hybrid = context.with_vectors(library, vectors)
     if hybrid is not None:

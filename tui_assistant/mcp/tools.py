@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 from tui_assistant.core.checks.citations import MAX_ANSWER_CHARS
 from tui_assistant.core.checks.draft import check_draft
 from tui_assistant.core.conversation import Conversation
-from tui_assistant.core.display_text import clean_display_text, one_line
+from tui_assistant.core.display_text import clean_display_text, one_line, shortened
 from tui_assistant.core.documents.passage import Passage, file_lines
 from tui_assistant.core.library.library import DocumentInfo, Library, PassageInfo
 from tui_assistant.core.outcome import Outcome
@@ -254,5 +254,4 @@ def _passage_at(library: Library, document: DocumentInfo, line: int) -> PassageI
 
 
 def _echo(text: str) -> str:
-    shown = one_line(text)
-    return shown if len(shown) <= _ECHOED_CHARS else shown[: _ECHOED_CHARS - 1] + "…"
+    return shortened(one_line(text), _ECHOED_CHARS)

@@ -21,6 +21,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.theme import Theme
 
+from tui_assistant import PROG
 from tui_assistant.settings import Settings
 from tui_assistant.store.app_state import AppState
 from tui_assistant.store.history import HistoryStore
@@ -38,7 +39,7 @@ from tui_assistant.wiring.context import library_folder, load_library
 
 
 class AssistantApp(App[int]):
-    TITLE = "tui-assistant"
+    TITLE = PROG
     # Absolute, so a subclass defined elsewhere (a benchmark, a test) finds it too.
     CSS_PATH = Path(__file__).with_name("app.tcss")
 
@@ -68,10 +69,9 @@ class AssistantApp(App[int]):
     ) -> None:
         super().__init__()
         self.settings = settings
-        self.data_dir = settings.data_folder
-        store = history or HistoryStore(self.data_dir, library=library_folder(settings))
+        store = history or HistoryStore(settings.data_dir, library=library_folder(settings))
         self._history = HistoryWriter(store, self._show_core_warning)
-        self.state_file = AppState(self.data_dir)
+        self.state_file = AppState(settings.data_dir)
         self.main = MainScreen(
             settings,
             history=self._history,
@@ -171,7 +171,7 @@ class AssistantApp(App[int]):
         yield SystemCommand("Library report", report, main.show_library_report)
 
     def action_export(self) -> Path | None:
-        return self.main.export(self.data_dir / "exports")
+        return self.main.export(self.settings.data_dir / "exports")
 
     def _show_core_warning(self, text: str) -> None:
         """A warning the core logged (see `core_warnings`), as a notice in the chat."""

@@ -10,10 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tui_assistant.ui.keys import NEXT_PASSAGE, key_name, keys_for
+from tui_assistant.ui.panel_screen import PanelScreen
 
 # Where a group of keys works, and the bindings in it (in the order shown).
 KeyGroup = tuple[str, Sequence[BindingType]]
@@ -44,18 +44,8 @@ def key_rows(groups: Iterable[KeyGroup]) -> list[tuple[str, str]]:
     return rows
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(PanelScreen):
     DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll {
-        width: 80;
-        max-width: 100%;
-        height: auto;
-        max-height: 100%;
-        border: thick $accent;
-        background: $surface;
-        padding: 1 2;
-    }
     HelpScreen #help-keys {
         layout: grid;
         grid-size: 2;
@@ -95,6 +85,3 @@ class HelpScreen(ModalScreen[None]):
                         )
             closes = f"{keys_for(self.BINDINGS, 'close')} closes this help"
             yield Static(Content(closes), id="help-close")
-
-    def action_close(self) -> None:
-        self.dismiss(None)

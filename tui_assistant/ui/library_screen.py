@@ -24,7 +24,7 @@ from textual.worker import get_current_worker
 from tui_assistant.core.documents.passage import document_kind
 from tui_assistant.core.library.changes import passage_changes
 from tui_assistant.core.library.library import Library
-from tui_assistant.errors import ConfigError, LibraryError
+from tui_assistant.errors import ConfigError, LibraryError, error_line
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.chat_pane import ChatPane
@@ -69,13 +69,6 @@ def open_without_vectors(settings: Settings, progress: Progress | None = None) -
 
 class _Abandoned(Exception):
     """Raised from a progress report to stop indexing that nobody waits for any more."""
-
-
-def failure_reason(error: Exception) -> str:
-    """One line for users: our own errors speak for themselves, anything else is named."""
-    if isinstance(error, LibraryError | ConfigError):
-        return str(error)
-    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
 class LibraryScreen(Screen[None]):
@@ -160,7 +153,7 @@ class LibraryScreen(Screen[None]):
         except _Abandoned:
             return
         except Exception as error:  # whatever loading raises ends as one line, not a crash
-            self.post_message(LibraryFailed(error, failure_reason(error), reloading=False))
+            self.post_message(LibraryFailed(error, error_line(error), reloading=False))
             return
         self.post_message(LibraryLoaded(context))
 
@@ -174,7 +167,7 @@ class LibraryScreen(Screen[None]):
         except _Abandoned:
             return
         except Exception as error:  # a store that cannot be read must not end the app
-            self.post_message(LibraryFailed(error, failure_reason(error), reloading=True))
+            self.post_message(LibraryFailed(error, error_line(error), reloading=True))
             return
         self.post_message(LibraryReloaded(library, changes))
 
@@ -199,7 +192,7 @@ class LibraryScreen(Screen[None]):
                 self,
                 library_folder(self.settings),
                 lambda name: document_kind(name) in kinds,
-                ignored=[self.settings.data_folder],
+                ignored=[self.settings.data_dir],
             )
 
     @on(LibraryReloaded)
@@ -296,7 +289,7 @@ class LibraryScreen(Screen[None]):
         except _Abandoned:
             return
         except Exception as error:  # the library keeps answering lexically
-            self.post_message(EmbeddingFailed(failure_reason(error)))
+            self.post_message(EmbeddingFailed(error_line(error)))
             return
         self.post_message(VectorsComputed(library, vectors))
 

@@ -53,10 +53,6 @@ class AppContext:
     vectors: PassageVectors | None = None
 
     @property
-    def data_dir(self) -> Path:
-        return self.settings.data_folder
-
-    @property
     def mode_label(self) -> str:
         """`deterministic`, or the model and the provider's host."""
         if self.settings.provider != "openai":
@@ -88,7 +84,7 @@ class AppContext:
         Safe off the event loop (it touches neither the service nor the screen)."""
         from tui_assistant.store.vectors import embed_library
 
-        store = store_path(self.data_dir, library_folder(self.settings))
+        store = store_path(self.settings.data_dir, library_folder(self.settings))
         return embed_library(library, self.embedding_source(), store, progress)
 
     def with_vectors(self, library: Library, vectors: PassageVectors) -> AppContext | None:
@@ -122,7 +118,7 @@ def library_folder(settings: Settings) -> Path:
 def load_library(settings: Settings, progress: Progress | None = None) -> Library:
     """The library from its folder, through the index store in the data folder."""
     return open_library(
-        library_folder(settings), settings.data_folder, stem, progress, settings.document_kinds
+        library_folder(settings), settings.data_dir, stem, progress, settings.document_kinds
     )
 
 
@@ -169,7 +165,7 @@ def open_context(
     first answer; without, the caller embeds later (`AppContext.embed`, which loads a
     model `auto` found on first use).
     """
-    data_dir = settings.data_folder
+    data_dir = settings.data_dir
     choice = choose_retrieval(settings, data_dir, fetching)
     embedder = None
     # Named explicitly, an unusable model ends the start (exit 2); found by `auto`, the
@@ -211,7 +207,7 @@ def describe_library(
     """The report of `library` as loaded with `settings`, from what the data folder holds:
     nothing is embedded, and no model is loaded (`model_id` names the loaded one, else it
     comes from the model's weights hash). `retrieval` is the mode answering now."""
-    store = store_path(settings.data_folder, library_folder(settings))
+    store = store_path(settings.data_dir, library_folder(settings))
     size = 0
     for part in (store, Path(f"{store}-wal")):
         with contextlib.suppress(OSError):

@@ -204,7 +204,7 @@ def document_from_sections(
     no text makes no passage.
     """
     drafts: list[PassageDraft] = []
-    anchors = _UniqueAnchors()
+    anchors = UniqueIds()
     for section in sections:
         chunks = list(cut(section.lines))
         if not chunks:
@@ -251,17 +251,18 @@ def join_title(title: str, heading_path: Iterable[str]) -> str:
     return TITLE_SEPARATOR.join(parts)
 
 
-class _UniqueAnchors:
-    """Anchors of one document; a repeat gets `-2`, `-3`, ..."""
+class UniqueIds:
+    """Ids that must differ (a document's anchors, a library's documents): one already
+    taken gets `-2`, `-3`, ..."""
 
     def __init__(self) -> None:
         self._taken: set[str] = set()
 
-    def take(self, anchor: str) -> str:
-        candidate, number = anchor, 1
+    def take(self, wanted: str) -> str:
+        candidate, number = wanted, 1
         while candidate in self._taken:
             number += 1
-            candidate = f"{anchor}-{number}"
+            candidate = f"{wanted}-{number}"
         self._taken.add(candidate)
         return candidate
 
