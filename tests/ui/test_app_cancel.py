@@ -16,7 +16,7 @@ from tests.helpers.tui import HangingProvider, ask, make_app, make_context, runn
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.library.library import Library
-from tui_assistant.core.retrieval.types import NoEvidence
+from tui_assistant.core.retrieval.types import NoEvidence, Search
 from tui_assistant.core.service import AnswerService
 from tui_assistant.output import print_json
 
@@ -38,8 +38,8 @@ class AmbiguousRetriever:
         why = "several passages might answer this"
         return NoEvidence(why, self.candidates, "ranked", ambiguous=True, confidence=0.5)
 
-    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
-        return []
+    def search(self, question: str, count: int, limit: int) -> Search:
+        return Search(self.retrieve(question, count))
 
 
 def without_time(record: dict[str, Any]) -> dict[str, Any]:

@@ -78,6 +78,15 @@ class PendingAnswer:
         return _ms(self.started)
 
 
+@dataclass(frozen=True, slots=True)
+class Searched:
+    """A question searched (`AnswerService.search`): what retrieval alone makes of it,
+    and the best passages of that same ranking as (passage number, score)."""
+
+    outcome: Outcome
+    scored: tuple[tuple[int, float], ...] = ()
+
+
 class AnswerService:
     def __init__(
         self,
@@ -102,28 +111,39 @@ class AnswerService:
     def start(self, question: str, conversation: Conversation) -> Outcome | PendingAnswer:
         """Everything that needs no network: follow-up, retrieval, deterministic answer."""
         started = time.perf_counter()
-        if len(question) > MAX_QUESTION_CHARS:
-            return refused(question, Reason.TOO_LONG).with_elapsed(_ms(started))
-        if not question.strip():
-            # Nothing to retrieve by: no passage is offered, not even as a place to look.
-            outcome = refused(question, Reason.NO_EVIDENCE, detail=EMPTY_QUESTION)
-            return outcome.with_elapsed(_ms(started))
-        if is_repeat_request(question):
-            previous = conversation.last_answered()
-            if previous is None:
-                return refused(question, Reason.NO_EVIDENCE).with_elapsed(_ms(started))
-            return previous.for_question(question, _ms(started))
-        evidence = self.retriever.retrieve(question, max(CANDIDATES_SHOWN, self.passages_sent))
+        early = _before_retrieval(question, conversation)
+        if early is not None:
+            return early.with_elapsed(_ms(started))
+        evidence = self.retriever.retrieve(question, self._retrieved)
+        if self.provider is None:
+            return _retrieval_outcome(question, evidence).with_elapsed(_ms(started))
         if isinstance(evidence, NoEvidence):
-            if self.provider is not None and evidence.ambiguous:
+            if evidence.ambiguous:
                 # The model may resolve what retrieval could not: it gets the candidates.
                 candidates = _candidates(evidence, self.passages_sent)
                 return PendingAnswer(question, candidates, started, ambiguous=evidence)
             return not_found(question, evidence).with_elapsed(_ms(started))
-        if self.provider is None:
-            return answered(question, evidence, evidence.passage.text, elapsed_ms=_ms(started))
         close = min(len(evidence.close), self.passages_sent)
         return PendingAnswer(question, replace(evidence, close_count=close), started)
+
+    def search(self, question: str, limit: int) -> Searched:
+        """Retrieval alone, for a question of no conversation and with no model (the
+        MCP `search`): one ranking, read as the outcome deterministic mode gives (the
+        rules before retrieval included) and as the `limit` best passages with this
+        mode's own scores."""
+        started = time.perf_counter()
+        if len(question) > MAX_QUESTION_CHARS:
+            return Searched(refused(question, Reason.TOO_LONG).with_elapsed(_ms(started)))
+        ranked = self.retriever.search(question, self._retrieved, limit)
+        outcome = _before_retrieval(question, Conversation()) or _retrieval_outcome(
+            question, ranked.found
+        )
+        return Searched(outcome.with_elapsed(_ms(started)), ranked.scored)
+
+    @property
+    def _retrieved(self) -> int:
+        """How many passages retrieval gives: the ones shown, or sent if more."""
+        return max(CANDIDATES_SHOWN, self.passages_sent)
 
     async def finish(self, pending: PendingAnswer) -> Outcome:
         """Ask the provider, then accept its answer only if the citation check passes."""
@@ -205,6 +225,30 @@ class AnswerService:
             outcome = step
         conversation.add(outcome)
         return outcome
+
+
+def _before_retrieval(question: str, conversation: Conversation) -> Outcome | None:
+    """The outcome decided before anything is retrieved, if any: a question too long or
+    blank is refused; a follow-up repeats the last answered turn (refused without one)."""
+    if len(question) > MAX_QUESTION_CHARS:
+        return refused(question, Reason.TOO_LONG)
+    if not question.strip():
+        # Nothing to retrieve by: no passage is offered, not even as a place to look.
+        return refused(question, Reason.NO_EVIDENCE, detail=EMPTY_QUESTION)
+    if is_repeat_request(question):
+        previous = conversation.last_answered()
+        if previous is None:
+            return refused(question, Reason.NO_EVIDENCE)
+        return previous.for_question(question, 0)
+    return None
+
+
+def _retrieval_outcome(question: str, found: Evidence | NoEvidence) -> Outcome:
+    """What retrieval alone makes of a question: answered with its passage's own text
+    (deterministic mode), or refused with the nearest passages or the candidates."""
+    if isinstance(found, NoEvidence):
+        return not_found(question, found)
+    return answered(question, found, found.passage.text)
 
 
 def _candidates(ambiguous: NoEvidence, sent: int) -> Evidence:

@@ -23,9 +23,8 @@ from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.display_text import clean_display_text, one_line, shortened
 from tui_assistant.core.documents.passage import Passage, file_lines
 from tui_assistant.core.library.library import DocumentInfo, Library, PassageInfo
-from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.record import OutcomeRecord, PassageRef
-from tui_assistant.core.service import MAX_QUESTION_CHARS, AnswerService
+from tui_assistant.core.service import MAX_QUESTION_CHARS
 from tui_assistant.store.folder import read_document_text
 from tui_assistant.wiring.context import AppContext
 
@@ -146,17 +145,17 @@ class LibraryTools:
         self._paths: tuple[Library, dict[str, DocumentInfo]] | None = None
 
     def search(self, question: str, limit: int = DEFAULT_LIMIT) -> SearchResult:
-        retriever = self.context.service.retriever
-        # The app's own verdict on the question, from the passages alone (no model).
-        verdict = AnswerService(retriever).start(question, Conversation())
-        assert isinstance(verdict, Outcome)  # without a provider nothing is pending
-        library = retriever.library
+        service = self.context.service
+        # The app's own verdict on the question from one ranking (no model), and that
+        # ranking's best passages with their scores.
+        searched = service.search(question, limit)
+        verdict, library = searched.outcome, service.retriever.library
         passages = [
             ScoredPassage.of_passage(library.passage(number), score=score)
-            for number, score in retriever.scored(question, limit)
+            for number, score in searched.scored
         ]
         return SearchResult(
-            retrieval=retriever.mode,
+            retrieval=service.retriever.mode,
             decision="answered" if verdict.answered else "refused",
             reason=verdict.reason.value if verdict.reason is not None else None,
             passages=passages,

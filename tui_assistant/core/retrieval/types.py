@@ -63,6 +63,16 @@ class NoEvidence:
     confidence: float | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Search:
+    """One ranking of a question, read two ways: what `retrieve` gives (`found`), and
+    the best passages by the mode's own score, best first, as (passage number, score),
+    whether or not it answers (`scored`)."""
+
+    found: Evidence | NoEvidence
+    scored: tuple[tuple[int, float], ...] = ()
+
+
 class Retriever(Protocol):
     library: Library
     mode: Mode
@@ -72,9 +82,9 @@ class Retriever(Protocol):
         a refusal with the nearest passages."""
         ...
 
-    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
-        """The `count` best passages for `question` by this mode's own score, best
-        first, as (passage number, score), whether or not `retrieve` would answer."""
+    def search(self, question: str, count: int, limit: int) -> Search:
+        """`retrieve(question, count)` and the `limit` best passages with their scores,
+        from one ranking."""
         ...
 
 
@@ -88,8 +98,10 @@ def best_numbers(scores: Mapping[int, float], count: int, skip: int | None = Non
     """The `count` highest-scoring passage numbers with a positive score, best first
     (equal scores in passage order), without `skip`."""
     wanted = count + (skip is not None)
+    if wanted <= 0:
+        return []
     positive = [value for value in scores.values() if value > 0]
-    if wanted <= 0 or not positive:
+    if not positive:
         return []
     # The lowest score that can still make the list, found at C speed: at 100,000
     # passages a question's common words may score tens of thousands of them.
