@@ -7,6 +7,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -275,10 +276,12 @@ class HeldEmbedder(FakeEmbedder):
 
 
 async def test_hybrid_answers_lexically_while_embedding_then_by_meaning(tmp_path: Path) -> None:
-    context = make_context(BUNDLED_LESSONS, tmp_path, retrieval="hybrid")
     embedder = HeldEmbedder()
-    context.choice = RetrievalChoice("hybrid")
-    context.embedder = embedder
+    context = replace(
+        make_context(BUNDLED_LESSONS, tmp_path, retrieval="hybrid"),
+        choice=RetrievalChoice("hybrid"),
+        embedder=embedder,
+    )
     app = make_app(context)
     async with running(app, SIZE) as pilot:
         await wait_until(pilot, lambda: "embedding 0/3" in status_line(app))
@@ -294,8 +297,11 @@ async def test_hybrid_answers_lexically_while_embedding_then_by_meaning(tmp_path
         assert app.main.transcript.session.turns[-1].retrieval == "hybrid"
         # A second start reads the vectors back: nothing is embedded again.
         texts = len(embedder.texts)
-    again = make_context(BUNDLED_LESSONS, tmp_path, retrieval="hybrid")
-    again.choice, again.embedder = RetrievalChoice("hybrid"), embedder
+    again = replace(
+        make_context(BUNDLED_LESSONS, tmp_path, retrieval="hybrid"),
+        choice=RetrievalChoice("hybrid"),
+        embedder=embedder,
+    )
     app = make_app(again)
     async with running(app, SIZE) as pilot:
         await wait_until(pilot, lambda: "3 passages · hybrid" in status_line(app))

@@ -13,6 +13,7 @@ weigh, never instructions; the tools' descriptions say so to the agent.
 from __future__ import annotations
 
 import os
+from functools import cached_property
 from typing import Annotated, Literal, Self
 
 from pydantic import BaseModel, Field
@@ -136,13 +137,21 @@ class CheckResult(BaseModel):
 
 
 class LibraryTools:
-    """The four tools over one running app context. Safe to call from several threads:
-    each call reads the context once, and the hybrid upgrade replaces that one reference
-    with the context `AppContext.with_vectors` gives."""
+    """The four tools over one app context, which never changes (the server answers
+    with new tools over a new context: `server.Serving`). Safe to call from several
+    threads."""
 
     def __init__(self, context: AppContext) -> None:
-        self.context = context
-        self._paths: tuple[Library, dict[str, DocumentInfo]] | None = None
+        self._context = context
+
+    @property
+    def context(self) -> AppContext:
+        return self._context
+
+    @cached_property
+    def _documents_by_path(self) -> dict[str, DocumentInfo]:
+        library = self._context.library
+        return {library.passages[doc.first].source_path: doc for doc in library.documents}
 
     def search(self, question: str, limit: int = DEFAULT_LIMIT) -> SearchResult:
         service = self.context.service
@@ -182,7 +191,7 @@ class LibraryTools:
             raise BadArgument(f"{'line' if line is None else 'end_line'}: needed with source_path")
         if end_line < line:
             raise BadArgument("end_line: must not be before line")
-        document = self._document_at(library, source_path)
+        document = self._document_at(source_path)
         lines = self._document_lines(library, document, source_path)
         if end_line > len(lines):
             raise BadArgument(f"end_line: {_echo(source_path)} has {len(lines):,} lines")
@@ -221,13 +230,10 @@ class LibraryTools:
 
     # -- documents by path ------------------------------------------------------
 
-    def _document_at(self, library: Library, source_path: str) -> DocumentInfo:
+    def _document_at(self, source_path: str) -> DocumentInfo:
         """The library document at `source_path`: only a document the library lists
         (never `..`, an absolute path, a symlink or any other file)."""
-        if self._paths is None or self._paths[0] is not library:
-            by_path = {library.passages[doc.first].source_path: doc for doc in library.documents}
-            self._paths = (library, by_path)
-        document = self._paths[1].get(source_path)
+        document = self._documents_by_path.get(source_path)
         if document is None:
             raise BadArgument(f"source_path: {_echo(source_path)} is not a document of the library")
         return document

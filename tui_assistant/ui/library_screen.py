@@ -285,13 +285,13 @@ class LibraryScreen(Screen[None]):
     def _embed(self, context: AppContext, library: Library) -> None:
         progress = self._progress(lambda done, total: EmbeddingProgress(done, total))
         try:
-            vectors = context.embed(library, progress)
+            embedded = context.embed(library, progress)
         except _Abandoned:
             return
         except Exception as error:  # the library keeps answering lexically
             self.post_message(EmbeddingFailed(error_line(error)))
             return
-        self.post_message(VectorsComputed(library, vectors))
+        self.post_message(VectorsComputed(embedded))
 
     @on(EmbeddingProgress)
     def _embedding_progress(self, message: EmbeddingProgress) -> None:
@@ -300,7 +300,7 @@ class LibraryScreen(Screen[None]):
 
     @on(VectorsComputed)
     def _vectors_computed(self, message: VectorsComputed) -> None:
-        hybrid = self.context.with_vectors(message.library, message.vectors)
+        hybrid = self.context.with_vectors(message.embedded)
         if hybrid is not None:
             self._current = hybrid
             self.post_message(EmbeddingReady(hybrid.retrieval))
