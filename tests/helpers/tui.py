@@ -157,7 +157,7 @@ async def running(
     """`app.run_test`, once the library is loaded (its worker has handed it over)."""
     async with app.run_test(size=size) as pilot:
         # Generous: a real start may load a sentence-embedding model first.
-        await wait_until(pilot, lambda: app.main.loaded, timeout=30)
+        await wait_until(pilot, lambda: app.main.library_panel.loaded, timeout=30)
         await pilot.pause()
         yield pilot
 

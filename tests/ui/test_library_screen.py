@@ -59,7 +59,7 @@ async def test_progress_is_shown_before_ready_and_questions_wait(tmp_path: Path)
     try:
         async with app.run_test(size=SIZE) as pilot:
             await wait_until(pilot, lambda: status(app) == "indexing 1,200/20,000 files")
-            assert not app.main.loaded
+            assert not app.main.library_panel.loaded
             await ask(pilot, "how much salt for pasta water")
             assert app.question_box.value == "how much salt for pasta water"
             assert "ask again once the library is loaded" in note(app)
@@ -81,8 +81,8 @@ async def test_a_missing_library_folder_ends_the_app_with_status_2(tmp_path: Pat
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: not app.is_running)
     assert app.return_code == 2
-    assert isinstance(app.main.load_error, LibraryError)
-    assert "does not exist" in str(app.main.load_error)
+    assert isinstance(app.main.library_panel.load_error, LibraryError)
+    assert "does not exist" in str(app.main.library_panel.load_error)
 
 
 def test_run_app_raises_the_load_error_for_the_cli(tmp_path: Path) -> None:
@@ -116,7 +116,7 @@ async def test_a_failed_reload_keeps_the_loaded_library(nested: Path, tmp_path: 
         await pilot.press("ctrl+r")
         await wait_until(pilot, lambda: note(app).startswith("reload failed"))
         assert "does not exist" in note(app)
-        assert len(app.main.context.library) == 7
+        assert len(app.main.library_panel.context.library) == 7
         await ask(pilot, "ten grams salt litre")
         await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
 
@@ -129,7 +129,7 @@ async def test_reload_is_refused_while_a_question_is_in_flight(tmp_path: Path) -
         await wait_until(pilot, lambda: provider.started.is_set())
         await pilot.press("ctrl+r")
         assert note(app) == "reload after the answer: a question is in flight"
-        assert not app.main.reloading
+        assert not app.main.library_panel.reloading
         await pilot.press("escape")
         assert status(app) == "cancelled"
         await pilot.press("ctrl+r")
@@ -145,8 +145,8 @@ async def test_an_unexpected_error_in_the_first_load_ends_as_one_line(tmp_path: 
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: not app.is_running)
     assert app.return_code == 2
-    assert isinstance(app.main.load_error, LibraryError)
-    assert str(app.main.load_error) == (
+    assert isinstance(app.main.library_panel.load_error, LibraryError)
+    assert str(app.main.library_panel.load_error) == (
         "the library could not be loaded: OperationalError: disk I/O error"
     )
 
@@ -210,14 +210,14 @@ async def test_embedding_progress_shows_beside_the_mode_then_the_retrieval_mode(
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     async with running(app, SIZE) as pilot:
         await wait_until(pilot, lambda: status(app) == "ready")
-        app.main.post_message(EmbeddingProgress(40, 300))
+        app.main.library_panel.post_message(EmbeddingProgress(40, 300))
         await wait_until(pilot, lambda: "embedding 40/300" in status_line(app))
         # The latest outcome keeps its place, first; the progress sits after it.
         assert status(app) == "ready"
         line = status_line(app)
         assert line.startswith("ready  embedding 40/300 ")
         assert line.endswith("deterministic · 3 passages · ranked")
-        app.main.post_message(EmbeddingReady("hybrid"))
+        app.main.library_panel.post_message(EmbeddingReady("hybrid"))
         await wait_until(pilot, lambda: "embedding" not in status_line(app))
         assert status_line(app).endswith("deterministic · 3 passages · hybrid")
 

@@ -56,7 +56,7 @@ def watchers(app: AssistantApp) -> list[object]:
 
 
 def boiler_text(app: AssistantApp) -> str:
-    passage = app.main.context.library.get("boiler")
+    passage = app.main.library_panel.context.library.get("boiler")
     return "" if passage is None else passage.text
 
 
@@ -128,8 +128,8 @@ async def test_changes_while_an_answer_is_awaited_reload_after_it(tmp_path: Path
         await wait_until(pilot, lambda: status(app).startswith("asking"))
 
         write_lesson(folder, "boiler", "Boiler pressure", BOILER)
-        await wait_until(pilot, lambda: app.main.changed_on_disk, timeout=RELOAD_WAIT)
-        assert "boiler" not in passage_ids(app) and not app.main.reloading
+        await wait_until(pilot, lambda: app.main.library_panel.changed_on_disk, timeout=RELOAD_WAIT)
+        assert "boiler" not in passage_ids(app) and not app.main.library_panel.reloading
 
         await pilot.press("escape")
         await wait_until(pilot, lambda: "boiler" in passage_ids(app), timeout=RELOAD_WAIT)
