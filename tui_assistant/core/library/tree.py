@@ -1,4 +1,4 @@
-"""The library as a shelf: its folder tree, and the labels of a document's sections.
+"""The library as the browser shows it: its folder tree, and the labels of a document's sections.
 
 Pure functions of the library's document list, so the tree browser only draws them.
 """
@@ -24,7 +24,7 @@ class Folder:
         return [self.folders[name] for name in sorted(self.folders)]
 
 
-def build_shelf(documents: Sequence[DocumentInfo]) -> Folder:
+def folder_tree(documents: Sequence[DocumentInfo]) -> Folder:
     """The folder tree of `documents` (in library order, so sorted by path)."""
     root = Folder("")
     for index, document in enumerate(documents):
