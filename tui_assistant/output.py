@@ -81,8 +81,8 @@ def print_readable(outcome: Outcome) -> None:
         lines.append("")
         lines.append(f"source: {evidence.passage.location}")
         other = [passage for passage in outcome.passages if passage.id != evidence.passage.id]
-        # A deterministic answer is its passage's text; the others are runners-up.
-        also = "runner-up" if outcome.answer == evidence.passage.text else "also sent"
+        # The other passages were sent with the question, or are retrieval's runners-up.
+        also = "also sent" if outcome.from_model else "runner-up"
         lines.extend(f"{also}: {passage.location} [{passage.id}]" for passage in other)
         for quote in outcome.quotes:
             where = f"{quote.passage_id}, lines {line_range(quote.line, quote.end_line)}"

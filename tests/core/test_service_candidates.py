@@ -223,3 +223,18 @@ async def test_a_provider_bug_ends_as_a_refusal_not_a_crash(library: Library) ->
     assert outcome.detail == "unexpected KeyError"
     assert outcome.evidence is None
     assert [p.id for p in outcome.nearest] == ["aws", "azure", "google"]
+
+
+async def test_the_model_picks_among_candidates_and_its_answer_says_it_is_a_models(
+    library: Library,
+) -> None:
+    provider = CitingProvider(cite="azure")
+    service = AnswerService(FixedRetriever(library, ambiguous(library)), provider)
+    outcome = await service.ask("memory size on azure?", Conversation())
+    assert outcome.evidence is not None and outcome.evidence.model_picks
+    assert outcome.from_model
+    deterministic = await AnswerService(FixedRetriever(library, sure(library, 1))).ask(
+        "memory on azure?", Conversation()
+    )
+    assert deterministic.evidence is not None and not deterministic.evidence.model_picks
+    assert not deterministic.from_model

@@ -1,4 +1,4 @@
-"""The SDK glue: argument errors on one line, and the move from ranked to hybrid once
+"""The SDK glue: the move from ranked to hybrid, started in the server's lifespan once
 the vectors are in, reported on standard error."""
 
 from __future__ import annotations
@@ -8,30 +8,17 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from pydantic import BaseModel, Field, ValidationError
+
+# The `mcp` and `semantic` extras (CI installs them); without them these tests cannot run.
+pytest.importorskip("mcp")
+pytest.importorskip("numpy")
 
 from tests.helpers import BUNDLED_LESSONS
 from tests.helpers.embedding import FakeEmbedder
-from tui_assistant.errors import validation_problems
 from tui_assistant.mcp.server import Serving, StderrProgress, lifespan, upgrade_to_hybrid
 from tui_assistant.settings import Settings
 from tui_assistant.wiring.context import AppContext, open_context
 from tui_assistant.wiring.retrieval_choice import RetrievalChoice
-
-
-class Arguments(BaseModel):
-    question: str = Field(max_length=5)
-    limit: int = Field(ge=1, le=10)
-
-
-def test_argument_problems_are_one_line_naming_each_argument_without_its_value() -> None:
-    with pytest.raises(ValidationError) as raised:
-        Arguments.model_validate({"question": "x" * 4001, "limit": 11})
-    problem = validation_problems(raised.value)
-    assert "\n" not in problem
-    assert problem.startswith("question: ")
-    assert "; limit: " in problem
-    assert "xxxxxx" not in problem
 
 
 def lexical_context(tmp_path: Path, embedder: FakeEmbedder) -> AppContext:

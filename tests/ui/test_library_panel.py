@@ -5,22 +5,13 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import threading
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-
-# The `semantic` extra (CI installs it); without it these tests cannot run.
-pytest.importorskip("numpy")
-
-import numpy as np
-from numpy.typing import NDArray
 from textual.widgets import Static
 
 from tests.helpers import BUNDLED_LESSONS
-from tests.helpers.embedding import FakeEmbedder
 from tests.helpers.tui import (
     CitingProvider,
     HangingProvider,
@@ -47,7 +38,6 @@ from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.app import AssistantApp, run_app
 from tui_assistant.ui.messages import EmbeddingProgress, EmbeddingReady
 from tui_assistant.wiring.context import AppContext
-from tui_assistant.wiring.retrieval_choice import RetrievalChoice
 
 SIZE = (100, 32)
 
@@ -61,12 +51,14 @@ async def test_progress_is_shown_before_ready_and_questions_wait(tmp_path: Path)
             await wait_until(pilot, lambda: status(app) == "indexing 1,200/20,000 files")
             assert not app.main.library_panel.loaded
             await ask(pilot, "how much salt for pasta water")
-            assert app.question_box.value == "how much salt for pasta water"
+            assert app.main.question_box.value == "how much salt for pasta water"
             assert "ask again once the library is loaded" in note(app)
             assert app.main.transcript.turns == []
             slow.release.set()
             await wait_until(pilot, lambda: status(app) == "ready")
-            assert "3 passages" in str(app.status_bar.query_one("#status-mode", Static).render())
+            assert "3 passages" in str(
+                app.main.status_bar.query_one("#status-mode", Static).render()
+            )
             # The note stays until the next action: asking again clears it.
             assert "ask again once the library is loaded" in note(app)
             await pilot.press("enter")
@@ -99,13 +91,15 @@ async def test_ctrl_r_picks_up_an_added_file(nested: Path, tmp_path: Path) -> No
         await wait_until(pilot, lambda: note(app).startswith("reloaded"))
         assert note(app) == "reloaded: +1 \N{MINUS SIGN}0 passages"
         assert status(app) == "ready"
-        assert "8 passages" in str(app.status_bar.query_one("#status-mode", Static).render())
+        assert "8 passages" in str(app.main.status_bar.query_one("#status-mode", Static).render())
         await pilot.press("ctrl+l", "right")
-        assert "  Rice" in labels(app.library_browser.library_tree)
+        assert "  Rice" in labels(app.main.library_panel.library_browser.library_tree)
         await pilot.press("escape")
         await ask(pilot, "rinse rice first")
         await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
-        assert app.evidence.passage is not None and app.evidence.passage.id == "cooking/rice"
+        assert (
+            app.main.evidence.passage is not None and app.main.evidence.passage.id == "cooking/rice"
+        )
 
 
 async def test_a_failed_reload_keeps_the_loaded_library(nested: Path, tmp_path: Path) -> None:
@@ -169,15 +163,15 @@ async def test_reloading_shows_its_count_and_a_question_waits_for_the_new_librar
             assert "> rinse rice first" in chat_text(app)
             assert app.main.transcript.turns == []
             assert status(app) == "reloading 3/9 files"
-            assert app.question_box.value == ""
+            assert app.main.question_box.value == ""
             slow.release.set()
             await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
             # The status bar says it at once; the evidence is drawn a frame later.
-            await wait_until(pilot, lambda: app.evidence.passage is not None)
-            assert app.evidence.passage is not None
-            assert app.evidence.passage.id == "cooking/rice"
+            await wait_until(pilot, lambda: app.main.evidence.passage is not None)
+            assert app.main.evidence.passage is not None
+            assert app.main.evidence.passage.id == "cooking/rice"
             assert note(app) == "reloaded: +1 \N{MINUS SIGN}0 passages"
-            assert not app.question_box.busy
+            assert not app.main.question_box.busy
     finally:
         slow.release.set()
 
@@ -253,56 +247,9 @@ async def test_the_status_bar_is_one_line_with_the_outcome_first(
         await wait_until(pilot, lambda: note(app) != "")
         await wait_until(pilot, lambda: status_line(app).startswith("refused: the pr"))
         line = status_line(app)
-        assert app.status_bar.region.height == 1
+        assert app.main.status_bar.region.height == 1
         assert "\n" not in line
         assert len(line) <= size[0] - 2
         # The outcome takes the line, cut at its end; nothing else squeezes in.
         assert line.endswith("…")
         assert "deterministic" not in line
-
-
-class HeldEmbedder(FakeEmbedder):
-    """Embeds only once `release` is set, so a test can ask while embedding runs."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.release = threading.Event()
-
-    def embed(
-        self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None
-    ) -> NDArray[np.float32]:
-        self.release.wait(10)
-        return super().embed(texts, progress)
-
-
-async def test_hybrid_answers_lexically_while_embedding_then_by_meaning(tmp_path: Path) -> None:
-    embedder = HeldEmbedder()
-    context = replace(
-        make_context(BUNDLED_LESSONS, tmp_path, retrieval="hybrid"),
-        choice=RetrievalChoice("hybrid"),
-        embedder=embedder,
-    )
-    app = make_app(context)
-    async with running(app, SIZE) as pilot:
-        await wait_until(pilot, lambda: "embedding 0/3" in status_line(app))
-        # Usable at once: asked now, answered by the lexical ranking.
-        await ask(pilot, "how much salt for pasta water")
-        await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
-        assert app.main.transcript.session.turns[-1].retrieval == "ranked"
-        embedder.release.set()
-        await wait_until(pilot, lambda: "3 passages · hybrid" in status_line(app))
-        assert status(app) == "answered"  # the latest outcome kept its place
-        await ask(pilot, "how much salt for pasta water")
-        await wait_until(pilot, lambda: len(app.main.transcript.session.turns) == 2)
-        assert app.main.transcript.session.turns[-1].retrieval == "hybrid"
-        # A second start reads the vectors back: nothing is embedded again.
-        texts = len(embedder.texts)
-    again = replace(
-        make_context(BUNDLED_LESSONS, tmp_path, retrieval="hybrid"),
-        choice=RetrievalChoice("hybrid"),
-        embedder=embedder,
-    )
-    app = make_app(again)
-    async with running(app, SIZE) as pilot:
-        await wait_until(pilot, lambda: "3 passages · hybrid" in status_line(app))
-    assert len(embedder.texts) == texts

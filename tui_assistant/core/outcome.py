@@ -79,6 +79,8 @@ class Outcome:
     in seconds, why retrieval refused); it never carries provider text or secrets.
     `passages` are the ones answered from: the passage shown in deterministic mode, the
     passages sent in model mode. `nearest` are a `no_evidence` refusal's places to look.
+    `from_model`: the answer is a model's, checked; else it is the passage's own text
+    (deterministic mode).
     """
 
     question: str
@@ -95,6 +97,7 @@ class Outcome:
     nearest: tuple[Passage, ...] = ()
     quotes: tuple[Quote, ...] = ()
     confidence: float | None = None
+    from_model: bool = False
 
     @property
     def answered(self) -> bool:

@@ -195,6 +195,7 @@ class AnswerService:
             check.cited_ids,
             quotes=check.quotes,
             support=support,
+            from_model=True,
         )
 
     def cancelled(self, step: PendingAnswer | str) -> Outcome:
@@ -261,6 +262,7 @@ def _candidates(ambiguous: NoEvidence, sent: int) -> Evidence:
         mode=ambiguous.mode,
         close_count=min(len(ambiguous.nearest), sent),
         confidence=ambiguous.confidence,
+        model_picks=True,
     )
 
 

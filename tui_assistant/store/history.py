@@ -44,9 +44,6 @@ from tui_assistant.errors import validation_problems
 from tui_assistant.store.atomic_files import locked, replace_file, sync_folder, write_all
 from tui_assistant.store.index_store import store_path
 
-# The one history file of versions that kept a single conversation for every library;
-# it is left where it is (never deleted), and no longer read.
-HISTORY_FILE_NAME = "history.jsonl"
 HISTORY_FOLDER = "history"
 RECORD_VERSION = 1
 
@@ -67,22 +64,19 @@ class LoadedHistory:
 
 
 def history_path(data_dir: Path, library_folder: Path) -> Path:
-    """`<data dir>/history/<name of the library's index store>.jsonl`."""
+    """`<data dir>/history/<name of the library's index store>.jsonl`. (Versions that
+    kept one conversation for every library wrote `<data dir>/history.jsonl`; it is left
+    where it is, and not read.)"""
     store = store_path(Path(data_dir), library_folder)
     return Path(data_dir) / HISTORY_FOLDER / store.with_suffix(".jsonl").name
 
 
 class HistoryStore:
-    """A history file, created on the first append: the library's own in the data
-    folder when `library` is given, else `history.jsonl` there."""
+    """A history file at `path`, created on the first append (`for_library`: a library's
+    own, in the data folder)."""
 
-    def __init__(
-        self, data_dir: Path, keep: int = MAX_TURNS_KEPT, *, library: Path | None = None
-    ) -> None:
-        if library is None:
-            self.path = Path(data_dir) / HISTORY_FILE_NAME
-        else:
-            self.path = history_path(data_dir, library)
+    def __init__(self, path: Path, keep: int = MAX_TURNS_KEPT) -> None:
+        self.path = Path(path)
         self.keep = keep
         # Records in the file, once a load or a compaction has counted them.
         self._stored: int | None = None

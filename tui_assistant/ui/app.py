@@ -24,17 +24,18 @@ from textual.theme import Theme
 from tui_assistant import PROG
 from tui_assistant.settings import Settings
 from tui_assistant.store.app_state import AppState
-from tui_assistant.store.history import HistoryStore, export_conversation, latest_answer
-from tui_assistant.ui.chat_pane import ChatPane
+from tui_assistant.store.history import (
+    HistoryStore,
+    export_conversation,
+    history_path,
+    latest_answer,
+)
 from tui_assistant.ui.core_warnings import NoticeHandler, show_core_warnings, stop_showing
-from tui_assistant.ui.evidence_panel import EvidencePanel
 from tui_assistant.ui.help_screen import HelpScreen
 from tui_assistant.ui.history_writer import HistoryWriter
-from tui_assistant.ui.library_browser import LibraryBrowser
 from tui_assistant.ui.library_panel import ContextStarter, LibraryLoader, open_without_vectors
 from tui_assistant.ui.main_screen import MainScreen
-from tui_assistant.ui.question_box import QuestionBox
-from tui_assistant.ui.status_bar import StatusBar, plural
+from tui_assistant.ui.status_bar import plural
 from tui_assistant.wiring.context import library_folder, load_library
 
 
@@ -69,7 +70,7 @@ class AssistantApp(App[int]):
     ) -> None:
         super().__init__()
         self.settings = settings
-        store = history or HistoryStore(settings.data_dir, library=library_folder(settings))
+        store = history or HistoryStore(history_path(settings.data_dir, library_folder(settings)))
         self._history = HistoryWriter(store, self._show_core_warning)
         self.state_file = AppState(settings.data_dir)
         self.main = MainScreen(
@@ -86,27 +87,6 @@ class AssistantApp(App[int]):
 
     def get_default_screen(self) -> MainScreen:
         return self.main
-
-    # The main screen's widgets, wherever the app is (help or palette open over it).
-    @property
-    def chat(self) -> ChatPane:
-        return self.main.chat
-
-    @property
-    def evidence(self) -> EvidencePanel:
-        return self.main.evidence
-
-    @property
-    def library_browser(self) -> LibraryBrowser:
-        return self.main.library_panel.library_browser
-
-    @property
-    def question_box(self) -> QuestionBox:
-        return self.main.question_box
-
-    @property
-    def status_bar(self) -> StatusBar:
-        return self.main.status_bar
 
     @on(MainScreen.Ready)
     def _start_up(self) -> None:
@@ -193,7 +173,7 @@ class AssistantApp(App[int]):
     def _show_core_warning(self, text: str) -> None:
         """A warning the core logged (see `core_warnings`), as a notice in the chat."""
         try:
-            chat = self.chat
+            chat = self.main.chat
         except (NoMatches, ScreenStackError):
             return  # not mounted yet, or shutting down: the chat pane is gone
         chat.add_notice(text)

@@ -24,8 +24,6 @@ from tui_assistant.ui.untrusted_text import literal, one_line
 from tui_assistant.ui.whole_words import WholeItems, id_item, location_item
 
 UNSUPPORTED_LEGEND = "† not backed by the passage (support check): read those sentences with care"
-# Follow target meaning "the bottom of the conversation".
-END = object()
 WAITING_TEXT = "waiting for the answer; it is shown only after its citation check…"
 
 

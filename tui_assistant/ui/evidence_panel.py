@@ -52,11 +52,6 @@ def location_suffix(passage: Passage) -> str:
     return ":" + line_range(passage.line, passage.end_line)
 
 
-def location(passage: Passage) -> str:
-    """`source_path:line`, an en dash and `end_line`, on one line."""
-    return one_line(passage.source_path) + location_suffix(passage)
-
-
 def question_words(
     question: str, matched_keys: Collection[str], key: KeyFunction = stem
 ) -> list[str]:
@@ -342,7 +337,7 @@ def score_text(evidence: Evidence) -> str:
     not shown. In the lexical modes the order is the score's, best first, so the next
     passage's score is shown beside it."""
     sure = "" if evidence.confidence is None else f"; confidence {evidence.confidence:.2f}"
-    if not evidence.score:  # a model's pick among an ambiguous question's candidates
+    if evidence.model_picks:
         return f"a candidate the model cited{sure}"
     if evidence.mode == "hybrid":
         return f"best match of words and meaning (cosine {evidence.score:.2f}{sure})"

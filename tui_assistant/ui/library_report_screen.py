@@ -64,8 +64,3 @@ class LibraryReportScreen(PanelScreen):
     def _show(self, text: str) -> None:
         if self.is_attached:
             self.query_one("#report-text", Static).update(Content(text))
-
-    @property
-    def text(self) -> str:
-        """What the report shows now (for tests)."""
-        return str(self.query_one("#report-text", Static).render())

@@ -171,11 +171,6 @@ class StatusBar(Horizontal):
         self._fit()
 
     @property
-    def status_text(self) -> str:
-        """The state word in full (the name screenshots and tests read)."""
-        return self.state
-
-    @property
     def mode_parts(self) -> tuple[str, str, str]:
         """The mode, the passage count and the retrieval mode ("" when not known)."""
         count = "" if self.passages is None else plural(self.passages, "passage")

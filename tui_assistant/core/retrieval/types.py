@@ -27,6 +27,8 @@ class Evidence:
     one key away in the evidence panel. The first `close_count` of them (all when None)
     are close enough to the chosen one to be sent with it to a model. `confidence` is
     the estimated chance that the chosen passage is the right one (None for `keyword`).
+    `model_picks`: these are an ambiguous question's candidates, of which retrieval chose
+    none (their `score` means nothing); a model's answer picks the one it cites first.
     """
 
     passages: tuple[Passage, ...]
@@ -36,6 +38,7 @@ class Evidence:
     mode: Mode = "keyword"
     close_count: int | None = None
     confidence: float | None = None
+    model_picks: bool = False
 
     @property
     def passage(self) -> Passage:
