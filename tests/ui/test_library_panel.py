@@ -145,14 +145,20 @@ async def test_an_unexpected_error_in_the_first_load_ends_as_one_line(tmp_path: 
     )
 
 
-async def test_reloading_shows_its_count_and_a_question_waits_for_the_new_library(
-    nested: Path, tmp_path: Path
-) -> None:
-    context = make_context(nested, tmp_path / "data")
+def slowly_reloading(library: Path, tmp_path: Path) -> tuple[AssistantApp, SlowReload]:
+    """The app on `library`, whose reloads wait for the `SlowReload` to be released."""
+    context = make_context(library, tmp_path / "data")
     slow = SlowReload()
     app = AssistantApp(
         context.settings, start=lambda s, p: context, reload_library=slow, cursor_blink=False
     )
+    return app, slow
+
+
+async def test_reloading_shows_its_count_and_a_question_waits_for_the_new_library(
+    nested: Path, tmp_path: Path
+) -> None:
+    app, slow = slowly_reloading(nested, tmp_path)
     try:
         async with running(app, SIZE) as pilot:
             (nested / "cooking" / "rice.md").write_text("# Rice\n\nRinse it first.\n")
@@ -177,11 +183,7 @@ async def test_reloading_shows_its_count_and_a_question_waits_for_the_new_librar
 
 
 async def test_escape_drops_a_question_waiting_for_a_reload(nested: Path, tmp_path: Path) -> None:
-    context = make_context(nested, tmp_path / "data")
-    slow = SlowReload()
-    app = AssistantApp(
-        context.settings, start=lambda s, p: context, reload_library=slow, cursor_blink=False
-    )
+    app, slow = slowly_reloading(nested, tmp_path)
     try:
         async with running(app, SIZE) as pilot:
             await pilot.press("ctrl+r")

@@ -28,6 +28,7 @@ from tests.helpers.tui import (
     status_line,
     wait_until,
 )
+from tui_assistant.wiring.context import AppContext
 from tui_assistant.wiring.retrieval_choice import RetrievalChoice
 
 SIZE = (100, 32)
@@ -47,14 +48,15 @@ class HeldEmbedder(FakeEmbedder):
         return super().embed(texts, progress)
 
 
+def hybrid_context(data: Path, embedder: FakeEmbedder) -> AppContext:
+    """The bundled lessons under `hybrid`, embedded by `embedder`."""
+    context = make_context(BUNDLED_LESSONS, data, retrieval="hybrid")
+    return replace(context, choice=RetrievalChoice("hybrid"), embedder=embedder)
+
+
 async def test_hybrid_answers_lexically_while_embedding_then_by_meaning(tmp_path: Path) -> None:
     embedder = HeldEmbedder()
-    context = replace(
-        make_context(BUNDLED_LESSONS, tmp_path, retrieval="hybrid"),
-        choice=RetrievalChoice("hybrid"),
-        embedder=embedder,
-    )
-    app = make_app(context)
+    app = make_app(hybrid_context(tmp_path, embedder))
     async with running(app, SIZE) as pilot:
         await wait_until(pilot, lambda: "embedding 0/3" in status_line(app))
         # Usable at once: asked now, answered by the lexical ranking.
@@ -69,12 +71,7 @@ async def test_hybrid_answers_lexically_while_embedding_then_by_meaning(tmp_path
         assert app.main.transcript.session.turns[-1].retrieval == "hybrid"
         # A second start reads the vectors back: nothing is embedded again.
         texts = len(embedder.texts)
-    again = replace(
-        make_context(BUNDLED_LESSONS, tmp_path, retrieval="hybrid"),
-        choice=RetrievalChoice("hybrid"),
-        embedder=embedder,
-    )
-    app = make_app(again)
+    app = make_app(hybrid_context(tmp_path, embedder))
     async with running(app, SIZE) as pilot:
         await wait_until(pilot, lambda: "3 passages · hybrid" in status_line(app))
     assert len(embedder.texts) == texts
