@@ -172,7 +172,7 @@ class Stage:
 
     async def ask(self, question: str) -> None:
         """Paste a question into the question box and press enter."""
-        self.app.question_box.post_message(events.Paste(question))
+        self.app.main.question_box.post_message(events.Paste(question))
         await self.pilot.pause()
         await self.pilot.press("enter")
 
@@ -186,24 +186,24 @@ class Stage:
 
 async def answered_scene(stage: Stage) -> None:
     await stage.ask("How much salt should I put in pasta water?")
-    await stage.until(lambda: stage.app.status_bar.status_text == "answered")
+    await stage.until(lambda: stage.app.main.status_bar.state == "answered")
 
 
 async def refused_scene(stage: Stage) -> None:
     await stage.ask("What is the capital of France?")
-    await stage.until(lambda: stage.app.status_bar.status_text.startswith("refused"))
+    await stage.until(lambda: stage.app.main.status_bar.state.startswith("refused"))
 
 
 async def two_passages_scene(stage: Stage) -> None:
     await stage.ask(
         "Which per-user npmrc config file points scoped packages at a private registry?"
     )
-    await stage.until(lambda: stage.app.status_bar.status_text.startswith("answered"))
+    await stage.until(lambda: stage.app.main.status_bar.state.startswith("answered"))
 
 
 async def nearest_scene(stage: Stage) -> None:
     await stage.ask("How do I publish a package?")
-    await stage.until(lambda: stage.app.status_bar.status_text.startswith("refused"))
+    await stage.until(lambda: stage.app.main.status_bar.state.startswith("refused"))
 
 
 async def browser_scene(stage: Stage) -> None:
@@ -221,14 +221,14 @@ async def filter_scene(stage: Stage) -> None:
 
 
 async def indexing_scene(stage: Stage) -> None:
-    await stage.until(lambda: stage.app.status_bar.status_text.startswith("indexing 1,200"))
+    await stage.until(lambda: stage.app.main.status_bar.state.startswith("indexing 1,200"))
 
 
 async def in_flight_scene(stage: Stage) -> None:
     await stage.ask("How long do I boil an egg for a runny yolk?")
     await stage.until(lambda: stage.app.main.pending is not None)
     stage.clock.now += 2.4
-    await stage.until(lambda: "2.4 s" in stage.app.status_bar.status_text)
+    await stage.until(lambda: "2.4 s" in stage.app.main.status_bar.state)
 
 
 async def help_scene(stage: Stage) -> None:
@@ -288,7 +288,7 @@ async def take(name: str, output: Path, scene: Scene) -> Path:
                 app.theme = THEME
                 stage = Stage(pilot, app, clock, held)
                 if held is None:
-                    await stage.until(lambda: app.main.loaded)
+                    await stage.until(lambda: app.main.library_panel.loaded)
                 await pilot.pause()
                 await scene.steps(stage)
                 for _ in range(5):

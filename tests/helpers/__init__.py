@@ -165,3 +165,13 @@ SCRIPT = {
     "boiled-eggs": "For a runny yolk, cook large eggs for 6 minutes [source:boiled-eggs].",
     "knife-care": "Hone the edge with a steel every few uses.",  # no citation
 }
+
+
+def library_report(capsys: Any, *args: str) -> dict[str, Any]:
+    """`tui-assistant library --json` run in process (`capsys`: pytest's fixture), its
+    report read back."""
+    from tui_assistant import cli
+
+    assert cli.main(["library", "--json", *args]) == 0
+    data: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return data

@@ -157,7 +157,7 @@ async def running(
     """`app.run_test`, once the library is loaded (its worker has handed it over)."""
     async with app.run_test(size=size) as pilot:
         # Generous: a real start may load a sentence-embedding model first.
-        await wait_until(pilot, lambda: app.main.loaded, timeout=30)
+        await wait_until(pilot, lambda: app.main.library_panel.loaded, timeout=30)
         await pilot.pause()
         yield pilot
 
@@ -166,7 +166,7 @@ async def background_done(pilot: Pilot[int], app: AssistantApp) -> None:
     """Wait until background work (reading an embedding model `auto` found, embedding)
     is over, so a tight deadline measures the provider alone."""
     await pilot.pause()
-    await wait_until(pilot, lambda: not app.status_bar.work, timeout=60)
+    await wait_until(pilot, lambda: not app.main.status_bar.work, timeout=60)
 
 
 async def wait_until(
@@ -233,7 +233,7 @@ async def history_loaded(app: AssistantApp) -> None:
 def status(app: AssistantApp) -> str:
     """The status bar's state words (outcome or work under way) in full; `status_line`
     is the bar as drawn, where a state wider than the terminal is cut."""
-    return app.status_bar.status_text
+    return app.main.status_bar.state
 
 
 def concluded(app: AssistantApp) -> bool:
@@ -242,7 +242,7 @@ def concluded(app: AssistantApp) -> bool:
     state = status(app)
     if state == "ready" or state.startswith(("asking", "indexing")):
         return False
-    views = app.chat.query(TurnView)
+    views = app.main.chat.query(TurnView)
     if not views:
         return False
     latest = views.last()
@@ -251,7 +251,7 @@ def concluded(app: AssistantApp) -> bool:
 
 def status_line(app: AssistantApp) -> str:
     """The status bar as drawn: every line of it, each part where it stands."""
-    return bar_line(app.status_bar)
+    return bar_line(app.main.status_bar)
 
 
 def bar_line(bar: StatusBar) -> str:
@@ -276,17 +276,17 @@ def drawn_lines(widget: Widget) -> list[str]:
 
 def chat_text(app: AssistantApp) -> str:
     """Every line of text in the chat, as the user reads it."""
-    return "\n".join(str(static.render()) for static in app.chat.query(Static))
+    return "\n".join(str(static.render()) for static in app.main.chat.query(Static))
 
 
 def note(app: AssistantApp) -> str:
     """The status bar's note beside the outcome."""
-    return app.status_bar.note
+    return app.main.status_bar.note
 
 
 def notices(app: AssistantApp) -> list[str]:
     """The chat's notices (warnings about the library, history and so on)."""
-    return [str(static.render()) for static in app.chat.query(".notice")]
+    return [str(static.render()) for static in app.main.chat.query(".notice")]
 
 
 def labels(tree: LibraryTree) -> list[str]:
@@ -304,4 +304,4 @@ def labels(tree: LibraryTree) -> list[str]:
 
 
 def evidence_text(app: AssistantApp) -> str:
-    return "\n".join(str(static.render()) for static in app.evidence.query(Static))
+    return "\n".join(str(static.render()) for static in app.main.evidence.query(Static))

@@ -10,7 +10,7 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
-from textual.widgets.markdown import MarkdownFence
+from textual.widgets.markdown import MarkdownBlock, MarkdownFence
 
 from tests.helpers.tui import drawn_lines, wait_until
 from tui_assistant.core.documents.passage import Passage
@@ -23,7 +23,7 @@ from tui_assistant.ui.evidence_panel import (
     question_words,
     score_text,
 )
-from tui_assistant.ui.markdown_view import highlight_spans, highlighted
+from tui_assistant.ui.markdown_view import highlight_spans
 
 REGISTRY = Passage(
     id="npm/registry#scoped",
@@ -173,6 +173,13 @@ def test_hybrid_shows_the_cosine_without_a_next_score_that_would_contradict_the_
     assert score_text(ranked) == "best match (BM25 10.03, next 7.50)"
 
 
+def test_a_candidate_the_model_picked_is_said_to_be_so_not_scored() -> None:
+    picked = Evidence(
+        (REGISTRY, CONFIG), (), 0.0, None, "hybrid", confidence=0.41, model_picks=True
+    )
+    assert score_text(picked) == "a candidate the model cited; confidence 0.41"
+
+
 def test_question_words_keep_the_spelling_typed() -> None:
     keys = ("scop", "packag")
     assert question_words("Scoped PACKAGES, scopes and packages", keys) == ["Scoped", "PACKAGES"]
@@ -296,16 +303,20 @@ async def test_cited_passages_come_first_and_brackets_step_through_all() -> None
         assert app.panel.passage == SCOPE
 
 
+def quoted_blocks(app: PanelApp) -> list[MarkdownBlock]:
+    return [block for block in app.panel.body.query(MarkdownBlock) if block.has_class("-quoted")]
+
+
 async def test_quoted_lines_are_set_apart_in_the_passage_they_quote() -> None:
     app = PanelApp()
     async with app.run_test(size=(80, 30)) as pilot:
         app.panel.show_outcome(two_passage_answer())
         await shown(pilot, app)
-        assert app.panel.body.quoted_blocks == []  # the config passage is not quoted
+        assert quoted_blocks(app) == []  # the config passage is not quoted
         app.panel.step(1)
         await shown(pilot, app)
         assert app.panel.passage == REGISTRY
-        quoted = app.panel.body.quoted_blocks
+        quoted = quoted_blocks(app)
         assert len(quoted) == 1 and isinstance(quoted[0], MarkdownFence)
         others = [
             str(block.render())
@@ -400,12 +411,6 @@ def test_inflections_of_a_matched_word_are_highlighted_and_nothing_else() -> Non
         "egg",
         "salt",
     ]
-
-
-def test_highlighted_text_is_cleaned_of_escape_sequences() -> None:
-    content = highlighted("\x1b[31mboil\x1b[0m the eggs", {"boil"})
-    assert content.plain == "boil the eggs"
-    assert [content.plain[span.start : span.end] for span in content.spans] == ["boil"]
 
 
 async def test_a_line_of_inline_html_leaves_no_blank_paragraph() -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+ELLIPSIS = "\u2026"
+
 # Escape sequences, in their 7-bit (ESC-introduced) and 8-bit (C1) forms: CSI
 # (ESC [ or 0x9b ... final byte), OSC (ESC ] or 0x9d ... BEL or ST), DCS/SOS/PM/APC
 # strings, two-byte escapes, and a lone ESC. Only CSI can fail part-way; its classes
@@ -51,6 +53,15 @@ def one_line(text: str) -> str:
     """Untrusted text made safe for the terminal and folded onto one line (titles,
     list entries, status and error lines)."""
     return " ".join(clean_display_text(text).split())
+
+
+def shortened(text: str, limit: int) -> str:
+    """`text` in at most `limit` characters: a longer one is cut after the last whole
+    word that fits (mid-word when there is none) and marked with `…`."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return text[: cut if cut > 0 else limit - 1].rstrip() + ELLIPSIS
 
 
 def without_escape_sequences(text: str) -> str:

@@ -27,22 +27,29 @@ from tui_assistant.core.outcome import Outcome, Quote, Reason
 from tui_assistant.core.retrieval.index import KeyFunction
 from tui_assistant.core.retrieval.types import Evidence
 from tui_assistant.core.words import WORD, content_words, stem
+from tui_assistant.ui.keys import (
+    FOCUS_LIBRARY,
+    NEXT_PASSAGE,
+    PREVIOUS_PASSAGE,
+    arrow_keys,
+    key_name,
+)
 from tui_assistant.ui.markdown_view import MarkdownView, highlight_spans
 from tui_assistant.ui.untrusted_text import literal, one_line, readable_source
 from tui_assistant.ui.whole_words import WholeItems, id_item
 
-HINT = "No evidence for the last outcome. Ask a question, or pick a passage with ctrl+l."
+HINT = (
+    "No evidence for the last outcome. Ask a question, or pick a passage with "
+    f"{key_name(FOCUS_LIBRARY.key)}."
+)
+# How to open one of a refusal's listed passages.
+OPEN_LISTED = f"{key_name(NEXT_PASSAGE.key)}, then up/down and enter open one"
 NEAREST_TITLE = "not an answer: closest passages"
 CANDIDATES_TITLE = "not sure: one of these candidates may answer it"
 
 
 def location_suffix(passage: Passage) -> str:
     return ":" + line_range(passage.line, passage.end_line)
-
-
-def location(passage: Passage) -> str:
-    """`source_path:line`, an en dash and `end_line`, on one line."""
-    return one_line(passage.source_path) + location_suffix(passage)
 
 
 def question_words(
@@ -273,8 +280,8 @@ class EvidencePanel(VerticalScroll):
         self.body.show("")
         self.add_class("-nearest")
         self.border_subtitle = "refused"
-        hint = "ctrl+down, then up/down and enter open one"
-        self.query_one("#evidence-why", Static).update(literal(f"{why}; {hint}" if why else hint))
+        hint = f"{why}; {OPEN_LISTED}" if why else OPEN_LISTED
+        self.query_one("#evidence-why", Static).update(literal(hint))
         options = self.query_one("#evidence-nearest", OptionList)
         options.add_options(
             Option(
@@ -302,7 +309,8 @@ class EvidencePanel(VerticalScroll):
         )
         self.set_class(count > 1 or bool(self.nearest), "-several")
         if count > 1 and not self.nearest:
-            self.border_subtitle = f"{self._source} · ctrl+↓↑ to step"
+            steps = arrow_keys(NEXT_PASSAGE, PREVIOUS_PASSAGE)
+            self.border_subtitle = f"{self._source} · {steps} to step"
         self.query_one("#evidence-title", Static).update(literal(one_line(passage.title)))
         # Shortened to fit when long: the tooltips hold them in full.
         for selector, items in (
@@ -329,7 +337,7 @@ def score_text(evidence: Evidence) -> str:
     not shown. In the lexical modes the order is the score's, best first, so the next
     passage's score is shown beside it."""
     sure = "" if evidence.confidence is None else f"; confidence {evidence.confidence:.2f}"
-    if not evidence.score:  # a model's pick among an ambiguous question's candidates
+    if evidence.model_picks:
         return f"a candidate the model cited{sure}"
     if evidence.mode == "hybrid":
         return f"best match of words and meaning (cosine {evidence.score:.2f}{sure})"

@@ -44,11 +44,6 @@ def highlight_spans(text: str, matched_keys: Collection[str]) -> list[tuple[int,
     ]
 
 
-def highlighted(text: str, matched_keys: Collection[str]) -> Content:
-    """Cleaned `text` as literal Content with its matched words highlighted."""
-    return with_highlights(Content(clean_display_text(text)), matched_keys)
-
-
 def with_highlights(content: Content, matched_keys: Collection[str]) -> Content:
     for start, end in highlight_spans(content.plain, matched_keys):
         content = content.stylize(HIGHLIGHT_STYLE, start, end)
@@ -135,10 +130,6 @@ class MarkdownView(Markdown):
         self.flagged = tuple(flagged)
         self.marked = False
         return self.update(readable_markdown(text))
-
-    @property
-    def quoted_blocks(self) -> list[MarkdownBlock]:
-        return [block for block in self.query(MarkdownBlock) if block.has_class("-quoted")]
 
     @on(Markdown.TableOfContentsUpdated)
     def _mark(self, event: Markdown.TableOfContentsUpdated) -> None:

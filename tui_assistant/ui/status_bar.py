@@ -28,6 +28,7 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Static
 
+from tui_assistant.ui.keys import CANCEL, key_name
 from tui_assistant.ui.untrusted_text import cut_right, one_line
 
 # How often the elapsed seconds of a request in flight are redrawn.
@@ -170,11 +171,6 @@ class StatusBar(Horizontal):
         self._fit()
 
     @property
-    def status_text(self) -> str:
-        """The state word in full (the name screenshots and tests read)."""
-        return self.state
-
-    @property
     def mode_parts(self) -> tuple[str, str, str]:
         """The mode, the passage count and the retrieval mode ("" when not known)."""
         count = "" if self.passages is None else plural(self.passages, "passage")
@@ -249,7 +245,7 @@ class StatusBar(Horizontal):
     def _asking_text(self) -> str:
         since = self._asking_since
         elapsed = 0.0 if since is None else max(0.0, self._clock() - since)
-        return f"asking… {elapsed:.1f} s (esc to stop)"
+        return f"asking… {elapsed:.1f} s ({key_name(CANCEL.key, short=True)} to stop)"
 
     def _tick(self) -> None:
         # Only the text changes, so only that part is drawn again while the app

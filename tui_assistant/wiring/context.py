@@ -37,13 +37,22 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
+class Embedded:
+    """A library's vectors, and the embedding model that made them (and embeds questions)."""
+
+    library: Library
+    embedder: EmbeddingSource
+    vectors: PassageVectors
+
+
+@dataclass(frozen=True)
 class AppContext:
-    """The app as wired from its settings. `choice` is the retrieval mode that runs;
-    under `hybrid` the library answers with `ranked` until `with_vectors` gives the
-    context that answers by meaning (the TUI embeds in the background; `ask` and `eval`
-    embed before the first answer). A reload or new vectors make a new context; the
-    provider is shared by all of them."""
+    """The app as wired from its settings; it never changes. `choice` is the retrieval
+    mode that runs; under `hybrid` the library answers with `ranked` until `with_vectors`
+    gives the context that answers by meaning (the TUI and the MCP server embed in the
+    background; `ask` and `eval` embed before the first answer). A reload or new vectors
+    make a new context; the provider is shared by all of them."""
 
     settings: Settings
     library: Library
@@ -51,10 +60,6 @@ class AppContext:
     choice: RetrievalChoice = field(default_factory=lambda: RetrievalChoice("ranked"))
     embedder: EmbeddingSource | None = None
     vectors: PassageVectors | None = None
-
-    @property
-    def data_dir(self) -> Path:
-        return self.settings.data_folder
 
     @property
     def mode_label(self) -> str:
@@ -76,33 +81,30 @@ class AppContext:
         service = self.service.with_retriever(build_retriever(self.settings, library))
         return replace(self, library=library, service=service, vectors=None)
 
-    def embedding_source(self) -> EmbeddingSource:
-        """The embedding model of a `hybrid` context, loaded on first use (the TUI loads
-        it in the background, so the screen is ready before the model is read)."""
-        if self.embedder is None:
-            self.embedder = load_embedder(self.choice)
-        return self.embedder
-
-    def embed(self, library: Library, progress: Progress | None = None) -> PassageVectors:
-        """`library`'s vectors: stored ones read, missing ones computed and stored.
-        Safe off the event loop (it touches neither the service nor the screen)."""
+    def embed(self, library: Library, progress: Progress | None = None) -> Embedded:
+        """`library`'s vectors: stored ones read, missing ones computed and stored, with
+        this context's embedding model, else the one its choice names (loaded now: the
+        TUI and the MCP server do this in the background, so they answer before the
+        model is read). Safe off the event loop: it changes nothing here."""
         from tui_assistant.store.vectors import embed_library
 
-        store = store_path(self.data_dir, library_folder(self.settings))
-        return embed_library(library, self.embedding_source(), store, progress)
+        embedder = self.embedder if self.embedder is not None else load_embedder(self.choice)
+        store = store_path(self.settings.data_dir, library_folder(self.settings))
+        return Embedded(library, embedder, embed_library(library, embedder, store, progress))
 
-    def with_vectors(self, library: Library, vectors: PassageVectors) -> AppContext | None:
-        """The context answering with `hybrid`, if `vectors` are of the library this one
-        answers from (a reload meanwhile makes them stale: None)."""
-        if library is not self.library or self.embedder is None:
+    def with_vectors(self, embedded: Embedded) -> AppContext | None:
+        """The context answering with `hybrid`, if `embedded` holds the vectors of the
+        library this one answers from (a reload meanwhile makes them stale: None)."""
+        if embedded.library is not self.library:
             return None
         from tui_assistant.core.retrieval.hybrid import HybridRetriever
 
-        embedder = self.embedder
+        embedder = embedded.embedder
         retriever = HybridRetriever(
-            library, vectors, lambda question: embedder.embed([question])[0]
+            embedded.library, embedded.vectors, lambda question: embedder.embed([question])[0]
         )
-        return replace(self, service=self.service.with_retriever(retriever), vectors=vectors)
+        service = self.service.with_retriever(retriever)
+        return replace(self, service=service, embedder=embedder, vectors=embedded.vectors)
 
     def report(self) -> LibraryReport:
         """The library report of what answers now (reads the store: off the event loop)."""
@@ -122,7 +124,7 @@ def library_folder(settings: Settings) -> Path:
 def load_library(settings: Settings, progress: Progress | None = None) -> Library:
     """The library from its folder, through the index store in the data folder."""
     return open_library(
-        library_folder(settings), settings.data_folder, stem, progress, settings.document_kinds
+        library_folder(settings), settings.data_dir, stem, progress, settings.document_kinds
     )
 
 
@@ -169,7 +171,7 @@ def open_context(
     first answer; without, the caller embeds later (`AppContext.embed`, which loads a
     model `auto` found on first use).
     """
-    data_dir = settings.data_folder
+    data_dir = settings.data_dir
     choice = choose_retrieval(settings, data_dir, fetching)
     embedder = None
     # Named explicitly, an unusable model ends the start (exit 2); found by `auto`, the
@@ -195,7 +197,7 @@ def open_context(
     )
     context = AppContext(settings, library, service, choice, embedder)
     if embedder is not None and embed_now:
-        hybrid = context.with_vectors(library, context.embed(library, embedding))
+        hybrid = context.with_vectors(context.embed(library, embedding))
         assert hybrid is not None  # the vectors are of this very library
         return hybrid
     return context
@@ -211,7 +213,7 @@ def describe_library(
     """The report of `library` as loaded with `settings`, from what the data folder holds:
     nothing is embedded, and no model is loaded (`model_id` names the loaded one, else it
     comes from the model's weights hash). `retrieval` is the mode answering now."""
-    store = store_path(settings.data_folder, library_folder(settings))
+    store = store_path(settings.data_dir, library_folder(settings))
     size = 0
     for part in (store, Path(f"{store}-wal")):
         with contextlib.suppress(OSError):

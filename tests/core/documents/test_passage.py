@@ -18,6 +18,7 @@ from tui_assistant.core.documents.passage import (
     passage_id,
 )
 from tui_assistant.core.documents.split import split_document
+from tui_assistant.core.record import PassageRef
 
 
 def split(text: str, path: str = "notes.md") -> Document:
@@ -416,7 +417,7 @@ def test_a_passage_location_is_its_path_and_line_range_with_an_en_dash() -> None
     passage = Passage("pasta-water", "Salting", "text", "lessons/pasta-water.md", 1, 11)
 
     assert passage.location == "lessons/pasta-water.md:1\N{EN DASH}11"
-    assert passage.to_json() == {
+    assert PassageRef.of(passage).model_dump() == {
         "id": "pasta-water",
         "title": "Salting",
         "source_path": "lessons/pasta-water.md",

@@ -290,15 +290,17 @@ def test_scored_gives_the_fused_order_with_cosines_also_when_nothing_is_close(
     library: Library,
 ) -> None:
     close = retriever(library, toward(library, "rice", 0.9))
-    scored = close.scored("rinse the rice", 2)
+    scored = close.search("rinse the rice", 1, 2).scored
     assert library.passage(scored[0][0]).id == "rice"
     assert scored[0][1] == pytest.approx(0.9, abs=1e-3)
     far = retriever(library, toward(library, "bread", 0.1), model=BY_COSINE)
     assert isinstance(far.retrieve("what is the moon made of"), NoEvidence)
-    assert len(far.scored("what is the moon made of", 3)) == 3
+    assert len(far.search("what is the moon made of", 1, 3).scored) == 3
 
 
-def test_a_question_scored_twice_in_a_row_is_embedded_once(library: Library) -> None:
+def test_a_search_embeds_its_question_once_for_its_verdict_and_its_scores(
+    library: Library,
+) -> None:
     asked: list[str] = []
 
     def embed(question: str) -> NDArray[np.float32]:
@@ -306,7 +308,7 @@ def test_a_question_scored_twice_in_a_row_is_embedded_once(library: Library) -> 
         return toward(library, "rice", 0.9)
 
     hybrid = HybridRetriever(library, vectors_by_axis(library), embed)
-    hybrid.retrieve("rinse the rice")
-    hybrid.scored("rinse the rice", 3)
-    hybrid.retrieve("knead the dough")
-    assert asked == ["rinse the rice", "knead the dough"]
+    search = hybrid.search("rinse the rice", 1, 3)
+    assert asked == ["rinse the rice"]
+    assert search.found == hybrid.retrieve("rinse the rice")
+    assert len(search.scored) == 3

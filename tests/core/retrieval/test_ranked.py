@@ -339,13 +339,13 @@ def test_keyword_results_on_a_fixture_are_unchanged(make_library: MakeLibrary) -
 def test_scored_gives_the_best_passages_by_bm25f_best_first_also_when_refused() -> None:
     ranked = retriever(*KITCHEN_PASSAGES)
     question = "boiling eggs for seven minutes"
-    scored = ranked.scored(question, 3)
+    scored = ranked.search(question, 1, 3).scored
     assert ranked.library.passage(scored[0][0]).id == answer(ranked, question) == "boil"
     assert [score for _, score in scored] == sorted((s for _, s in scored), reverse=True)
     tie = retriever(passage("a", "Eggs", "Boil them."), passage("b", "Eggs", "Boil them."))
     assert isinstance(tie.retrieve("boil eggs"), NoEvidence)
-    assert len(tie.scored("boil eggs", 5)) == 2
-    assert tie.scored("zebra quantum", 5) == []
+    assert len(tie.search("boil eggs", 1, 5).scored) == 2
+    assert tie.search("zebra quantum", 1, 5).scored == ()
 
 
 # -- languages written without spaces ----------------------------------------------

@@ -23,7 +23,6 @@ import re
 import unicodedata
 from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 MAX_PASSAGE_CHARS = 4000
 TITLE_SEPARATOR = " \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} "
@@ -44,7 +43,7 @@ Lines = list[tuple[int, str]]  # (1-based line number, line) pairs of a file
 
 class PassageFields:
     """What a passage and the library's record of one share: where it stands, written
-    once for both (`location`, `to_json`)."""
+    once for both (`location`; as JSON, `record.PassageRef`)."""
 
     __slots__ = ()
     id: str
@@ -57,16 +56,6 @@ class PassageFields:
     def location(self) -> str:
         """`source_path:line–end_line` (`lessons/pasta-water.md:1–11`)."""
         return location(self.source_path, self.line, self.end_line)
-
-    def to_json(self) -> dict[str, Any]:
-        """The passage as JSON output shows it (`passages --json`, `ask --json`)."""
-        return {
-            "id": self.id,
-            "title": self.title,
-            "source_path": self.source_path,
-            "line": self.line,
-            "end_line": self.end_line,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +214,7 @@ def document_from_sections(
     """
     drafts: list[PassageDraft] = []
     heading_of_first: tuple[int, str] | None = None
-    anchors = _UniqueAnchors()
+    anchors = UniqueIds()
     for section in sections:
         chunks = list(cut(section.lines, section.breaks))
         if not chunks:
@@ -283,17 +272,18 @@ def join_title(title: str, heading_path: Iterable[str]) -> str:
     return TITLE_SEPARATOR.join(parts)
 
 
-class _UniqueAnchors:
-    """Anchors of one document; a repeat gets `-2`, `-3`, ..."""
+class UniqueIds:
+    """Ids that must differ (a document's anchors, a library's documents): one already
+    taken gets `-2`, `-3`, ..."""
 
     def __init__(self) -> None:
         self._taken: set[str] = set()
 
-    def take(self, anchor: str) -> str:
-        candidate, number = anchor, 1
+    def take(self, wanted: str) -> str:
+        candidate, number = wanted, 1
         while candidate in self._taken:
             number += 1
-            candidate = f"{anchor}-{number}"
+            candidate = f"{wanted}-{number}"
         self._taken.add(candidate)
         return candidate
 

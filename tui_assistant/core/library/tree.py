@@ -1,4 +1,4 @@
-"""The library as a shelf: its folder tree, and the labels of a document's sections.
+"""The library as the browser shows it: its folder tree, and the labels of a document's sections.
 
 Pure functions of the library's document list, so the tree browser only draws them.
 
@@ -24,7 +24,7 @@ _NUMBER = re.compile(r"(\d+)")
 @dataclass
 class Folder:
     """One folder of the library: its sub-folders (by name) and its documents (indexes
-    into the library's documents, in shelf order)."""
+    into the library's documents, in browsing order)."""
 
     path: str
     folders: dict[str, Folder] = field(default_factory=dict)
@@ -35,21 +35,21 @@ class Folder:
 
 
 def name_order(name: str) -> tuple[tuple[int, str], ...]:
-    """A file or folder name as it sorts on the shelf: case aside, numbers by value."""
+    """A file or folder name as it sorts in the browser: case aside, numbers by value."""
     return tuple(
         (int(part), part) if part.isdigit() else (-1, part)
         for part in _NUMBER.split(name.casefold())
     )
 
 
-def shelf_order(path: str) -> tuple[bool, tuple[tuple[int, str], ...]]:
+def browsing_order(path: str) -> tuple[bool, tuple[tuple[int, str], ...]]:
     """Where a document sorts among its folder's documents: the index first, then by name."""
     name = path.rsplit("/", 1)[-1]
     return without_document_suffix(name).casefold() not in INDEX_NAMES, name_order(name)
 
 
-def build_shelf(documents: Sequence[DocumentInfo]) -> Folder:
-    """The folder tree of `documents`, each folder's documents in shelf order."""
+def folder_tree(documents: Sequence[DocumentInfo]) -> Folder:
+    """The folder tree of `documents`, each folder's documents in browsing order."""
     root = Folder("")
     for index, document in enumerate(documents):
         folder = root
@@ -67,7 +67,7 @@ def build_shelf(documents: Sequence[DocumentInfo]) -> Folder:
 
 
 def _sort(folder: Folder, documents: Sequence[DocumentInfo]) -> None:
-    folder.documents.sort(key=lambda index: shelf_order(documents[index].path))
+    folder.documents.sort(key=lambda index: browsing_order(documents[index].path))
     for child in folder.folders.values():
         _sort(child, documents)
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -40,6 +39,7 @@ from tui_assistant.core.retrieval.types import (
     Evidence,
     Mode,
     NoEvidence,
+    Search,
     best_numbers,
     question_keys,
 )
@@ -52,11 +52,6 @@ if TYPE_CHECKING:
 FUSION_DEPTH = 50
 # Cosine similarities this close are the same closeness in meaning (see `meaning_order`).
 MEANING_TIE = 0.01
-# Question vectors remembered: a question is often scored twice in a row (the verdict,
-# then the best passages the MCP server's `search` lists), and embedding it is most of
-# the cost of a hybrid question.
-QUESTIONS_REMEMBERED = 32
-
 EmbedQuestion = Callable[[str], "NDArray[np.float32]"]
 
 
@@ -91,7 +86,7 @@ class HybridRetriever:
         self.library = library
         self.lexical = RankedRetriever(library)
         self.dense = DenseIndex(vectors.matrix, vectors.passages)
-        self.embed_question = lru_cache(maxsize=QUESTIONS_REMEMBERED)(embed_question)
+        self.embed_question = embed_question
         self.model = model
         self.k = k
 
@@ -124,17 +119,15 @@ class HybridRetriever:
             self.model, fused.order, closeness, CLOSE_COSINE_GAP, fused.signals, fused.tied
         )
 
-    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
-        """The best `count` passages in fused order, each with its cosine similarity
-        to the question (one of the numbers the confidence is judged on)."""
-        fused = self.fused(question)
-        return [
-            (number, round(float(fused.similarities[number]), 4)) for number in fused.order[:count]
-        ]
-
     def retrieve(self, question: str, count: int = 1) -> Evidence | NoEvidence:
+        return self.search(question, count, 0).found
+
+    def search(self, question: str, count: int, limit: int) -> Search:
+        """The verdict, and the best `limit` passages in fused order, each with its
+        cosine similarity to the question (one of the numbers the confidence is judged on)."""
         fused = self.fused(question)
         order, similarities = fused.order, fused.similarities
+        scored = tuple((number, round(float(similarities[number]), 4)) for number in order[:limit])
         best = order[0]
         index = self.library.index
         matched = tuple(
@@ -142,7 +135,7 @@ class HybridRetriever:
             for key in question_keys(question, self.key)
             if holds(index.title(key).numbers, best) or holds(index.body(key).numbers, best)
         )
-        return conclude(
+        found = conclude(
             self.library,
             self.assess(fused),
             count,
@@ -151,6 +144,7 @@ class HybridRetriever:
             runner_up_score=(round(float(similarities[order[1]]), 4) if len(order) > 1 else None),
             mode=self.mode,
         )
+        return Search(found, scored)
 
 
 def meaning_order(

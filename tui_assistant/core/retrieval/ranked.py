@@ -44,6 +44,7 @@ from tui_assistant.core.retrieval.types import (
     Evidence,
     Mode,
     NoEvidence,
+    Search,
     best_numbers,
     question_keys,
 )
@@ -127,11 +128,17 @@ class RankedRetriever:
         self._path_norms = _length_norms(path_lengths, PATH_LENGTH_EFFECT)
 
     def retrieve(self, question: str, count: int = 1) -> Evidence | NoEvidence:
+        return self.search(question, count, 0).found
+
+    def search(self, question: str, count: int, limit: int) -> Search:
+        """The verdict, and the best `limit` passages by BM25F score, best first."""
         ranking = self.rank(question)
         if ranking is None:
-            return NoEvidence(NO_SHARED_WORD, mode=self.mode)
+            return Search(NoEvidence(NO_SHARED_WORD, mode=self.mode))
         assessment = self.assess(ranking, max(count, NEAREST_SHOWN))
-        return conclude(
+        scores = ranking.scores
+        scored = tuple((number, round(scores[number], 4)) for number in best_numbers(scores, limit))
+        found = conclude(
             self.library,
             assessment,
             count,
@@ -142,6 +149,7 @@ class RankedRetriever:
             ),
             mode=self.mode,
         )
+        return Search(found, scored)
 
     def assess(self, ranking: Ranking, depth: int = NEAREST_SHOWN) -> Assessment:
         """The ranking judged by the confidence model: answer, candidates, or refusal."""
@@ -150,14 +158,6 @@ class RankedRetriever:
         signals = ranking_signals(ranking)
         tied = ranking.margin == 0.0
         return assess(self.model, order, closeness, CLOSE_SCORE_SHARE, signals, tied)
-
-    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
-        """The best `count` passages by BM25F score, best first."""
-        ranking = self.rank(question)
-        if ranking is None:
-            return []
-        scores = ranking.scores
-        return [(number, round(scores[number], 4)) for number in best_numbers(scores, count)]
 
     def rank(self, question: str) -> Ranking | None:
         """The best-scoring passage and its confidence numbers; None when no passage matches."""
