@@ -22,3 +22,32 @@ def test_documents_are_filed_under_their_folders_sorted() -> None:
 def test_section_labels_drop_the_document_title_and_number_repeated_parts() -> None:
     titles = ["Config", "Config › Files", "Config › Files", "Elsewhere"]
     assert section_labels(titles, "Config") == ["Config", "Files", "Files (2)", "Elsewhere"]
+
+
+def test_each_folder_lists_its_index_first_then_documents_by_name_numbers_by_value() -> None:
+    paths = [
+        "ch10-generics.md",
+        "ch2-guessing.md",
+        "Appendix.md",
+        "README.md",
+        "how-to/index.rst",
+        "how-to/cache.rst",
+        "how-to/Assert.rst",
+        "lesson-10/notes.md",
+        "lesson-9/notes.md",
+    ]
+    documents = [DocumentInfo(path, path, number, 1) for number, path in enumerate(paths)]
+    shelf = build_shelf(documents)
+    assert [paths[index] for index in shelf.documents] == [
+        "README.md",
+        "Appendix.md",
+        "ch2-guessing.md",
+        "ch10-generics.md",
+    ]
+    assert [folder.path for folder in shelf.sorted_folders()] == ["how-to", "lesson-9", "lesson-10"]
+    how_to = shelf.folders["how-to"]
+    assert [paths[index] for index in how_to.documents] == [
+        "how-to/index.rst",
+        "how-to/Assert.rst",
+        "how-to/cache.rst",
+    ]
