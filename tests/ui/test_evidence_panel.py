@@ -16,6 +16,7 @@ from tests.helpers.tui import drawn_lines, screen_lines, wait_until
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Outcome, Quote, answered, not_found
 from tui_assistant.core.retrieval.types import Evidence, NoEvidence
+from tui_assistant.ui.candidate_list import fit_title
 from tui_assistant.ui.evidence_panel import (
     HINT,
     NEAREST_TITLE,
@@ -23,7 +24,6 @@ from tui_assistant.ui.evidence_panel import (
     question_words,
     score_text,
 )
-from tui_assistant.ui.candidate_list import fit_title
 from tui_assistant.ui.markdown_view import MATCHING_STYLE, highlight_spans, highlighted
 
 REGISTRY = Passage(

@@ -30,7 +30,7 @@ TITLE_SEPARATOR = " \u203a "
 # Below this many cells beside the location, the sentence is left out.
 MIN_SENTENCE_CELLS = 12
 _INDENT = "   "
-_OPEN_GROUP = Binding.Group("Open", compact=True)
+_OPEN_GROUP = Binding.Group("Open")
 
 
 def fit_title(title: str, width: int) -> str:

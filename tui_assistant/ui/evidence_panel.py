@@ -27,6 +27,7 @@ from textual.content import Content
 from textual.reactive import var
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
+from textual.widgets.markdown import MarkdownBlock
 
 from tui_assistant.core.documents.passage import Passage, line_range
 from tui_assistant.core.excerpt import passage_excerpt
@@ -53,6 +54,8 @@ HINT = (
 # How to open one of a refusal's listed passages.
 OPEN_LISTED = f"{key_name(NEXT_PASSAGE.key)}, then a number, or up/down and enter, opens one"
 NEAREST_TITLE = "not an answer: closest passages"
+# How many lines of the best-matching sentence a passage opens with in view.
+SENTENCE_LINES_SHOWN = 3
 # What the listed passages are, on the line above the one open.
 POSSIBLE = "possible passage"
 CLOSEST = "closest"
@@ -143,6 +146,8 @@ class EvidencePanel(Vertical):
     EvidencePanel.-passage.-titled #evidence-location,
     EvidencePanel.-passage.-several #evidence-step,
     EvidencePanel.-passage.-details #evidence-details { display: block; }
+    /* One of a refusal's closest passages is open: its text needs the room. */
+    EvidencePanel.-nearest.-passage #evidence-why { display: none; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -427,25 +432,31 @@ class EvidencePanel(Vertical):
         self.body.show(text, self._matched_keys, quoted_lines(passage, self._quotes))
 
     def _scroll_to_matching(self) -> None:
-        """A long passage opens at the sentence that best matches the question: when it
-        is not in view, it goes to the top of the view, a line of the text above it."""
+        """A long passage opens at the sentence that best matches the question: unless
+        its first lines are in view from the top, the view starts a third of its height
+        above it, so what leads to it is read too."""
         best = self.body.best
         if best is None or not best[0].is_attached:
             return
         block, start = best
         reader = self.reader
-        width = block.content_region.width or reader.content_region.width
-        content = block.content
-        lines = content.wrap(max(width, 1)) if isinstance(content, Content) and width else []
-        line = 0
-        for line, wrapped in enumerate(lines):  # noqa: B007 - the line the sentence is on
-            start -= len(wrapped.plain)
-            if start < 0:
-                break
-        top = reader.scroll_y
-        y = _offset_in(block, reader) + line
-        if not top <= y < top + reader.scrollable_content_region.height:
-            reader.scroll_to(y=max(0, y - 1), animate=False)
+        height = reader.scrollable_content_region.height
+        y = _offset_in(block, reader) + _line_of(block, start)
+        if y + SENTENCE_LINES_SHOWN > height:
+            reader.scroll_to(y=max(0, y - height // 3), animate=False)
+
+
+def _line_of(block: MarkdownBlock, offset: int) -> int:
+    """The line of `block`, as wrapped at its width, that character `offset` is on."""
+    content = block.content
+    width = block.content_region.width
+    if not isinstance(content, Content) or width <= 0:
+        return 0
+    for line, wrapped in enumerate(content.wrap(width)):
+        offset -= len(wrapped.plain) + 1  # the space the wrap took away
+        if offset < 0:
+            return line
+    return 0
 
 
 def _offset_in(widget: Widget, container: Widget) -> int:

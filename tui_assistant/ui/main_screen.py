@@ -34,6 +34,7 @@ from tui_assistant.core.record import Turn
 from tui_assistant.core.service import PendingAnswer
 from tui_assistant.settings import Settings
 from tui_assistant.ui import keys
+from tui_assistant.ui.candidate_list import CandidateList
 from tui_assistant.ui.chat_pane import ChatPane, TurnView
 from tui_assistant.ui.editor import open_in_editor
 from tui_assistant.ui.evidence_panel import EvidencePanel
@@ -134,6 +135,7 @@ class MainScreen(Screen[None]):
             ("Main screen", cls.BINDINGS),
             ("Question box", QuestionBox.BINDINGS),
             ("Evidence panel", EvidencePanel.BINDINGS),
+            ("Listed passages", CandidateList.BINDINGS),
             ("Library tree", LibraryTree.BINDINGS),
         ]
 
