@@ -126,7 +126,12 @@ class EvidencePanel(Vertical):
     EvidencePanel #evidence-reader { height: 1fr; }
     EvidencePanel #evidence-reader > Static { display: none; }
     EvidencePanel #evidence-step { color: $text-secondary; text-style: bold; }
-    EvidencePanel #evidence-title { text-style: bold; color: $text-accent; }
+    EvidencePanel #evidence-title {
+        text-style: bold;
+        color: $text-accent;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
     EvidencePanel #evidence-meta, EvidencePanel #evidence-location {
         color: $text-muted;
         height: 1;
@@ -181,8 +186,9 @@ class EvidencePanel(Vertical):
         yield Static(id="evidence-why", markup=False)
         yield CandidateList(id="evidence-list")
         yield Static(id="evidence-step", markup=False)
+        # Above the text, so it stays in view however far the text is scrolled.
+        yield Static(id="evidence-title", markup=False)
         with VerticalScroll(id="evidence-reader"):
-            yield Static(id="evidence-title", markup=False)
             yield Static(id="evidence-meta", markup=False)
             yield Static(id="evidence-location", markup=False)
             yield Static(id="evidence-details", markup=False)
@@ -416,7 +422,9 @@ class EvidencePanel(Vertical):
         if count > 1 and self._listed_as != CLOSEST:
             steps = arrow_keys(NEXT_PASSAGE, PREVIOUS_PASSAGE)
             self.border_subtitle = f"{self._source} · {steps} to step"
-        self.query_one("#evidence-title", Static).update(literal(one_line(passage.title)))
+        title = self.query_one("#evidence-title", Static)
+        title.update(literal(one_line(passage.title)))
+        title.tooltip = literal(one_line(passage.title))
         # Shortened to fit when long: the tooltips hold them in full.
         for selector, items in (
             ("#evidence-meta", WholeItems([id_item(passage.id)])),
@@ -432,10 +440,12 @@ class EvidencePanel(Vertical):
         self.body.show(text, self._matched_keys, quoted_lines(passage, self._quotes))
 
     def _scroll_to_matching(self) -> None:
-        """A long passage opens at the sentence that best matches the question: unless
-        its first lines are in view from the top, the view starts a third of its height
-        above it, so what leads to it is read too."""
-        best = self.body.best
+        """A long passage opens at the lines a model answer quotes from it, else at the
+        sentence that best matches the question: unless its first lines are in view from
+        the top, the view starts a third of its height above it, so what leads to it is
+        read too."""
+        quoted = self.body.quoted_blocks
+        best = (quoted[0], 0) if quoted else self.body.best
         if best is None or not best[0].is_attached:
             return
         block, start = best
