@@ -233,7 +233,7 @@ class EvidencePanel(Vertical):
             return
         evidence = outcome.evidence
         if evidence is None and not outcome.passages:
-            self.show_hint()
+            self._show_hint()  # the question's words stay, for a passage picked next
             return
         cited = set(outcome.citations) if outcome.answered else set()
         others = (*outcome.passages, *(evidence.passages if evidence else ()))
@@ -257,8 +257,12 @@ class EvidencePanel(Vertical):
         self._show_list((passage,), ("",), None, None, (), "browsing")
 
     def show_hint(self) -> None:
-        self._reset()
+        """Nothing to show, and no question to read passages for (history cleared)."""
         self._question_keys = ()
+        self._show_hint()
+
+    def _show_hint(self) -> None:
+        self._reset()
         self.body.show("")
         self.add_class("-empty")
         self.border_subtitle = ""
