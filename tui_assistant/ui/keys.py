@@ -46,7 +46,7 @@ NEXT_PASSAGE = Binding(
     "ctrl+down",
     "evidence_step(1)",
     "Next passage",
-    tooltip="next passage in the evidence panel",
+    tooltip="next passage in the evidence panel (into its list, when it lists passages)",
     id="app.next-passage",
 )
 PREVIOUS_PASSAGE = Binding(
