@@ -10,19 +10,28 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui_assistant.core.display_text import clean_display_text, one_line, shortened
-from tui_assistant.core.documents.passage import line_range
+from tui_assistant.core.display_text import (
+    clean_display_text,
+    collapse_blank_lines,
+    one_line,
+    shortened,
+)
+from tui_assistant.core.documents.passage import Passage, line_range
+from tui_assistant.core.excerpt import passage_excerpt
 from tui_assistant.core.outcome import Outcome, Reason
 from tui_assistant.core.record import OutcomeRecord
+from tui_assistant.core.words import normalise_distinct
 
 if TYPE_CHECKING:
     from tui_assistant.core.evaluation import EvalReport
 
 MAX_ECHOED_QUESTION_CHARS = 500
+# How many sentences of the best possible passage an unsure answer prints.
+BEST_EXCERPT_SENTENCES = 2
 
 
 class ProgressLine:
@@ -77,7 +86,7 @@ def print_readable(outcome: Outcome) -> None:
     if outcome.answered and evidence is not None:
         lines.append(f"answered from {evidence.passage.title} [{evidence.passage.id}]")
         lines.append("")
-        lines.append(outcome.answer or "")
+        lines.append(collapse_blank_lines(outcome.answer or ""))
         lines.append("")
         lines.append(f"source: {evidence.passage.location}")
         other = [passage for passage in outcome.passages if passage.id != evidence.passage.id]
@@ -90,22 +99,36 @@ def print_readable(outcome: Outcome) -> None:
         if outcome.support and outcome.support.unsupported_sentences:
             lines.append("not backed by the passage:")
             lines.extend(f"  ! {sentence}" for sentence in outcome.support.unsupported_sentences)
+    elif outcome.reason is Reason.AMBIGUOUS and outcome.nearest:
+        lines.append(outcome.describe())
+        lines.extend(possible_passages(outcome.nearest, normalise_distinct(outcome.question)))
     else:
         lines.append(outcome.describe())
         if evidence is not None:
             lines.append(f"passage: {evidence.passage.location}")
         if outcome.nearest:
-            ambiguous = outcome.reason is Reason.AMBIGUOUS
-            lines.append(
-                "candidates (one of these may answer it):"
-                if ambiguous
-                else "not an answer: closest passages"
-            )
+            lines.append("not an answer: closest passages")
             lines.extend(
                 f"  {passage.location} [{passage.id}] {one_line(passage.title)}"
                 for passage in outcome.nearest
             )
     print(clean_display_text("\n".join(lines)) + "\n", flush=True)
+
+
+def possible_passages(passages: Sequence[Passage], keys: Collection[str]) -> list[str]:
+    """An unsure question's possible passages, numbered, best first: each title and id,
+    `file:lines` and the sentence that best matches the question; the best one, set
+    apart from the others, with its best-matching sentences."""
+    lines: list[str] = []
+    for number, passage in enumerate(passages, start=1):
+        sentences = BEST_EXCERPT_SENTENCES if number == 1 else 1
+        lines += [""] if number <= 2 else []
+        lines += [
+            f"{number}. {one_line(passage.title)} [{passage.id}]",
+            f"   {passage.location}",
+            f"   {passage_excerpt(passage, keys, sentences)}",
+        ]
+    return lines
 
 
 def eval_json(report: EvalReport, retrieval: str, mode: str) -> dict[str, object]:

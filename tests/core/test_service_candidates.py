@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from tests.helpers import library_of
+from tests.helpers import FixedRetriever, library_of
 from tui_assistant.core.checks.answer import ModelAnswer
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.documents.passage import Passage
@@ -17,7 +17,7 @@ from tui_assistant.core.library.library import Library
 from tui_assistant.core.outcome import OutcomeKind, Reason
 from tui_assistant.core.record import OutcomeRecord
 from tui_assistant.core.retrieval.confidence import AMBIGUOUS
-from tui_assistant.core.retrieval.types import Evidence, Mode, NoEvidence
+from tui_assistant.core.retrieval.types import Evidence, NoEvidence
 from tui_assistant.core.service import AnswerService, PendingAnswer
 from tui_assistant.errors import ProviderFailure
 
@@ -37,19 +37,6 @@ def library() -> Library:
         Passage(id=pid, title=pid.title(), text=text, source_path=f"docs/{pid}.md")
         for pid, text in TEXTS.items()
     )
-
-
-class FixedRetriever:
-    """Retrieval whose result is given: the service's rules are tested, not a ranking."""
-
-    mode: Mode = "hybrid"
-
-    def __init__(self, library: Library, result: Evidence | NoEvidence) -> None:
-        self.library = library
-        self.result = result
-
-    def retrieve(self, question: str, count: int = 1) -> Evidence | NoEvidence:
-        return self.result
 
 
 class CitingProvider:
@@ -138,7 +125,7 @@ async def test_an_ambiguous_question_is_refused_with_its_candidates(library: Lib
     assert (data["outcome"], data["reason"]) == ("refused", "ambiguous")
     assert data["passage_id"] is None and data["answer"] is None
     assert [p["id"] for p in data["nearest"]] == ["aws", "azure", "google"]
-    assert outcome.describe() == "refused: several passages might answer this"
+    assert outcome.describe() == "not sure: 3 possible passages, best first"
 
 
 async def test_in_model_mode_the_candidates_go_to_the_model_which_may_resolve_it(

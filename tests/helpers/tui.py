@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
+import re
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
 from textual import events
+from textual.app import App
 from textual.command import CommandList, CommandPalette
 from textual.geometry import Region
 from textual.pilot import Pilot
@@ -305,3 +308,24 @@ def labels(tree: LibraryTree) -> list[str]:
 
 def evidence_text(app: AssistantApp) -> str:
     return "\n".join(str(static.render()) for static in app.main.evidence.query(Static))
+
+
+# A run of text in the app's SVG screenshot: its x position and the screen row it is on.
+_SVG_TEXT = re.compile(
+    r'<text [^>]*?x="([\d.]+)"[^>]*?clip-path="url\(#terminal-\d+-line-(\d+)\)">([^<]*)</text>'
+)
+# The width of one cell in that screenshot (Rich draws 0.61 of a 20-pixel font).
+_SVG_CELL = 12.2
+
+
+def screen_lines(app: App[object]) -> list[str]:
+    """The screen as the terminal shows it, row by row, read back from the app's own
+    screenshot: what is scrolled out of view or covered is not there."""
+    width, height = app.size
+    rows = [[" "] * width for _ in range(height)]
+    for x, row, text in _SVG_TEXT.findall(app.export_screenshot()):
+        column = round(float(x) / _SVG_CELL)
+        for offset, character in enumerate(html.unescape(text).replace("\xa0", " ")):
+            if int(row) < height and column + offset < width:
+                rows[int(row)][column + offset] = character
+    return ["".join(row).rstrip() for row in rows]

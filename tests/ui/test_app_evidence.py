@@ -6,7 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.helpers import BUNDLED_LESSONS
-from tests.helpers.tui import ask, concluded, make_app, make_context, running, status, wait_until
+from tests.helpers.tui import (
+    ask,
+    chat_text,
+    concluded,
+    make_app,
+    make_context,
+    running,
+    status,
+    wait_until,
+)
 
 SIZE = (100, 32)
 
@@ -54,7 +63,7 @@ async def test_a_refusal_lists_closest_passages_and_enter_opens_one(tmp_path: Pa
         assert "not an answer" in str(app.main.evidence.query_one("#evidence-step").render())
 
 
-async def test_an_ambiguous_question_says_so_and_ctrl_down_steps_to_its_candidates(
+async def test_an_ambiguous_question_opens_its_best_possible_passage_at_once(
     tmp_path: Path,
 ) -> None:
     library = tmp_path / "twins"
@@ -65,14 +74,13 @@ async def test_an_ambiguous_question_says_so_and_ctrl_down_steps_to_its_candidat
     app = make_app(make_context(library, tmp_path / "data", retrieval="ranked"))
     async with running(app, SIZE) as pilot:
         await ask(pilot, "simmer rice")
-        await wait_until(pilot, lambda: status(app).startswith("refused"))
-        assert "several passages might answer this: ctrl+down to step" in status(app)
+        await wait_until(pilot, lambda: status(app).startswith("not sure"))
+        assert status(app) == "not sure: 2 possible passages, best first"
         candidates = [passage.id for passage in app.main.evidence.nearest]
-        assert candidates == ["first", "second"] and app.main.evidence.passage is None
-        notice = str(app.main.evidence.query_one("#evidence-notice").render())
-        assert "candidates" in notice
-        await pilot.press("ctrl+down", "down", "enter")
-        await wait_until(pilot, lambda: app.main.evidence.passage is not None)
+        assert candidates == ["first", "second"]
+        assert app.main.evidence.passage is not None and app.main.evidence.passage.id == "first"
+        assert "not sure" in chat_text(app) and "refused" not in chat_text(app)
+        await pilot.press("ctrl+down")
         assert app.main.evidence.passage is not None and app.main.evidence.passage.id == "second"
         step = str(app.main.evidence.query_one("#evidence-step").render())
-        assert step == "candidate 2/2 · not an answer"
+        assert step.startswith("possible passage 2/2")

@@ -12,10 +12,11 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 from textual.widgets.markdown import MarkdownBlock, MarkdownFence
 
-from tests.helpers.tui import drawn_lines, wait_until
+from tests.helpers.tui import drawn_lines, screen_lines, wait_until
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Outcome, Quote, answered, not_found
 from tui_assistant.core.retrieval.types import Evidence, NoEvidence
+from tui_assistant.ui.candidate_list import fit_title
 from tui_assistant.ui.evidence_panel import (
     HINT,
     NEAREST_TITLE,
@@ -23,7 +24,7 @@ from tui_assistant.ui.evidence_panel import (
     question_words,
     score_text,
 )
-from tui_assistant.ui.markdown_view import highlight_spans
+from tui_assistant.ui.markdown_view import MATCHING_STYLE, highlight_spans
 
 REGISTRY = Passage(
     id="npm/registry#scoped",
@@ -386,9 +387,9 @@ async def test_closest_passages_keep_each_line_range_whole(
         app.panel.show_outcome(refusal)
         options = app.panel.query_one(OptionList)
         await wait_until(pilot, lambda: options.option_count == 2 and options.region.height > 0)
-        # Each option's text, without the list's border and padding.
-        lines = [line.strip("\u258a\u258e ") for line in drawn_lines(options)]
-        [location] = [line for line in lines if ":862" in line]
+        # Each option's text; the location first on its line, a sentence may follow.
+        lines = [line.strip() for line in drawn_lines(options)]
+        [location] = [line.split("  ")[0] for line in lines if ":862" in line]
         assert location.startswith("\u2026") and location.endswith(".yml.md:862\u2013889")
         assert deep.source_path.endswith(location[1:].removesuffix(":862\u2013889"))
         assert "scope.md:1\u20133" in "\n".join(lines)
@@ -426,3 +427,80 @@ async def test_a_line_of_inline_html_leaves_no_blank_paragraph() -> None:
         await shown(pilot, app)
         visible = [block for block in app.panel.body.query(Static) if block.display]
         assert [str(block.render()) for block in visible] == ["The optional options parameter."]
+
+
+# -- a long passage opens at the sentences that match -------------------------------
+
+LONG = Passage(
+    id="functions#memory",
+    title="Functions › Memory",
+    text="\n\n".join(
+        [f"Step {number} writes region, stage and log settings." for number in range(1, 31)]
+        + ["To give a function more memory, set memorySize in its settings.", "Then deploy."]
+    ),
+    source_path="docs/functions.md",
+    line=1,
+    end_line=64,
+)
+MEMORY_QUESTION = "how do I give a function more memory"
+
+
+def underlined(app: PanelApp) -> list[str]:
+    """The text the body underlines: the sentences that best match."""
+    found: list[str] = []
+    for block in app.panel.body.query(Static):
+        content = block.render()
+        for span in getattr(content, "spans", []):
+            if span.style == MATCHING_STYLE:
+                found.append(str(content)[span.start : span.end])
+    return found
+
+
+async def opened_at_the_sentence(pilot: Pilot[object], app: PanelApp) -> None:
+    await shown(pilot, app)
+    await wait_until(pilot, lambda: "memorySize" in "\n".join(screen_lines(app)))
+
+
+async def test_a_long_passage_opens_scrolled_to_its_best_sentence_underlined() -> None:
+    evidence = Evidence((LONG,), ("function", "memory"), 4, None)
+    app = PanelApp(width=44)
+    async with app.run_test(size=(80, 20)) as pilot:
+        app.panel.show_evidence(evidence, MEMORY_QUESTION)
+        await opened_at_the_sentence(pilot, app)
+        assert app.panel.reader.scroll_y > 0
+        assert underlined(app) == [
+            "To give a function more memory, set memorySize in its settings."
+        ]
+        assert "Step 1 writes" not in "\n".join(screen_lines(app))
+
+
+async def test_a_short_passage_opens_at_its_top() -> None:
+    app = PanelApp(width=60)
+    async with app.run_test(size=(80, 30)) as pilot:
+        app.panel.show_evidence(EVIDENCE, QUESTION)
+        await shown(pilot, app)
+        await pilot.pause()
+        assert app.panel.reader.scroll_y == 0
+        assert "Registry › Scoped packages" in "\n".join(screen_lines(app))
+
+
+async def test_a_passage_picked_in_the_library_is_read_for_the_latest_question() -> None:
+    refusal = not_found(MEMORY_QUESTION, NoEvidence("nothing is close", (SCOPE,)))
+    app = PanelApp(width=44)
+    async with app.run_test(size=(80, 20)) as pilot:
+        app.panel.show_outcome(refusal)
+        await pilot.pause()
+        app.panel.show_passage(LONG)
+        await opened_at_the_sentence(pilot, app)
+        assert underlined(app) == [
+            "To give a function more memory, set memorySize in its settings."
+        ]
+
+
+def test_a_listed_title_gives_up_its_leading_headings_before_its_last() -> None:
+    title = "V5 Migration Guide › Breaking Changes › Remove support for DELETE bodies"
+    assert fit_title(title, 80) == title
+    assert fit_title(title, 60) == "\u2026 › Breaking Changes › Remove support for DELETE bodies"
+    assert fit_title(title, 40) == "\u2026 › Remove support for DELETE bodies"
+    cut = fit_title(title, 20)
+    assert cut.startswith("Remove support for") and cut.endswith("\u2026") and len(cut) <= 20

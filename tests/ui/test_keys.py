@@ -6,7 +6,9 @@ from dataclasses import replace
 
 from textual.binding import Binding
 
-from tui_assistant.core.outcome import Reason, cancelled, refused
+from tui_assistant.core.documents.passage import Passage
+from tui_assistant.core.outcome import not_found
+from tui_assistant.core.retrieval.types import NoEvidence
 from tui_assistant.ui.help_screen import HelpScreen
 from tui_assistant.ui.keys import (
     CANCEL,
@@ -16,16 +18,20 @@ from tui_assistant.ui.keys import (
     arrow_keys,
     key_name,
     keys_for,
-    status_words,
 )
 from tui_assistant.ui.library_report_screen import LibraryReportScreen
 
 
-def test_an_ambiguous_refusal_says_which_key_steps_through_its_candidates() -> None:
-    outcome = refused("eggs or pasta?", Reason.AMBIGUOUS)
-    assert outcome.describe() == "refused: several passages might answer this"
-    assert status_words(outcome) == "refused: several passages might answer this: ctrl+down to step"
-    assert status_words(cancelled("q", None)) == "cancelled"
+def test_an_unsure_outcome_says_how_many_possible_passages_and_names_no_key() -> None:
+    candidates = tuple(
+        Passage(id=name, title=name, text="Boil it.", source_path=f"{name}.md")
+        for name in ("a", "b", "c")
+    )
+    unsure = not_found("eggs or pasta?", NoEvidence("close", candidates, ambiguous=True))
+    assert unsure.describe() == "not sure: 3 possible passages, best first"
+    one = not_found("eggs?", NoEvidence("close", candidates[:1], ambiguous=True))
+    assert one.describe() == "not sure: 1 possible passage, best first"
+    assert not any(binding.key in unsure.describe() for binding in MAIN_SCREEN)
 
 
 def test_keys_are_written_from_their_bindings() -> None:

@@ -104,8 +104,8 @@ class Outcome:
         return self.kind is OutcomeKind.ANSWERED
 
     def describe(self) -> str:
-        """What happened, on one line: `answered`, `refused: <why>`, `timed out`, ...
-        (the screen adds which key to press about it)."""
+        """What happened, on one line: `answered`, `not sure: 3 possible passages, best
+        first`, `refused: <why>`, `timed out`, ... (the screen says which keys open what)."""
         if self.kind is OutcomeKind.ANSWERED:
             flagged = len(self.support.unsupported_sentences) if self.support else 0
             if flagged:
@@ -119,8 +119,12 @@ class Outcome:
             return "cancelled"
         assert self.reason is not None
         if self.reason is Reason.AMBIGUOUS:
-            # Why retrieval could not choose adds nothing; the candidates come with it.
-            return f"refused: {describe_reason(self.reason)}"
+            # Not a refusal: the possible passages come with it, the best one first.
+            # Why retrieval could not choose adds nothing.
+            count = len(self.nearest)
+            if not count:
+                return f"not sure: {describe_reason(self.reason)}"
+            return f"not sure: {count} possible passage{'s' * (count != 1)}, best first"
         if self.reason is Reason.NO_EVIDENCE and self.detail:
             return f"refused: {self.detail}"  # why retrieval refused says it all
         words = describe_reason(self.reason)

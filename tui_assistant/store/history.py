@@ -37,7 +37,7 @@ from typing import Any, get_origin
 from pydantic import ValidationError
 
 from tui_assistant.compat import passage_id_key
-from tui_assistant.core.display_text import clean_display_text
+from tui_assistant.core.display_text import clean_display_text, collapse_blank_lines
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.record import OutcomeRecord, Turn
 from tui_assistant.errors import validation_problems
@@ -197,7 +197,7 @@ def latest_answer(turns: Sequence[Turn]) -> str | None:
     latest = next((turn.record for turn in reversed(turns) if turn.record.answered), None)
     if latest is None:
         return None
-    text = clean_display_text(latest.answer or "")
+    text = collapse_blank_lines(clean_display_text(latest.answer or ""))
     if latest.location:
         text += f"\n\nsource: {latest.location}"
     return text
@@ -210,7 +210,7 @@ def export_markdown(turns: Iterable[Turn]) -> str:
         record = turn.record
         lines += [f"## {record.question}", ""]
         if record.answered:
-            lines += [record.answer or "", ""]
+            lines += [collapse_blank_lines(record.answer or ""), ""]
             if record.location:
                 lines.append(f"Source: `{record.location}`")
             if record.citations:

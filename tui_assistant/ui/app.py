@@ -43,6 +43,8 @@ class AssistantApp(App[int]):
     TITLE = PROG
     # Absolute, so a subclass defined elsewhere (a benchmark, a test) finds it too.
     CSS_PATH = Path(__file__).with_name("app.tcss")
+    # The stylesheet gives the evidence more of a narrow screen (a Textual class attribute).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", "Help", tooltip="this help", id="app.help"),

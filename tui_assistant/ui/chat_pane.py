@@ -17,6 +17,7 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
+from tui_assistant.core.outcome import Reason
 from tui_assistant.core.record import Turn
 from tui_assistant.store.history import LoadedHistory
 from tui_assistant.ui.markdown_view import UNSUPPORTED_STYLE, MarkdownView
@@ -41,6 +42,12 @@ class TurnView(Vertical):
         padding-left: 1;
         border-left: thick $error;
         color: $text-error;
+        text-style: bold;
+    }
+    TurnView .unsure {
+        padding-left: 1;
+        border-left: thick $warning;
+        color: $text-warning;
         text-style: bold;
     }
     TurnView .stopped {
@@ -86,6 +93,8 @@ class TurnView(Vertical):
                 widgets.append(Static(Content(UNSUPPORTED_LEGEND), classes="legend"))
             return widgets
         kind = "refusal" if record.outcome == "refused" else "stopped"
+        if record.reason == Reason.AMBIGUOUS:
+            kind = "unsure"  # possible passages to read, not a refusal
         widgets = [Static(literal(one_line(turn.status)), classes=kind)]
         if record.location:
             widgets.append(_items_line("passage: ", [location_item(record.location)]))

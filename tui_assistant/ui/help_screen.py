@@ -22,9 +22,12 @@ KeyGroup = tuple[str, Sequence[BindingType]]
 ABOUT = (
     "Answers come only from the library's passages. Each answer names its passage and "
     "source path; the evidence panel shows that passage with the question's words "
-    "highlighted. When no passage is close, or several might answer and none clearly "
-    "does, or a model's answer fails the citation check, the app refuses and the status "
-    f"bar says why; the passages it found stay one key away ({key_name(NEXT_PASSAGE.key)})."
+    "highlighted and the sentences that match them in view. When several passages might "
+    "answer and none clearly does, the status bar says 'not sure': they are listed, best "
+    "first, the best one open. When no passage is close, or a model's answer fails the "
+    "citation check, the app refuses and says why; the closest passages are listed as "
+    f"places to look. {key_name(NEXT_PASSAGE.key)} goes into a list; there a number "
+    "opens a passage."
 )
 
 

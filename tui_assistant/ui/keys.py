@@ -1,7 +1,7 @@
 """The main screen's keys, and the app's words for keys, read from the bindings.
 
-The core says what happened ("several passages might answer this"); the screen says
-which key to press about it. The main screen binds the bindings below, and every line
+The core says what happened ("not sure: 3 possible passages, best first"); the screen
+says which key to press about it. The main screen binds the bindings below, and every line
 that names one of its keys (the status bar, the evidence panel, the help, the library
 tree's title) writes it from the binding, so the two cannot disagree.
 """
@@ -12,8 +12,6 @@ from collections.abc import Iterable, Sequence
 
 from textual.binding import Binding, BindingType
 from textual.keys import key_to_character
-
-from tui_assistant.core.outcome import Outcome, Reason
 
 CANCEL = Binding(
     "escape",
@@ -48,7 +46,7 @@ NEXT_PASSAGE = Binding(
     "ctrl+down",
     "evidence_step(1)",
     "Next passage",
-    tooltip="next passage in the evidence panel",
+    tooltip="next passage in the evidence panel (into its list, when it lists passages)",
     id="app.next-passage",
 )
 PREVIOUS_PASSAGE = Binding(
@@ -119,12 +117,3 @@ def spoken(words: Sequence[str]) -> str:
     if len(words) <= 1:
         return "".join(words)
     return f"{', '.join(words[:-1])} or {words[-1]}"
-
-
-def status_words(outcome: Outcome) -> str:
-    """The status bar's line for an outcome: what the core says happened, and for an
-    ambiguous refusal the key that steps through its candidates."""
-    words = outcome.describe()
-    if outcome.reason is Reason.AMBIGUOUS:
-        return f"{words}: {key_name(NEXT_PASSAGE.key)} to step"
-    return words

@@ -23,7 +23,7 @@ from typing import ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
@@ -34,6 +34,7 @@ from tui_assistant.core.record import Turn
 from tui_assistant.core.service import PendingAnswer
 from tui_assistant.settings import Settings
 from tui_assistant.ui import keys
+from tui_assistant.ui.candidate_list import CandidateList
 from tui_assistant.ui.chat_pane import ChatPane, TurnView
 from tui_assistant.ui.editor import open_in_editor
 from tui_assistant.ui.evidence_panel import EvidencePanel
@@ -49,6 +50,7 @@ from tui_assistant.ui.library_panel import (
 from tui_assistant.ui.library_watch import LibraryChangedOnDisk
 from tui_assistant.ui.messages import PassageChosen, QuestionAsked
 from tui_assistant.ui.question_box import QuestionBox
+from tui_assistant.ui.side_column import SideColumn
 from tui_assistant.ui.status_bar import StatusBar
 from tui_assistant.ui.transcript import Transcript
 from tui_assistant.wiring.context import AppContext, load_library
@@ -93,9 +95,7 @@ class MainScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
             yield ChatPane()
-            with Vertical(id="side"):
-                yield EvidencePanel()
-                yield self.library_panel
+            yield SideColumn(EvidencePanel(), self.library_panel)
         question_box = QuestionBox()
         question_box.cursor_blink = self._cursor_blink
         yield question_box
@@ -135,6 +135,7 @@ class MainScreen(Screen[None]):
             ("Main screen", cls.BINDINGS),
             ("Question box", QuestionBox.BINDINGS),
             ("Evidence panel", EvidencePanel.BINDINGS),
+            ("Listed passages", CandidateList.BINDINGS),
             ("Library tree", LibraryTree.BINDINGS),
         ]
 
@@ -239,7 +240,7 @@ class MainScreen(Screen[None]):
         is recorded now, then drawn and stored right after that frame."""
         self.pending = None
         self._pending_view = None
-        self.status_bar.show_outcome(keys.status_words(outcome), outcome.kind.value)
+        self.status_bar.show_outcome(outcome)
         self.question_box.set_busy(False)
         asked_at = datetime.now(UTC).isoformat(timespec="seconds")
         turn = self.transcript.add(outcome, asked_at)
@@ -264,8 +265,7 @@ class MainScreen(Screen[None]):
         if action == "focus_question":
             return self.focused is not self.question_box
         if action == "evidence_step":
-            evidence = self.evidence
-            return len(evidence.passages) > 1 or bool(evidence.nearest and not evidence.passages)
+            return self.evidence.can_step
         return True
 
     # -- the library, passages, editor ------------------------------------------
@@ -290,10 +290,7 @@ class MainScreen(Screen[None]):
     def action_evidence_step(self, by: int) -> None:
         """The next or previous passage in the evidence panel; for a refusal, into the
         list of closest passages (up/down, enter opens one)."""
-        if self.evidence.nearest and not self.evidence.passages:
-            self.evidence.query_one("#evidence-nearest").focus()
-        else:
-            self.evidence.step(by)
+        self.evidence.step(by)
 
     @on(PassageChosen)
     def _show_passage(self, message: PassageChosen) -> None:

@@ -8,11 +8,11 @@ wider than the bar), then the note, the background work, and the mode, passage c
 and retrieval mode, which give up their room in that order (the passage count first,
 then the retrieval mode, then the mode is cut).
 
-The state word is the latest outcome (`ready`, `answered`, `refused: ...`), or the work
-under way (`indexing 1,200/20,000 files`, `reloading 3/9 files`, `asking… 1.2 s`);
-background work beside it (`embedding 40/300`) has its own part. The note says what
-became of a key that is not a question (reload, open in editor) and stays until the
-app clears it at the user's next action.
+The state word is the latest outcome (`ready`, `answered`, `not sure: ...`,
+`refused: ...`), or the work under way (`indexing 1,200/20,000 files`, `reloading 3/9
+files`, `asking… 1.2 s`); background work beside it (`embedding 40/300`) has its own
+part. The note says what became of a key that is not a question (reload, open in
+editor) and stays until the app clears it at the user's next action.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Static
 
+from tui_assistant.core.outcome import Outcome, Reason
 from tui_assistant.ui.keys import CANCEL, key_name
 from tui_assistant.ui.untrusted_text import cut_right, one_line
 
@@ -136,6 +137,7 @@ class StatusBar(Horizontal):
     }
     StatusBar.-answered #status-outcome { color: $text-success; }
     StatusBar.-refused #status-outcome { color: $text-error; }
+    StatusBar.-unsure #status-outcome { color: $text-warning; }
     StatusBar.-timed_out #status-outcome { color: $text-warning; }
     StatusBar.-cancelled #status-outcome { color: $text-warning; }
     StatusBar.-asking #status-outcome { color: $text-accent; }
@@ -230,9 +232,11 @@ class StatusBar(Horizontal):
         else:
             self._ticker.resume()
 
-    def show_outcome(self, text: str, kind: str) -> None:
-        """`text` is `Outcome.describe()` (answered, refused: ..., timed out, cancelled)."""
-        self._show(text, kind)
+    def show_outcome(self, outcome: Outcome) -> None:
+        """What happened, as `Outcome.describe()` says it (answered, not sure: ...,
+        refused: ..., timed out, cancelled), in the colour of its kind."""
+        unsure = outcome.reason is Reason.AMBIGUOUS
+        self._show(outcome.describe(), "unsure" if unsure else outcome.kind.value)
 
     def _show(self, text: str, kind: str) -> None:
         if kind != "asking":

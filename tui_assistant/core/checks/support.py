@@ -231,6 +231,11 @@ def split_sentences(answer: str) -> list[str]:
     a list marker is left out, and a quoted string is never split. A citation marker
     that follows a sentence's full stop ("... boil. [source:id]") belongs to it.
     """
+    return [answer[start:end] for start, end in sentence_spans(answer)]
+
+
+def sentence_spans(answer: str) -> list[tuple[int, int]]:
+    """Where each of `split_sentences(answer)` stands in `answer`: (start, end) offsets."""
     spans: list[tuple[int, int]] = []
     offset = 0
     for line in answer.splitlines(keepends=True):
@@ -247,7 +252,7 @@ def split_sentences(answer: str) -> list[str]:
             start = end
         _add_span(spans, answer, offset + start, offset + len(line))
         offset += len(line)
-    return [answer[start:end] for start, end in spans]
+    return spans
 
 
 def _known(ids: list[str], by_id: Mapping[str, CheckedPassage]) -> list[str]:
