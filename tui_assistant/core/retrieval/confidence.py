@@ -1,20 +1,29 @@
-"""How sure retrieval is: the chance that a question's best passage is the right one.
+"""How sure retrieval is: the chance that a question's best passage is the right one, and
+whether the library answers the question at all.
 
-A ranking yields a handful of named signals (`Signals`): whether the word ranking and the
-meaning ranking put the same passage first, the best passage's cosine similarity and its
-lead over the next one, its lead in the word ranking, the share of the question's word
-weight it matches, and where each ranking puts the other's best. A logistic model turns
-them into one probability; two thresholds turn that into one of three decisions:
+A ranking yields a handful of named signals (`Signals`): how far the best passage's
+cosine stands above the library's background, its lead in the word ranking and in the
+section score, the share of the question's word weight it matches, the share of question
+words no passage holds, where each ranking puts the other's best, and whether the
+runner-up is a neighbour in the same document. Two logistic models turn them into
+two chances (`ConfidenceModel`): `sure`, that the best passage is the right one, and
+`offer`, that some passage answers the question. Two thresholds turn those into one of
+three decisions:
 
-- `answered`: the probability reaches `answer_at`: the best passage is shown.
-- `ambiguous`: not sure, but the best passage reaches `close_at`: several passages might
-  answer, and the closest of them are offered as candidates. A best passage that no
+- `answered`: `sure` reaches `answer_at` (and `offer` reaches `close_at`): the best
+  passage is shown.
+- `ambiguous`: not sure, but `offer` reaches `close_at`: several passages might answer,
+  and the closest of them are offered as candidates, best first. A best passage that no
   ranking tells from the runner-up (an exact tie) is ambiguous however sure the model is.
-- `no_evidence`: nothing is close enough to be a candidate.
+- `no_evidence`: the library likely does not answer it; nothing is offered.
 
-The coefficients and thresholds are constants fitted by `scripts/held_out.py` on every
-development set together; docs/retrieval.md shows them, and the same model fitted with
-each set left out, measured on the set it never saw.
+No signal is a raw cosine: cosines count from the library's own background to a perfect
+match (`dense.Background`), so the models mean the same for any embedding model whose
+cosines are another's shifted and scaled.
+
+The coefficients and thresholds are constants fitted by `scripts/held_out.py --fit-all`
+on every development set together (`fitted.py`); docs/retrieval.md shows them, and the
+same fit with each set left out, measured on the set it never saw.
 """
 
 from __future__ import annotations
@@ -31,28 +40,45 @@ Decision = Literal["answered", "ambiguous", "no_evidence"]
 
 # At most this many candidates are offered for an ambiguous question.
 MAX_CANDIDATES = 5
+# A runner-up is close to the best passage (a candidate beside it, or sent with it to a
+# model) when its closeness (`dense.Background.scaled`) is within this much of the best's
+# (hybrid; about 0.15 of cosine for all-MiniLM-L6-v2), or its word score within this share
+# of the best's (ranked). Chosen, not fitted: they decide which candidates are listed,
+# not whether.
+CLOSE_MEANING_GAP = 0.2
+CLOSE_SCORE_SHARE = 0.3
 
 
 @dataclass(frozen=True, slots=True)
 class Signals:
-    """What one question's ranking says about its best passage, each roughly in [-1, 1].
+    """What one question's ranking says about its best passage.
 
-    `agreed`: 1.0 when the word and meaning rankings put the best passage first, else 0.0.
-    `cosine`: its cosine similarity to the question (0.0 without a meaning ranking).
-    `cosine_lead`: its cosine minus the best cosine of any other passage.
+    `cosine`: its cosine similarity to the question (shown, never weighed: its scale
+    belongs to the model).
+    `closeness`: its cosine between the library's background (0.0) and a perfect match
+    (1.0), `dense.Background.scaled`.
     `word_lead`: its word score minus the best other passage's, over the top word score.
-    `matched_share`: the share of the question's word weight that it matches.
+    `matched_share`: the share of the question's word weight that it matches, where
+    words no passage holds count twice.
+    `known_share`: the share of the weight of the question words the library holds
+    that it matches.
+    `unknown_share`: the share of the question's words that no passage holds.
     `word_rank_of_meaning_best`, `meaning_rank_of_word_best`: 1 / the place each ranking
     gives the other's first passage (1.0 when it is first there too, 0.0 when absent).
+    `section_lead`: its section score's lead over the next passage's (`sections`).
+    `neighbour`: 1.0 when the runner-up is another passage of the same document.
     """
 
-    agreed: float = 0.0
     cosine: float = 0.0
-    cosine_lead: float = 0.0
+    closeness: float = 0.0
     word_lead: float = 0.0
     matched_share: float = 0.0
+    known_share: float = 0.0
+    unknown_share: float = 0.0
     word_rank_of_meaning_best: float = 0.0
     meaning_rank_of_word_best: float = 0.0
+    section_lead: float = 0.0
+    neighbour: float = 0.0
 
     def values(self, names: Sequence[str]) -> list[float]:
         return [float(getattr(self, name)) for name in names]
@@ -62,17 +88,14 @@ SIGNAL_NAMES: tuple[str, ...] = tuple(Signals.__dataclass_fields__)
 
 
 @dataclass(frozen=True, slots=True)
-class ConfidenceModel:
-    """A logistic model over some of the signals, and its two decision thresholds."""
+class Logistic:
+    """A logistic model over some of the signals."""
 
     names: tuple[str, ...]
     coefficients: tuple[float, ...]
     intercept: float
-    answer_at: float
-    close_at: float
 
     def probability(self, signals: Signals) -> float:
-        """The estimated chance that the best passage is the right one."""
         total = self.intercept + math.fsum(
             weight * value
             for weight, value in zip(self.coefficients, signals.values(self.names), strict=True)
@@ -80,12 +103,28 @@ class ConfidenceModel:
         # Clamped so a wild signal cannot overflow exp.
         return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, total))))
 
-    def decide(self, probability: float) -> Decision:
-        if probability >= self.answer_at:
+
+@dataclass(frozen=True, slots=True)
+class ConfidenceModel:
+    """Two logistic models and their thresholds: `sure` (the best passage is the right
+    one) answers at `answer_at`; `offer` (the library answers the question) offers
+    candidates at `close_at`."""
+
+    sure: Logistic
+    offer: Logistic
+    answer_at: float
+    close_at: float
+
+    def probability(self, signals: Signals) -> float:
+        """The estimated chance that the best passage is the right one."""
+        return self.sure.probability(signals)
+
+    def decide(self, signals: Signals) -> Decision:
+        if self.offer.probability(signals) < self.close_at:
+            return "no_evidence"
+        if self.sure.probability(signals) >= self.answer_at:
             return "answered"
-        if probability >= self.close_at:
-            return "ambiguous"
-        return "no_evidence"
+        return "ambiguous"
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +154,12 @@ class Assessment:
         ]
         return chosen[:limit]
 
+    def candidates(self) -> list[int]:
+        """What an ambiguous question offers: the passages close to the best, at least
+        two."""
+        close = self.close()
+        return close if len(close) >= 2 else list(self.order[:2])
+
 
 def assess(
     model: ConfidenceModel,
@@ -128,7 +173,7 @@ def assess(
     in every ranking, so however sure the model is of one of them, the question is
     ambiguous."""
     probability = model.probability(signals)
-    decision = model.decide(probability)
+    decision = model.decide(signals)
     if decision == "answered" and tied:
         decision = "ambiguous"  # neither ranking tells the two best apart
     if decision == "ambiguous" and len(order) < 2:
@@ -157,12 +202,10 @@ def conclude(
     if assessment.decision == "no_evidence":
         nearest = tuple(map(library.passage, assessment.order[:NEAREST_SHOWN]))
         return NoEvidence(NOT_SURE, nearest, mode, confidence=confidence)
-    close = assessment.close()
     if assessment.decision == "ambiguous":
-        if len(close) < 2:
-            close = list(assessment.order[:2])
-        candidates = tuple(map(library.passage, close))
+        candidates = tuple(map(library.passage, assessment.candidates()))
         return NoEvidence(AMBIGUOUS, candidates, mode, ambiguous=True, confidence=confidence)
+    close = assessment.close()
     others = [number for number in assessment.order if number not in close]
     shown = [*close, *others][: max(count, 1)]
     return Evidence(
@@ -174,26 +217,3 @@ def conclude(
         close_count=min(len(close), len(shown)),
         confidence=confidence,
     )
-
-
-# Fitted by `python scripts/held_out.py --fit-all` on every development set together
-# (docs/retrieval.md shows them, and the held-out results of the same fit without each set).
-HYBRID_MODEL = ConfidenceModel(
-    names=SIGNAL_NAMES,
-    coefficients=(0.3044, 3.5382, 2.0220, 0.6275, 2.0233, 0.6199, 0.2410),
-    intercept=-3.6313,
-    answer_at=0.86,
-    close_at=0.26,
-)
-RANKED_MODEL = ConfidenceModel(
-    names=("word_lead", "matched_share"),
-    coefficients=(1.8871, 3.6172),
-    intercept=-2.7150,
-    answer_at=0.81,
-    close_at=0.24,
-)
-# A runner-up is close to the best passage (a candidate beside it, or sent with it to a
-# model) when its cosine is within this much of the best's (hybrid), or its word score
-# within this share of the best's (ranked).
-CLOSE_COSINE_GAP = 0.15
-CLOSE_SCORE_SHARE = 0.3
