@@ -44,7 +44,6 @@ from confidence_fit import (  # noqa: E402
     Goals,
     Head,
     Metrics,
-    by_set,
     fit_confidence,
     fit_sections,
     measure,
@@ -116,13 +115,17 @@ class QuestionVectors:
                 self.vectors[str(text)] = vector
 
     def embed_all(self, questions: Sequence[str]) -> None:
-        missing = [question for question in dict.fromkeys(questions) if question not in self.vectors]
+        missing = [
+            question for question in dict.fromkeys(questions) if question not in self.vectors
+        ]
         if not missing:
             return
         for question, vector in zip(missing, self.model.embed(missing), strict=True):
             self.vectors[question] = vector
         texts = list(self.vectors)
-        np.savez(self.path, texts=np.array(texts), vectors=np.stack([self.vectors[t] for t in texts]))
+        np.savez(
+            self.path, texts=np.array(texts), vectors=np.stack([self.vectors[t] for t in texts])
+        )
 
     def __call__(self, question: str) -> np.ndarray:
         return self.vectors[question]

@@ -85,6 +85,18 @@ def test_a_sure_answer_with_no_close_runner_up_sends_its_passage_alone(library: 
     assert len(found.passages) == 3  # the runners-up stay one key away
 
 
+def test_a_sure_answer_sends_only_runners_up_as_close_as_it(library: Library) -> None:
+    # p1 is a candidate-close runner-up (within the gap) but not as close as p0.
+    order = [0, 1, 2]
+    assessment = assess(
+        BY_COSINE, order, [0.9, 0.85, 0.895], 0.1, Signals(closeness=9.0), sent_gap=0.01
+    )
+    found = conclude(library, assessment, 3, (), 0.9, 0.85, "hybrid")
+    assert isinstance(found, Evidence)
+    assert [p.id for p in found.close] == ["p0", "p2"]
+    assert [p.id for p in found.passages] == ["p0", "p2", "p1"]
+
+
 def test_an_ambiguous_question_lists_its_close_candidates_at_most_five(library: Library) -> None:
     closeness = [0.6, 0.6, 0.59, 0.58, 0.57, 0.56, 0.55, 0.2]
     refusal = conclude(library, judged(0.6, closeness), 3, (), 0.6, 0.6, "hybrid")

@@ -18,7 +18,7 @@ from tests.helpers import BUNDLED_LESSONS, KNIFE_LESSONS, PROJECT_ROOT, library_
 from tests.helpers import cjk_library as cjk
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.library.library import Library
-from tui_assistant.core.retrieval.confidence import ConfidenceModel
+from tui_assistant.core.retrieval.confidence import ConfidenceModel, Logistic
 from tui_assistant.core.retrieval.keyword import KeywordRetriever
 from tui_assistant.core.retrieval.ranked import RankedRetriever
 from tui_assistant.core.retrieval.types import TIE, Evidence, NoEvidence
@@ -44,9 +44,8 @@ def retriever(*passages: Passage) -> RankedRetriever:
 
 
 # Sure of every best passage: for tests of what the ranking puts first.
-ALWAYS_SURE = ConfidenceModel(
-    names=(), coefficients=(), intercept=10.0, answer_at=0.5, close_at=0.1
-)
+CERTAIN = Logistic(names=(), coefficients=(), intercept=10.0)
+ALWAYS_SURE = ConfidenceModel(sure=CERTAIN, offer=CERTAIN, answer_at=0.5, close_at=0.1)
 
 
 def answer(ranked: RankedRetriever, question: str) -> str | None:

@@ -47,6 +47,11 @@ MAX_CANDIDATES = 5
 # not whether.
 CLOSE_MEANING_GAP = 0.2
 CLOSE_SCORE_SHARE = 0.3
+# A sure answer is sent to a model with only the runners-up as close as it: within these,
+# a tie in all but rounding. Measured on the development sets, wider gaps sent a wrong
+# runner-up with most sure answers and the right one with almost none.
+SENT_MEANING_GAP = 0.02
+SENT_SCORE_SHARE = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +137,10 @@ class Assessment:
     """One question's ranking, judged.
 
     `order`: passage numbers, best first. `closeness[i]`: how close `order[i]` is to
-    the question on the ranking's own scale (a cosine, or a share of the best word
-    score); a runner-up within `gap` of the best passage's is close to it.
+    the question on the ranking's own scale (`dense.Background.scaled`, or a share of
+    the best word score); a runner-up within `gap` of the best passage's is close to it,
+    a candidate beside it; one within `sent_gap` is as close as it, and is sent with a
+    sure answer to a model.
     """
 
     order: Sequence[int]
@@ -142,12 +149,14 @@ class Assessment:
     signals: Signals
     probability: float
     decision: Decision
+    sent_gap: float = 0.0
 
-    def close(self, limit: int = MAX_CANDIDATES) -> list[int]:
-        """The best passage and the runners-up close to it, best first, at most `limit`."""
+    def close(self, limit: int = MAX_CANDIDATES, gap: float | None = None) -> list[int]:
+        """The best passage and the runners-up within `gap` (by default `self.gap`) of
+        it, best first, at most `limit`."""
         if not self.order:
             return []
-        floor = self.closeness[0] - self.gap
+        floor = self.closeness[0] - (self.gap if gap is None else gap)
         shown = self.order[:NEAREST_SHOWN]
         chosen = [
             number for number, near in zip(shown, self.closeness, strict=False) if near >= floor
@@ -160,6 +169,11 @@ class Assessment:
         close = self.close()
         return close if len(close) >= 2 else list(self.order[:2])
 
+    def sent(self) -> list[int]:
+        """What a sure answer sends to a model: its passage and any runner-up as close
+        as it (within `sent_gap`)."""
+        return self.close(gap=self.sent_gap)
+
 
 def assess(
     model: ConfidenceModel,
@@ -168,17 +182,19 @@ def assess(
     gap: float,
     signals: Signals,
     tied: bool = False,
+    sent_gap: float | None = None,
 ) -> Assessment:
     """The decision for a ranking. `tied`: the best passage and the runner-up are equal
     in every ranking, so however sure the model is of one of them, the question is
-    ambiguous."""
+    ambiguous. `sent_gap`: see `Assessment` (by default `gap`)."""
     probability = model.probability(signals)
     decision = model.decide(signals)
     if decision == "answered" and tied:
         decision = "ambiguous"  # neither ranking tells the two best apart
     if decision == "ambiguous" and len(order) < 2:
         decision = "no_evidence"  # one passage alone is not "several"
-    return Assessment(order, closeness, gap, signals, probability, decision)
+    sent = gap if sent_gap is None else sent_gap
+    return Assessment(order, closeness, gap, signals, probability, decision, sent)
 
 
 # Why a ranked or hybrid retrieval did not answer, as the user reads it.
@@ -195,9 +211,9 @@ def conclude(
     runner_up_score: float | None,
     mode: Mode,
 ) -> Evidence | NoEvidence:
-    """The decision as retrieval's result: the answer's passage with its close runners-up
-    first (then the others, up to `count` in all), or the candidates of an ambiguous
-    question, or the nearest passages of one with no convincing passage."""
+    """The decision as retrieval's result: the answer's passage with the runners-up as
+    close as it first (then the others, up to `count` in all), or the candidates of an
+    ambiguous question, or the nearest passages of one with no convincing passage."""
     confidence = round(assessment.probability, 4)
     if assessment.decision == "no_evidence":
         nearest = tuple(map(library.passage, assessment.order[:NEAREST_SHOWN]))
@@ -205,7 +221,7 @@ def conclude(
     if assessment.decision == "ambiguous":
         candidates = tuple(map(library.passage, assessment.candidates()))
         return NoEvidence(AMBIGUOUS, candidates, mode, ambiguous=True, confidence=confidence)
-    close = assessment.close()
+    close = assessment.sent()
     others = [number for number in assessment.order if number not in close]
     shown = [*close, *others][: max(count, 1)]
     return Evidence(

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-
 # Pieces compared with each other to measure the background: enough for a steady mean,
 # few enough to cost milliseconds at 50,000 pieces.
 BACKGROUND_ROWS = 64

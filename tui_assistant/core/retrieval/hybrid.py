@@ -23,14 +23,15 @@ import numpy as np
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.retrieval.confidence import (
     CLOSE_MEANING_GAP,
+    SENT_MEANING_GAP,
     Assessment,
     ConfidenceModel,
     Signals,
     assess,
     conclude,
 )
-from tui_assistant.core.retrieval.fitted import HYBRID_MODEL, SECTION_WEIGHTS
 from tui_assistant.core.retrieval.dense import Background, DenseIndex, PassageVectors
+from tui_assistant.core.retrieval.fitted import HYBRID_MODEL, SECTION_WEIGHTS
 from tui_assistant.core.retrieval.fusion import RRF_K, reciprocal_rank_fusion
 from tui_assistant.core.retrieval.index import KeyFunction
 from tui_assistant.core.retrieval.keyword import holds
@@ -77,8 +78,8 @@ class Fused:
     ranking: Ranking | None
     signals: Signals
     # The best passage and the runner-up are equal in both rankings.
-    tied: bool = False
-    background: Background = Background()
+    tied: bool
+    background: Background
 
     def closeness(self, numbers: Sequence[int]) -> list[float]:
         """How close each passage is in meaning (`Background.scaled`)."""
@@ -144,7 +145,13 @@ class HybridRetriever:
         """The fused ranking judged by the confidence model."""
         closeness = fused.closeness(fused.order[: max(NEAREST_SHOWN, 1)])
         return assess(
-            self.model, fused.order, closeness, CLOSE_MEANING_GAP, fused.signals, fused.tied
+            self.model,
+            fused.order,
+            closeness,
+            CLOSE_MEANING_GAP,
+            fused.signals,
+            fused.tied,
+            SENT_MEANING_GAP,
         )
 
     def scored(self, question: str, count: int) -> list[tuple[int, float]]:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.retrieval.confidence import (
     CLOSE_SCORE_SHARE,
+    SENT_SCORE_SHARE,
     Assessment,
     ConfidenceModel,
     Signals,
@@ -166,7 +167,9 @@ class RankedRetriever:
         closeness = [ranking.scores[number] / ranking.score for number in order]
         signals = ranking_signals(ranking)
         tied = ranking.margin == 0.0
-        return assess(self.model, order, closeness, CLOSE_SCORE_SHARE, signals, tied)
+        return assess(
+            self.model, order, closeness, CLOSE_SCORE_SHARE, signals, tied, SENT_SCORE_SHARE
+        )
 
     def scored(self, question: str, count: int) -> list[tuple[int, float]]:
         """The best `count` passages by BM25F score, best first."""
@@ -245,9 +248,7 @@ def ranking_signals(ranking: Ranking) -> Signals:
     return word_signals(ranking, ranking.passage_number)
 
 
-def word_signals(
-    ranking: Ranking | None, best: int, order: Sequence[int] | None = None
-) -> Signals:
+def word_signals(ranking: Ranking | None, best: int, order: Sequence[int] | None = None) -> Signals:
     """The word ranking's signals about passage `best`: its lead over the best other
     passage (over the top word score), and the shares of the question's words it
     matches and that no passage holds. `order`: the word ranking, best first (by

@@ -48,9 +48,7 @@ def opening_passages(library: Library) -> frozenset[int]:
     """The passage numbers that open their document (its first passage)."""
     first_positions = {document.first for document in library.documents if document.count}
     return frozenset(
-        number
-        for number, position in enumerate(library.positions)
-        if position in first_positions
+        number for number, position in enumerate(library.positions) if position in first_positions
     )
 
 
