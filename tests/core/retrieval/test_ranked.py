@@ -231,6 +231,27 @@ def test_question_framing_words_do_not_count_in_ranked(make_library: MakeLibrary
     assert evidence.matched_words == ("knif", "block")
 
 
+NOTES = {
+    "boiler": ("Boiler", "Bleed the radiators each autumn and check the pressure gauge."),
+    "garden": ("Garden", "Water the tomatoes every morning in summer and mulch the beds."),
+    "bicycle": (
+        "Bicycle",
+        "Oil the bicycle chain every 300 kilometres, and wipe off the excess oil.",
+    ),
+}
+
+
+def test_a_small_notes_folder_answers_a_plainly_worded_question(
+    make_library: MakeLibrary,
+) -> None:
+    _, ranked = retrievers(make_library(NOTES))
+    # "often" is in no note; it frames the question rather than naming its subject.
+    evidence = ranked.retrieve("How often should I oil my bicycle chain?")
+    assert isinstance(evidence, Evidence) and evidence.passage.id == "bicycle"
+    refusal = ranked.retrieve("How do I change the oil in my car engine?")
+    assert isinstance(refusal, NoEvidence) and not refusal.ambiguous
+
+
 def test_ranked_never_reads_library_files(monkeypatch: pytest.MonkeyPatch) -> None:
     passages = [
         Passage(passage_id, title, text, f"nowhere/{passage_id}.md")

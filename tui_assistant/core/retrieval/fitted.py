@@ -8,10 +8,10 @@ from tui_assistant.core.retrieval.confidence import ConfidenceModel, Logistic
 from tui_assistant.core.retrieval.sections import SectionWeights
 
 SECTION_WEIGHTS = SectionWeights(
-    word_score=4.1813,
-    word_share=2.3387,
-    meaning=1.7970,
-    opening=-0.7503,
+    word_score=4.1705,
+    word_share=2.3541,
+    meaning=1.7968,
+    opening=-0.7496,
 )
 HYBRID_MODEL = ConfidenceModel(
     sure=Logistic(
@@ -24,14 +24,14 @@ HYBRID_MODEL = ConfidenceModel(
             "neighbour",
         ),
         coefficients=(
-            2.7357,
-            1.7721,
-            0.9507,
-            0.0198,
-            0.3310,
-            0.3306,
+            2.7278,
+            1.7762,
+            0.9480,
+            0.0196,
+            0.3292,
+            0.3284,
         ),
-        intercept=-2.9143,
+        intercept=-2.9099,
     ),
     offer=Logistic(
         names=(
@@ -40,14 +40,14 @@ HYBRID_MODEL = ConfidenceModel(
             "unknown_share",
         ),
         coefficients=(
-            4.4655,
-            4.7426,
-            -1.5068,
+            4.4431,
+            4.7572,
+            -1.4965,
         ),
-        intercept=-1.6431,
+        intercept=-1.6501,
     ),
-    answer_at=0.8200,
-    close_at=0.7891,
+    answer_at=0.8188,
+    close_at=0.7878,
 )
 RANKED_MODEL = ConfidenceModel(
     sure=Logistic(
@@ -58,12 +58,12 @@ RANKED_MODEL = ConfidenceModel(
             "unknown_share",
         ),
         coefficients=(
-            2.9400,
-            1.9651,
-            1.1740,
-            -3.2554,
+            2.9188,
+            2.0403,
+            1.1124,
+            -3.1894,
         ),
-        intercept=-2.3777,
+        intercept=-2.3845,
     ),
     offer=Logistic(
         names=(
@@ -71,11 +71,11 @@ RANKED_MODEL = ConfidenceModel(
             "unknown_share",
         ),
         coefficients=(
-            6.2531,
-            -1.6849,
+            6.2528,
+            -1.6680,
         ),
-        intercept=-1.1306,
+        intercept=-1.1454,
     ),
-    answer_at=0.7716,
-    close_at=0.8386,
+    answer_at=0.7723,
+    close_at=0.8366,
 )

@@ -65,7 +65,7 @@ PATH_WEIGHT = 2.0
 PATH_LENGTH_EFFECT = 0.75
 
 # Words that frame a question without naming its topic ("I'm trying to...", "is it
-# possible to make..."), dropped from ranked questions. Chosen from how
+# possible to make...", "how often should I..."), dropped from ranked questions. Chosen from how
 # questions are phrased, not from the development sets' failures; `normalise`
 # already drops how/why/can/does/what. Ranked-only, so `keyword` results never change.
 QUESTION_WORDS: frozenset[str] = frozenset(
@@ -76,6 +76,7 @@ QUESTION_WORDS: frozenset[str] = frozenset(
     go going goes make makes making made possible
     anyone anybody someone somebody something anything thing things
     sure actually hi hello thanks thank
+    often usually typically normally generally properly correctly exactly basically ok okay
     """.split()
 )
 # Compared as normalised keys, so inflections ("thinking", "tries") are dropped too.
