@@ -81,8 +81,9 @@ OFFER_NAMES = {
     "ranked": ("matched_share", "unknown_share"),
 }
 GAPS = {"hybrid": confidence.CLOSE_MEANING_GAP, "ranked": confidence.CLOSE_SCORE_SHARE}
-# Answer thresholds of the frontier table.
+# Answer and offer thresholds of the frontier tables.
 FRONTIER = (0.5, 0.6, 0.7, 0.8, 0.9)
+OFFER_FRONTIER = (0.3, 0.5, 0.7, 0.8, 0.9)
 NEUTRAL = SectionWeights(0.0, 0.0, 0.0, 0.0)
 FITTED_MODULE = ROOT / "tui_assistant" / "core" / "retrieval" / "fitted.py"
 
@@ -296,20 +297,28 @@ def summary(metrics: Sequence[Metrics]) -> str:
     )
 
 
+def fold_metrics(folds: dict[str, Fold], mode: str, **thresholds: float) -> list[Metrics]:
+    """Each set measured by the fold that left it out, with some thresholds moved."""
+    return [
+        measure(
+            [case for case in fold.cases if case.set_name == name],
+            replace(fold.model, **thresholds),
+            GAPS[mode],
+        )
+        for name, fold in folds.items()
+    ]
+
+
 def frontier(folds: dict[str, Fold], mode: str) -> None:
-    """The same folds with only the answer threshold moved."""
+    """The same folds with only the answer threshold moved, then only the offer one."""
     print(f"\n### `{mode}` frontier: each set left out, other answer thresholds\n")
     print(
         "| answer threshold | precision, mean (lowest) | coverage, mean (lowest)"
         " | first shown right, mean | unanswerable answered, highest |"
     )
     print("| --- | --- | --- | --- | --- |")
-    gap = GAPS[mode]
     for threshold in FRONTIER:
-        metrics = []
-        for name, fold in folds.items():
-            group = [case for case in fold.cases if case.set_name == name]
-            metrics.append(measure(group, replace(fold.model, answer_at=threshold), gap))
+        metrics = fold_metrics(folds, mode, answer_at=threshold)
         precision = [m.precision for m in metrics]
         coverage = [m.coverage for m in metrics]
         first = [m.first_right_share for m in metrics]
@@ -318,6 +327,21 @@ def frontier(folds: dict[str, Fold], mode: str) -> None:
             f"| {threshold:.2f} | {sum(precision) / len(precision):.2f} ({min(precision):.2f})"
             f" | {sum(coverage) / len(coverage):.2f} ({min(coverage):.2f})"
             f" | {sum(first) / len(first):.2f} | {max(wrong):.2f} |"
+        )
+    print(f"\n### `{mode}` frontier: each set left out, other offer thresholds\n")
+    print(
+        "| offer threshold | first shown right, mean (lowest) | unanswerable offered, mean"
+        " (highest) | unanswerable answered, highest |"
+    )
+    print("| --- | --- | --- | --- |")
+    for threshold in OFFER_FRONTIER:
+        metrics = fold_metrics(folds, mode, close_at=threshold)
+        first = [m.first_right_share for m in metrics]
+        offered = [m.offered_share for m in metrics]
+        wrong = [m.unanswerable_share for m in metrics]
+        print(
+            f"| {threshold:.2f} | {sum(first) / len(first):.2f} ({min(first):.2f})"
+            f" | {sum(offered) / len(offered):.2f} ({max(offered):.2f}) | {max(wrong):.2f} |"
         )
 
 
