@@ -2,13 +2,15 @@
 
 `TUI_ASSISTANT_RETRIEVAL=hybrid`. The lexical side is `ranked` (BM25F) without its
 refusal; the dense side scores each passage by the cosine similarity of its best piece
-to the question. The two rankings are fused by reciprocal rank fusion
-(`core.fusion`). How sure the result is comes from `core.confidence`: whether both
-rankings put the same passage first, its cosine similarity and its lead over the next
-passage, its word score's lead, the share of the question's words it matches, and where
-each ranking puts the other's best. A BM25 score means nothing from one library to the
-next; these signals, fitted across the development sets together, carried over to a set
-left out of the fit (docs/retrieval.md).
+to the question. The two rankings are fused by reciprocal rank fusion (`fusion`), and
+the fused ranking's first places ordered again by the section score (`sections`), which
+tells a section from its neighbours. How sure the result is comes from `confidence`:
+how close the best passage is against the library's background, the share of the
+question's words it matches, where each ranking puts the other's best, its section
+score's lead, and whether the runner-up is its neighbour. Neither a BM25 score nor a raw
+cosine means the same from one library or model to the next; these signals, fitted
+across the development sets together, carried over to a set left out of the fit
+(docs/retrieval.md).
 """
 
 from __future__ import annotations
