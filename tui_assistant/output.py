@@ -168,6 +168,8 @@ def format_eval_report(report: EvalReport, library: Path, retrieval: str, mode: 
         f"on screen (expected passage answered, or a candidate or nearest): {report.on_screen:.1%}",
         f"answered though no passage was expected: {report.unanswerable_answered:.1%}",
         f"coverage (answerable answered with the expected passage): {report.coverage:.1%}",
+        f"first right (answerable whose first passage shown is the expected one): "
+        f"{report.first_right:.1%}",
     ]
     if report.model is not None:
         model = report.model

@@ -157,20 +157,41 @@ async def test_instructions_in_a_question_cannot_redirect_the_citation(
 ) -> None:
     question = f"how much salt for pasta water? {INJECTION}"
 
-    only_pasta_sent = await service_over(honest_library, ObedientProvider(), 1).ask(
-        question, Conversation()
-    )
-    # The question's words make the knife passage a runner-up, so it is sent and may be
-    # cited; the claim is still read against it, and it does not back it.
-    both_sent = await service_over(honest_library, ObedientProvider(), support_mode="strict").ask(
-        question, Conversation()
-    )
+    # A sure keyword answer is sent alone, whatever the passages setting: the knife
+    # passage the injection names was never sent, so citing it fails the check.
+    alone = await service_over(honest_library, ObedientProvider(), 3).ask(question, Conversation())
+    # Sent beside the answer's passage, the knife passage may be cited; the claim is
+    # still read against it, and it does not back it.
+    library = memory_library(honest_library)
+    pasta, knife = library.get("pasta-water"), library.get("knife-care")
+    assert pasta is not None and knife is not None
+    both = Evidence((pasta, knife), ("salt",), 2.0, 1.0, "keyword", close_count=2)
+    both_sent = await AnswerService(
+        FixedRetriever(library, both), ObedientProvider(), support_mode="strict"
+    ).ask(question, Conversation())
 
-    assert only_pasta_sent.reason is Reason.UNVERIFIED
-    assert only_pasta_sent.answer is None
+    assert [passage.id for passage in alone.passages] == ["pasta-water"]
+    assert alone.reason is Reason.UNVERIFIED
+    assert alone.answer is None
     assert [passage.id for passage in both_sent.passages] == ["pasta-water", "knife-care"]
     assert both_sent.reason is Reason.UNSUPPORTED
     assert both_sent.answer is None
+
+
+class FixedRetriever:
+    """Retrieval whose result is given: the service's checks are tested, not a ranking."""
+
+    mode = "keyword"
+
+    def __init__(self, library: Any, result: Evidence) -> None:
+        self.library = library
+        self.result = result
+
+    def retrieve(self, question: str, count: int = 1) -> Evidence:
+        return self.result
+
+    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
+        return []
 
 
 # --- Several passages: only the ids sent count, and every quote is found ------------

@@ -225,3 +225,28 @@ async def test_the_model_picks_among_candidates_and_its_answer_says_it_is_a_mode
     )
     assert deterministic.evidence is not None and not deterministic.evidence.model_picks
     assert not deterministic.from_model
+
+
+@pytest.mark.parametrize("mode", ["keyword", "ranked"])
+async def test_every_mode_sends_a_sure_answer_without_runners_up_that_share_a_word(
+    mode: str,
+) -> None:
+    from tui_assistant.core.retrieval.keyword import KeywordRetriever
+    from tui_assistant.core.retrieval.ranked import RankedRetriever
+
+    cooking = library_of(
+        Passage(id=pid, title=title, text=text, source_path=f"lessons/{pid}.md")
+        for pid, title, text in [
+            ("pasta", "Pasta water", "Salt the pasta water with ten grams of salt per litre."),
+            ("eggs", "Boiled eggs", "Boil the eggs in salted water for six minutes."),
+            ("rice", "Rice", "Rinse the rice, then simmer it in salted water."),
+        ]
+    )
+    retriever = KeywordRetriever(cooking) if mode == "keyword" else RankedRetriever(cooking)
+    provider = CitingProvider()
+    service = AnswerService(retriever, provider, passages_sent=3)
+    outcome = await service.ask("How many grams of salt per litre of pasta water?", Conversation())
+    assert outcome.answered
+    # The others hold "salt" and "water" too: one key away on screen, never sent.
+    assert provider.sent == ["pasta"]
+    assert len(outcome.evidence.passages if outcome.evidence else ()) > 1

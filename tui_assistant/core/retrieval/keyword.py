@@ -61,6 +61,8 @@ class KeywordRetriever:
             return Search(refusal, scored)
         present, winner, score, runner_up = chosen
         others = best_numbers(scores, count - 1, skip=winner) if count > 1 else []
+        # The rule answers only when one passage wins outright: no runner-up is as close,
+        # so a model gets the winner alone; the others stay one key away.
         evidence = Evidence(
             passages=tuple(map(self.library.passage, [winner, *others])),
             matched_words=tuple(
@@ -71,6 +73,7 @@ class KeywordRetriever:
             score=score,
             runner_up_score=runner_up,
             mode=self.mode,
+            close_count=1,
         )
         return Search(evidence, scored)
 
