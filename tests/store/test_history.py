@@ -322,5 +322,7 @@ def test_history_written_by_earlier_versions_still_loads(tmp_path: Path) -> None
     assert (first.record.passages, first.record.quotes, first.record.retrieval) == ([], [], None)
     assert second.status.startswith("refused: several passages might answer this")
     assert [passage.id for passage in second.record.nearest] == ["pasta-water"]
-    # Read back, each is written again as it was read.
-    assert json.loads(EARLIER_RECORDS[1])["outcome"] == second.record.to_json()
+    # Read back, each is written again as it was read, its passages of no library name.
+    earlier = json.loads(EARLIER_RECORDS[1])["outcome"]
+    earlier["nearest"] = [{**near, "library": ""} for near in earlier["nearest"]]
+    assert earlier == second.record.to_json()

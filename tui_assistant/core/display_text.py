@@ -25,6 +25,8 @@ _ESCAPE_SEQUENCE = re.compile(
 )
 _ESCAPE_START = re.compile("[\x1b\x90\x98\x9b\x9d\x9e\x9f]")
 
+_BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+\n")
+
 _BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 )
@@ -47,6 +49,13 @@ def clean_display_text(text: str) -> str:
         if ch in "\n\t"
         or (ch not in _BIDI_CONTROLS and unicodedata.category(ch) not in ("Cc", "Cs"))
     )
+
+
+def collapsed_blank_lines(text: str) -> str:
+    """`text` with every run of blank lines as one blank line: a passage keeps one line
+    per file line (markup the page does not show is an empty line), which reads as
+    holes once the passage is shown on its own."""
+    return _BLANK_LINES.sub("\n\n", text)
 
 
 def one_line(text: str) -> str:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,7 +41,12 @@ from tui_assistant.core.display_text import clean_display_text
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.record import OutcomeRecord, Turn
 from tui_assistant.errors import validation_problems
-from tui_assistant.store.atomic_files import locked, replace_file, sync_folder, write_all
+from tui_assistant.store.atomic_files import (
+    locked_in_place,
+    replace_file,
+    sync_folder,
+    write_all,
+)
 from tui_assistant.store.index_store import store_path
 
 # The one history file of versions that kept a single conversation for every library;
@@ -140,19 +145,10 @@ class HistoryStore:
             return
         self._stored = 0
 
-    @contextlib.contextmanager
-    def _locked(self, flags: int) -> Iterator[int]:
+    def _locked(self, flags: int) -> contextlib.AbstractContextManager[int]:
         """The file, opened with `flags` and locked. A file replaced by a compaction
         while this waited for the lock is opened again, so nothing goes to the old one."""
-        while True:
-            with locked(self.path, flags) as descriptor:
-                try:
-                    current = os.stat(self.path).st_ino == os.fstat(descriptor).st_ino
-                except FileNotFoundError:
-                    current = False
-                if current:
-                    yield descriptor
-                    return
+        return locked_in_place(self.path, flags)
 
     def _rewrite(self, lines: list[bytes]) -> None:
         """Put a file of exactly `lines` in place atomically (caller holds the lock)."""

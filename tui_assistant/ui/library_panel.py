@@ -259,7 +259,7 @@ class LibraryPanel(Vertical):
         if not self.loaded:
             self._status_bar.note = "still indexing: the library is not loaded yet"
             return
-        self.app.push_screen(LibraryReportScreen(self.context.report))
+        self.app.push_screen(LibraryReportScreen(self.context.reports))
 
     # -- hybrid retrieval's vectors, computed in the background -----------------------
 
