@@ -20,7 +20,7 @@ from tests.helpers import BUNDLED_LESSONS, PROJECT_ROOT, cli_env, write_lesson
 from tests.helpers.mcp_client import SALT, data, serving
 
 DOCKER_DOCS = PROJECT_ROOT / "eval" / "docker-docs"
-TOOLS = {"search", "read", "check", "ask"}
+TOOLS = {"search", "read", "check", "status", "gaps", "ask"}
 
 
 async def test_every_tool_is_listed_with_its_output_schema(tmp_path: Path) -> None:
@@ -71,6 +71,7 @@ async def test_search_read_check_and_ask_on_the_bundled_lessons(tmp_path: Path) 
         "found": True,
         "line": 5,
         "end_line": 5,
+        "found_elsewhere": None,
     }
     assert good["problems"] == [] and good["unsupported_sentences"] == []
     assert asked["outcome"] == "answered" and asked["passage_id"] == "pasta-water"

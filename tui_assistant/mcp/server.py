@@ -223,7 +223,12 @@ def serve(context: AppContext, http: HttpAddress | None = None, token: str | Non
     if http is None:
         server.run("stdio")
     else:
-        app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=http.host)
+        # Each result as one JSON response rather than an event stream: no tool sends
+        # anything before its result, and a loaded server answers half again as many
+        # calls a second (docs/performance.md).
+        app = server.streamable_http_app(
+            streamable_http_path=MCP_PATH, host=http.host, json_response=True
+        )
         run_http(app, http, token)
     return 0
 
