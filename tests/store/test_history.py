@@ -21,6 +21,7 @@ from tui_assistant.store.history import (
     MAX_TURNS_KEPT,
     HistoryStore,
     export_markdown,
+    history_path,
     stored_turn,
 )
 
@@ -326,3 +327,13 @@ def test_history_written_by_earlier_versions_still_loads(tmp_path: Path) -> None
     earlier = json.loads(EARLIER_RECORDS[1])["outcome"]
     earlier["nearest"] = [{**near, "library": ""} for near in earlier["nearest"]]
     assert earlier == second.record.to_json()
+
+
+def test_libraries_searched_together_have_a_history_of_their_own(tmp_path: Path) -> None:
+    docs, api = tmp_path / "docs", tmp_path / "api"
+    alone = history_path(tmp_path, docs)
+    together = history_path(tmp_path, [docs, api])
+    assert alone == history_path(tmp_path, [docs])
+    assert together.parent == alone.parent and together != alone
+    assert together.name.startswith("docs+api-")
+    assert together != history_path(tmp_path, [api, docs])

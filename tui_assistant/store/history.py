@@ -2,8 +2,9 @@
 
 Each library has its own file, `history/<library store name>.jsonl` in the data
 folder (named like the library's index store), so one library's questions never show
-while another is open. A question is kept to its first `MAX_QUESTION_CHARS`
-characters: a longer one is refused without being read, and its record needs no more.
+while another is open; libraries searched together have one of their own. A question
+is kept to its first `MAX_QUESTION_CHARS` characters: a longer one is refused without
+being read, and its record needs no more.
 
 Each record is written with a single `write` of a complete line and `fsync`ed, so a
 crash can at worst leave one torn final line. Loading skips any line that is not a
@@ -26,6 +27,7 @@ written by earlier versions load too: a field added since reads as null or empty
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -71,10 +73,18 @@ class LoadedHistory:
     total: int = 0
 
 
-def history_path(data_dir: Path, library_folder: Path) -> Path:
-    """`<data dir>/history/<name of the library's index store>.jsonl`."""
-    store = store_path(Path(data_dir), library_folder)
-    return Path(data_dir) / HISTORY_FOLDER / store.with_suffix(".jsonl").name
+def history_path(data_dir: Path, library: Path | Sequence[Path]) -> Path:
+    """`<data dir>/history/<name of the library's index store>.jsonl`; for several
+    libraries searched together, `<their names joined by +>-<hash of their paths>.jsonl`."""
+    folders = [library] if isinstance(library, Path) else list(library)
+    stores = [store_path(Path(data_dir), folder) for folder in folders]
+    if len(stores) == 1:
+        name = stores[0].with_suffix(".jsonl").name
+    else:
+        digest = hashlib.sha256("\0".join(store.stem for store in stores).encode()).hexdigest()
+        joined = "+".join(store.stem.rsplit("-", 1)[0] for store in stores)[:60]
+        name = f"{joined}-{digest[:16]}.jsonl"
+    return Path(data_dir) / HISTORY_FOLDER / name
 
 
 class HistoryStore:
@@ -82,7 +92,11 @@ class HistoryStore:
     folder when `library` is given, else `history.jsonl` there."""
 
     def __init__(
-        self, data_dir: Path, keep: int = MAX_TURNS_KEPT, *, library: Path | None = None
+        self,
+        data_dir: Path,
+        keep: int = MAX_TURNS_KEPT,
+        *,
+        library: Path | Sequence[Path] | None = None,
     ) -> None:
         if library is None:
             self.path = Path(data_dir) / HISTORY_FILE_NAME

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import memory_library, write_lesson
+from tui_assistant.core.library.changes import PassageChanges, passage_changes
 from tui_assistant.core.library.combined import combine
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.library.names import (
@@ -181,3 +182,13 @@ def test_a_prefixed_id_splits_back_and_a_plain_id_has_no_library() -> None:
         "guides/hooks#onrequest",
     )
     assert split_id("guides/hooks#onrequest") == (None, "guides/hooks#onrequest")
+
+
+def test_a_reload_counts_what_changed_library_by_library(tmp_path: Path) -> None:
+    kitchen = folder_of(tmp_path, "kitchen", {"pasta": ("Pasta", "Salt the water.")})
+    garden = folder_of(tmp_path, "garden", {"compost": ("Compost", "Turn the heap.")})
+    before = combine([memory_library(kitchen), memory_library(garden)])
+    write_lesson(garden, "roses", "Roses", "Prune in winter.")
+    (kitchen / "pasta.md").write_text("# Pasta\n\nSalt the water well.\n", encoding="utf-8")
+    after = combine([memory_library(kitchen), memory_library(garden)])
+    assert passage_changes(before, after) == PassageChanges(added=2, removed=1)
