@@ -116,22 +116,30 @@ def main() -> int:
             data_dir=data_dir,
             retrieval=mode,
         )
+        pooled: dict[str, list[EvalReport]] = {"alone": [], "together": []}
         for name, cases_path, folder in sets:
             alone_settings = Settings(  # type: ignore[call-arg]
                 library=[f"{name}={folder}"], data_dir=data_dir, retrieval=mode
             )
-            rows = [
-                ("alone", measured(run(alone_settings, cases_of(cases_path, None)), None)),
-                ("together", measured(run(together, cases_of(cases_path, name)), name)),
-            ]
-            for searched, m in rows:
-                print(
-                    f"| {mode} | {name} | {searched} | {m.cases} | {m.answered} "
-                    f"| {m.precision:.3f} | {m.first_right:.3f} | {m.coverage:.3f} "
-                    f"| {m.unanswerable_answered:.3f} | {m.other_library} |",
-                    flush=True,
-                )
+            alone = run(alone_settings, cases_of(cases_path, None))
+            both = run(together, cases_of(cases_path, name))
+            pooled["alone"].append(alone)
+            pooled["together"].append(both)
+            print_row(mode, name, "alone", measured(alone, None))
+            print_row(mode, name, "together", measured(both, name))
+        for searched, reports in pooled.items():
+            union = EvalReport(tuple(r for report in reports for r in report.results))
+            print_row(mode, "all three", searched, measured(union, None))
     return 0
+
+
+def print_row(mode: str, name: str, searched: str, m: Measured) -> None:
+    print(
+        f"| {mode} | {name} | {searched} | {m.cases} | {m.answered} "
+        f"| {m.precision:.3f} | {m.first_right:.3f} | {m.coverage:.3f} "
+        f"| {m.unanswerable_answered:.3f} | {m.other_library if name != 'all three' else ''} |",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

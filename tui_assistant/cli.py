@@ -301,7 +301,8 @@ def _run_status(args: argparse.Namespace) -> int:
 
     context = with_stored_vectors(_open(args, embed_now=False))
     try:
-        status = status_of(context, watching=False)
+        # As the MCP server would serve them: it watches the folders as the setting says.
+        status = status_of(context, watching=context.settings.watch)
     finally:
         context.library.close()
     if args.json:

@@ -223,3 +223,26 @@ async def test_a_warm_server_answers_with_hybrid_from_its_first_call(tmp_path: P
     assert lessons["retrieval"] == "hybrid"
     assert lessons["vectors"] == lessons["passages"]
     assert lessons["embedding_model"]
+
+
+async def test_the_server_reads_changed_documents_again_by_itself(tmp_path: Path) -> None:
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    write_lesson(folder, "rice", "Cooking rice", "Rinse the rice, then simmer it covered.")
+    question = "how long do I steep the oolong tea leaves"
+    async with serving(tmp_path, folder, env={"TUI_ASSISTANT_WATCH": "true"}) as session:
+        before = data(await session.call_tool("search", {"question": question}))
+        [status] = data(await session.call_tool("status", {}))["libraries"]
+        write_lesson(folder, "tea", "Oolong tea", "Steep the oolong tea leaves for three minutes.")
+        found = before
+        for _ in range(600):  # until the change is read (bounded, without a clock)
+            found = data(await session.call_tool("search", {"question": question}))
+            if found["passages"] and found["passages"][0]["id"] == "tea":
+                break
+            await asyncio.sleep(0.05)
+        [after] = data(await session.call_tool("status", {}))["libraries"]
+    assert [p["id"] for p in before["passages"]] != ["tea"]
+    assert found["passages"][0]["id"] == "tea"
+    assert status["watch"] is True and (status["documents"], after["documents"]) == (1, 2)
+    assert after["read_at"] >= status["read_at"]
+    assert "reloaded: +1 \N{MINUS SIGN}0 passages" in (tmp_path / "stderr.txt").read_text()

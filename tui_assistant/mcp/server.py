@@ -23,6 +23,8 @@ import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
+from functools import partial
+from pathlib import Path
 from typing import Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
@@ -32,7 +34,9 @@ from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import ValidationError
 
 from tui_assistant import PROG, __version__
+from tui_assistant.core.documents.passage import document_kind
 from tui_assistant.core.gaps import GapList
+from tui_assistant.core.library.changes import passage_changes
 from tui_assistant.core.record import OutcomeRecord
 from tui_assistant.errors import error_line, validation_problems
 from tui_assistant.mcp.http import MCP_PATH, HttpAddress, run_http
@@ -53,7 +57,8 @@ from tui_assistant.mcp.tools import (
     SearchResult,
     SourcePath,
 )
-from tui_assistant.wiring.context import AppContext
+from tui_assistant.store.watch import settled_changes
+from tui_assistant.wiring.context import AppContext, load_library
 from tui_assistant.wiring.status import StatusResult
 
 # Embedding progress is written at most this often (and when it ends).
@@ -138,11 +143,16 @@ def _answer(call: Callable[[], _Result]) -> _Result:
 
 class Serving:
     """The tools the server answers with now. The move to hybrid (`upgrade_to_hybrid`)
-    puts tools over the hybrid context in their place, on the event loop; each call
-    reads them once, so it is answered by one context from start to end."""
+    and a reload (`reload_on_changes`) put tools over the new context in their place, on
+    the event loop; each call reads them once, so it is answered by one context from
+    start to end. `watching`: the libraries' folders are watched (TUI_ASSISTANT_WATCH)."""
 
-    def __init__(self, context: AppContext) -> None:
-        self.tools = LibraryTools(context)
+    def __init__(self, context: AppContext, watching: bool = False) -> None:
+        self.watching = watching
+        self.tools = LibraryTools(context, watching)
+
+    def answer_from(self, context: AppContext) -> None:
+        self.tools = LibraryTools(context, self.watching)
 
 
 def build_server(serving: Serving) -> AgentServer:
@@ -201,16 +211,19 @@ def build_server(serving: Serving) -> AgentServer:
 
 @contextlib.asynccontextmanager
 async def lifespan(serving: Serving) -> AsyncIterator[None]:
-    """While the server serves: under `hybrid`, the move to it."""
-    upgrade = None
+    """While the server serves: under `hybrid`, the move to it; when watching, a reload
+    whenever documents change."""
+    tasks = []
     context = serving.tools.context
     if context.choice.mode == "hybrid" and context.vectors is None:
-        upgrade = asyncio.create_task(upgrade_to_hybrid(serving))
+        tasks.append(asyncio.create_task(upgrade_to_hybrid(serving)))
+    if serving.watching:
+        tasks.append(asyncio.create_task(reload_on_changes(serving)))
     try:
         yield
     finally:
-        if upgrade is not None:
-            upgrade.cancel()
+        for task in tasks:
+            task.cancel()
 
 
 def serve(context: AppContext, http: HttpAddress | None = None, token: str | None = None) -> int:
@@ -219,7 +232,7 @@ def serve(context: AppContext, http: HttpAddress | None = None, token: str | Non
     # The app's warnings are already written as one `warning:` line each; the SDK's
     # root handler would write them a second time.
     logging.getLogger("tui_assistant").propagate = False
-    server = build_server(Serving(context))
+    server = build_server(Serving(context, watching=context.settings.watch))
     if http is None:
         server.run("stdio")
     else:
@@ -243,10 +256,57 @@ async def upgrade_to_hybrid(serving: Serving) -> None:
     except Exception as error:  # the library keeps answering lexically
         _say(f"warning: hybrid retrieval is off: {error_line(error)}")
         return
-    hybrid = context.with_vectors(embedded)
-    if hybrid is not None:
-        serving.tools = LibraryTools(hybrid)
+    hybrid = serving.tools.context.with_vectors(embedded)
+    if hybrid is not None:  # else a reload meanwhile brought vectors of its own
+        serving.answer_from(hybrid)
         _say("hybrid retrieval is on")
+
+
+async def reload_on_changes(serving: Serving) -> None:
+    """Watch every library's folder; after each settled burst of changes, read the
+    libraries again off the event loop (only changed files; under `hybrid`, only their
+    passages embedded) and answer from them. A reload that fails leaves the libraries as
+    they were, with a warning."""
+    context = serving.tools.context
+    settings = context.settings
+    kinds = set(settings.document_kinds)
+    changed = asyncio.Event()
+
+    async def watch(folder: Path) -> None:
+        try:
+            async for _ in settled_changes(
+                folder, lambda name: document_kind(name) in kinds, ignored=[settings.data_dir]
+            ):
+                changed.set()
+        except Exception as error:  # the server goes on, without watching this folder
+            _say(f"warning: {folder} is not watched ({error_line(error)})")
+
+    watchers = [asyncio.create_task(watch(part.folder)) for part in context.library.parts.values()]
+    try:
+        while True:
+            await changed.wait()
+            changed.clear()
+            current = serving.tools.context
+            try:
+                reloaded = await in_daemon_thread(partial(_reread, current))
+            except Exception as error:
+                reason = error_line(error)
+                _say(f"warning: reload failed, still serving what was read before ({reason})")
+                continue
+            serving.answer_from(reloaded)
+            _say(f"reloaded: {passage_changes(current.library, reloaded.library)}")
+    finally:
+        for watcher in watchers:
+            watcher.cancel()
+
+
+def _reread(context: AppContext) -> AppContext:
+    """`context`'s libraries read again (only changed files are), with their vectors
+    under `hybrid`."""
+    reloaded = context.with_library(load_library(context.settings))
+    if context.choice.mode == "hybrid":
+        return reloaded.with_vectors(reloaded.embed(reloaded.library)) or reloaded
+    return reloaded
 
 
 def in_daemon_thread(work: Callable[[], _Result]) -> asyncio.Future[_Result]:
