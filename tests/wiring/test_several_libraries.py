@@ -167,3 +167,23 @@ def test_stored_vectors_are_read_before_the_first_answer(
     narrowed = warm.service_for("garden")
     assert narrowed.retriever.mode == "hybrid"
     assert ask(warm, "compost heap warm", "garden").retrieval == "hybrid"
+
+
+def test_a_model_cites_a_passage_of_several_libraries_as_name_colon_id(
+    folders: tuple[Path, Path], tmp_path: Path
+) -> None:
+    from tests.helpers import ScriptedProvider
+
+    context = context_of(folders, tmp_path / "data")
+    provider = ScriptedProvider(
+        {
+            "garden:compost": 'Turn it weekly: "every week so it stays warm" [source:garden:compost].',
+            "kitchen:eggs": "Nine minutes [source:eggs].",  # the id without its library
+        }
+    )
+    service = context.service.__class__(context.service.retriever, provider)
+    compost = asyncio.run(service.ask("turn the compost heap warm", Conversation()))
+    eggs = asyncio.run(service.ask("boil the eggs minutes", Conversation()))
+    assert compost.answered and compost.citations == ("garden:compost",)
+    assert compost.quotes[0].passage_id == "garden:compost"
+    assert (eggs.answered, eggs.reason.value if eggs.reason else None) == (False, "unverified")
