@@ -96,7 +96,8 @@ async def test_ask_gives_the_same_object_as_ask_json_while_both_share_the_librar
 ) -> None:
     folder = tmp_path / "docs"
     shutil.copytree(BUNDLED_LESSONS, folder)
-    async with serving(tmp_path, folder) as session:
+    # Not watching: the server answers from the library as it read it, whatever changes.
+    async with serving(tmp_path, folder, env={"TUI_ASSISTANT_WATCH": "false"}) as session:
         asked = data(await session.call_tool("ask", {"question": SALT}))
         # Another process on the same library and index store at the same time...
         printed = await asyncio.to_thread(ask_json, tmp_path, folder)
