@@ -130,7 +130,7 @@ class HistoryStore:
 
     def append(self, outcome: Outcome, asked_at: str | None = None) -> None:
         """Write one record durably."""
-        record = _record(Turn.of(outcome, asked_at or _now()))
+        record = _record(Turn.of(outcome, asked_at or now()))
         line = json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         created = not self.path.exists()
@@ -287,5 +287,6 @@ def _empty(annotation: object) -> object:
     return 0 if annotation is int else None
 
 
-def _now() -> str:
+def now() -> str:
+    """The time now, UTC, to the second (ISO 8601), as every record says when."""
     return datetime.now(UTC).isoformat(timespec="seconds")

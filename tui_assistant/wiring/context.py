@@ -10,7 +10,6 @@ import contextlib
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +26,7 @@ from tui_assistant.core.words import stem
 from tui_assistant.errors import ConfigError
 from tui_assistant.settings import Settings
 from tui_assistant.store.gaps import gaps_path, read_gaps, record_gap
+from tui_assistant.store.history import now
 from tui_assistant.store.index_store import Progress, open_library, store_path
 from tui_assistant.wiring.retrieval_choice import (
     RetrievalChoice,
@@ -40,11 +40,6 @@ if TYPE_CHECKING:
     from tui_assistant.providers.embedding import EmbeddingSource
 
 logger = logging.getLogger(__name__)
-
-
-def now() -> str:
-    """The time now, UTC, to the second (ISO 8601)."""
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 @dataclass(frozen=True, slots=True)
