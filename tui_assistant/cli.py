@@ -1,4 +1,5 @@
-"""Command line: the TUI (default), `ask`, `eval`, `passages`, `library` and `mcp`.
+"""Command line: the TUI (default), `ask`, `eval`, `passages`, `library`, `status`,
+`gaps` and `mcp`.
 
 Exit status: 0 when the command ran, 2 for a usage or configuration error (one line on
 stderr, no traceback), 130 when interrupted. The headless commands never import
@@ -28,11 +29,13 @@ from tui_assistant.output import (
     ProgressLine,
     eval_json,
     format_eval_report,
+    format_gaps,
+    format_status,
     print_json,
     print_readable,
 )
 from tui_assistant.settings import RETRIEVAL_MODES, Settings, load_settings
-from tui_assistant.wiring.context import AppContext, open_context
+from tui_assistant.wiring.context import AppContext, open_context, with_stored_vectors
 
 if TYPE_CHECKING:
     from tui_assistant.core.evaluation import EvalCase
@@ -91,12 +94,39 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _command(
         commands,
+        "status",
+        _run_status,
+        "print one JSON object",
+        help="what answers now, per library",
+        description="Per library: documents, passages, vectors ready and their model, when "
+        "the files were read, whether they are watched, and the retrieval that answers "
+        "(as the MCP server would serve them). Embeds nothing.",
+    )
+    _command(
+        commands,
+        "gaps",
+        _run_gaps,
+        "print one JSON object",
+        help="the questions the library could not answer",
+        description="List the questions that ended unsure or with nothing (in the TUI, ask "
+        "and the MCP server), per library, grouped by the passage each came nearest to, most "
+        "asked first: what the documentation should say next. Reads no document.",
+    )
+    mcp = _command(
+        commands,
         "mcp",
         _run_mcp,
         None,
-        help="serve the library to coding agents (MCP over stdio)",
+        help="serve the library to coding agents (MCP over stdio or HTTP)",
         description="Serve the library to MCP clients (coding agents) over standard input "
-        "and output: the tools search, read, check and ask. Needs the mcp extra.",
+        "and output, or over streamable HTTP at /mcp with --http: the tools search, read, "
+        "check, status, gaps and ask. Needs the mcp extra.",
+    )
+    mcp.add_argument(
+        "--http",
+        metavar="[HOST:]PORT",
+        help="serve over streamable HTTP on HOST (127.0.0.1 unless given) and PORT; any "
+        "address but loopback needs TUI_ASSISTANT_MCP_TOKEN",
     )
     return parser
 
@@ -123,10 +153,11 @@ def _add_common_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         *LIBRARY_OPTIONS,
         dest="library",
-        type=Path,
-        metavar="DIR",
+        action="append",
+        metavar="[NAME=]DIR",
         default=argparse.SUPPRESS,
-        help="library folder (overrides TUI_ASSISTANT_LIBRARY)",
+        help="library folder, named NAME or after the folder; give it again to search "
+        "several libraries (overrides TUI_ASSISTANT_LIBRARY)",
     )
     parser.add_argument(
         "--retrieval",
@@ -250,29 +281,68 @@ def _run_library(args: argparse.Namespace) -> int:
         library = load_library(settings, indexing)
     # The skipped files are part of the report, not warnings before it.
     try:
-        report = describe_library(settings, library, choice, choice.mode)
+        reports = [
+            describe_library(settings, part, choice, choice.mode) for part in library.parts.values()
+        ]
     finally:
         library.close()
     if args.json:
-        print(json.dumps(report.to_json(), indent=2))
+        shown: object = reports[0].to_json()
+        if len(reports) > 1:
+            shown = {"libraries": [report.to_json() for report in reports]}
+        print(json.dumps(shown, indent=2))
     else:
-        print(format_report(report))
+        print("\n\n".join(map(format_report, reports)))
+    return 0
+
+
+def _run_status(args: argparse.Namespace) -> int:
+    from tui_assistant.wiring.status import status_of
+
+    context = with_stored_vectors(_open(args, embed_now=False))
+    try:
+        # As the MCP server would serve them: it watches the folders as the setting says.
+        status = status_of(context, watching=context.settings.watch)
+    finally:
+        context.library.close()
+    if args.json:
+        print(json.dumps(status.model_dump(mode="json"), indent=2))
+    else:
+        print(format_status(status))
+    return 0
+
+
+def _run_gaps(args: argparse.Namespace) -> int:
+    from tui_assistant.wiring.context import list_gaps
+
+    settings = _settings(args)
+    gaps = list_gaps(settings)
+    if args.json:
+        print(json.dumps(gaps.model_dump(mode="json"), indent=2))
+    else:
+        print(format_gaps(gaps, recording=settings.gaps))
     return 0
 
 
 def _run_mcp(args: argparse.Namespace) -> int:
     try:
+        from tui_assistant.mcp.http import check_token_rule, parse_http_address
         from tui_assistant.mcp.server import serve
     except ModuleNotFoundError as error:
-        if (error.name or "").split(".")[0] not in ("mcp", "mcp_types"):
+        if (error.name or "").split(".")[0] not in ("mcp", "mcp_types", "starlette"):
             raise
         raise UsageError(
             "the mcp command needs the MCP SDK: pip install 'tui-assistant[mcp]'"
         ) from None
+    # An address or token that cannot serve is said before the library is read.
+    http = parse_http_address(args.http) if args.http is not None else None
+    token = check_token_rule(http, _settings(args)) if http is not None else None
     # Standard output is the protocol: nothing printed while loading may reach it.
     with contextlib.redirect_stdout(sys.stderr):
-        context = _open(args, embed_now=False)
-    return serve(context)
+        # Vectors already stored are read before the first call, so a warm server
+        # answers with hybrid from it; missing ones are embedded in the background.
+        context = with_stored_vectors(_open(args, embed_now=False))
+    return serve(context, http, token)
 
 
 def _run_ask(args: argparse.Namespace) -> int:
@@ -291,6 +361,7 @@ def _run_ask(args: argparse.Namespace) -> int:
                         emit(conversation.turns[-1])
                     raise
                 emit(outcome)
+                context.record_gap(outcome)
         finally:
             runner.run(context.aclose())
     return 0
@@ -319,9 +390,8 @@ def _run_eval(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(eval_json(report, retrieval, mode)))
     else:
-        print(
-            clean_display_text(format_eval_report(report, context.library.folder, retrieval, mode))
-        )
+        shown = ", ".join(str(part.folder) for part in context.library.parts.values())
+        print(clean_display_text(format_eval_report(report, shown, retrieval, mode)))
     return 0
 
 

@@ -11,7 +11,6 @@ import json
 import sys
 import time
 from collections.abc import Callable, Collection, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui_assistant.core.display_text import (
@@ -20,7 +19,7 @@ from tui_assistant.core.display_text import (
     one_line,
     shortened,
 )
-from tui_assistant.core.documents.passage import Passage, line_range
+from tui_assistant.core.documents.passage import Passage, line_range, location
 from tui_assistant.core.excerpt import passage_excerpt
 from tui_assistant.core.outcome import Outcome, Reason
 from tui_assistant.core.record import OutcomeRecord
@@ -28,6 +27,8 @@ from tui_assistant.core.words import normalise_distinct
 
 if TYPE_CHECKING:
     from tui_assistant.core.evaluation import EvalReport
+    from tui_assistant.core.gaps import GapList
+    from tui_assistant.wiring.status import StatusResult
 
 MAX_ECHOED_QUESTION_CHARS = 500
 # How many sentences of the best possible passage an unsure answer prints.
@@ -139,7 +140,7 @@ def eval_json(report: EvalReport, retrieval: str, mode: str) -> dict[str, object
     return data
 
 
-def format_eval_report(report: EvalReport, library: Path, retrieval: str, mode: str) -> str:
+def format_eval_report(report: EvalReport, library: str, retrieval: str, mode: str) -> str:
     """The readable `eval` report: a per-kind table, the answerable/refusal split,
     failures."""
     rows = [(kind, tally) for kind, tally in report.by_kind.items()]
@@ -192,3 +193,54 @@ def format_eval_report(report: EvalReport, library: Path, retrieval: str, mode: 
             f"got {failure.got or 'no passage'}"
         )
     return "\n".join(lines)
+
+
+def format_status(status: StatusResult) -> str:
+    """The readable `status`: one block of lines per library."""
+    blocks = []
+    for library in status.libraries:
+        vectors = f"{library.vectors:,}/{library.passages:,} passages"
+        if library.embedding_model is not None:
+            vectors += f" ({library.embedding_model})"
+        blocks.append(
+            "\n".join(
+                [
+                    f"library: {library.name}",
+                    f"documents: {library.documents:,}",
+                    f"passages: {library.passages:,}",
+                    f"vectors: {vectors if library.embedding_model else 'off'}",
+                    f"read at: {library.read_at}",
+                    f"watch: {'on' if library.watch else 'off'}",
+                    f"retrieval: {library.retrieval}",
+                ]
+            )
+        )
+    return clean_display_text("\n\n".join(blocks))
+
+
+def format_gaps(gaps: GapList, recording: bool = True) -> str:
+    """The readable `gaps`: each group, most asked first, with its questions."""
+    if not gaps.groups:
+        return "no question has gone unanswered yet" + (
+            "" if recording else " (TUI_ASSISTANT_GAPS is false: none are recorded)"
+        )
+    lines: list[str] = []
+    for group in gaps.groups:
+        near = group.nearest
+        where = (
+            f"near {one_line(near.title)} [{near.id}]"
+            f" {location(near.source_path, near.line, near.end_line)}"
+            if near is not None
+            else "near no passage"
+        )
+        asked = "once" if group.count == 1 else f"{group.count:,} times"
+        lines.append(f"{group.library}: asked {asked}, last {group.last_asked}, {where}")
+        for question in group.questions:
+            lines.append(
+                f"  {question.count}\N{MULTIPLICATION SIGN} {question_line(question.question)}"
+                f" ({question.reason})"
+            )
+        hidden = group.questions_asked - len(group.questions)
+        if hidden > 0:
+            lines.append(f"  \N{HORIZONTAL ELLIPSIS} and {hidden:,} other questions")
+    return clean_display_text("\n".join(lines))

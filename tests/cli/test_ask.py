@@ -78,7 +78,7 @@ ASK_JSON_FIELDS = {
     "support",
     "elapsed_ms",
 }
-PASSAGE_FIELDS = {"id", "title", "source_path", "line", "end_line"}
+PASSAGE_FIELDS = {"id", "title", "source_path", "line", "end_line", "library"}
 
 
 def ask_json(capsys: pytest.CaptureFixture[str], *args: str) -> list[dict[str, Any]]:
@@ -107,6 +107,8 @@ def test_ask_json_has_every_documented_field_when_answered(
         "source_path": row["source_path"],
         "line": row["line"],
         "end_line": row["end_line"],
+        # With one library, "library" is its name (its folder's, as a slug).
+        "library": "lessons",
     }
     assert (row["nearest"], row["quotes"], row["support"]) == ([], [], None)
     assert row["citations"] == ["pasta-water"]

@@ -55,7 +55,7 @@ def test_the_readable_report_is_lines_a_person_reads(
     lines = capsys.readouterr().out.splitlines()
 
     assert lines[:4] == [
-        f"library: {notes}",
+        f"library: notes ({notes})",
         "documents: 2 (md 2)",
         "passages: 3 (md 3)",
         "skipped: 2 files",

@@ -75,7 +75,7 @@ class HangingProvider:
 
 
 def make_context(
-    library: Path,
+    library: Path | list[str],
     data_dir: Path,
     provider: AnswerProvider | None = None,
     service_class: type[AnswerService] = AnswerService,
@@ -83,15 +83,15 @@ def make_context(
 ) -> AppContext:
     """An AppContext built like `open_context`, with a fake provider plugged in."""
     config = Settings(library=library, data_dir=data_dir, **settings)  # type: ignore[arg-type]
-    library = load_library(config)
+    loaded = load_library(config)
     service = service_class(
-        build_retriever(config, library),
+        build_retriever(config, loaded),
         provider,
         config.support_check,
         deadline_seconds=config.deadline_seconds,
         passages_sent=config.passages,
     )
-    return AppContext(settings=config, library=library, service=service)
+    return AppContext(settings=config, library=loaded, service=service)
 
 
 def make_app(

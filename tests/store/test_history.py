@@ -20,6 +20,7 @@ from tui_assistant.store.history import (
     MAX_TURNS_KEPT,
     HistoryStore,
     export_markdown,
+    history_path,
     stored_turn,
 )
 
@@ -322,5 +323,17 @@ def test_history_written_by_earlier_versions_still_loads(tmp_path: Path) -> None
     assert (first.record.passages, first.record.quotes, first.record.retrieval) == ([], [], None)
     assert second.status.startswith("refused: several passages might answer this")
     assert [passage.id for passage in second.record.nearest] == ["pasta-water"]
-    # Read back, each is written again as it was read.
-    assert json.loads(EARLIER_RECORDS[1])["outcome"] == second.record.to_json()
+    # Read back, each is written again as it was read, its passages of no library name.
+    earlier = json.loads(EARLIER_RECORDS[1])["outcome"]
+    earlier["nearest"] = [{**near, "library": ""} for near in earlier["nearest"]]
+    assert earlier == second.record.to_json()
+
+
+def test_libraries_searched_together_have_a_history_of_their_own(tmp_path: Path) -> None:
+    docs, api = tmp_path / "docs", tmp_path / "api"
+    alone = history_path(tmp_path, docs)
+    together = history_path(tmp_path, [docs, api])
+    assert alone == history_path(tmp_path, [docs])
+    assert together.parent == alone.parent and together != alone
+    assert together.name.startswith("docs+api-")
+    assert together != history_path(tmp_path, [api, docs])

@@ -56,6 +56,25 @@ async def test_tree_shows_folders_first_and_opens_them_with_right_and_left(
         assert isinstance(tree.cursor_node and tree.cursor_node.data, FolderData)
 
 
+async def test_several_libraries_are_each_a_top_node(nested: Path, tmp_path: Path) -> None:
+    context = make_context([f"kitchen={BUNDLED_LESSONS}", str(nested)], tmp_path / "data")
+    app = make_app(context)
+    async with running(app, SIZE) as pilot:
+        await pilot.press("ctrl+l")
+        tree = app.main.library_panel.library_browser.library_tree
+        assert labels(tree) == ["kitchen/", "library/"]
+        await pilot.press("down", "right")  # open library/: its own folders and documents
+        assert labels(tree) == ["kitchen/", "library/", "  cooking/", "  kitchen/", "  Intro"]
+        await pilot.press("down", "right", "down", "down", "enter")  # cooking/ › Pasta
+        assert app.main.evidence.passage is not None
+        assert app.main.evidence.passage.id == "library:cooking/pasta"
+        assert "library/cooking/pasta.md:1" in evidence_text(app)
+        await pilot.press("ctrl+l", *"salting")  # a filter keeps each library's top node
+        shown = labels(tree)
+        assert shown[:2] == ["kitchen/", "  Salting pasta water"]
+        assert shown[shown.index("library/") + 1 :][:2] == ["  cooking/", "    Pasta"]
+
+
 async def test_enter_on_a_document_shows_its_first_passage(nested: Path, tmp_path: Path) -> None:
     app = make_app(make_context(nested, tmp_path / "data"))
     async with running(app, SIZE) as pilot:

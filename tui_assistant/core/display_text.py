@@ -31,6 +31,12 @@ _BLANK_RUN = re.compile(r"\n(?:[ \t]*\n)+")
 _BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 )
+# Every character `clean_display_text` removes or changes: control characters (C0 and
+# C1, escape sequences start with one) but newline and tab, bidirectional controls,
+# surrogates. A passage's many lines need no character-by-character pass.
+_CHANGED = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
 
 
 def clean_display_text(text: str) -> str:
@@ -41,8 +47,8 @@ def clean_display_text(text: str) -> str:
     order than it is stored. Everything else, markup-looking brackets included, is kept
     literally: rendering it without markup is the display layer's job.
     """
-    if text.isprintable():
-        return text  # no control, format or surrogate character: nothing to remove
+    if _CHANGED.search(text) is None:
+        return text  # nothing below would remove or change a character
     text = _ESCAPE_SEQUENCE.sub("", text.replace("\r\n", "\n"))
     return "".join(
         ch

@@ -28,6 +28,8 @@ class PassageRef(BaseModel):
     source_path: str = Field(description="the file, relative to the library's parent folder")
     line: int = Field(description="first line of the passage in the file (1-based)")
     end_line: int = Field(description="last line of the passage in the file (inclusive)")
+    # Records written before libraries had names read as "".
+    library: str = Field(default="", description="the name of the library it belongs to")
 
     @classmethod
     def of(cls, passage: PassageFields) -> PassageRef:
@@ -37,6 +39,7 @@ class PassageRef(BaseModel):
             source_path=passage.source_path,
             line=passage.line,
             end_line=passage.end_line,
+            library=passage.library,
         )
 
 

@@ -132,12 +132,13 @@ class AnswerService:
         rules before retrieval included) and as the `limit` best passages with this
         mode's own scores."""
         started = time.perf_counter()
-        if len(question) > MAX_QUESTION_CHARS:
-            return Searched(refused(question, Reason.TOO_LONG).with_elapsed(_ms(started)))
+        early = _before_retrieval(question, Conversation())
+        if early is not None:
+            # Too long, blank, or a follow-up with nothing to follow: nothing to search by,
+            # so no passage either.
+            return Searched(early.with_elapsed(_ms(started)))
         ranked = self.retriever.search(question, self._retrieved, limit)
-        outcome = _before_retrieval(question, Conversation()) or _retrieval_outcome(
-            question, ranked.found
-        )
+        outcome = _retrieval_outcome(question, ranked.found)
         return Searched(outcome.with_elapsed(_ms(started)), ranked.scored)
 
     @property

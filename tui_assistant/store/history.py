@@ -2,8 +2,9 @@
 
 Each library has its own file, `history/<library store name>.jsonl` in the data
 folder (named like the library's index store), so one library's questions never show
-while another is open. A question is kept to its first `MAX_QUESTION_CHARS`
-characters: a longer one is refused without being read, and its record needs no more.
+while another is open; libraries searched together have one of their own. A question
+is kept to its first `MAX_QUESTION_CHARS` characters: a longer one is refused without
+being read, and its record needs no more.
 
 Each record is written with a single `write` of a complete line and `fsync`ed, so a
 crash can at worst leave one torn final line. Loading skips any line that is not a
@@ -26,9 +27,10 @@ written by earlier versions load too: a field added since reads as null or empty
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,7 +43,12 @@ from tui_assistant.core.display_text import clean_display_text, collapse_blank_l
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.record import OutcomeRecord, Turn
 from tui_assistant.errors import validation_problems
-from tui_assistant.store.atomic_files import locked, replace_file, sync_folder, write_all
+from tui_assistant.store.atomic_files import (
+    locked_in_place,
+    replace_file,
+    sync_folder,
+    write_all,
+)
 from tui_assistant.store.index_store import store_path
 
 HISTORY_FOLDER = "history"
@@ -63,12 +70,18 @@ class LoadedHistory:
     total: int = 0
 
 
-def history_path(data_dir: Path, library_folder: Path) -> Path:
-    """`<data dir>/history/<name of the library's index store>.jsonl`. (Versions that
-    kept one conversation for every library wrote `<data dir>/history.jsonl`; it is left
-    where it is, and not read.)"""
-    store = store_path(Path(data_dir), library_folder)
-    return Path(data_dir) / HISTORY_FOLDER / store.with_suffix(".jsonl").name
+def history_path(data_dir: Path, library: Path | Sequence[Path]) -> Path:
+    """`<data dir>/history/<name of the library's index store>.jsonl`; for several
+    libraries searched together, `<their names joined by +>-<hash of their paths>.jsonl`."""
+    folders = [library] if isinstance(library, Path) else list(library)
+    stores = [store_path(Path(data_dir), folder) for folder in folders]
+    if len(stores) == 1:
+        name = stores[0].with_suffix(".jsonl").name
+    else:
+        digest = hashlib.sha256("\0".join(store.stem for store in stores).encode()).hexdigest()
+        joined = "+".join(store.stem.rsplit("-", 1)[0] for store in stores)[:60]
+        name = f"{joined}-{digest[:16]}.jsonl"
+    return Path(data_dir) / HISTORY_FOLDER / name
 
 
 class HistoryStore:
@@ -105,7 +118,7 @@ class HistoryStore:
 
     def append(self, outcome: Outcome, asked_at: str | None = None) -> None:
         """Write one record durably."""
-        record = _record(Turn.of(outcome, asked_at or _now()))
+        record = _record(Turn.of(outcome, asked_at or now()))
         line = json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         created = not self.path.exists()
@@ -134,19 +147,10 @@ class HistoryStore:
             return
         self._stored = 0
 
-    @contextlib.contextmanager
-    def _locked(self, flags: int) -> Iterator[int]:
+    def _locked(self, flags: int) -> contextlib.AbstractContextManager[int]:
         """The file, opened with `flags` and locked. A file replaced by a compaction
         while this waited for the lock is opened again, so nothing goes to the old one."""
-        while True:
-            with locked(self.path, flags) as descriptor:
-                try:
-                    current = os.stat(self.path).st_ino == os.fstat(descriptor).st_ino
-                except FileNotFoundError:
-                    current = False
-                if current:
-                    yield descriptor
-                    return
+        return locked_in_place(self.path, flags)
 
     def _rewrite(self, lines: list[bytes]) -> None:
         """Put a file of exactly `lines` in place atomically (caller holds the lock)."""
@@ -271,5 +275,6 @@ def _empty(annotation: object) -> object:
     return 0 if annotation is int else None
 
 
-def _now() -> str:
+def now() -> str:
+    """The time now, UTC, to the second (ISO 8601), as every record says when."""
     return datetime.now(UTC).isoformat(timespec="seconds")

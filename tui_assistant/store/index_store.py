@@ -106,9 +106,11 @@ def open_library(
     key: KeyFunction,
     progress: Progress | None = None,
     kinds: Collection[str] = DOCUMENT_KINDS,
+    name: str | None = None,
 ) -> Library:
     """The library at `folder`, its store in `data_dir` brought up to date first;
-    its documents are the files of the `kinds` asked for (`md`, `rst`, `txt`).
+    its documents are the files of the `kinds` asked for (`md`, `rst`, `txt`), its
+    name `name` (by default its folder's, as a slug).
 
     Raises `LibraryError` when the folder is unusable or holds no passage. With no data
     folder the library is indexed in memory; so it is, with a one-line warning, when
@@ -118,14 +120,14 @@ def open_library(
     folder = Path(folder)
     listing = list_library(folder, kinds)
     if data_dir is None:
-        return _in_memory(folder, listing, key, progress)
+        return _in_memory(folder, listing, key, progress, name)
     path = store_path(data_dir, folder)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with locked(f"{path}.lock"):
             connection, reread = _current(path, folder, listing, progress)
         try:
-            return read_library(connection, folder, listing, key, reread)
+            return read_library(connection, folder, listing, key, reread, name)
         except sqlite3.DatabaseError as error:
             # Damage the checks did not reach (a scrambled page of passages) shows only
             # when every row is read: rebuild rather than fail to start.
@@ -134,7 +136,7 @@ def open_library(
                 raise
             with locked(f"{path}.lock"):
                 connection, reread = _current(path, folder, listing, progress, damage=error)
-            return read_library(connection, folder, listing, key, reread)
+            return read_library(connection, folder, listing, key, reread, name)
     except OSError as error:
         logger.warning(
             "index store folder %s cannot be written (%s); indexing in memory",
@@ -147,7 +149,7 @@ def open_library(
             path,
             error,
         )
-    return _in_memory(folder, listing, key, progress)
+    return _in_memory(folder, listing, key, progress, name)
 
 
 def is_damage(error: sqlite3.Error) -> bool:
@@ -189,12 +191,16 @@ def _current(
 
 
 def _in_memory(
-    folder: Path, listing: Listing, key: KeyFunction, progress: Progress | None
+    folder: Path,
+    listing: Listing,
+    key: KeyFunction,
+    progress: Progress | None,
+    name: str | None = None,
 ) -> Library:
     connection = _connect(":memory:")
     _create(connection, folder)
     reread = updates.update(connection, folder, listing, progress)
-    return read_library(connection, folder, listing, key, reread)
+    return read_library(connection, folder, listing, key, reread, name)
 
 
 def _connect(path: Path | str) -> sqlite3.Connection:

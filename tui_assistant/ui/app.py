@@ -36,7 +36,7 @@ from tui_assistant.ui.history_writer import HistoryWriter
 from tui_assistant.ui.library_panel import ContextStarter, LibraryLoader, open_without_vectors
 from tui_assistant.ui.main_screen import MainScreen
 from tui_assistant.ui.status_bar import plural
-from tui_assistant.wiring.context import library_folder, load_library
+from tui_assistant.wiring.context import library_folders, load_library
 
 
 class AssistantApp(App[int]):
@@ -72,7 +72,7 @@ class AssistantApp(App[int]):
     ) -> None:
         super().__init__()
         self.settings = settings
-        store = history or HistoryStore(history_path(settings.data_dir, library_folder(settings)))
+        store = history or HistoryStore(history_path(settings.data_dir, library_folders(settings)))
         self._history = HistoryWriter(store, self._show_core_warning)
         self.state_file = AppState(settings.data_dir)
         self.main = MainScreen(

@@ -39,7 +39,8 @@ def passage_file(library: Library, passage: Passage) -> Path | None:
     number = library.number_of(passage.id)
     if number is None:
         return None
-    return Path(library.folder) / library.info(number).document
+    info = library.info(number)
+    return Path(library.part_of(info).folder) / info.document
 
 
 def open_in_editor(

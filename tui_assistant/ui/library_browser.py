@@ -32,7 +32,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from tui_assistant.core.library.library import DocumentInfo, Library
-from tui_assistant.core.library.tree import Folder, folder_tree, section_labels
+from tui_assistant.core.library.tree import Folder, folder_tree, section_labels, tree_path
 from tui_assistant.ui.keys import FOCUS_LIBRARY, key_name
 from tui_assistant.ui.messages import PassageChosen
 from tui_assistant.ui.status_bar import plural
@@ -95,7 +95,7 @@ class LibraryTree(Tree[NodeData]):
     def set_library(self, library: Library) -> None:
         """Show `library` (at start, and after a reload), keeping the typed filter."""
         self.library = library
-        self._folders = folder_tree(library.documents)
+        self._folders = folder_tree(library.documents, library.combined)
         self._document_of = array("I", bytes(4 * len(library.passages)))
         for index, document in enumerate(library.documents):
             for position in range(document.first, document.first + document.count):
@@ -199,7 +199,7 @@ class LibraryTree(Tree[NodeData]):
             by_document.setdefault(self._document_of[position], []).append(position)
         needed: set[str] = set()
         for index in by_document:
-            parts = library.documents[index].path.split("/")[:-1]
+            parts = tree_path(library.documents[index], library.combined).split("/")[:-1]
             needed.update("/".join(parts[: depth + 1]) for depth in range(len(parts)))
         self.clear()
         self._populated = {self.root.id}

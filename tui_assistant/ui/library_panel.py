@@ -50,7 +50,7 @@ from tui_assistant.ui.messages import (
     VectorsComputed,
 )
 from tui_assistant.ui.status_bar import StatusBar
-from tui_assistant.wiring.context import AppContext, library_folder, load_library, open_context
+from tui_assistant.wiring.context import AppContext, library_folders, load_library, open_context
 
 # Indexing progress is posted at most this often (and at the last step).
 PROGRESS_INTERVAL_SECONDS = 0.05
@@ -185,12 +185,14 @@ class LibraryPanel(Vertical):
         self.call_after_refresh(self.start_embedding)
         if self.settings.watch:
             kinds = set(self.settings.document_kinds)
-            start_watching(
-                self,
-                library_folder(self.settings),
-                lambda name: document_kind(name) in kinds,
-                ignored=[self.settings.data_dir],
-            )
+            self.workers.cancel_group(self, WATCH_GROUP)
+            for folder in library_folders(self.settings):
+                start_watching(
+                    self,
+                    folder,
+                    lambda name: document_kind(name) in kinds,
+                    ignored=[self.settings.data_dir],
+                )
 
     @on(LibraryReloaded)
     def _library_reloaded(self, message: LibraryReloaded) -> None:
@@ -259,7 +261,7 @@ class LibraryPanel(Vertical):
         if not self.loaded:
             self._status_bar.note = "still indexing: the library is not loaded yet"
             return
-        self.app.push_screen(LibraryReportScreen(self.context.report))
+        self.app.push_screen(LibraryReportScreen(self.context.reports))
 
     # -- hybrid retrieval's vectors, computed in the background -----------------------
 

@@ -24,7 +24,8 @@ from tui_assistant.errors import error_line
 from tui_assistant.ui.keys import keys_for
 from tui_assistant.ui.panel_screen import PanelScreen
 
-ReportBuilder = Callable[[], LibraryReport]
+# The report of each library the app answers from.
+ReportBuilder = Callable[[], list[LibraryReport]]
 
 
 class LibraryReportScreen(PanelScreen):
@@ -55,7 +56,7 @@ class LibraryReportScreen(PanelScreen):
     @work(thread=True, exclusive=True, group="report", exit_on_error=False)
     def _make_report(self) -> None:
         try:
-            text = format_report(self._build())
+            text = "\n\n".join(map(format_report, self._build()))
         except Exception as error:  # a store that cannot be read must not end the app
             text = f"the library report failed: {error_line(error)}"
         with contextlib.suppress(RuntimeError):  # the app quit meanwhile

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import partial
 from typing import ClassVar
 
 from textual import on, work
@@ -245,6 +246,8 @@ class MainScreen(Screen[None]):
         asked_at = datetime.now(UTC).isoformat(timespec="seconds")
         turn = self.transcript.add(outcome, asked_at)
         self.history.append(outcome, asked_at)  # queued to its thread: quitting keeps it
+        if outcome.retrieval is not None:  # retrieval ran: it may be a gap in the documents
+            self.run_worker(partial(self.context.record_gap, outcome), thread=True, group="gaps")
         self.call_after_refresh(self._show_concluded, outcome, turn, view)
         self._reload_if_changed()  # documents that changed on disk meanwhile
 

@@ -414,7 +414,7 @@ def test_invalid_ids(lesson_id: str) -> None:
 
 
 def test_a_passage_location_is_its_path_and_line_range_with_an_en_dash() -> None:
-    passage = Passage("pasta-water", "Salting", "text", "lessons/pasta-water.md", 1, 11)
+    passage = Passage("pasta-water", "Salting", "text", "lessons/pasta-water.md", 1, 11, "lessons")
 
     assert passage.location == "lessons/pasta-water.md:1\N{EN DASH}11"
     assert PassageRef.of(passage).model_dump() == {
@@ -423,4 +423,5 @@ def test_a_passage_location_is_its_path_and_line_range_with_an_en_dash() -> None
         "source_path": "lessons/pasta-water.md",
         "line": 1,
         "end_line": 11,
+        "library": "lessons",
     }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tui_assistant.core.library.library import DocumentInfo
-from tui_assistant.core.library.tree import folder_tree, section_labels
+from tui_assistant.core.library.tree import folder_tree, section_labels, tree_path
 
 
 def test_documents_are_filed_under_their_folders_sorted() -> None:
@@ -51,3 +51,18 @@ def test_each_folder_lists_its_index_first_then_documents_by_name_numbers_by_val
         "how-to/Assert.rst",
         "how-to/cache.rst",
     ]
+
+
+def test_several_libraries_are_each_a_folder_at_the_top() -> None:
+    documents = [
+        DocumentInfo("index.md", "Docs", 0, 1, "docs"),
+        DocumentInfo("guide/install.md", "Install", 1, 2, "docs"),
+        DocumentInfo("index.md", "API", 3, 1, "api"),
+    ]
+    shelf = folder_tree(documents, several=True)
+    assert shelf.documents == []
+    assert [folder.path for folder in shelf.sorted_folders()] == ["api", "docs"]
+    assert shelf.folders["docs"].documents == [0]
+    assert shelf.folders["docs"].folders["guide"].path == "docs/guide"
+    assert tree_path(documents[2], several=True) == "api/index.md"
+    assert tree_path(documents[2], several=False) == "index.md"

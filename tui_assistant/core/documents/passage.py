@@ -51,6 +51,7 @@ class PassageFields:
     source_path: str
     line: int
     end_line: int
+    library: str
 
     @property
     def location(self) -> str:
@@ -68,6 +69,8 @@ class Passage(PassageFields):
     source_path: str
     line: int = 1
     end_line: int = 1
+    # The name of the library it belongs to.
+    library: str = ""
 
 
 def line_range(line: int, end_line: int) -> str:
@@ -150,7 +153,13 @@ def document_id(relative_path: str) -> str:
 
 def slug(text: str) -> str:
     """A heading as an id part: `fsPromises.readFile(path)` -> `fspromises-readfile-path`."""
-    return _NOT_SLUG_CHARACTERS.sub("-", _ascii_lower(text)).strip("-") or "section"
+    return bare_slug(text) or "section"
+
+
+def bare_slug(text: str) -> str:
+    """`text` lower-cased without accents, every run of characters other than `a-z` and
+    `0-9` one `-`, none at the ends; "" when nothing is left."""
+    return _NOT_SLUG_CHARACTERS.sub("-", _ascii_lower(text)).strip("-")
 
 
 def _ascii_lower(text: str) -> str:

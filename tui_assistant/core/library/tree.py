@@ -2,9 +2,10 @@
 
 Pure functions of the library's document list, so the tree browser only draws them.
 
-The order is the same at every start and explained in one line: in each folder, its
-sub-folders, then its documents, the folder's index document first (`index`, `README`,
-`_index`), each by name, case aside and numbers by their value (`ch2` before `ch10`).
+The order is the same at every start and explained in one line (several libraries are
+each a folder at the top, by name): in each folder, its sub-folders, then its documents,
+the folder's index document first (`index`, `README`, `_index`), each by name, case
+aside and numbers by their value (`ch2` before `ch10`).
 """
 
 from __future__ import annotations
@@ -48,12 +49,19 @@ def browsing_order(path: str) -> tuple[bool, tuple[tuple[int, str], ...]]:
     return without_document_suffix(name).casefold() not in INDEX_NAMES, name_order(name)
 
 
-def folder_tree(documents: Sequence[DocumentInfo]) -> Folder:
-    """The folder tree of `documents`, each folder's documents in browsing order."""
+def tree_path(document: DocumentInfo, several: bool) -> str:
+    """Where `document` stands in the tree: its path, under its library's name when
+    the tree holds several libraries (each library a top folder)."""
+    return f"{document.library}/{document.path}" if several else document.path
+
+
+def folder_tree(documents: Sequence[DocumentInfo], several: bool = False) -> Folder:
+    """The folder tree of `documents`, each folder's documents in browsing order; with
+    `several` libraries, each library is a top folder named by its name."""
     root = Folder("")
     for index, document in enumerate(documents):
         folder = root
-        *parts, _name = document.path.split("/")
+        *parts, _name = tree_path(document, several).split("/")
         for part in parts:
             child = folder.folders.get(part)
             if child is None:

@@ -16,6 +16,7 @@ same closeness.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,6 +47,20 @@ class PassageVectors:
 
     matrix: NDArray[np.float32]
     passages: NDArray[np.int32]
+
+
+def concatenated_vectors(parts: Sequence[PassageVectors], sizes: Sequence[int]) -> PassageVectors:
+    """The vectors of several libraries' passages as those of their union, where the
+    second library's passage numbers follow the first one's `sizes[0]`, and so on."""
+    if len(parts) == 1:
+        return parts[0]
+    offsets = np.cumsum([0, *sizes[:-1]])
+    return PassageVectors(
+        np.concatenate([part.matrix for part in parts]),
+        np.concatenate(
+            [part.passages + offset for part, offset in zip(parts, offsets, strict=True)]
+        ).astype(np.int32),
+    )
 
 
 class DenseIndex:
