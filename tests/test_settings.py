@@ -33,7 +33,7 @@ def test_defaults_are_the_documented_ones() -> None:
     assert settings.retrieval == "auto"
     assert settings.passages == 3
     assert settings.library is None
-    assert settings.data_dir is None and settings.data_folder == default_data_dir()
+    assert settings.data_dir == default_data_dir()
     assert settings.embedding_model is None
     assert settings.support_check == "warn"
     assert settings.watch is True
@@ -239,7 +239,7 @@ def test_settings_built_in_code_read_the_rest_from_the_environment(
 ) -> None:
     monkeypatch.setenv("TUI_ASSISTANT_MODEL", "llama3")
     settings = Settings(library=tmp_path, data_dir=tmp_path)
-    assert (settings.library, settings.data_folder, settings.model) == (
+    assert (settings.library, settings.data_dir, settings.model) == (
         tmp_path,
         tmp_path,
         "llama3",

@@ -77,7 +77,8 @@ class Settings(BaseSettings):
     api_key: SecretStr | None = None
     deadline_seconds: float = MAX_DEADLINE_SECONDS
     monthly_call_limit: int | None = None
-    data_dir: Path | None = None
+    # Where the app keeps its data; unset or blank: the user's data folder.
+    data_dir: Path = Field(default_factory=default_data_dir)
     retrieval: Retrieval = "auto"
     embedding_model: str | None = None
     # Embeddings from an OpenAI-compatible server instead of a local model.
@@ -94,16 +95,10 @@ class Settings(BaseSettings):
     # The TUI re-reads documents that change on disk by itself.
     watch: bool = True
 
-    @property
-    def data_folder(self) -> Path:
-        """Where the app keeps its data: `data_dir`, else the user's data folder."""
-        return self.data_dir if self.data_dir is not None else default_data_dir()
-
     @field_validator(
         "api_key",
         "monthly_call_limit",
         "library",
-        "data_dir",
         "embedding_model",
         "embedding_base_url",
         "embedding_api_key",
@@ -112,6 +107,13 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("data_dir", mode="before")
+    @classmethod
+    def _unset_is_the_user_data_folder(cls, value: object) -> object:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return default_data_dir()
+        return value
 
     @field_validator("api_key", "embedding_api_key", mode="before")
     @classmethod

@@ -16,6 +16,9 @@ from typing import Any
 
 import pytest
 
+# The `mcp` extra (CI installs it); without it these tests cannot run.
+pytest.importorskip("mcp")
+
 from tests.helpers import BUNDLED_LESSONS, PROJECT_ROOT, cli_env, write_lesson
 from tests.helpers.mcp_client import SALT, data, serving
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from tests.helpers import BUNDLED_LESSONS
 from tui_assistant.core.conversation import Conversation
+from tui_assistant.core.record import OutcomeRecord
+from tui_assistant.core.retrieval.ranked import RankedRetriever, Ranking
 from tui_assistant.mcp.tools import BadArgument, LibraryTools
 from tui_assistant.settings import Settings
 from tui_assistant.wiring.context import AppContext, open_context
@@ -96,6 +99,23 @@ def test_search_reason_is_the_one_ask_gives(tools: LibraryTools) -> None:
 
 def test_search_limit_caps_the_passages(tools: LibraryTools) -> None:
     assert len(tools.search("install", 1).passages) == 1
+
+
+def test_search_ranks_once_with_the_apps_own_service(tools: LibraryTools) -> None:
+    ranked: list[str] = []
+
+    class CountingRetriever(RankedRetriever):
+        def rank(self, question: str) -> Ranking | None:
+            ranked.append(question)
+            return super().rank(question)
+
+    context = tools.context
+    service = context.service.with_retriever(CountingRetriever(context.library))
+    result = LibraryTools(replace(context, service=service)).search(
+        "clone the repository and run make", 3
+    )
+    assert ranked == ["clone the repository and run make"]
+    assert result.decision == "answered" and result.passages[0].id == "guide/install#from-source"
 
 
 # -- read -----------------------------------------------------------------------------
@@ -197,7 +217,9 @@ def test_check_reports_each_citation_and_quote_against_the_library(tools: Librar
 def test_ask_is_one_line_of_ask_json(tools: LibraryTools) -> None:
     question = "clone the repository and run make"
     result = asyncio.run(tools.ask(question))
-    expected = asyncio.run(tools.context.service.ask(question, Conversation())).to_json()
+    expected = OutcomeRecord.of(
+        asyncio.run(tools.context.service.ask(question, Conversation()))
+    ).to_json()
     got = result.model_dump()
     assert got.keys() == expected.keys()
     assert {k: v for k, v in got.items() if k != "elapsed_ms"} == {

@@ -6,18 +6,22 @@ library is loaded with `print` sent to standard error too, and warnings and prog
 are written to standard error. A bad argument ends that call as a tool error of one
 line naming the argument; the server goes on serving.
 
-Under `hybrid` the server answers at once with `ranked` while a thread computes the
-library's missing vectors; then the context `AppContext.with_vectors` gives replaces the
-one the tools read, as the TUI does. Each result says which `retrieval` answered.
+Under `hybrid` the server answers at once with `ranked`; its lifespan starts the move
+to hybrid: a thread computes the library's missing vectors, and back on the event loop
+the tools over the context `AppContext.with_vectors` gives take the place of the lexical
+ones (`Serving`), as the TUI does. Each call reads the tools once; each result says
+which `retrieval` answered.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
@@ -26,12 +30,12 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import ValidationError
 
-from tui_assistant import __version__
-from tui_assistant.core.display_text import one_line
+from tui_assistant import PROG, __version__
+from tui_assistant.core.record import OutcomeRecord
+from tui_assistant.errors import error_line, validation_problems
 from tui_assistant.mcp.tools import (
     DEFAULT_LIMIT,
     Answer,
-    AskResult,
     BadArgument,
     CheckResult,
     LibraryTools,
@@ -45,7 +49,6 @@ from tui_assistant.mcp.tools import (
 )
 from tui_assistant.wiring.context import AppContext
 
-PROG = "tui-assistant"
 # Embedding progress is written at most this often (and when it ends).
 PROGRESS_INTERVAL_SECONDS = 5.0
 
@@ -100,19 +103,9 @@ class AgentServer(MCPServer[Any]):
             return await super().call_tool(name, arguments, context)
         except ToolError as error:
             if isinstance(error.__cause__, ValidationError):
-                problem = argument_problem(error.__cause__)
+                problem = validation_problems(error.__cause__)
                 raise ToolError(f"Error executing tool {name}: {problem}") from None
             raise
-
-
-def argument_problem(error: ValidationError) -> str:
-    """`limit: Input should be less than or equal to 10`, for each bad argument, on
-    one line (the rejected values are left out: they may be long)."""
-    parts = []
-    for detail in error.errors(include_url=False, include_input=False):
-        where = ".".join(str(part) for part in detail["loc"]) or "arguments"
-        parts.append(f"{where}: {detail['msg']}")
-    return one_line("; ".join(dict.fromkeys(parts)))
 
 
 def _answer(call: Callable[[], _Result]) -> _Result:
@@ -122,12 +115,28 @@ def _answer(call: Callable[[], _Result]) -> _Result:
         raise ToolError(str(error)) from None
 
 
-def build_server(tools: LibraryTools) -> AgentServer:
-    server = AgentServer(PROG, version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+class Serving:
+    """The tools the server answers with now. The move to hybrid (`upgrade_to_hybrid`)
+    puts tools over the hybrid context in their place, on the event loop; each call
+    reads them once, so it is answered by one context from start to end."""
+
+    def __init__(self, context: AppContext) -> None:
+        self.tools = LibraryTools(context)
+
+
+def build_server(serving: Serving) -> AgentServer:
+    server = AgentServer(
+        PROG,
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        log_level="WARNING",
+        lifespan=lambda _: lifespan(serving),
+    )
     reads = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
     @server.tool(description=SEARCH, annotations=reads)
     def search(question: Question, limit: Limit = DEFAULT_LIMIT) -> SearchResult:
+        tools = serving.tools
         return _answer(lambda: tools.search(question, limit))
 
     @server.tool(description=READ, annotations=reads)
@@ -137,18 +146,33 @@ def build_server(tools: LibraryTools) -> AgentServer:
         line: LineNumber = None,
         end_line: LineNumber = None,
     ) -> ReadResult:
+        tools = serving.tools
         return _answer(lambda: tools.read(id, source_path, line, end_line))
 
     @server.tool(description=CHECK, annotations=reads)
     def check(answer: Answer) -> CheckResult:
+        tools = serving.tools
         return _answer(lambda: tools.check(answer))
 
     # In model mode `ask` calls the configured model server.
     @server.tool(description=ASK, annotations=ToolAnnotations(read_only_hint=True))
-    async def ask(question: Question) -> AskResult:
-        return await tools.ask(question)
+    async def ask(question: Question) -> OutcomeRecord:
+        return await serving.tools.ask(question)
 
     return server
+
+
+@contextlib.asynccontextmanager
+async def lifespan(serving: Serving) -> AsyncIterator[None]:
+    """While the server serves: under `hybrid`, the move to it."""
+    upgrade = None
+    if serving.tools.context.choice.mode == "hybrid":
+        upgrade = asyncio.create_task(upgrade_to_hybrid(serving))
+    try:
+        yield
+    finally:
+        if upgrade is not None:
+            upgrade.cancel()
 
 
 def serve(context: AppContext) -> int:
@@ -156,30 +180,50 @@ def serve(context: AppContext) -> int:
     # The app's warnings are already written as one `warning:` line each; the SDK's
     # root handler would write them a second time.
     logging.getLogger("tui_assistant").propagate = False
-    tools = LibraryTools(context)
-    server = build_server(tools)
-    if context.choice.mode == "hybrid":
-        threading.Thread(target=move_to_hybrid, args=(tools,), daemon=True).start()
-    server.run("stdio")
+    build_server(Serving(context)).run("stdio")
     return 0
 
 
-def move_to_hybrid(tools: LibraryTools) -> None:
-    """Compute the library's missing vectors, then answer with `hybrid` (in a thread;
-    the library answers lexically meanwhile): the tools' one context is replaced by the
-    hybrid one."""
-    context = tools.context
-    library = context.library
+async def upgrade_to_hybrid(serving: Serving) -> None:
+    """Compute the library's missing vectors off the event loop (the library answers
+    lexically meanwhile), then serve with the hybrid context."""
+    context = serving.tools.context
+    progress = StderrProgress("embedding", "passages")
     try:
-        vectors = context.embed(library, StderrProgress("embedding", "passages"))
+        embedded = await in_daemon_thread(lambda: context.embed(context.library, progress))
     except Exception as error:  # the library keeps answering lexically
-        reason = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-        _say(f"warning: hybrid retrieval is off: {one_line(reason)}")
+        _say(f"warning: hybrid retrieval is off: {error_line(error)}")
         return
-    hybrid = context.with_vectors(library, vectors)
+    hybrid = context.with_vectors(embedded)
     if hybrid is not None:
-        tools.context = hybrid
+        serving.tools = LibraryTools(hybrid)
         _say("hybrid retrieval is on")
+
+
+def in_daemon_thread(work: Callable[[], _Result]) -> asyncio.Future[_Result]:
+    """`work()` run in a daemon thread, its result or error delivered on this event loop.
+    Daemon: a client that closes the server mid-embedding is not kept waiting for it."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[_Result] = loop.create_future()
+
+    def deliver(result: _Result | None, error: BaseException | None) -> None:
+        if done.cancelled():
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(result)  # type: ignore[arg-type]
+
+    def run() -> None:
+        try:
+            result, error = work(), None
+        except BaseException as raised:  # delivered to the awaiting task
+            result, error = None, raised
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            loop.call_soon_threadsafe(deliver, result, error)
+
+    threading.Thread(target=run, name="embedding", daemon=True).start()
+    return done
 
 
 class StderrProgress:

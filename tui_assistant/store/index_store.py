@@ -30,6 +30,7 @@ from collections.abc import Collection
 from pathlib import Path
 
 from tui_assistant.core.documents.passage import DOCUMENT_KINDS
+from tui_assistant.core.documents.split import PARSER_VERSION
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.progress import Progress as Progress
 from tui_assistant.core.retrieval.index import (
@@ -44,8 +45,8 @@ from tui_assistant.store.snapshot import begin_snapshot, read_library
 
 logger = logging.getLogger(__name__)
 
-# Bump when the tables, the passage rules or the stored words change meaning: an older
-# store is then rebuilt.
+# Bump when the tables change meaning: an older store is then rebuilt (as it is when the
+# documents' passage rules, PARSER_VERSION, or the stored words, NORMALISER_VERSION, do).
 SCHEMA_VERSION = 2  # 2: HTML comments are not text; titles are plain; rst and txt documents
 # "TUIA": marks the file as ours, so a foreign database at our path is never read.
 APPLICATION_ID = 0x54554941
@@ -237,6 +238,8 @@ def _check(connection: sqlite3.Connection, folder: Path) -> None:
     meta = dict(connection.execute("SELECT key, value FROM meta"))
     if meta.get("words") != str(NORMALISER_VERSION):
         raise StoreProblem("holds words from another version")
+    if meta.get("parser") != str(PARSER_VERSION):
+        raise StoreProblem("holds passages read by another version")
     if meta.get("byte_order") != sys.byteorder:
         raise StoreProblem(f"was written on a {meta.get('byte_order')}-endian machine")
     # Read every table once, so a damaged file fails here rather than mid-answer.
@@ -250,6 +253,7 @@ def _create(connection: sqlite3.Connection, folder: Path) -> None:
     connection.execute("PRAGMA journal_mode = WAL").fetchone()
     meta = {
         "words": str(NORMALISER_VERSION),
+        "parser": str(PARSER_VERSION),
         "byte_order": sys.byteorder,
         "folder": os.path.abspath(folder),
     }

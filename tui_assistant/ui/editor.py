@@ -12,9 +12,10 @@ from textual.app import SuspendNotSupported
 from tui_assistant.core.display_text import one_line
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.library.library import Library
+from tui_assistant.ui.keys import RELOAD, key_name
 
 # Short, so it fits after the outcome on an 80-column status bar.
-BACK_FROM_EDITOR = "back from the editor; ctrl+r reloads"
+BACK_FROM_EDITOR = f"back from the editor; {key_name(RELOAD.key)} reloads"
 
 
 def editor_command(environ: Mapping[str, str], path: Path, line: int) -> list[str] | None:

@@ -37,13 +37,22 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
+class Embedded:
+    """A library's vectors, and the embedding model that made them (and embeds questions)."""
+
+    library: Library
+    embedder: EmbeddingSource
+    vectors: PassageVectors
+
+
+@dataclass(frozen=True)
 class AppContext:
-    """The app as wired from its settings. `choice` is the retrieval mode that runs;
-    under `hybrid` the library answers with `ranked` until `with_vectors` gives the
-    context that answers by meaning (the TUI embeds in the background; `ask` and `eval`
-    embed before the first answer). A reload or new vectors make a new context; the
-    provider is shared by all of them."""
+    """The app as wired from its settings; it never changes. `choice` is the retrieval
+    mode that runs; under `hybrid` the library answers with `ranked` until `with_vectors`
+    gives the context that answers by meaning (the TUI and the MCP server embed in the
+    background; `ask` and `eval` embed before the first answer). A reload or new vectors
+    make a new context; the provider is shared by all of them."""
 
     settings: Settings
     library: Library
@@ -54,10 +63,6 @@ class AppContext:
     # The embedding state every surface reads (`embedding.status()`); shared by the
     # contexts a reload or new vectors make.
     embedding: EmbeddingMonitor = field(default_factory=EmbeddingMonitor)
-
-    @property
-    def data_dir(self) -> Path:
-        return self.settings.data_folder
 
     @property
     def mode_label(self) -> str:
@@ -79,19 +84,14 @@ class AppContext:
         service = self.service.with_retriever(build_retriever(self.settings, library))
         return replace(self, library=library, service=service, vectors=None)
 
-    def embedding_source(self) -> EmbeddingSource:
-        """The embedding model of a `hybrid` context, loaded on first use (the TUI loads
-        it in the background, so the screen is ready before the model is read)."""
-        if self.embedder is None:
-            self.embedder = load_embedder(self.choice)
-        return self.embedder
-
-    def embed(self, library: Library, progress: Progress | None = None) -> PassageVectors:
-        """`library`'s vectors: stored ones read, missing ones computed and stored.
-        Safe off the event loop (it touches neither the service nor the screen)."""
+    def embed(self, library: Library, progress: Progress | None = None) -> Embedded:
+        """`library`'s vectors: stored ones read, missing ones computed and stored, with
+        this context's embedding model, else the one its choice names (loaded now: the
+        TUI and the MCP server do this in the background, so they answer before the
+        model is read). Safe off the event loop: it changes nothing here."""
         from tui_assistant.store.vectors import embed_library
 
-        store = store_path(self.data_dir, library_folder(self.settings))
+        store = store_path(self.settings.data_dir, library_folder(self.settings))
         monitor = self.embedding
 
         def told(done: int, total: int) -> None:
@@ -99,24 +99,31 @@ class AppContext:
             if progress is not None:
                 progress(done, total)
 
+        embedder = self.embedder
         try:
-            vectors = embed_library(library, self.embedding_source(), store, told)
-        except (TuiAssistantError, OSError) as error:  # not a caller's own stop
-            monitor.failed(error)
+            if embedder is None:
+                embedder = load_embedder(self.choice)
+            vectors = embed_library(library, embedder, store, told)
+        except BaseException as error:
+            if isinstance(error, TuiAssistantError | OSError):  # not a caller's own stop
+                monitor.failed(error)
+            if embedder is not self.embedder:
+                close_embedder(embedder)
             raise
         assert vectors.model is not None
         monitor.embedded(vectors.model, len(library))
-        return vectors
+        return Embedded(library, embedder, vectors)
 
-    def with_vectors(self, library: Library, vectors: PassageVectors) -> AppContext | None:
-        """The context answering with `hybrid`, if `vectors` are of the library this one
-        answers from (a reload meanwhile makes them stale: None)."""
-        if library is not self.library or self.embedder is None:
+    def with_vectors(self, embedded: Embedded) -> AppContext | None:
+        """The context answering with `hybrid`, if `embedded` holds the vectors of the
+        library this one answers from (a reload meanwhile makes them stale: None)."""
+        if embedded.library is not self.library:
             return None
         from tui_assistant.core.retrieval.fallback import FallbackRetriever
         from tui_assistant.core.retrieval.hybrid import HybridRetriever
 
-        hybrid = HybridRetriever(library, vectors, self.embedder.embed_question)
+        embedder = embedded.embedder
+        hybrid = HybridRetriever(embedded.library, embedded.vectors, embedder.embed_question)
         # A question the server cannot embed is answered by words, and said so.
         retriever = FallbackRetriever(
             hybrid,
@@ -124,7 +131,8 @@ class AppContext:
             self.embedding.question_failed,
             self.embedding.question_embedded,
         )
-        return replace(self, service=self.service.with_retriever(retriever), vectors=vectors)
+        service = self.service.with_retriever(retriever)
+        return replace(self, service=service, embedder=embedder, vectors=embedded.vectors)
 
     def report(self) -> LibraryReport:
         """The library report of what answers now (reads the store, may ask an embedding
@@ -137,9 +145,14 @@ class AppContext:
         closer = getattr(self.service.provider, "aclose", None)
         if closer is not None:
             await closer()
-        close_embedder = getattr(self.embedder, "close", None)
-        if close_embedder is not None:
-            close_embedder()
+        close_embedder(self.embedder)
+
+
+def close_embedder(embedder: EmbeddingSource | None) -> None:
+    """Let go of an embedding server's connections (a local model has none)."""
+    close = getattr(embedder, "close", None)
+    if close is not None:
+        close()
 
 
 def library_folder(settings: Settings) -> Path:
@@ -149,7 +162,7 @@ def library_folder(settings: Settings) -> Path:
 def load_library(settings: Settings, progress: Progress | None = None) -> Library:
     """The library from its folder, through the index store in the data folder."""
     return open_library(
-        library_folder(settings), settings.data_folder, stem, progress, settings.document_kinds
+        library_folder(settings), settings.data_dir, stem, progress, settings.document_kinds
     )
 
 
@@ -196,7 +209,7 @@ def open_context(
     first answer; without, the caller embeds later (`AppContext.embed`, which loads a
     model `auto` found on first use).
     """
-    data_dir = settings.data_folder
+    data_dir = settings.data_dir
     choice = choose_retrieval(settings, data_dir, fetching)
     embedder = None
     # Named explicitly, an unusable model ends the start (exit 2); found by `auto`, the
@@ -225,13 +238,13 @@ def open_context(
     )
     if embedder is not None and embed_now:
         try:
-            vectors = context.embed(library, embedding)
+            embedded = context.embed(library, embedding)
         except EmbeddingUnavailable as error:
             # The server failed: answer by words, saying so once; what was embedded
             # is stored, and the next start goes on from there.
             logger.warning("%s; answering by words (ranked)", error)
             return context
-        hybrid = context.with_vectors(library, vectors)
+        hybrid = context.with_vectors(embedded)
         assert hybrid is not None  # the vectors are of this very library
         return hybrid
     return context
@@ -248,7 +261,7 @@ def describe_library(
     nothing is embedded, and no local model is loaded (`embedder` is the source in use,
     if any); an embedding server is asked once for its model's dimensions, which also
     tells whether it can be reached. `retrieval` is the mode answering now."""
-    store = store_path(settings.data_folder, library_folder(settings))
+    store = store_path(settings.data_dir, library_folder(settings))
     size = 0
     for part in (store, Path(f"{store}-wal")):
         with contextlib.suppress(OSError):

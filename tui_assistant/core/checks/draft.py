@@ -22,6 +22,7 @@ from tui_assistant.core.checks.answer import check_plain_answer
 from tui_assistant.core.checks.citations import CITATION_MARKER, NOT_GIVEN, cited_in
 from tui_assistant.core.checks.quotes import find_quote, quoted_spans
 from tui_assistant.core.checks.support import check_support
+from tui_assistant.core.display_text import shortened
 from tui_assistant.core.documents.passage import Passage
 
 # Looks a passage up by id; None when the library has no such passage.
@@ -137,5 +138,4 @@ def _citation_problem(answer: str, problem: str | None) -> str:
 
 
 def _shown(text: str) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= _SHOWN_CHARS else flat[: _SHOWN_CHARS - 1] + "…"
+    return shortened(" ".join(text.split()), _SHOWN_CHARS)

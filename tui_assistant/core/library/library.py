@@ -17,7 +17,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from tui_assistant.core.documents.passage import Document, Passage, PassageFields, document_id
+from tui_assistant.core.documents.passage import (
+    Document,
+    Passage,
+    PassageFields,
+    UniqueIds,
+    document_id,
+)
 from tui_assistant.core.documents.split import split_document
 from tui_assistant.core.retrieval.index import InvertedIndex
 
@@ -84,20 +90,15 @@ def document_ids(paths: Iterable[str]) -> tuple[dict[str, str], list[FileProblem
     """Each document's id, in path order: a later path whose id is taken gets `-2`,
     `-3`, ... and a notice saying so."""
     ids: dict[str, str] = {}
-    taken: set[str] = set()
+    taken = UniqueIds()
     notices: list[FileProblem] = []
     for path in paths:
-        wanted = candidate = document_id(path)
-        number = 1
-        while candidate in taken:
-            number += 1
-            candidate = f"{wanted}-{number}"
+        wanted = document_id(path)
+        ids[path] = candidate = taken.take(wanted)
         if candidate != wanted:
             notices.append(
                 FileProblem(path, f"id {wanted} is taken, so its id is {candidate}", skipped=False)
             )
-        taken.add(candidate)
-        ids[path] = candidate
     return ids, notices
 
 
