@@ -82,6 +82,21 @@ class ModelError(TuiAssistantError):
     """The sentence-embedding model cannot be used (missing, incomplete, wrong hash)."""
 
 
+class EmbeddingUnavailable(TuiAssistantError):
+    """Texts cannot be embedded now: retrieval answers by words alone meanwhile, and
+    says so. The message is one line naming where and why; `short` is a few words for
+    a status bar."""
+
+    def __init__(self, message: str, short: str) -> None:
+        super().__init__(message)
+        self.short = short
+
+
+class EmbeddingServerError(EmbeddingUnavailable):
+    """The embedding server cannot be reached, refuses, or answers badly. Never holds
+    the server's own text or the key."""
+
+
 def error_line(error: BaseException) -> str:
     """An error as one line for users: ours that stop a start (`StartupError`) speak for
     themselves, anything else is named (`OperationalError: disk I/O error`)."""

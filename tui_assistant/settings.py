@@ -48,6 +48,9 @@ _TRUE_WORDS = frozenset({"true", "1", "yes", "on"})
 _FALSE_WORDS = frozenset({"false", "0", "no", "off"})
 MIN_PASSAGES_SENT = 1
 MAX_PASSAGES_SENT = 5
+MAX_EMBEDDING_BATCH_SIZE = 2048
+MAX_EMBEDDING_CONCURRENCY = 64
+MAX_EMBEDDING_PREFIX_CHARS = 100
 
 
 class Settings(BaseSettings):
@@ -83,6 +86,13 @@ class Settings(BaseSettings):
     data_dir: Path = Field(default_factory=default_data_dir)
     retrieval: Retrieval = "auto"
     embedding_model: str | None = None
+    # Embeddings from an OpenAI-compatible server instead of a local model.
+    embedding_base_url: str | None = None
+    embedding_api_key: SecretStr | None = None
+    embedding_query_prefix: str = ""
+    embedding_document_prefix: str = ""
+    embedding_batch_size: int = 64
+    embedding_concurrency: int = 4
     passages: int = 3
     support_check: SupportMode = "warn"
     # Which kinds of files are documents: a comma list of `md`, `rst`, `txt`.
@@ -94,7 +104,15 @@ class Settings(BaseSettings):
     # The bearer token `mcp --http` requires; needed to serve on a non-loopback address.
     mcp_token: SecretStr | None = None
 
-    @field_validator("api_key", "monthly_call_limit", "embedding_model", "mcp_token", mode="before")
+    @field_validator(
+        "api_key",
+        "monthly_call_limit",
+        "embedding_model",
+        "mcp_token",
+        "embedding_base_url",
+        "embedding_api_key",
+        mode="before",
+    )
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -115,7 +133,7 @@ class Settings(BaseSettings):
             return default_data_dir()
         return value
 
-    @field_validator("api_key", mode="before")
+    @field_validator("api_key", "embedding_api_key", mode="before")
     @classmethod
     def _strip_key(cls, value: object) -> object:
         # A key pasted with a trailing newline or space is the same key.
@@ -145,6 +163,44 @@ class Settings(BaseSettings):
     def _passages_in_range(cls, value: int) -> int:
         if not MIN_PASSAGES_SENT <= value <= MAX_PASSAGES_SENT:
             raise ValueError(f"must be from {MIN_PASSAGES_SENT} to {MAX_PASSAGES_SENT}")
+        return value
+
+    @field_validator("embedding_base_url")
+    @classmethod
+    def _usable_embedding_url(cls, value: str | None) -> str | None:
+        if value is not None:
+            check_base_url(value)
+        return value
+
+    @field_validator("embedding_api_key")
+    @classmethod
+    def _embedding_key_fits_a_header(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None:
+            check_api_key(value.get_secret_value())
+        return value
+
+    @field_validator("embedding_query_prefix", "embedding_document_prefix")
+    @classmethod
+    def _plain_prefix(cls, value: str) -> str:
+        # Kept as written: "query: " ends in a space the model expects.
+        if len(value) > MAX_EMBEDDING_PREFIX_CHARS:
+            raise ValueError(f"must be at most {MAX_EMBEDDING_PREFIX_CHARS} characters")
+        if not value.isprintable():
+            raise ValueError("must be printable text on one line")
+        return value
+
+    @field_validator("embedding_batch_size")
+    @classmethod
+    def _batch_in_range(cls, value: int) -> int:
+        if not 1 <= value <= MAX_EMBEDDING_BATCH_SIZE:
+            raise ValueError(f"must be from 1 to {MAX_EMBEDDING_BATCH_SIZE}")
+        return value
+
+    @field_validator("embedding_concurrency")
+    @classmethod
+    def _concurrency_in_range(cls, value: int) -> int:
+        if not 1 <= value <= MAX_EMBEDDING_CONCURRENCY:
+            raise ValueError(f"must be from 1 to {MAX_EMBEDDING_CONCURRENCY}")
         return value
 
     @field_validator("document_types")

@@ -55,8 +55,11 @@ def test_hybrids_vectors_are_counted_from_the_store_without_loading_the_model(
         "state": "incomplete",
         "reason": None,
         "model": after["vectors"]["model"],
+        "source": "local",
+        "problem": None,
         "embedded": 0,
         "total": total,
+        "kept": [],
     }
     assert after["vectors"]["state"] == "complete"
     assert after["vectors"]["embedded"] == total

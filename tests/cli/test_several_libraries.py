@@ -121,6 +121,7 @@ def test_status_lists_each_library_and_what_answers(
         "read_at",
         "watch",
         "retrieval",
+        "embedding_problem",
     }
     assert (kitchen["name"], kitchen["passages"], kitchen["retrieval"]) == ("kitchen", 2, "ranked")
     assert (garden["name"], garden["vectors"], garden["embedding_model"]) == ("garden", 0, None)

@@ -38,7 +38,7 @@ def the_store(tmp_path: Path) -> Path:
 
 def vector_rows(store: Path) -> dict[bytes, bytes]:
     with contextlib.closing(sqlite3.connect(store)) as connection:
-        return dict(connection.execute("SELECT content, vector FROM vectors"))
+        return dict(connection.execute("SELECT content, vector FROM piece_vectors"))
 
 
 def assert_one_error_line(result: CliResult, *words: str) -> None:
@@ -77,7 +77,7 @@ def test_a_second_run_reads_the_stored_vectors_and_embeds_nothing(
     (marked, own), (_, other) = list(rows.items())[:2]
     assert own != other
     with contextlib.closing(sqlite3.connect(store)) as connection:
-        connection.execute("UPDATE vectors SET vector = ? WHERE content = ?", (other, marked))
+        connection.execute("UPDATE piece_vectors SET vector = ? WHERE content = ?", (other, marked))
         connection.commit()
     second = run_cli("ask", "--json", "--retrieval", "hybrid", PASTA)
     assert second.returncode == 0, second.stderr

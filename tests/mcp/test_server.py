@@ -50,7 +50,7 @@ async def test_a_failed_embedding_leaves_ranked_answering_with_a_warning(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     class Broken(FakeEmbedder):
-        def embed(self, texts, progress=None):  # type: ignore[no-untyped-def]
+        def vectors(self, texts):  # type: ignore[no-untyped-def]
             raise OSError("disk on fire")
 
     serving = Serving(lexical_context(tmp_path, Broken()))

@@ -1,11 +1,12 @@
-"""Passage vectors kept in the index store: computed once, by content, never a crash."""
+"""Passage vectors kept in the index store: computed once per model, by content, stored
+as they arrive, two models' vectors side by side and never mixed, never a crash."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from tui_assistant.core.retrieval.hybrid import HybridRetriever
 from tui_assistant.store import vectors as vectors_module
 from tui_assistant.store.vectors import (
     PassageVectors,
+    StoredModel,
     embed_library,
     passage_pieces,
     stored_vectors,
@@ -32,8 +34,16 @@ from tui_assistant.store.vectors import (
 
 def stored_rows(store: Path) -> int:
     with contextlib.closing(sqlite3.connect(store)) as connection:
-        (count,) = connection.execute("SELECT count(*) FROM vectors").fetchone()
+        (count,) = connection.execute("SELECT count(*) FROM piece_vectors").fetchone()
     return int(count)
+
+
+def word_index(store: Path) -> list[tuple[object, ...]]:
+    """The stored passages and postings, as rows: the word index."""
+    with contextlib.closing(sqlite3.connect(store)) as connection:
+        passages = connection.execute("SELECT * FROM passages ORDER BY number").fetchall()
+        postings = connection.execute("SELECT count(*) FROM postings").fetchall()
+    return [*passages, *postings]
 
 
 def warnings_of(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -107,24 +117,83 @@ def test_a_changed_document_re_embeds_only_its_passages(
     assert_vectors_of(changed, vectors, source.dimensions)
 
 
-def test_vectors_of_another_model_are_dropped_with_one_warning(
+def test_switching_models_and_back_keeps_both_models_vectors_apart(
     folder: Path, data_dir: Path, store: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    embed_library(open_(folder, data_dir), FakeEmbedder("old-model@1"), store)
-    caplog.clear()
     library = open_(folder, data_dir)
-    source = FakeEmbedder("new-model@2", dimensions=32)
+    index_before = word_index(store)
+    texts, _ = passage_pieces(library)
+    with caplog.at_level(logging.WARNING):
+        first = embed_library(library, FakeEmbedder("local-model@1"), store)
+        server = FakeEmbedder("server-model", dimensions=32)
+        other = embed_library(open_(folder, data_dir), server, store)
+        back = FakeEmbedder("local-model@1")
+        again = embed_library(open_(folder, data_dir), back, store)
+        server_again = FakeEmbedder("server-model", dimensions=32)
+        embed_library(open_(folder, data_dir), server_again, store)
+    assert warnings_of(caplog) == []
+    # The second model embedded everything; switching back embedded nothing.
+    assert sorted(server.texts) == sorted(texts)
+    assert back.texts == [] and server_again.texts == []
+    assert_vectors_of(library, other, 32)
+    np.testing.assert_array_equal(again.matrix, first.matrix)
+    assert again.model == back.identity and other.model == server.identity
+    assert stored_rows(store) == 2 * len(set(texts))
+    assert sorted(stored_vectors(store, library), key=lambda model: model.name) == [
+        StoredModel("local-model@1", 64, "", len(library)),
+        StoredModel("server-model", 32, "", len(library)),
+    ]
+    # The word index was never rebuilt or touched.
+    assert word_index(store) == index_before
+
+
+def test_the_same_name_with_another_document_prefix_or_size_is_another_model(
+    library: Library, store: Path
+) -> None:
+    embed_library(library, FakeEmbedder("e5"), store)
+    prefixed = FakeEmbedder("e5", document_prefix="passage: ")
+    vectors = embed_library(library, prefixed, store)
+    texts, _ = passage_pieces(library)
+    assert sorted(prefixed.texts) == sorted(f"passage: {text}" for text in texts)
+    expected = np.stack([word_vector(f"passage: {text}", 64) for text in texts])
+    np.testing.assert_allclose(vectors.matrix, expected, atol=1e-6)
+    wider = FakeEmbedder("e5", dimensions=96)
+    embed_library(library, wider, store)
+    assert len(wider.texts) == len(texts)
+    # The query prefix is not part of a stored vector: changing it embeds nothing.
+    asked_otherwise = FakeEmbedder("e5", query_prefix="query: ", document_prefix="passage: ")
+    embed_library(library, asked_otherwise, store)
+    assert asked_otherwise.texts == []
+    assert len(stored_vectors(store, library)) == 3
+
+
+def test_vectors_of_the_single_model_layout_are_kept_and_used(
+    library: Library, store: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A store written before vectors were kept per model: its vectors are moved into
+    the per-model tables, not embedded again."""
+    source = FakeEmbedder("all-MiniLM-L6-v2@53aa51172d142c89", dimensions=16)
+    texts, _ = passage_pieces(library)
+    with contextlib.closing(sqlite3.connect(store)) as connection:
+        connection.executescript(
+            "CREATE TABLE vectors (content BLOB PRIMARY KEY, vector BLOB NOT NULL) WITHOUT ROWID;"
+            "CREATE TABLE vector_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+            f"INSERT INTO vector_meta VALUES ('model', '{source.model_id}');"
+        )
+        connection.executemany(
+            "INSERT OR REPLACE INTO vectors VALUES (?, ?)",
+            [(vectors_module.content_key(text), word_vector(text, 16).tobytes()) for text in texts],
+        )
+        connection.commit()
+    assert stored_vectors(store, library) == [StoredModel(source.model_id, 16, "", len(library))]
     with caplog.at_level(logging.WARNING):
         vectors = embed_library(library, source, store)
-    warnings = warnings_of(caplog)
-    assert len(warnings) == 1 and "old-model@1" in warnings[0]
-    texts, _ = passage_pieces(library)
-    assert sorted(source.texts) == sorted(texts)
-    assert_vectors_of(library, vectors, 32)
-    # The store now holds the new model's vectors only: the next run embeds nothing.
-    later = FakeEmbedder("new-model@2", dimensions=32)
-    embed_library(open_(folder, data_dir), later, store)
-    assert later.texts == []
+    assert warnings_of(caplog) == []
+    assert source.texts == []
+    assert_vectors_of(library, vectors, 16)
+    with contextlib.closing(sqlite3.connect(store)) as connection:
+        tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master")}
+    assert {"vectors", "vector_meta"}.isdisjoint(tables)
     assert stored_rows(store) == len(set(texts))
 
 
@@ -134,7 +203,8 @@ def test_a_damaged_vector_row_is_one_warning_and_everything_is_embedded_again(
     embed_library(library, FakeEmbedder(), store)
     with contextlib.closing(sqlite3.connect(store)) as connection:
         connection.execute(
-            "UPDATE vectors SET vector = x'0000' WHERE content = (SELECT min(content) FROM vectors)"
+            "UPDATE piece_vectors SET vector = x'0000'"
+            " WHERE content = (SELECT min(content) FROM piece_vectors)"
         )
         connection.commit()
     source = FakeEmbedder()
@@ -191,8 +261,8 @@ def many_passages(folder: Path, count: int) -> Path:
 
 
 def test_progress_counts_passages_up_to_the_total(tmp_path: Path) -> None:
-    # More pieces than one step, so progress moves more than once.
-    count = vectors_module.STEP * 2 + 5
+    # More pieces than one batch, so progress moves more than once.
+    count = 64 * 2 + 5
     folder = many_passages(tmp_path / "notes", count)
     data_dir = tmp_path / "data"
     library = open_(folder, data_dir)
@@ -216,25 +286,23 @@ def test_progress_counts_passages_up_to_the_total(tmp_path: Path) -> None:
     assert seen[-1] == (1, 1)
 
 
-def test_an_interrupted_run_keeps_the_steps_it_finished(tmp_path: Path) -> None:
-    folder = many_passages(tmp_path / "notes", vectors_module.STEP + 10)
+def test_an_interrupted_run_keeps_every_batch_that_arrived(tmp_path: Path) -> None:
+    folder = many_passages(tmp_path / "notes", 3 * 16 + 10)
     data_dir = tmp_path / "data"
     store = store_file(folder, data_dir)
 
     class Interrupted(Exception):
         pass
 
-    class StopsAfterOneStep(FakeEmbedder):
-        def embed(
-            self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None
-        ) -> NDArray[np.float32]:
-            if self.calls == 1:
+    class StopsAfterThreeBatches(FakeEmbedder):
+        def vectors(self, texts: Sequence[str]) -> NDArray[np.float32]:
+            if self.calls == 3:
                 raise Interrupted
-            return super().embed(texts, progress)
+            return super().vectors(texts)
 
     with pytest.raises(Interrupted):
-        embed_library(open_(folder, data_dir), StopsAfterOneStep(), store)
-    assert stored_rows(store) == vectors_module.STEP
+        embed_library(open_(folder, data_dir), StopsAfterThreeBatches(batch_size=16), store)
+    assert stored_rows(store) == 3 * 16
     rest = FakeEmbedder()
     embed_library(open_(folder, data_dir), rest, store)
     assert len(rest.texts) == 10
@@ -262,7 +330,7 @@ def test_a_vector_table_of_another_shape_is_rebuilt_with_one_warning(
 def test_a_store_that_fails_every_write_warns_once_and_keeps_vectors_in_memory(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    folder = many_passages(tmp_path / "notes", vectors_module.STEP * 3)
+    folder = many_passages(tmp_path / "notes", 64 * 3)
     data_dir = tmp_path / "data"
     library = open_(folder, data_dir)
     store = store_file(folder, data_dir)
@@ -270,10 +338,12 @@ def test_a_store_that_fails_every_write_warns_once_and_keeps_vectors_in_memory(
     embed_library(library, source, None)  # no store: nothing is created in the file
     with contextlib.closing(sqlite3.connect(store)) as connection:
         connection.executescript(
-            "CREATE TABLE vectors (content BLOB PRIMARY KEY, vector BLOB NOT NULL);"
-            "CREATE TABLE vector_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-            f"INSERT INTO vector_meta VALUES ('model', '{source.model_id}');"
-            "CREATE TRIGGER full BEFORE INSERT ON vectors"
+            "CREATE TABLE vector_models (id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+            " dimensions INTEGER NOT NULL, document_prefix TEXT NOT NULL,"
+            " UNIQUE (name, dimensions, document_prefix));"
+            "CREATE TABLE piece_vectors (model INTEGER NOT NULL, content BLOB NOT NULL,"
+            " vector BLOB NOT NULL, PRIMARY KEY (model, content)) WITHOUT ROWID;"
+            "CREATE TRIGGER full BEFORE INSERT ON piece_vectors"
             " BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;"
         )
     with caplog.at_level(logging.WARNING):
@@ -287,21 +357,23 @@ def test_the_stored_vectors_are_counted_without_embedding_anything(
 ) -> None:
     source = FakeEmbedder()
     embed_library(library, source, store)
-    assert stored_vectors(store, library) == (source.model_id, len(library))
+    assert stored_vectors(store, library) == [StoredModel(source.model_id, 64, "", len(library))]
 
     # One passage edited, one document added: two passages without stored vectors.
     write(folder, "pasta-water.md", "# Pasta water\n\nSalt it with a spoon per pot.\n")
     write(folder, "new-one.md", "# A new lesson\n\nSomething nobody embedded yet.\n")
     changed = open_(folder, data_dir)
 
-    assert stored_vectors(store, changed) == (source.model_id, len(changed) - 2)
-    assert source.calls == 1  # counting embeds nothing
+    assert stored_vectors(store, changed) == [
+        StoredModel(source.model_id, 64, "", len(changed) - 2)
+    ]
+    assert len(source.texts) == len(passage_pieces(library)[0])  # counting embeds nothing
 
 
 def test_a_store_without_vector_tables_is_counted_as_none_and_left_as_it_is(
     library: Library, store: Path
 ) -> None:
-    assert stored_vectors(store, library) == (None, 0)
+    assert stored_vectors(store, library) == []
     with contextlib.closing(sqlite3.connect(store)) as connection:
         tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master")}
     assert "vectors" not in tables and "vector_meta" not in tables

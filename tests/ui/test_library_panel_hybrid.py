@@ -4,7 +4,7 @@ computed in the background, then by meaning; a second start reads the vectors ba
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -41,11 +41,9 @@ class HeldEmbedder(FakeEmbedder):
         super().__init__()
         self.release = threading.Event()
 
-    def embed(
-        self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None
-    ) -> NDArray[np.float32]:
+    def vectors(self, texts: Sequence[str]) -> NDArray[np.float32]:
         self.release.wait(10)
-        return super().embed(texts, progress)
+        return super().vectors(texts)
 
 
 def hybrid_context(data: Path, embedder: FakeEmbedder) -> AppContext:

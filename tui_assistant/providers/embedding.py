@@ -1,10 +1,11 @@
 """Sentence embeddings computed on this machine, without PyTorch.
 
-`EmbeddingSource` is the one interface retrieval needs: a `model_id` that keys stored
-vectors, the vector `dimensions`, and `embed(texts, progress=None)` returning one
-L2-normalised float32 row per text. `progress(done, total)` is called after each batch
-the source computes, so a caller can show `embedding N/M`; a caller that stores vectors
-as it goes passes a few hundred texts per call.
+`EmbeddingSource` is the one interface retrieval needs, whoever computes the vectors
+(this module's local model, or a model server: `embedding_server.py`): an `identity`
+that keys stored vectors (the model, its dimensions and prefixes),
+`embed_batches(texts)` yielding L2-normalised float32 rows batch by batch as they are
+done (so a caller stores them as they arrive, and an interrupted run keeps them), and
+`embed_question(question)`. `embed_texts` gathers the batches into one matrix.
 
 `LocalSentenceEmbedder` runs a BERT model kept in the Sentence-Transformers folder layout
 (`config.json`, `tokenizer.json`, `model.safetensors`, `1_Pooling/config.json`,
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tui_assistant.core.progress import Progress
+from tui_assistant.core.retrieval.model_identity import ModelIdentity
 from tui_assistant.errors import ModelError
 
 if TYPE_CHECKING:
@@ -39,6 +41,9 @@ if TYPE_CHECKING:
     from tui_assistant.providers.bert import BertEncoder
 
     Matrix = NDArray[np.float32]
+    Vector = NDArray[np.float32]
+    # Positions in the texts given, and their rows.
+    Batch = tuple[list[int], Matrix]
 
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
@@ -57,27 +62,52 @@ _DEFAULT_MAX_SEQ_LENGTH = 256
 _TOKENS_PER_BATCH = 2048
 _TEXTS_PER_BATCH = 64
 _MAX_WORKERS = 4
+# Texts tokenized and sorted by length at a time: a long run never holds every
+# text's tokens at once, and a question waits at most one chunk for the model.
+_TEXTS_PER_CHUNK = 512
 
 
 class EmbeddingSource(Protocol):
     """Turns texts into unit-length vectors of one fixed model."""
 
     @property
-    def model_id(self) -> str:
-        """Names the model and its weights; vectors of another `model_id` are foreign."""
+    def identity(self) -> ModelIdentity:
+        """The model, its dimensions and prefixes; vectors of another identity are
+        foreign. May ask a server (once) and raise `EmbeddingUnavailable`."""
         ...
 
-    @property
-    def dimensions(self) -> int: ...
+    def embed_batches(self, texts: Sequence[str]) -> Iterator[Batch]:
+        """Passage pieces (each after the document prefix), batch by batch as each is
+        done: the positions in `texts` and their rows (float32, unit length), every
+        position once, in any order. Closing the iterator early stops the work."""
+        ...
 
-    def embed(self, texts: Sequence[str], progress: Progress | None = None) -> Matrix:
-        """Shape `(len(texts), dimensions)`, float32, each row of length 1."""
+    def embed_question(self, question: str) -> Vector:
+        """One question's vector (after the query prefix)."""
         ...
 
 
-def runtime_missing() -> str | None:
-    """None when the `semantic` extra is installed, else what is missing and how to install."""
-    missing = [name for name in SEMANTIC_PACKAGES if importlib.util.find_spec(name) is None]
+def embed_texts(
+    source: EmbeddingSource, texts: Sequence[str], progress: Progress | None = None
+) -> Matrix:
+    """Every text's row, in order; `progress(done, total)` after each batch."""
+    import numpy as np
+
+    total = len(texts)
+    result = np.zeros((total, source.identity.dimensions), dtype=np.float32)
+    done = 0
+    for positions, rows in source.embed_batches(texts):
+        result[positions] = rows
+        done += len(positions)
+        if progress is not None:
+            progress(done, total)
+    return result
+
+
+def runtime_missing(packages: Sequence[str] = SEMANTIC_PACKAGES) -> str | None:
+    """None when the `semantic` extra (or just `packages` of it) is installed, else what
+    is missing and how to install."""
+    missing = [name for name in packages if importlib.util.find_spec(name) is None]
     if not missing:
         return None
     return f"{', '.join(missing)} not installed: {INSTALL_HINT}"
@@ -102,6 +132,13 @@ def model_id_of(folder: Path, sha256: str) -> str:
     return f"{name}@{sha256[:16]}"
 
 
+def model_dimensions(folder: Path) -> int:
+    """The vector size of a model folder, from its config (the weights are not read)."""
+    config = _read_json(folder / "config.json")
+    _check_config(config, folder / "config.json")
+    return int(config["hidden_size"])
+
+
 def file_sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as stream:
@@ -114,12 +151,21 @@ class LocalSentenceEmbedder:
     """A Sentence-Transformers BERT model with mean pooling, run with numpy."""
 
     def __init__(
-        self, *, model_id: str, tokenizer: Tokenizer, encoder: BertEncoder, workers: int
+        self,
+        *,
+        model_id: str,
+        tokenizer: Tokenizer,
+        encoder: BertEncoder,
+        workers: int,
+        query_prefix: str = "",
+        document_prefix: str = "",
     ) -> None:
         self._model_id = model_id
         self._tokenizer = tokenizer
         self._encoder = encoder
         self._workers = workers
+        self.query_prefix = query_prefix
+        self.document_prefix = document_prefix
         self._lock = threading.Lock()
 
     @property
@@ -130,13 +176,26 @@ class LocalSentenceEmbedder:
     def dimensions(self) -> int:
         return self._encoder.dimensions
 
+    @property
+    def identity(self) -> ModelIdentity:
+        return ModelIdentity(
+            self._model_id, self.dimensions, self.query_prefix, self.document_prefix
+        )
+
     @classmethod
     def load(
-        cls, folder: Path, expected_sha256: str | None = None, *, workers: int | None = None
+        cls,
+        folder: Path,
+        expected_sha256: str | None = None,
+        *,
+        workers: int | None = None,
+        query_prefix: str = "",
+        document_prefix: str = "",
     ) -> LocalSentenceEmbedder:
         """Check and load a model folder; every problem is a `ModelError` naming the file.
 
-        `workers` threads embed at once (default: one per core, at most four).
+        `workers` threads embed at once (default: one per core, at most four). The
+        prefixes go before each question and each passage piece (e5-style models).
         """
         reason = runtime_missing()
         if reason is not None:
@@ -190,39 +249,47 @@ class LocalSentenceEmbedder:
             tokenizer=tokenizer,
             encoder=encoder,
             workers=max(1, workers or min(_MAX_WORKERS, _cpu_count())),
+            query_prefix=query_prefix,
+            document_prefix=document_prefix,
         )
 
     def embed(self, texts: Sequence[str], progress: Progress | None = None) -> Matrix:
-        """One unit vector per text; `progress(done, total)` after each batch.
+        """One unit vector per passage piece, in order; `progress(done, total)` after
+        each batch. An exception from `progress` stops the work and propagates."""
+        return embed_texts(self, texts, progress)
+
+    def embed_batches(self, texts: Sequence[str]) -> Iterator[Batch]:
+        prefix = self.document_prefix
+        return self._computed([prefix + text for text in texts] if prefix else texts)
+
+    def embed_question(self, question: str) -> Vector:
+        ((_, rows),) = self._computed([self.query_prefix + question])
+        vector: Vector = rows[0]
+        return vector
+
+    def _computed(self, texts: Sequence[str]) -> Iterator[Batch]:
+        """The texts' rows as each batch is done, a chunk of texts at a time.
 
         Batches run on `workers` threads, each with single-threaded BLAS: numpy's
         element-wise steps then use every core too, and on a busy machine embedding slows
-        down evenly instead of stalling BLAS threads that wait for each other. An
-        exception from `progress` stops the work and propagates.
+        down evenly instead of stalling BLAS threads that wait for each other.
         """
-        import numpy as np
-
-        total = len(texts)
-        result = np.zeros((total, self.dimensions), dtype=np.float32)
-        if total == 0:
-            return result
-        ids = [encoding.ids for encoding in self._tokenizer.encode_batch(list(texts))]
-        order = sorted(range(total), key=lambda index: len(ids[index]))
-        batches = _batches(order, [len(ids[index]) for index in order])
-        done = 0
-        with self._lock, _single_threaded_blas():
-            pool = ThreadPoolExecutor(max_workers=self._workers)
-            try:
-                running = {pool.submit(self._embed_batch, ids, batch): batch for batch in batches}
-                for future in as_completed(running):
-                    batch = running[future]
-                    result[batch] = future.result()
-                    done += len(batch)
-                    if progress is not None:
-                        progress(done, total)
-            finally:
-                pool.shutdown(wait=True, cancel_futures=True)
-        return result
+        for start in range(0, len(texts), _TEXTS_PER_CHUNK):
+            chunk = texts[start : start + _TEXTS_PER_CHUNK]
+            ids = [encoding.ids for encoding in self._tokenizer.encode_batch(list(chunk))]
+            order = sorted(range(len(chunk)), key=lambda index: len(ids[index]))
+            batches = _batches(order, [len(ids[index]) for index in order])
+            with self._lock, _single_threaded_blas():
+                pool = ThreadPoolExecutor(max_workers=self._workers)
+                try:
+                    running = {
+                        pool.submit(self._embed_batch, ids, batch): batch for batch in batches
+                    }
+                    for future in as_completed(running):
+                        rows = future.result()
+                        yield [start + index for index in running[future]], rows
+                finally:
+                    pool.shutdown(wait=True, cancel_futures=True)
 
     def _embed_batch(self, ids: list[list[int]], batch: list[int]) -> Matrix:
         import numpy as np

@@ -218,26 +218,35 @@ class OpenAIProvider:
                 if response.status_code == 500 and "response_format" in body:
                     # Some servers (llama-cpp-python's) fail a schema they do not take
                     # with a 500 that names it: a rejected request, not a broken server.
-                    start = await _first_bytes(response, REJECTION_SNIFF_BYTES)
+                    start = await first_bytes(response, REJECTION_SNIFF_BYTES)
                     if b"response_format" in start:
                         raise _BadRequest(Reason.PROVIDER_ERROR, "HTTP 500")
                 _check_status(response.status_code)
-                declared = response.headers.get("content-length", "")
-                if declared.isdigit() and int(declared) > MAX_RESPONSE_BYTES:
+                received = await read_body(response, MAX_RESPONSE_BYTES)
+                if received is None:
                     raise _too_large()
-                received = bytearray()
-                async for chunk in response.aiter_bytes():
-                    received += chunk
-                    if len(received) > MAX_RESPONSE_BYTES:
-                        raise _too_large()
-                return bytes(received)
+                return received
         except httpx.TimeoutException:
             raise TimeoutError from None
         except httpx.HTTPError as error:
-            raise _provider_error(_transport_words(error)) from None
+            raise _provider_error(transport_words(error)) from None
 
 
-async def _first_bytes(response: httpx.Response, limit: int) -> bytes:
+async def read_body(response: httpx.Response, limit: int) -> bytes | None:
+    """The body of a streamed response; None as soon as it is known to be larger than
+    `limit` bytes (declared or received), so a huge body is never held in memory."""
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    received = bytearray()
+    async for chunk in response.aiter_bytes():
+        received += chunk
+        if len(received) > limit:
+            return None
+    return bytes(received)
+
+
+async def first_bytes(response: httpx.Response, limit: int) -> bytes:
     """At most `limit` bytes of the body (read only to tell a rejection from a failure)."""
     received = bytearray()
     async for chunk in response.aiter_bytes():
@@ -261,7 +270,8 @@ def _check_status(status: int) -> None:
     raise _provider_error(f"HTTP {status}")
 
 
-def _transport_words(error: httpx.HTTPError) -> str:
+def transport_words(error: httpx.HTTPError) -> str:
+    """A transport failure in plain words (never the server's text)."""
     if isinstance(error, httpx.ConnectError):
         return "could not connect to the server"
     if isinstance(error, (httpx.ReadError, httpx.RemoteProtocolError)):

@@ -43,6 +43,7 @@ from tui_assistant.ui.messages import (
     EmbeddingFailed,
     EmbeddingProgress,
     EmbeddingReady,
+    EmbeddingTrouble,
     LibraryFailed,
     LibraryLoaded,
     LibraryProgress,
@@ -50,7 +51,13 @@ from tui_assistant.ui.messages import (
     VectorsComputed,
 )
 from tui_assistant.ui.status_bar import StatusBar
-from tui_assistant.wiring.context import AppContext, library_folders, load_library, open_context
+from tui_assistant.wiring.context import (
+    AppContext,
+    close_embedder,
+    library_folders,
+    load_library,
+    open_context,
+)
 
 # Indexing progress is posted at most this often (and at the last step).
 PROGRESS_INTERVAL_SECONDS = 0.05
@@ -94,6 +101,7 @@ class LibraryPanel(Vertical):
         # Documents changed on disk since the last reload began (watch mode).
         self.changed_on_disk = False
         self._current: AppContext | None = None
+        self._stop_watching_embedding: Callable[[], None] | None = None
         # The error that ended the first load: `run_app` raises it for the CLI (exit 2).
         self.load_error: LibraryError | ConfigError | None = None
 
@@ -178,6 +186,11 @@ class LibraryPanel(Vertical):
     @on(LibraryLoaded)
     def _library_loaded(self, message: LibraryLoaded) -> None:
         self._current = message.context
+        # A problem of the embedding server (a question it could not embed, say) is
+        # shown in the status bar as it comes and goes.
+        self._stop_watching_embedding = message.context.embedding.watch(
+            lambda status: self.post_message(EmbeddingTrouble(status))
+        )
         self._show_library(known=())
         self._status_bar.show_ready()
         self.loaded = True
@@ -297,6 +310,9 @@ class LibraryPanel(Vertical):
         if hybrid is not None:
             self._current = hybrid
             self.post_message(EmbeddingReady(hybrid.retrieval))
+        elif message.embedded.embedder is not self.context.embedder:
+            # Vectors of a library reloaded meanwhile: their source is not kept.
+            close_embedder(message.embedded.embedder)
 
     @on(EmbeddingReady)
     def _embedding_ready(self, message: EmbeddingReady) -> None:
@@ -305,9 +321,16 @@ class LibraryPanel(Vertical):
 
     @on(EmbeddingFailed)
     def _embedding_failed(self, message: EmbeddingFailed) -> None:
-        self._status_bar.work = ""
+        # The server's problem stays in the bar ("embedding server unreachable").
+        self._status_bar.work = self.context.embedding.status().bar_text
         self._status_bar.retrieval = self.context.retrieval
         self._notice(f"hybrid retrieval is off: {message.reason}")
+
+    @on(EmbeddingTrouble)
+    def _embedding_trouble(self, message: EmbeddingTrouble) -> None:
+        if self.loaded:
+            self._status_bar.work = message.status.bar_text
+            self._status_bar.retrieval = self.context.retrieval
 
     # -- the state they leave -----------------------------------------------------
 
@@ -329,5 +352,7 @@ class LibraryPanel(Vertical):
         """Stop any load still running and let go of the provider's connections."""
         self.workers.cancel_group(self, "library")
         self.workers.cancel_group(self, WATCH_GROUP)
+        if self._stop_watching_embedding is not None:
+            self._stop_watching_embedding()
         if self._current is not None:
             await self._current.aclose()

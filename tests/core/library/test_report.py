@@ -14,6 +14,7 @@ from tui_assistant.core.library.library import FileProblem, Library
 from tui_assistant.core.library.report import (
     SHOWN_PER_REASON,
     SKIP_REASONS,
+    KeptVectors,
     LibraryReport,
     StoreFacts,
     VectorFacts,
@@ -137,17 +138,49 @@ def test_the_vectors_state_is_off_complete_or_incomplete() -> None:
         "state": "off",
         "reason": "TUI_ASSISTANT_RETRIEVAL is ranked",
         "model": None,
+        "source": None,
+        "problem": None,
         "embedded": 0,
         "total": 3,
+        "kept": [],
     }
     assert incomplete == {
         "state": "incomplete",
         "reason": None,
         "model": "minilm@1234",
+        "source": None,
+        "problem": None,
         "embedded": 2,
         "total": 3,
+        "kept": [],
     }
     assert complete["state"] == "complete"
+
+
+def test_a_server_problem_and_the_vectors_kept_of_other_models_are_lines_of_the_report() -> None:
+    lib = library(["a.md", "b.md", "c.md"])
+    facts = VectorFacts(
+        "nomic-embed-text",
+        embedded=1,
+        source="server 127.0.0.1:11434",
+        problem="the embedding server at 127.0.0.1:11434 cannot be reached (connection refused)",
+        kept=(KeptVectors("all-MiniLM-L6-v2@53aa51172d142c89", 384, 3),),
+    )
+    report = report_of(lib, facts)
+
+    lines = format_report(report).splitlines()
+
+    assert "vectors: nomic-embed-text (server 127.0.0.1:11434): 1/3 passages embedded" in lines
+    assert (
+        "embedding: the embedding server at 127.0.0.1:11434 cannot be reached"
+        " (connection refused)" in lines
+    )
+    assert "kept: all-MiniLM-L6-v2@53aa51172d142c89 (384 dimensions): 3/3 passages" in lines
+    vectors = report.to_json()["vectors"]
+    assert vectors["problem"] == facts.problem  # type: ignore[index]
+    assert vectors["kept"] == [  # type: ignore[index]
+        {"model": "all-MiniLM-L6-v2@53aa51172d142c89", "dimensions": 384, "embedded": 3}
+    ]
 
 
 def test_the_json_keys_are_the_same_for_any_library() -> None:

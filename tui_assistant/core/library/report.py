@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
-from tui_assistant.core.display_text import clean_display_text
+from tui_assistant.core.display_text import clean_display_text, one_line
 from tui_assistant.core.documents.passage import DOCUMENT_KINDS, document_kind
 from tui_assistant.core.library.library import FileProblem, Library, printable_file_name
 
@@ -70,13 +70,28 @@ class StoreFacts:
 
 
 @dataclass(frozen=True, slots=True)
+class KeptVectors:
+    """Vectors of another model the store keeps (used again on switching back)."""
+
+    model: str
+    dimensions: int
+    embedded: int
+
+
+@dataclass(frozen=True, slots=True)
 class VectorFacts:
     """Hybrid retrieval's vectors: `model` is None when they are off (`reason` says
-    why); `embedded` counts the passages whose every piece has a stored vector."""
+    why); `embedded` counts the passages whose every piece has a stored vector.
+    `source` says where vectors come from (`local`, or `server HOST:PORT`); `problem`
+    is one line when that server cannot be reached or answers badly; `kept` lists the
+    vectors of other models in the store."""
 
     model: str | None
     embedded: int = 0
     reason: str | None = None
+    source: str | None = None
+    problem: str | None = None
+    kept: tuple[KeptVectors, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,8 +153,14 @@ class LibraryReport:
                 "state": self.vector_state,
                 "reason": self.vectors.reason,
                 "model": self.vectors.model,
+                "source": self.vectors.source,
+                "problem": self.vectors.problem,
                 "embedded": self.vectors.embedded,
                 "total": self.passage_count,
+                "kept": [
+                    {"model": kept.model, "dimensions": kept.dimensions, "embedded": kept.embedded}
+                    for kept in self.vectors.kept
+                ],
             },
         }
 
@@ -202,6 +223,13 @@ def format_report(report: LibraryReport) -> str:
     lines.append(f"store: {_store(report.store)}")
     lines.append(f"retrieval: {report.retrieval}")
     lines.append(f"vectors: {_vectors(report)}")
+    if report.vectors.problem:
+        lines.append(f"embedding: {one_line(report.vectors.problem)}")
+    lines.extend(
+        f"kept: {kept.model} ({kept.dimensions:,} dimensions):"
+        f" {kept.embedded:,}/{report.passage_count:,} passages"
+        for kept in report.vectors.kept
+    )
     return clean_display_text("\n".join(lines))
 
 
@@ -226,7 +254,8 @@ def _vectors(report: LibraryReport) -> str:
     if vectors.model is None:
         return f"off ({vectors.reason})" if vectors.reason else "off"
     counted = f"{vectors.embedded:,}/{report.passage_count:,} passages embedded"
-    return f"{vectors.model}: {counted}"
+    source = f" ({vectors.source})" if vectors.source else ""
+    return f"{vectors.model}{source}: {counted}"
 
 
 def human_size(size: int) -> str:

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from tui_assistant.core.retrieval.model_identity import ModelIdentity
+
 # Pieces compared with each other to measure the background: enough for a steady mean,
 # few enough to cost milliseconds at 50,000 pieces.
 BACKGROUND_ROWS = 64
@@ -43,10 +45,12 @@ class Background:
 
 @dataclass(frozen=True)
 class PassageVectors:
-    """Every piece's vector (rows, unit length) and the passage number of each row."""
+    """Every piece's vector (rows, unit length), the passage number of each row, and
+    the model that made them (None when not known)."""
 
     matrix: NDArray[np.float32]
     passages: NDArray[np.int32]
+    model: ModelIdentity | None = None
 
 
 def concatenated_vectors(parts: Sequence[PassageVectors], sizes: Sequence[int]) -> PassageVectors:

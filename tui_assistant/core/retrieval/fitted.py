@@ -8,10 +8,10 @@ from tui_assistant.core.retrieval.confidence import ConfidenceModel, Logistic
 from tui_assistant.core.retrieval.sections import SectionWeights
 
 SECTION_WEIGHTS = SectionWeights(
-    word_score=4.1705,
-    word_share=2.3541,
-    meaning=1.7968,
-    opening=-0.7496,
+    word_score=4.0365,
+    word_share=2.5215,
+    meaning=1.8602,
+    opening=-0.7509,
 )
 HYBRID_MODEL = ConfidenceModel(
     sure=Logistic(
@@ -24,14 +24,14 @@ HYBRID_MODEL = ConfidenceModel(
             "neighbour",
         ),
         coefficients=(
-            2.7278,
-            1.7762,
-            0.9480,
-            0.0196,
-            0.3292,
-            0.3284,
+            2.5623,
+            2.0690,
+            0.6476,
+            0.2934,
+            0.3278,
+            0.2195,
         ),
-        intercept=-2.9099,
+        intercept=-2.9143,
     ),
     offer=Logistic(
         names=(
@@ -40,14 +40,14 @@ HYBRID_MODEL = ConfidenceModel(
             "unknown_share",
         ),
         coefficients=(
-            4.4431,
-            4.7572,
-            -1.4965,
+            4.3402,
+            4.7328,
+            -1.4842,
         ),
-        intercept=-1.6501,
+        intercept=-1.6280,
     ),
-    answer_at=0.8188,
-    close_at=0.7878,
+    answer_at=0.8266,
+    close_at=0.8063,
 )
 RANKED_MODEL = ConfidenceModel(
     sure=Logistic(
@@ -58,12 +58,12 @@ RANKED_MODEL = ConfidenceModel(
             "unknown_share",
         ),
         coefficients=(
-            2.9188,
-            2.0403,
-            1.1124,
-            -3.1894,
+            2.7346,
+            2.0851,
+            1.1182,
+            -3.1692,
         ),
-        intercept=-2.3845,
+        intercept=-2.3024,
     ),
     offer=Logistic(
         names=(
@@ -71,11 +71,11 @@ RANKED_MODEL = ConfidenceModel(
             "unknown_share",
         ),
         coefficients=(
-            6.2528,
-            -1.6680,
+            6.2977,
+            -1.6573,
         ),
-        intercept=-1.1454,
+        intercept=-1.1571,
     ),
-    answer_at=0.7723,
-    close_at=0.8366,
+    answer_at=0.7894,
+    close_at=0.8180,
 )
