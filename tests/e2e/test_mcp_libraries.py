@@ -11,8 +11,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import httpx2
 import pytest
+
+pytest.importorskip("mcp", reason="the mcp extra is not installed")
+
+import httpx2
 from mcp.client.session import ClientSession
 
 from tests.helpers import BUNDLED_LESSONS, cli_env, write_lesson
