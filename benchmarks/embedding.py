@@ -11,8 +11,11 @@ pieces/s, the token counts of the pieces, and the process's peak resident memory
 
 Then times one question at `--passages` passages (random unit vectors, as many pieces
 per passage as the tree had): every passage's best-piece cosine (`DenseIndex`) and its
-top 100, as hybrid takes them, and that ranking fused with a lexical top 100 by
-reciprocal rank fusion.
+top 100, and that ranking fused with a lexical top 100 by reciprocal rank fusion. And a
+whole hybrid question as the app asks it (`HybridRetriever.retrieve`: the question's
+embedding by the model, the word ranking, the fusion, the section order and the
+confidence) on a synthetic library of `--passages` passages (`benchmarks/corpus.py`,
+written once under benchmarks/data/) with random piece vectors.
 
 The machine is shared: the share of a core that other processes used during the
 embedding is printed too, since it slows the measurement down.
@@ -30,6 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import numpy as np  # noqa: E402
 from tokenizers import Tokenizer  # noqa: E402
@@ -133,6 +137,51 @@ def question(count: int, per_passage: float, dimensions: int = 384) -> None:
     )
 
 
+def hybrid_question(count: int, per_passage: float, folder: Path | None) -> None:
+    """A whole hybrid question, its embedding included, at `count` passages."""
+    from corpus import generate
+
+    from tui_assistant.core.retrieval.dense import PassageVectors
+    from tui_assistant.core.retrieval.hybrid import HybridRetriever
+    from tui_assistant.core.retrieval.ranked import RankedRetriever
+    from tui_assistant.store.index_store import open_library
+
+    corpus = generate(ROOT / "benchmarks" / "data", count)
+    library = open_library(corpus.lessons, None, RankedRetriever.key)
+    rng = np.random.default_rng(11)
+    piece_count = round(len(library) * per_passage)
+    vectors = rng.standard_normal((piece_count, 384), dtype=np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    owners = np.concatenate(
+        [np.arange(len(library)), rng.integers(0, len(library), piece_count - len(library))]
+    ).astype(np.int32)
+    model = LocalSentenceEmbedder.load(folder or bundled_model_folder())  # type: ignore[arg-type]
+    hybrid = HybridRetriever(
+        library, PassageVectors(vectors, owners), lambda text: model.embed([text])[0]
+    )
+    questions = [
+        line.split('"question": "', 1)[1].split('"', 1)[0]
+        for line in corpus.cases.read_text(encoding="utf-8").splitlines()[:120]
+    ]
+    hybrid.retrieve("warm up the model")
+    whole, embedding = [], []
+    for question in questions:
+        started = time.perf_counter()
+        model.embed([question])
+        embedding.append(time.perf_counter() - started)
+        hybrid.embed_question.cache_clear()
+        started = time.perf_counter()
+        hybrid.retrieve(question, 3)
+        whole.append(time.perf_counter() - started)
+    whole.sort()
+    print(
+        f"hybrid question at {len(library)} passages ({piece_count} pieces), embedding "
+        f"included: median {statistics.median(whole) * 1000:.1f} ms, "
+        f"p95 {whole[int(len(whole) * 0.95)] * 1000:.1f} ms; the question's embedding alone "
+        f"median {statistics.median(embedding) * 1000:.1f} ms"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--docs", type=Path, default=ROOT / "eval" / "docker-docs")
@@ -143,6 +192,7 @@ def main() -> None:
     args = parser.parse_args()
     per_passage = embedding(args)
     question(args.passages, per_passage)
+    hybrid_question(args.passages, per_passage, args.model)
 
 
 if __name__ == "__main__":

@@ -1,19 +1,20 @@
-"""Fitting the confidence model and measuring its decisions, with plain numpy.
+"""Fitting the section weights and the confidence models, and measuring their decisions,
+with plain numpy. Used by `scripts/held_out.py`.
 
-Used by `scripts/held_out.py`. A case is one question's judged ranking: the best
-passage's signals, whether that passage is the expected one, and its nearest passages
-with how close each is (to find an ambiguous question's candidates).
+A case is one question's judged ranking: the best passage's signals, whether that passage
+is the expected one, and its nearest passages with how close each is (to find an
+ambiguous question's candidates). Decisions are the app's own (`confidence.assess`).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from tui_assistant.core.retrieval.confidence import MAX_CANDIDATES, ConfidenceModel, Signals
+from tui_assistant.core.retrieval.confidence import ConfidenceModel, Logistic, Signals, assess
+from tui_assistant.core.retrieval.sections import SectionWeights
 
 # Ridge penalty on the coefficients (not the intercept): keeps a fit on a few hundred
 # questions from leaning on one set's quirks.
@@ -38,8 +39,12 @@ class Metrics:
     answered: int
     answered_right: int
     unanswerable_answered: int
+    unanswerable_offered: int
     on_screen: int
+    first_right: int
     ambiguous: int
+    top_one: int
+    top_five: int
 
     @property
     def precision(self) -> float:
@@ -54,25 +59,35 @@ class Metrics:
         return self.on_screen / self.answerable if self.answerable else 0.0
 
     @property
+    def first_right_share(self) -> float:
+        return self.first_right / self.answerable if self.answerable else 0.0
+
+    @property
     def unanswerable_share(self) -> float:
         return self.unanswerable_answered / self.unanswerable if self.unanswerable else 0.0
 
+    @property
+    def offered_share(self) -> float:
+        return self.unanswerable_offered / self.unanswerable if self.unanswerable else 0.0
 
-def fit(
-    cases: Sequence[Case], names: Sequence[str], penalty: float = PENALTY
+    @property
+    def top_one_share(self) -> float:
+        return self.top_one / self.answerable if self.answerable else 0.0
+
+    @property
+    def top_five_share(self) -> float:
+        return self.top_five / self.answerable if self.answerable else 0.0
+
+
+def logistic(
+    x: np.ndarray, y: np.ndarray, weights: np.ndarray, penalty: float = PENALTY
 ) -> tuple[list[float], float]:
-    """Logistic regression by Newton's method; every set weighs the same in total."""
-    x = np.array([case.signals.values(names) for case in cases], dtype=np.float64)
-    y = np.array([float(case.best == case.expect) for case in cases])
-    counts: dict[str, int] = {}
-    for case in cases:
-        counts[case.set_name] = counts.get(case.set_name, 0) + 1
-    weights = np.array([len(cases) / (len(counts) * counts[case.set_name]) for case in cases])
-    design = np.hstack([x, np.ones((len(cases), 1))])
+    """Weighted logistic regression by Newton's method; the intercept is not penalised."""
+    design = np.hstack([x, np.ones((len(x), 1))])
     beta = np.zeros(design.shape[1])
     ridge = np.eye(design.shape[1]) * penalty
     ridge[-1, -1] = 0.0
-    for _ in range(50):
+    for _ in range(100):
         p = 1.0 / (1.0 + np.exp(-np.clip(design @ beta, -50, 50)))
         gradient = design.T @ (weights * (p - y)) + ridge @ beta
         hessian = (design * (weights * p * (1 - p))[:, None]).T @ design + ridge
@@ -83,47 +98,123 @@ def fit(
     return [float(value) for value in beta[:-1]], float(beta[-1])
 
 
-def candidates(case: Case, gap: float) -> list[str]:
-    """An ambiguous question's candidates: the nearest passages close to the best."""
-    if not case.order:
-        return []
-    floor = case.closeness[0] - gap
-    chosen = [pid for pid, near in zip(case.order, case.closeness, strict=False) if near >= floor]
-    chosen = chosen[:MAX_CANDIDATES]
-    return chosen if len(chosen) >= 2 else case.order[:2]
+def set_weights(set_names: Sequence[str]) -> np.ndarray:
+    """Every set weighs the same in total, whatever its number of questions."""
+    counts: dict[str, int] = {}
+    for name in set_names:
+        counts[name] = counts.get(name, 0) + 1
+    total = len(set_names)
+    return np.array([total / (len(counts) * counts[name]) for name in set_names])
+
+
+def fit_logistic(cases: Sequence[Case], names: Sequence[str], label: str) -> Logistic:
+    """`label`: `right` (the best passage is the expected one) or `answerable`."""
+    x = np.array([case.signals.values(names) for case in cases], dtype=np.float64)
+    if label == "right":
+        y = np.array([float(case.best == case.expect) for case in cases])
+    else:
+        y = np.array([float(case.expect is not None) for case in cases])
+    coefficients, intercept = logistic(x, y, set_weights([case.set_name for case in cases]))
+    return Logistic(tuple(names), tuple(coefficients), intercept)
+
+
+@dataclass(frozen=True)
+class Head:
+    """One answerable question's first fused places (`candidates`, passage ids), the
+    features of each (`section_features`), and the expected passage's id."""
+
+    set_name: str
+    candidates: list[str]
+    features: list[tuple[float, ...]]
+    expect: str
+
+
+def fit_sections(heads: Sequence[Head], penalty: float = 0.1) -> SectionWeights:
+    """Pairwise logistic regression: the expected passage against each other candidate
+    of its question's head, every set weighing the same."""
+    rows: list[np.ndarray] = []
+    names: list[str] = []
+    share: list[float] = []
+    usable = [head for head in heads if head.expect in head.candidates]
+    per_set: dict[str, int] = {}
+    for head in usable:
+        per_set[head.set_name] = per_set.get(head.set_name, 0) + 1
+    for head in usable:
+        features = np.array(head.features, dtype=np.float64)
+        right = head.candidates.index(head.expect)
+        others = [place for place in range(len(head.candidates)) if place != right]
+        for place in others:
+            rows.append(features[right] - features[place])
+            names.append(head.set_name)
+            share.append(1.0 / (per_set[head.set_name] * len(others)))
+    x = np.array(rows)
+    x = np.vstack([x, -x])
+    y = np.r_[np.ones(len(rows)), np.zeros(len(rows))]
+    weights = np.r_[share, share] * len(rows) / len(per_set)
+    design = x  # no intercept: a difference has none
+    beta = np.zeros(design.shape[1])
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(-np.clip(design @ beta, -50, 50)))
+        gradient = design.T @ (weights * (p - y)) + penalty * beta
+        hessian = (design * (weights * p * (1 - p))[:, None]).T @ design + penalty * np.eye(
+            len(beta)
+        )
+        step = np.linalg.solve(hessian, gradient)
+        beta -= step
+        if float(np.max(np.abs(step))) < 1e-9:
+            break
+    return SectionWeights(*(round(float(value), 4) for value in beta))
+
+
+def decisions(case: Case, model: ConfidenceModel, gap: float) -> tuple[str, list[str]]:
+    """The app's decision for a case, and what it shows: the answer, the candidates of
+    an ambiguous question, or nothing offered."""
+    numbers = list(range(len(case.order)))
+    assessment = assess(model, numbers, case.closeness, gap, case.signals, case.tied)
+    if assessment.decision == "answered":
+        return "answered", [case.best]
+    if assessment.decision == "ambiguous":
+        return "ambiguous", [case.order[number] for number in assessment.candidates()]
+    return "no_evidence", []
 
 
 def measure(cases: Sequence[Case], model: ConfidenceModel, gap: float) -> Metrics:
-    answerable = unanswerable = answered = right = wrong_unanswerable = on_screen = 0
-    ambiguous = 0
+    counts = dict.fromkeys(
+        (
+            "answerable unanswerable answered right unanswerable_answered offered on_screen"
+            " first_right ambiguous top_one top_five"
+        ).split(),
+        0,
+    )
     for case in cases:
-        probability = model.probability(case.signals)
-        decision = model.decide(probability)
-        if decision == "answered" and case.tied:
-            decision = "ambiguous"
-        if decision == "ambiguous" and len(case.order) < 2:
-            decision = "no_evidence"
-        ambiguous += decision == "ambiguous"
+        decision, shown = decisions(case, model, gap)
+        counts["ambiguous"] += decision == "ambiguous"
         if case.expect is None:
-            unanswerable += 1
-            wrong_unanswerable += decision == "answered"
+            counts["unanswerable"] += 1
+            counts["unanswerable_answered"] += decision == "answered"
+            counts["offered"] += decision == "ambiguous"
+            counts["answered"] += decision == "answered"
             continue
-        answerable += 1
-        if decision == "answered":
-            answered += 1
-            right += case.best == case.expect
-            on_screen += case.best == case.expect
-        else:
-            shown = candidates(case, gap) if decision == "ambiguous" else case.order[:5]
-            on_screen += case.expect in shown
+        counts["answerable"] += 1
+        counts["top_one"] += case.best == case.expect
+        counts["top_five"] += case.expect in case.order[:5]
+        counts["answered"] += decision == "answered"
+        counts["right"] += decision == "answered" and case.best == case.expect
+        counts["first_right"] += bool(shown) and shown[0] == case.expect
+        # A no_evidence refusal still lists the nearest passages as places to look.
+        counts["on_screen"] += case.expect in (shown or case.order[:5])
     return Metrics(
-        answerable,
-        unanswerable,
-        answered + wrong_unanswerable,
-        right,
-        wrong_unanswerable,
-        on_screen,
-        ambiguous,
+        counts["answerable"],
+        counts["unanswerable"],
+        counts["answered"],
+        counts["right"],
+        counts["unanswerable_answered"],
+        counts["offered"],
+        counts["on_screen"],
+        counts["first_right"],
+        counts["ambiguous"],
+        counts["top_one"],
+        counts["top_five"],
     )
 
 
@@ -134,48 +225,55 @@ def by_set(cases: Sequence[Case]) -> dict[str, list[Case]]:
     return sets
 
 
-def choose_thresholds(
+@dataclass(frozen=True)
+class Goals:
+    """What the training sets must keep, on average over the sets (each set weighing the
+    same): precision of answered at least `precision`, at most `answered` of their
+    unanswerable questions answered and at most `offered` of them offered as candidates.
+    An average, not every set: a set with a dozen unanswerable questions moves by 8
+    points per question, and the strictest set alone would set every threshold."""
+
+    precision: float = 0.95
+    answered: float = 0.03
+    offered: float = 0.10
+
+
+def fit_confidence(
     cases: Sequence[Case],
-    names: Sequence[str],
-    coefficients: Sequence[float],
-    intercept: float,
-    precision_goal: float,
-    unanswerable_goal: float,
+    sure_names: Sequence[str],
+    offer_names: Sequence[str],
     gap: float,
-) -> tuple[float, float]:
-    """The lowest answer threshold at which every set keeps precision at or above
-    `precision_goal` and answers at most `unanswerable_goal` of its unanswerable
-    questions; then the candidate threshold that best tells answerable questions whose
-    right passage is among the candidates from the rest."""
-    sets = by_set(cases)
+    goals: Goals,
+) -> ConfidenceModel:
+    """Both logistic models, then the thresholds: the lowest offer threshold at which
+    the sets offer at most `goals.offered` of their unanswerable questions, and the
+    lowest answer threshold at which they keep `goals.precision` and answer at most
+    `goals.answered` of their unanswerable questions (averages over the sets)."""
+    sure = fit_logistic(cases, sure_names, "right")
+    offer = fit_logistic(cases, offer_names, "answerable")
+    sets = list(by_set(cases).values())
+
+    def mean(values: Sequence[float]) -> float:
+        return sum(values) / len(values)
 
     def model(answer_at: float, close_at: float) -> ConfidenceModel:
-        return ConfidenceModel(tuple(names), tuple(coefficients), intercept, answer_at, close_at)
+        return ConfidenceModel(sure, offer, answer_at, close_at)
 
-    steps = [round(0.30 + 0.01 * i, 2) for i in range(70)]
-    answer_at = steps[-1]
-    for threshold in steps:
-        measured = [measure(group, model(threshold, 0.0), gap) for group in sets.values()]
-        precision = min(m.precision for m in measured)
-        wrong = max(m.unanswerable_share for m in measured)
-        if precision >= precision_goal and wrong <= unanswerable_goal:
+    # Every distinct probability is a threshold worth trying (just above it).
+    offers = sorted({offer.probability(case.signals) for case in cases if case.expect is None})
+    close_at = 1.0
+    for threshold in [0.0, *(value + 1e-9 for value in offers)]:
+        measured = [measure(group, model(2.0, threshold), gap) for group in sets]
+        if mean([m.offered_share for m in measured]) <= goals.offered:
+            close_at = threshold
+            break
+    answer_at = 1.0
+    for threshold in sorted({sure.probability(case.signals) for case in cases}):
+        measured = [measure(group, model(threshold, close_at), gap) for group in sets]
+        if (
+            mean([m.precision for m in measured]) >= goals.precision
+            and mean([m.unanswerable_share for m in measured]) <= goals.answered
+        ):
             answer_at = threshold
             break
-    best_close, best_score = 0.0, -math.inf
-    for close_at in [round(0.02 * i, 2) for i in range(int(answer_at / 0.02) + 1)]:
-        fitted = model(answer_at, close_at)
-        score = 0.0
-        for group in sets.values():
-            good = bad = 0
-            for case in group:
-                probability = fitted.probability(case.signals)
-                if probability >= answer_at:
-                    continue
-                useful = case.expect is not None and case.expect in candidates(case, gap)
-                offered = probability >= close_at
-                good += offered == useful
-                bad += offered != useful
-            score += good / max(1, good + bad)
-        if score > best_score:
-            best_close, best_score = close_at, score
-    return answer_at, best_close
+    return model(answer_at, close_at)

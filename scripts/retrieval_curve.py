@@ -9,8 +9,8 @@ reference; and with the app's stopwords dropped). Then, per set, the trade-off o
 refusal rule tried: for each threshold, answerable questions answered right ("found")
 against unanswerable questions refused ("refused").
 
-    python scripts/build_django_devsets.py      # once, for the two Django sets
-    python scripts/retrieval_curve.py            # all five sets
+    python scripts/build_django_devsets.py      # once, for django-large
+    python scripts/retrieval_curve.py            # every development set (scripts/devsets.py)
     python scripts/retrieval_curve.py --set eval/docker-docs.jsonl eval/docker-docs
 """
 
@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from devsets import available  # noqa: E402
 from fts5_top1 import Fts5TopOne  # noqa: E402
 
 from tui_assistant.core.library.library import Library  # noqa: E402
@@ -35,16 +36,9 @@ from tui_assistant.core.retrieval import ranked  # noqa: E402
 from tui_assistant.core.retrieval import types as retrieval  # noqa: E402
 from tui_assistant.core.retrieval.keyword import KeywordRetriever  # noqa: E402
 from tui_assistant.core.retrieval.ranked import RankedRetriever, Ranking  # noqa: E402
-from tui_assistant.core.retrieval.types import Evidence  # noqa: E402
+from tui_assistant.core.retrieval.types import Evidence, NoEvidence  # noqa: E402
 from tui_assistant.store.index_store import open_library  # noqa: E402
 
-DEFAULT_SETS = [
-    ("docker-docs", ROOT / "eval/docker-docs.jsonl", ROOT / "eval/docker-docs"),
-    ("fastify-docs", ROOT / "eval/fastify-docs.jsonl", ROOT / "eval/fastify-docs"),
-    ("bundled", ROOT / "eval/bundled.jsonl", ROOT / "lessons"),
-    ("django-faq", ROOT / "eval/django-faq.jsonl", ROOT / "eval/django-faq-lessons"),
-    ("django-large", ROOT / "eval/django-large.jsonl", ROOT / "eval/django/large-lessons"),
-]
 
 
 # The matched share held fixed while the margin is swept.
@@ -182,8 +176,8 @@ def measure_set(name: str, cases_path: Path, lessons_path: Path) -> DevSet:
     fts5 = Fts5TopOne(ranked_library)
     fts5_stopwords = Fts5TopOne(ranked_library, drop_stopwords=True)
 
-    def evidence_id(evidence: Evidence | None) -> str | None:
-        return None if evidence is None else evidence.passage.id
+    def evidence_id(evidence: Evidence | NoEvidence) -> str | None:
+        return evidence.passage.id if isinstance(evidence, Evidence) else None
 
     print(f"\n== {name}: {len(ranked_library)} passages, {len(cases)} cases ({cases_path.name})")
     print(f"   loaded and indexed in {load_seconds:.1f} s")
@@ -229,11 +223,11 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         type=Path,
         metavar=("CASES", "LESSONS"),
-        help="a cases file and its library folder (default: the five development sets)",
+        help="a cases file and its library folder (default: every development set)",
     )
     args = parser.parse_args(argv)
     sets = (
-        [(cases.stem, cases, lessons) for cases, lessons in args.set] if args.set else DEFAULT_SETS
+        [(cases.stem, cases, lessons) for cases, lessons in args.set] if args.set else available()
     )
     print(f"ranked's ranking: k1 {ranked.SATURATION}, path weight {ranked.PATH_WEIGHT}")
     print("cells: found = answerable answered with the right passage; refused = unanswerable")

@@ -2,7 +2,8 @@
 
 Each scene runs the real `AssistantApp` headless on the bundled lessons (or a small
 demo library written to a temporary folder: a nested one for the tree browser, a
-two-page one for an answer from two passages), with a
+two-page one for an answer from two passages, three providers' guides for a question
+the library is not sure about, drawn at 80x24), with a
 scripted provider standing in for a model server (no network), a frozen clock and a
 fresh data folder, so the same code always draws the same pictures.
 """
@@ -123,7 +124,30 @@ DOCS_DEMO: dict[str, str] = {
         "- global config file: `$PREFIX/etc/npmrc`\n"
     ),
 }
-DEMOS = {"nested": NESTED_DEMO, "docs": DOCS_DEMO}
+
+
+def _provider_page(name: str, region: str, default_mb: int) -> str:
+    return (
+        f"# {name} functions\n\n"
+        f"Functions on {name} run in {region} unless the service says otherwise.\n\n"
+        "## Function settings\n\n"
+        f"Each function takes its handler, its runtime and its timeout from the service "
+        f"file. Events that start it are listed under `events`.\n\n"
+        f"A function that needs more memory than the default {default_mb} MB sets "
+        "`memorySize` in its settings; the CPU share grows with it.\n\n"
+        "The settings are applied at the next deploy.\n"
+    )
+
+
+# Three providers' guides that answer one question alike: the picture of not sure.
+PROVIDERS_DEMO: dict[str, str] = {
+    "aws.md": _provider_page("AWS", "us-east-1", 1024),
+    "azure.md": _provider_page("Azure", "West Europe", 1536),
+    "google.md": _provider_page("Google Cloud", "us-central1", 256),
+    "plugins.md": "# Plugins\n\nInstall a plugin with `serverless plugin install`.\n",
+    "tutorial.md": "# Tutorial\n\nCreate a service, then deploy it with one command.\n",
+}
+DEMOS = {"nested": NESTED_DEMO, "docs": DOCS_DEMO, "providers": PROVIDERS_DEMO}
 
 
 def write_demo(folder: Path, files: dict[str, str] = NESTED_DEMO) -> Path:
@@ -172,7 +196,7 @@ class Stage:
 
     async def ask(self, question: str) -> None:
         """Paste a question into the question box and press enter."""
-        self.app.question_box.post_message(events.Paste(question))
+        self.app.main.question_box.post_message(events.Paste(question))
         await self.pilot.pause()
         await self.pilot.press("enter")
 
@@ -186,24 +210,30 @@ class Stage:
 
 async def answered_scene(stage: Stage) -> None:
     await stage.ask("How much salt should I put in pasta water?")
-    await stage.until(lambda: stage.app.status_bar.status_text == "answered")
+    await stage.until(lambda: stage.app.main.status_bar.state == "answered")
 
 
 async def refused_scene(stage: Stage) -> None:
     await stage.ask("What is the capital of France?")
-    await stage.until(lambda: stage.app.status_bar.status_text.startswith("refused"))
+    await stage.until(lambda: stage.app.main.status_bar.state.startswith("refused"))
 
 
 async def two_passages_scene(stage: Stage) -> None:
     await stage.ask(
         "Which per-user npmrc config file points scoped packages at a private registry?"
     )
-    await stage.until(lambda: stage.app.status_bar.status_text.startswith("answered"))
+    await stage.until(lambda: stage.app.main.status_bar.state.startswith("answered"))
 
 
 async def nearest_scene(stage: Stage) -> None:
     await stage.ask("How do I publish a package?")
-    await stage.until(lambda: stage.app.status_bar.status_text.startswith("refused"))
+    await stage.until(lambda: stage.app.main.status_bar.state.startswith("refused"))
+
+
+async def unsure_scene(stage: Stage) -> None:
+    await stage.ask("How much memory can a function have?")
+    await stage.until(lambda: stage.app.main.status_bar.state.startswith("not sure"))
+    await stage.until(lambda: stage.app.main.evidence.body.marked)
 
 
 async def browser_scene(stage: Stage) -> None:
@@ -221,14 +251,14 @@ async def filter_scene(stage: Stage) -> None:
 
 
 async def indexing_scene(stage: Stage) -> None:
-    await stage.until(lambda: stage.app.status_bar.status_text.startswith("indexing 1,200"))
+    await stage.until(lambda: stage.app.main.status_bar.state.startswith("indexing 1,200"))
 
 
 async def in_flight_scene(stage: Stage) -> None:
     await stage.ask("How long do I boil an egg for a runny yolk?")
     await stage.until(lambda: stage.app.main.pending is not None)
     stage.clock.now += 2.4
-    await stage.until(lambda: "2.4 s" in stage.app.status_bar.status_text)
+    await stage.until(lambda: "2.4 s" in stage.app.main.status_bar.state)
 
 
 async def help_scene(stage: Stage) -> None:
@@ -244,6 +274,7 @@ class Scene:
     steps: Steps
     demo: str | None = None  # a demo library (`DEMOS`) instead of the bundled lessons
     held: bool = False  # the library never finishes loading (the indexing picture)
+    size: tuple[int, int] = SIZE
 
 
 SCENES: dict[str, Scene] = {
@@ -254,6 +285,7 @@ SCENES: dict[str, Scene] = {
     "library-filter": Scene(lambda: None, filter_scene, demo="nested"),
     "two-passages": Scene(ScriptedProvider, two_passages_scene, demo="docs"),
     "refused-nearest": Scene(lambda: None, nearest_scene, demo="docs"),
+    "unsure": Scene(lambda: None, unsure_scene, demo="providers", size=(80, 24)),
     "in-flight": Scene(WaitingProvider, in_flight_scene),
     "indexing": Scene(lambda: None, indexing_scene, held=True),
     "help": Scene(lambda: None, help_scene),
@@ -284,11 +316,11 @@ async def take(name: str, output: Path, scene: Scene) -> Path:
             if no_color is not None:
                 os.environ["NO_COLOR"] = no_color
         try:
-            async with app.run_test(size=SIZE) as pilot:
+            async with app.run_test(size=scene.size) as pilot:
                 app.theme = THEME
                 stage = Stage(pilot, app, clock, held)
                 if held is None:
-                    await stage.until(lambda: app.main.loaded)
+                    await stage.until(lambda: app.main.library_panel.loaded)
                 await pilot.pause()
                 await scene.steps(stage)
                 for _ in range(5):

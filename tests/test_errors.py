@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import inspect
 
+import pytest
+from pydantic import BaseModel, Field, ValidationError
+
 from tui_assistant import errors
 from tui_assistant.errors import (
     ConfigError,
@@ -13,6 +16,7 @@ from tui_assistant.errors import (
     StoreProblem,
     TuiAssistantError,
     UsageError,
+    validation_problems,
 )
 
 
@@ -30,3 +34,18 @@ def test_every_error_of_the_app_is_a_tui_assistant_error() -> None:
 def test_what_stops_a_command_shares_a_base_that_a_damaged_store_does_not() -> None:
     assert all(issubclass(error, StartupError) for error in (ConfigError, UsageError, LibraryError))
     assert not issubclass(StoreProblem, StartupError)
+
+
+class Arguments(BaseModel):
+    question: str = Field(max_length=5)
+    limit: int = Field(ge=1, le=10)
+
+
+def test_argument_problems_are_one_line_naming_each_argument_without_its_value() -> None:
+    with pytest.raises(ValidationError) as raised:
+        Arguments.model_validate({"question": "x" * 4001, "limit": 11})
+    problem = validation_problems(raised.value)
+    assert "\n" not in problem
+    assert problem.startswith("question: ")
+    assert "; limit: " in problem
+    assert "xxxxxx" not in problem

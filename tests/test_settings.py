@@ -15,7 +15,8 @@ from tests.helpers.settings_secrets import (
     KEY,
     assert_no_secret,
 )
-from tui_assistant.errors import ConfigError
+from tui_assistant.core.library.names import LibrarySpec
+from tui_assistant.errors import ConfigError, UsageError
 from tui_assistant.locations import default_data_dir
 from tui_assistant.settings import Settings, describe, load_settings
 
@@ -32,8 +33,9 @@ def test_defaults_are_the_documented_ones() -> None:
     assert settings.monthly_call_limit is None
     assert settings.retrieval == "auto"
     assert settings.passages == 3
-    assert settings.library is None
-    assert settings.data_dir is None and settings.data_folder == default_data_dir()
+    assert settings.library == ()
+    assert [spec.name for spec in settings.libraries] == ["lessons"]
+    assert settings.data_dir == default_data_dir()
     assert settings.embedding_model is None
     assert settings.support_check == "warn"
     assert settings.watch is True
@@ -55,7 +57,9 @@ def test_environment_wins_over_dotenv(tmp_path: Path, monkeypatch: pytest.Monkey
 
 def test_library_option_overrides_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TUI_ASSISTANT_LIBRARY", "/from/env")
-    assert load_settings(Path("/from/option")).library == Path("/from/option")
+    assert load_settings(Path("/from/option")).library == (
+        LibrarySpec("option", Path("/from/option")),
+    )
 
 
 @pytest.mark.parametrize("name", ["TUI_ASSISTANT_LIBRARY", "TUI_ASSISTANT_LESSONS_DIR"])
@@ -63,16 +67,75 @@ def test_the_library_is_read_under_its_name_and_its_old_name(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str
 ) -> None:
     monkeypatch.setenv(name, "/docs/library")
-    assert load_settings().library == Path("/docs/library")
+    assert load_settings().library == (LibrarySpec("library", Path("/docs/library")),)
     monkeypatch.delenv(name)
     (tmp_path / ".env").write_text(f"{name}=/from/dotenv\n", encoding="utf-8")
-    assert load_settings().library == Path("/from/dotenv")
+    assert load_settings().library == (LibrarySpec("dotenv", Path("/from/dotenv")),)
 
 
 def test_the_new_library_name_wins_over_the_old_one(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TUI_ASSISTANT_LESSONS_DIR", "/old")
     monkeypatch.setenv("TUI_ASSISTANT_LIBRARY", "/new")
-    assert load_settings().library == Path("/new")
+    assert load_settings().library == (LibrarySpec("new", Path("/new")),)
+
+
+def test_several_libraries_are_named_by_their_folders_or_as_given(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_LIBRARY", "/src/Fastify Docs:web=/src/starlette/docs")
+    assert load_settings().library == (
+        LibrarySpec("fastify-docs", Path("/src/Fastify Docs")),
+        LibrarySpec("web", Path("/src/starlette/docs")),
+    )
+    # `--library`, given again, names each folder on its own (a path may hold `:`).
+    given = load_settings(["api=/x/a:b", "/y/Guide", "."]).library
+    assert given == (
+        LibrarySpec("api", Path("/x/a:b")),
+        LibrarySpec("guide", Path("/y/Guide")),
+        LibrarySpec(tmp_path.name.lower().replace("_", "-"), Path(".")),
+    )
+    # A folder whose name holds `=` before a non-name is a folder, not a name.
+    assert load_settings(["/x/a=b"]).library == (LibrarySpec("a-b", Path("/x/a=b")),)
+
+
+def test_two_libraries_of_one_name_are_a_usage_error_naming_the_option_or_setting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with pytest.raises(UsageError) as given:
+        load_settings(["/a/docs", "/b/docs"])
+    assert str(given.value) == (
+        "--library: two libraries are named docs: name one of them as NAME=DIR"
+    )
+    monkeypatch.setenv("TUI_ASSISTANT_LIBRARY", "/a/docs:docs=/b/api")
+    with pytest.raises(ConfigError) as set_:
+        load_settings()
+    assert str(set_.value).startswith("TUI_ASSISTANT_LIBRARY: two libraries are named docs")
+    with pytest.raises(UsageError) as nameless:
+        load_settings(["/a/___"])
+    assert "gives no library name: give it as NAME=DIR" in str(nameless.value)
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "field", "expected"),
+    [
+        ("TUI_ASSISTANT_GAPS", "false", "gaps", False),
+        ("TUI_ASSISTANT_GAPS", "", "gaps", True),
+        ("TUI_ASSISTANT_MCP_TOKEN", " ", "mcp_token", None),
+    ],
+)
+def test_gaps_and_the_mcp_token_are_read(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str, field: str, expected: object
+) -> None:
+    monkeypatch.setenv(variable, value)
+    assert getattr(load_settings(), field) == expected
+
+
+def test_the_mcp_token_is_never_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TUI_ASSISTANT_MCP_TOKEN", "team-secret-token")
+    settings = load_settings()
+    assert "team-secret-token" not in repr(settings) + str(settings)
+    assert settings.mcp_token is not None
+    assert settings.mcp_token.get_secret_value() == "team-secret-token"
 
 
 @pytest.mark.parametrize("mode", ["auto", "keyword", "ranked", "hybrid"])
@@ -239,8 +302,8 @@ def test_settings_built_in_code_read_the_rest_from_the_environment(
 ) -> None:
     monkeypatch.setenv("TUI_ASSISTANT_MODEL", "llama3")
     settings = Settings(library=tmp_path, data_dir=tmp_path)
-    assert (settings.library, settings.data_folder, settings.model) == (
-        tmp_path,
+    assert (settings.library, settings.data_dir, settings.model) == (
+        (LibrarySpec(tmp_path.name.lower().replace("_", "-"), tmp_path),),
         tmp_path,
         "llama3",
     )

@@ -1,4 +1,5 @@
-"""Command line: the TUI (default), `ask`, `eval`, `passages`, `library` and `mcp`.
+"""Command line: the TUI (default), `ask`, `eval`, `passages`, `library`, `status`,
+`gaps` and `mcp`.
 
 Exit status: 0 when the command ran, 2 for a usage or configuration error (one line on
 stderr, no traceback), 130 when interrupted. The headless commands never import
@@ -13,24 +14,31 @@ import contextlib
 import json
 import logging
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-from tui_assistant import __version__
+from tui_assistant import PROG, __version__
 from tui_assistant.compat import LIBRARY_OPTIONS, PASSAGES_COMMAND_ALIASES
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.display_text import clean_display_text, one_line
 from tui_assistant.core.library.library import FileProblem
+from tui_assistant.core.record import PassageRef
 from tui_assistant.errors import CasesError, LibraryError, StartupError, UsageError
-from tui_assistant.output import ProgressLine, print_json, print_readable
+from tui_assistant.output import (
+    ProgressLine,
+    eval_json,
+    format_eval_report,
+    format_gaps,
+    format_status,
+    print_json,
+    print_readable,
+)
 from tui_assistant.settings import RETRIEVAL_MODES, Settings, load_settings
-from tui_assistant.wiring.context import AppContext, open_context
+from tui_assistant.wiring.context import AppContext, open_context, with_stored_vectors
 
 if TYPE_CHECKING:
-    from tui_assistant.core.evaluation import EvalCase, EvalReport
-
-PROG = "tui-assistant"
+    from tui_assistant.core.evaluation import EvalCase
 
 
 class _Parser(argparse.ArgumentParser):
@@ -47,54 +55,97 @@ def build_parser() -> argparse.ArgumentParser:
     parser.set_defaults(handler=_run_tui)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=_Parser)
 
-    ask = commands.add_parser(
+    ask = _command(
+        commands,
         "ask",
+        _run_ask,
+        "one JSON object per question",
         help="answer questions without the TUI",
         description="Answer questions without the TUI. With no QUESTION, read one per line "
         "from standard input. All questions form one conversation.",
     )
-    _add_common_options(ask)
-    ask.add_argument("--json", action="store_true", help="one JSON object per question")
     ask.add_argument("questions", nargs="*", metavar="QUESTION")
-    ask.set_defaults(handler=_run_ask)
-
-    evaluate = commands.add_parser(
+    evaluate = _command(
+        commands,
         "eval",
+        _run_eval,
+        "print one JSON object",
         help="measure retrieval on a file of cases",
         description="Run every case of a JSON-lines file through the same path as `ask` "
         "and report how often the expected passage (or, for null, no passage) was retrieved.",
     )
-    _add_common_options(evaluate)
-    evaluate.add_argument("--json", action="store_true", help="print one JSON object")
     evaluate.add_argument("cases", type=Path, metavar="CASES.jsonl")
-    evaluate.set_defaults(handler=_run_eval)
-
-    passages = commands.add_parser(
-        "passages", aliases=list(PASSAGES_COMMAND_ALIASES), help="list the library's passages"
+    _command(
+        commands,
+        "passages",
+        _run_passages,
+        "print one JSON array",
+        aliases=list(PASSAGES_COMMAND_ALIASES),
+        help="list the library's passages",
     )
-    _add_common_options(passages)
-    passages.add_argument("--json", action="store_true", help="print one JSON array")
-    passages.set_defaults(handler=_run_passages)
-
-    library = commands.add_parser(
+    _command(
+        commands,
         "library",
+        _run_library,
+        "print one JSON object",
         help="report what the library holds",
         description="Report the library's documents and passages by kind, the files skipped "
         "and why, the index store's place and size, and the vectors' state. Embeds nothing.",
     )
-    _add_common_options(library)
-    library.add_argument("--json", action="store_true", help="print one JSON object")
-    library.set_defaults(handler=_run_library)
-
-    mcp = commands.add_parser(
-        "mcp",
-        help="serve the library to coding agents (MCP over stdio)",
-        description="Serve the library to MCP clients (coding agents) over standard input "
-        "and output: the tools search, read, check and ask. Needs the mcp extra.",
+    _command(
+        commands,
+        "status",
+        _run_status,
+        "print one JSON object",
+        help="what answers now, per library",
+        description="Per library: documents, passages, vectors ready and their model, when "
+        "the files were read, whether they are watched, and the retrieval that answers "
+        "(as the MCP server would serve them). Embeds nothing.",
     )
-    _add_common_options(mcp)
-    mcp.set_defaults(handler=_run_mcp)
+    _command(
+        commands,
+        "gaps",
+        _run_gaps,
+        "print one JSON object",
+        help="the questions the library could not answer",
+        description="List the questions that ended unsure or with nothing (in the TUI, ask "
+        "and the MCP server), per library, grouped by the passage each came nearest to, most "
+        "asked first: what the documentation should say next. Reads no document.",
+    )
+    mcp = _command(
+        commands,
+        "mcp",
+        _run_mcp,
+        None,
+        help="serve the library to coding agents (MCP over stdio or HTTP)",
+        description="Serve the library to MCP clients (coding agents) over standard input "
+        "and output, or over streamable HTTP at /mcp with --http: the tools search, read, "
+        "check, status, gaps and ask. Needs the mcp extra.",
+    )
+    mcp.add_argument(
+        "--http",
+        metavar="[HOST:]PORT",
+        help="serve over streamable HTTP on HOST (127.0.0.1 unless given) and PORT; any "
+        "address but loopback needs TUI_ASSISTANT_MCP_TOKEN",
+    )
     return parser
+
+
+def _command(
+    commands: argparse._SubParsersAction[_Parser],
+    name: str,
+    handler: Callable[[argparse.Namespace], int],
+    json_help: str | None,
+    **described: Any,
+) -> argparse.ArgumentParser:
+    """A subcommand with the common options, `--json` when `json_help` says what it
+    prints, and its handler."""
+    command = commands.add_parser(name, **described)
+    _add_common_options(command)
+    if json_help is not None:
+        command.add_argument("--json", action="store_true", help=json_help)
+    command.set_defaults(handler=handler)
+    return command
 
 
 def _add_common_options(parser: argparse.ArgumentParser) -> None:
@@ -102,10 +153,11 @@ def _add_common_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         *LIBRARY_OPTIONS,
         dest="library",
-        type=Path,
-        metavar="DIR",
+        action="append",
+        metavar="[NAME=]DIR",
         default=argparse.SUPPRESS,
-        help="library folder (overrides TUI_ASSISTANT_LIBRARY)",
+        help="library folder, named NAME or after the folder; give it again to search "
+        "several libraries (overrides TUI_ASSISTANT_LIBRARY)",
     )
     parser.add_argument(
         "--retrieval",
@@ -123,6 +175,9 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         return int(args.handler(args))
     except StartupError as error:
+        if isinstance(error, LibraryError):
+            # When no document is left, the skipped files are the explanation.
+            _warn_skipped(error.problems)
         _error_line(str(error))
         return 2
     except KeyboardInterrupt:
@@ -172,19 +227,14 @@ def _open(args: argparse.Namespace, answering: bool = True, embed_now: bool = Tr
     settings = _settings(args)
     if not answering:
         settings = settings.model_copy(update={"retrieval": "keyword"})
-    try:
-        with (
-            ProgressLine("fetching the embedding model:", "MB", scale=1 << 20) as fetching,
-            ProgressLine("indexing", "files") as indexing,
-            ProgressLine("embedding", "passages") as embedding,
-        ):
-            context = open_context(
-                settings, indexing, embedding, embed_now=embed_now, fetching=fetching
-            )
-    except LibraryError as error:
-        # When no document is left, the skipped files are the explanation.
-        _warn_skipped(error.problems)
-        raise
+    with (
+        ProgressLine("fetching the embedding model:", "MB", scale=1 << 20) as fetching,
+        ProgressLine("indexing", "files") as indexing,
+        ProgressLine("embedding", "passages") as embedding,
+    ):
+        context = open_context(
+            settings, indexing, embedding, embed_now=embed_now, fetching=fetching
+        )
     _warn_skipped(context.library.problems)
     return context
 
@@ -199,18 +249,13 @@ def _run_tui(args: argparse.Namespace) -> int:
     from tui_assistant.ui.app import run_app
 
     # The app draws its screen at once and loads the library itself, showing progress.
-    try:
-        return run_app(settings)
-    except LibraryError as error:
-        # When no document is left, the skipped files are the explanation.
-        _warn_skipped(error.problems)
-        raise
+    return run_app(settings)
 
 
 def _run_passages(args: argparse.Namespace) -> int:
     context = _open(args, answering=False)
     if args.json:
-        rows = [passage.to_json() for passage in context.library]
+        rows = [PassageRef.of(passage).model_dump() for passage in context.library]
         print(json.dumps(rows, indent=2))
         return 0
     width = max(len(passage.id) for passage in context.library)
@@ -231,38 +276,73 @@ def _run_library(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     # Never fetches a model: the report says it is not fetched yet.
-    choice = choose_retrieval(settings, settings.data_folder, fetch=False)
-    try:
-        with ProgressLine("indexing", "files") as indexing:
-            library = load_library(settings, indexing)
-    except LibraryError as error:
-        _warn_skipped(error.problems)
-        raise
+    choice = choose_retrieval(settings, settings.data_dir, fetch=False)
+    with ProgressLine("indexing", "files") as indexing:
+        library = load_library(settings, indexing)
     # The skipped files are part of the report, not warnings before it.
     try:
-        report = describe_library(settings, library, choice, choice.mode)
+        reports = [
+            describe_library(settings, part, choice, choice.mode) for part in library.parts.values()
+        ]
     finally:
         library.close()
     if args.json:
-        print(json.dumps(report.to_json(), indent=2))
+        shown: object = reports[0].to_json()
+        if len(reports) > 1:
+            shown = {"libraries": [report.to_json() for report in reports]}
+        print(json.dumps(shown, indent=2))
     else:
-        print(format_report(report))
+        print("\n\n".join(map(format_report, reports)))
+    return 0
+
+
+def _run_status(args: argparse.Namespace) -> int:
+    from tui_assistant.wiring.status import status_of
+
+    context = with_stored_vectors(_open(args, embed_now=False))
+    try:
+        # As the MCP server would serve them: it watches the folders as the setting says.
+        status = status_of(context, watching=context.settings.watch)
+    finally:
+        context.library.close()
+    if args.json:
+        print(json.dumps(status.model_dump(mode="json"), indent=2))
+    else:
+        print(format_status(status))
+    return 0
+
+
+def _run_gaps(args: argparse.Namespace) -> int:
+    from tui_assistant.wiring.context import list_gaps
+
+    settings = _settings(args)
+    gaps = list_gaps(settings)
+    if args.json:
+        print(json.dumps(gaps.model_dump(mode="json"), indent=2))
+    else:
+        print(format_gaps(gaps, recording=settings.gaps))
     return 0
 
 
 def _run_mcp(args: argparse.Namespace) -> int:
     try:
+        from tui_assistant.mcp.http import check_token_rule, parse_http_address
         from tui_assistant.mcp.server import serve
     except ModuleNotFoundError as error:
-        if (error.name or "").split(".")[0] not in ("mcp", "mcp_types"):
+        if (error.name or "").split(".")[0] not in ("mcp", "mcp_types", "starlette"):
             raise
         raise UsageError(
             "the mcp command needs the MCP SDK: pip install 'tui-assistant[mcp]'"
         ) from None
+    # An address or token that cannot serve is said before the library is read.
+    http = parse_http_address(args.http) if args.http is not None else None
+    token = check_token_rule(http, _settings(args)) if http is not None else None
     # Standard output is the protocol: nothing printed while loading may reach it.
     with contextlib.redirect_stdout(sys.stderr):
-        context = _open(args, embed_now=False)
-    return serve(context)
+        # Vectors already stored are read before the first call, so a warm server
+        # answers with hybrid from it; missing ones are embedded in the background.
+        context = with_stored_vectors(_open(args, embed_now=False))
+    return serve(context, http, token)
 
 
 def _run_ask(args: argparse.Namespace) -> int:
@@ -281,6 +361,7 @@ def _run_ask(args: argparse.Namespace) -> int:
                         emit(conversation.turns[-1])
                     raise
                 emit(outcome)
+                context.record_gap(outcome)
         finally:
             runner.run(context.aclose())
     return 0
@@ -305,10 +386,12 @@ def _run_eval(args: argparse.Namespace) -> int:
             runner.run(context.aclose())
             if progress is not None:
                 print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+    retrieval, mode = context.retrieval, context.mode_label
     if args.json:
-        print(json.dumps(_eval_json(report, context)))
+        print(json.dumps(eval_json(report, retrieval, mode)))
     else:
-        print(clean_display_text(format_eval_report(report, context)))
+        shown = ", ".join(str(part.folder) for part in context.library.parts.values())
+        print(clean_display_text(format_eval_report(report, shown, retrieval, mode)))
     return 0
 
 
@@ -330,66 +413,6 @@ def _read_cases(path: Path) -> list[EvalCase]:
         raise UsageError(f"cases file {path} is not UTF-8 text") from None
     except OSError as error:
         raise UsageError(f"cases file {path} cannot be read: {error.strerror}") from None
-
-
-def _eval_json(report: EvalReport, context: AppContext) -> dict[str, object]:
-    data = report.to_json()
-    data["retrieval"] = context.retrieval
-    data["mode"] = context.mode_label
-    return data
-
-
-def format_eval_report(report: EvalReport, context: AppContext) -> str:
-    """The readable report: a per-kind table, the answerable/refusal split, failures."""
-    rows = [(kind, tally) for kind, tally in report.by_kind.items()]
-    rows.append(("all", report.total))
-    width = max(len("kind"), *(len(kind) for kind, _ in rows))
-    lines = [
-        f"library: {context.library.folder}   retrieval: {context.retrieval}"
-        f"   mode: {context.mode_label}",
-        "",
-        f"{'kind':<{width}}  {'cases':>5}  {'correct':>7}  {'accuracy':>8}",
-    ]
-    for kind, tally in rows:
-        if kind == "all":
-            lines.append("-" * (width + 26))
-        lines.append(
-            f"{kind:<{width}}  {tally.cases:>5}  {tally.correct:>7}  {tally.accuracy:>8.1%}"
-        )
-    answerable, refusals = report.answerable, report.refusals
-    lines += [
-        "",
-        f"answerable (a passage expected): {answerable.correct} of {answerable.cases} "
-        f"retrieved the expected passage",
-        f"refusals (no passage expected):  {refusals.correct} of {refusals.cases} "
-        f"correctly found no passage",
-        "",
-        f"precision (answered with the expected passage / answered): {report.precision:.1%}",
-        f"on screen (expected passage answered, or a candidate or nearest): {report.on_screen:.1%}",
-        f"answered though no passage was expected: {report.unanswerable_answered:.1%}",
-        f"coverage (answerable answered with the expected passage): {report.coverage:.1%}",
-    ]
-    if report.model is not None:
-        model = report.model
-        lines += [
-            "",
-            f"model: asked {model.asked}, accepted {model.accepted}, "
-            f"refused unverified {model.refused_unverified}, "
-            f"flagged by the support check {model.flagged_by_support}",
-        ]
-        if model.other:
-            others = ", ".join(f"{reason} {count}" for reason, count in model.other.items())
-            lines.append(f"model: other outcomes: {others}")
-    failures = report.failures
-    lines += ["", f"failures: {len(failures)}" if failures else "failures: none"]
-    for failure in failures:
-        lines.append(
-            f"  line {failure.case.line_number} [{failure.case.kind}] "
-            f"{json.dumps(failure.case.question, ensure_ascii=False)}: "
-            f"expected {failure.case.expect_passage or 'no passage'}, "
-            f"got {failure.got or 'no passage'}"
-        )
-    return "\n".join(lines)
 
 
 def _stdin_questions(stream: TextIO) -> Iterator[str]:

@@ -12,7 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from tui_assistant.core.display_text import one_line
+
 if TYPE_CHECKING:
+    from pydantic import ValidationError
+
     from tui_assistant.core.library.library import FileProblem
     from tui_assistant.core.outcome import Reason
 
@@ -91,3 +95,21 @@ class EmbeddingUnavailable(TuiAssistantError):
 class EmbeddingServerError(EmbeddingUnavailable):
     """The embedding server cannot be reached, refuses, or answers badly. Never holds
     the server's own text or the key."""
+
+
+def error_line(error: BaseException) -> str:
+    """An error as one line for users: ours that stop a start (`StartupError`) speak for
+    themselves, anything else is named (`OperationalError: disk I/O error`)."""
+    if isinstance(error, StartupError):
+        return one_line(str(error))
+    return one_line(f"{type(error).__name__}: {error}" if str(error) else type(error).__name__)
+
+
+def validation_problems(error: ValidationError) -> str:
+    """`limit: Input should be less than or equal to 10`, for each problem pydantic
+    found, on one line (the rejected values are left out: they may be long or secret)."""
+    parts = []
+    for detail in error.errors(include_url=False, include_input=False):
+        where = ".".join(str(part) for part in detail["loc"]) or "arguments"
+        parts.append(f"{where}: {detail['msg']}")
+    return one_line("; ".join(dict.fromkeys(parts)))

@@ -1,4 +1,5 @@
-"""What the headless commands print: outcomes (readable or JSON) and progress lines.
+"""What the headless commands print: outcomes (readable or JSON), the `eval` report and
+progress lines.
 
 Everything printed from a document or a model goes through `clean_display_text` or
 JSON's escapes, so no text can drive the terminal or forge an output line.
@@ -9,13 +10,29 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
+from typing import TYPE_CHECKING
 
-from tui_assistant.core.display_text import clean_display_text, one_line
-from tui_assistant.core.documents.passage import line_range
-from tui_assistant.core.outcome import Outcome, Reason, describe_reason
+from tui_assistant.core.display_text import (
+    clean_display_text,
+    collapse_blank_lines,
+    one_line,
+    shortened,
+)
+from tui_assistant.core.documents.passage import Passage, line_range, location
+from tui_assistant.core.excerpt import passage_excerpt
+from tui_assistant.core.outcome import Outcome, Reason
+from tui_assistant.core.record import OutcomeRecord
+from tui_assistant.core.words import normalise_distinct
+
+if TYPE_CHECKING:
+    from tui_assistant.core.evaluation import EvalReport
+    from tui_assistant.core.gaps import GapList
+    from tui_assistant.wiring.status import StatusResult
 
 MAX_ECHOED_QUESTION_CHARS = 500
+# How many sentences of the best possible passage an unsure answer prints.
+BEST_EXCERPT_SENTENCES = 2
 
 
 class ProgressLine:
@@ -55,13 +72,13 @@ def question_line(question: str) -> str:
     shortened when huge: the full text is in `--json` output."""
     line = one_line(question)
     if len(line) > MAX_ECHOED_QUESTION_CHARS:
-        line = f"{line[:MAX_ECHOED_QUESTION_CHARS]}... ({len(question):,} characters)"
+        line = f"{shortened(line, MAX_ECHOED_QUESTION_CHARS)} ({len(question):,} characters)"
     return line
 
 
 def print_json(outcome: Outcome) -> None:
     # ensure_ascii escapes every control and bidi character: safe on any terminal.
-    print(json.dumps(outcome.to_json()), flush=True)
+    print(json.dumps(OutcomeRecord.of(outcome).to_json()), flush=True)
 
 
 def print_readable(outcome: Outcome) -> None:
@@ -70,12 +87,12 @@ def print_readable(outcome: Outcome) -> None:
     if outcome.answered and evidence is not None:
         lines.append(f"answered from {evidence.passage.title} [{evidence.passage.id}]")
         lines.append("")
-        lines.append(outcome.answer or "")
+        lines.append(collapse_blank_lines(outcome.answer or ""))
         lines.append("")
         lines.append(f"source: {evidence.passage.location}")
         other = [passage for passage in outcome.passages if passage.id != evidence.passage.id]
-        # A deterministic answer is its passage's text; the others are runners-up.
-        also = "runner-up" if outcome.answer == evidence.passage.text else "also sent"
+        # The other passages were sent with the question, or are retrieval's runners-up.
+        also = "also sent" if outcome.from_model else "runner-up"
         lines.extend(f"{also}: {passage.location} [{passage.id}]" for passage in other)
         for quote in outcome.quotes:
             where = f"{quote.passage_id}, lines {line_range(quote.line, quote.end_line)}"
@@ -83,17 +100,15 @@ def print_readable(outcome: Outcome) -> None:
         if outcome.support and outcome.support.unsupported_sentences:
             lines.append("not backed by the passage:")
             lines.extend(f"  ! {sentence}" for sentence in outcome.support.unsupported_sentences)
+    elif outcome.reason is Reason.AMBIGUOUS and outcome.nearest:
+        lines.append(outcome.describe())
+        lines.extend(possible_passages(outcome.nearest, normalise_distinct(outcome.question)))
     else:
-        lines.append(_refusal_line(outcome))
+        lines.append(outcome.describe())
         if evidence is not None:
             lines.append(f"passage: {evidence.passage.location}")
         if outcome.nearest:
-            ambiguous = outcome.reason is Reason.AMBIGUOUS
-            lines.append(
-                "candidates (one of these may answer it):"
-                if ambiguous
-                else "not an answer: closest passages"
-            )
+            lines.append("not an answer: closest passages")
             lines.extend(
                 f"  {passage.location} [{passage.id}] {one_line(passage.title)}"
                 for passage in outcome.nearest
@@ -101,8 +116,131 @@ def print_readable(outcome: Outcome) -> None:
     print(clean_display_text("\n".join(lines)) + "\n", flush=True)
 
 
-def _refusal_line(outcome: Outcome) -> str:
-    """The status line, without the TUI's key hint: here the candidates follow."""
-    if outcome.reason is Reason.AMBIGUOUS:
-        return f"refused: {describe_reason(Reason.AMBIGUOUS)}"
-    return outcome.describe()
+def possible_passages(passages: Sequence[Passage], keys: Collection[str]) -> list[str]:
+    """An unsure question's possible passages, numbered, best first: each title and id,
+    `file:lines` and the sentence that best matches the question; the best one, set
+    apart from the others, with its best-matching sentences."""
+    lines: list[str] = []
+    for number, passage in enumerate(passages, start=1):
+        sentences = BEST_EXCERPT_SENTENCES if number == 1 else 1
+        lines += [""] if number <= 2 else []
+        lines += [
+            f"{number}. {one_line(passage.title)} [{passage.id}]",
+            f"   {passage.location}",
+            f"   {passage_excerpt(passage, keys, sentences)}",
+        ]
+    return lines
+
+
+def eval_json(report: EvalReport, retrieval: str, mode: str) -> dict[str, object]:
+    """The `eval --json` object: the report, the retrieval that ran and the mode."""
+    data = report.to_json()
+    data["retrieval"] = retrieval
+    data["mode"] = mode
+    return data
+
+
+def format_eval_report(report: EvalReport, library: str, retrieval: str, mode: str) -> str:
+    """The readable `eval` report: a per-kind table, the answerable/refusal split,
+    failures."""
+    rows = [(kind, tally) for kind, tally in report.by_kind.items()]
+    rows.append(("all", report.total))
+    width = max(len("kind"), *(len(kind) for kind, _ in rows))
+    lines = [
+        f"library: {library}   retrieval: {retrieval}   mode: {mode}",
+        "",
+        f"{'kind':<{width}}  {'cases':>5}  {'correct':>7}  {'accuracy':>8}",
+    ]
+    for kind, tally in rows:
+        if kind == "all":
+            lines.append("-" * (width + 26))
+        lines.append(
+            f"{kind:<{width}}  {tally.cases:>5}  {tally.correct:>7}  {tally.accuracy:>8.1%}"
+        )
+    answerable, refusals = report.answerable, report.refusals
+    lines += [
+        "",
+        f"answerable (a passage expected): {answerable.correct} of {answerable.cases} "
+        f"retrieved the expected passage",
+        f"refusals (no passage expected):  {refusals.correct} of {refusals.cases} "
+        f"correctly found no passage",
+        "",
+        f"precision (answered with the expected passage / answered): {report.precision:.1%}",
+        f"on screen (expected passage answered, or a candidate or nearest): {report.on_screen:.1%}",
+        f"answered though no passage was expected: {report.unanswerable_answered:.1%}",
+        f"coverage (answerable answered with the expected passage): {report.coverage:.1%}",
+        f"first right (answerable whose first passage shown is the expected one): "
+        f"{report.first_right:.1%}",
+    ]
+    if report.model is not None:
+        model = report.model
+        lines += [
+            "",
+            f"model: asked {model.asked}, accepted {model.accepted}, "
+            f"refused unverified {model.refused_unverified}, "
+            f"flagged by the support check {model.flagged_by_support}",
+        ]
+        if model.other:
+            others = ", ".join(f"{reason} {count}" for reason, count in model.other.items())
+            lines.append(f"model: other outcomes: {others}")
+    failures = report.failures
+    lines += ["", f"failures: {len(failures)}" if failures else "failures: none"]
+    for failure in failures:
+        lines.append(
+            f"  line {failure.case.line_number} [{failure.case.kind}] "
+            f"{json.dumps(failure.case.question, ensure_ascii=False)}: "
+            f"expected {failure.case.expect_passage or 'no passage'}, "
+            f"got {failure.got or 'no passage'}"
+        )
+    return "\n".join(lines)
+
+
+def format_status(status: StatusResult) -> str:
+    """The readable `status`: one block of lines per library."""
+    blocks = []
+    for library in status.libraries:
+        vectors = f"{library.vectors:,}/{library.passages:,} passages"
+        if library.embedding_model is not None:
+            vectors += f" ({library.embedding_model})"
+        blocks.append(
+            "\n".join(
+                [
+                    f"library: {library.name}",
+                    f"documents: {library.documents:,}",
+                    f"passages: {library.passages:,}",
+                    f"vectors: {vectors if library.embedding_model else 'off'}",
+                    f"read at: {library.read_at}",
+                    f"watch: {'on' if library.watch else 'off'}",
+                    f"retrieval: {library.retrieval}",
+                ]
+            )
+        )
+    return clean_display_text("\n\n".join(blocks))
+
+
+def format_gaps(gaps: GapList, recording: bool = True) -> str:
+    """The readable `gaps`: each group, most asked first, with its questions."""
+    if not gaps.groups:
+        return "no question has gone unanswered yet" + (
+            "" if recording else " (TUI_ASSISTANT_GAPS is false: none are recorded)"
+        )
+    lines: list[str] = []
+    for group in gaps.groups:
+        near = group.nearest
+        where = (
+            f"near {one_line(near.title)} [{near.id}]"
+            f" {location(near.source_path, near.line, near.end_line)}"
+            if near is not None
+            else "near no passage"
+        )
+        asked = "once" if group.count == 1 else f"{group.count:,} times"
+        lines.append(f"{group.library}: asked {asked}, last {group.last_asked}, {where}")
+        for question in group.questions:
+            lines.append(
+                f"  {question.count}\N{MULTIPLICATION SIGN} {question_line(question.question)}"
+                f" ({question.reason})"
+            )
+        hidden = group.questions_asked - len(group.questions)
+        if hidden > 0:
+            lines.append(f"  \N{HORIZONTAL ELLIPSIS} and {hidden:,} other questions")
+    return clean_display_text("\n".join(lines))

@@ -13,8 +13,10 @@ with it, and never echoes a value (a mistyped URL may sit next to a key in `.env
 from __future__ import annotations
 
 import ipaddress
+import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal, get_args
+from typing import Annotated, Literal, get_args
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -25,13 +27,14 @@ from pydantic import (
     ValidationInfo,
     field_validator,
 )
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from tui_assistant.compat import library_variables
 from tui_assistant.core.checks.support import SupportMode
 from tui_assistant.core.display_text import one_line
 from tui_assistant.core.documents.passage import DOCUMENT_KINDS
-from tui_assistant.errors import ConfigError
+from tui_assistant.core.library.names import LibrarySpec, check_distinct, parse_library_entry
+from tui_assistant.errors import ConfigError, UsageError
 from tui_assistant.locations import default_data_dir
 
 ENV_PREFIX = "TUI_ASSISTANT_"
@@ -67,8 +70,10 @@ class Settings(BaseSettings):
         populate_by_name=True,
     )
 
-    library: Path | None = Field(
-        default=None,
+    # The libraries: `DIR` or `NAME=DIR` each, `:`-separated in the environment; none
+    # means the bundled lessons.
+    library: Annotated[tuple[LibrarySpec, ...], NoDecode] = Field(
+        default=(),
         validation_alias=AliasChoices(*library_variables(ENV_PREFIX)),
     )
     provider: Provider = "deterministic"
@@ -77,7 +82,8 @@ class Settings(BaseSettings):
     api_key: SecretStr | None = None
     deadline_seconds: float = MAX_DEADLINE_SECONDS
     monthly_call_limit: int | None = None
-    data_dir: Path | None = None
+    # Where the app keeps its data; unset or blank: the user's data folder.
+    data_dir: Path = Field(default_factory=default_data_dir)
     retrieval: Retrieval = "auto"
     embedding_model: str | None = None
     # Embeddings from an OpenAI-compatible server instead of a local model.
@@ -93,18 +99,16 @@ class Settings(BaseSettings):
     document_types: str = ",".join(DOCUMENT_KINDS)
     # The TUI re-reads documents that change on disk by itself.
     watch: bool = True
-
-    @property
-    def data_folder(self) -> Path:
-        """Where the app keeps its data: `data_dir`, else the user's data folder."""
-        return self.data_dir if self.data_dir is not None else default_data_dir()
+    # Questions that end unsure or with nothing are recorded per library (`gaps`).
+    gaps: bool = True
+    # The bearer token `mcp --http` requires; needed to serve on a non-loopback address.
+    mcp_token: SecretStr | None = None
 
     @field_validator(
         "api_key",
         "monthly_call_limit",
-        "library",
-        "data_dir",
         "embedding_model",
+        "mcp_token",
         "embedding_base_url",
         "embedding_api_key",
         mode="before",
@@ -113,13 +117,29 @@ class Settings(BaseSettings):
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
 
+    @field_validator("library", mode="before")
+    @classmethod
+    def _named_libraries(cls, value: object) -> object:
+        if value is None or isinstance(value, str | Path):
+            return library_specs(value)
+        if isinstance(value, Sequence):
+            return library_specs(list(value))
+        return value
+
+    @field_validator("data_dir", mode="before")
+    @classmethod
+    def _unset_is_the_user_data_folder(cls, value: object) -> object:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return default_data_dir()
+        return value
+
     @field_validator("api_key", "embedding_api_key", mode="before")
     @classmethod
     def _strip_key(cls, value: object) -> object:
         # A key pasted with a trailing newline or space is the same key.
         return value.strip() if isinstance(value, str) else value
 
-    @field_validator("watch", mode="before")
+    @field_validator("watch", "gaps", mode="before")
     @classmethod
     def _true_or_false(cls, value: object) -> object:
         if isinstance(value, str):
@@ -187,6 +207,15 @@ class Settings(BaseSettings):
     @classmethod
     def _known_document_types(cls, value: str) -> str:
         return ",".join(parse_document_types(value))
+
+    @property
+    def libraries(self) -> tuple[LibrarySpec, ...]:
+        """The libraries, each with its name (none set: the bundled lessons)."""
+        if self.library:
+            return self.library
+        from tui_assistant.locations import bundled_lessons_dir
+
+        return (parse_library_entry(str(bundled_lessons_dir())),)
 
     @property
     def document_kinds(self) -> tuple[str, ...]:
@@ -274,16 +303,50 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def load_settings(library: Path | None = None, retrieval: str | None = None) -> Settings:
-    """Read settings from the environment and `.env` in the working folder;
-    `library` (from `--library`) and `retrieval` (`--retrieval`) override them.
+def library_specs(
+    value: str | Path | Sequence[str | Path | LibrarySpec] | None,
+) -> tuple[LibrarySpec, ...]:
+    """The libraries a setting names: a `:`-separated string (the environment), one
+    folder (a `Path`, as code gives it) or one entry per item (`--library`, repeated).
+    Raises ValueError with one line: a name that is not a slug, two of one name."""
+    if value is None:
+        return ()
+    if isinstance(value, Path):
+        entries: list[str | LibrarySpec] = [str(value)]
+    elif isinstance(value, str):
+        entries = [part for part in value.split(":") if part.strip()]
+    else:
+        entries = [entry if isinstance(entry, LibrarySpec) else str(entry) for entry in value]
+    # `.` and `..` take the name of the folder they stand for.
+    specs = [
+        entry
+        if isinstance(entry, LibrarySpec)
+        else parse_library_entry(entry, lambda folder: os.path.basename(os.path.abspath(folder)))
+        for entry in entries
+    ]
+    check_distinct(specs)
+    return tuple(specs)
 
-    Raises `ConfigError` with one line naming the variable or the file.
+
+def load_settings(
+    library: Sequence[str | Path] | Path | None = None, retrieval: str | None = None
+) -> Settings:
+    """Read settings from the environment and `.env` in the working folder;
+    `library` (from `--library`, maybe repeated) and `retrieval` (`--retrieval`)
+    override them.
+
+    Raises `ConfigError` with one line naming the variable or the file, `UsageError`
+    for `--library` values that cannot be libraries.
     """
     try:
         overrides: dict[str, object] = {}
         if library is not None:
-            overrides["library"] = library
+            try:
+                overrides["library"] = library_specs(
+                    [library] if isinstance(library, Path) else library
+                )
+            except ValueError as error:
+                raise UsageError(f"--library: {error}") from None
         if retrieval is not None:
             overrides["retrieval"] = retrieval
         return Settings(**overrides)  # type: ignore[arg-type]

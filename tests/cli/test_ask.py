@@ -78,7 +78,7 @@ ASK_JSON_FIELDS = {
     "support",
     "elapsed_ms",
 }
-PASSAGE_FIELDS = {"id", "title", "source_path", "line", "end_line"}
+PASSAGE_FIELDS = {"id", "title", "source_path", "line", "end_line", "library"}
 
 
 def ask_json(capsys: pytest.CaptureFixture[str], *args: str) -> list[dict[str, Any]]:
@@ -107,6 +107,8 @@ def test_ask_json_has_every_documented_field_when_answered(
         "source_path": row["source_path"],
         "line": row["line"],
         "end_line": row["end_line"],
+        # With one library, "library" is its name (its folder's, as a slug).
+        "library": "lessons",
     }
     assert (row["nearest"], row["quotes"], row["support"]) == ([], [], None)
     assert row["citations"] == ["pasta-water"]
@@ -276,23 +278,49 @@ def test_passages_and_its_old_name_lessons_list_the_same(
 
 
 @pytest.mark.usefixtures("clean_env")
-def test_an_ambiguous_question_lists_its_candidates(
+def test_an_unsure_question_shows_the_best_passage_s_sentences_and_lists_the_others(
     capsys: pytest.CaptureFixture[str], make_library: Callable[..., Path]
 ) -> None:
+    long_text = (
+        "Rinse the rice until the water runs clear.\n\n\n\n"
+        "Simmer the rice gently, lid on, for twelve minutes.\n"
+        "Then let it stand. " + "Fluffy grains need patience. " * 40
+    )
     folder = make_library(
         {
-            "first": ("Rice", "Simmer the rice gently."),
-            "second": ("Rice", "Simmer the rice gently."),
+            "first": ("Rice", long_text),
+            "second": ("Rice", long_text),
             "other": ("Bread", "Bake the loaf in a hot oven."),
         }
     )
     args = ["--library", str(folder), "--retrieval", "ranked", "simmer rice"]
     (row,) = ask_json(capsys, *args)
+    # The JSON agents read is unchanged.
     assert (row["outcome"], row["reason"]) == ("refused", "ambiguous")
     assert row["passage_id"] is None and row["passages"] == []
     assert [near["id"] for near in row["nearest"]] == ["first", "second"]
     assert cli.main(["ask", *args]) == 0
     readable = capsys.readouterr().out
-    assert "refused: several passages might answer this" in readable
-    listed = readable.split("candidates (one of these may answer it):\n", 1)[1].splitlines()
-    assert [line.split("[")[1].split("]")[0] for line in listed[:2]] == ["first", "second"]
+    lines = readable.splitlines()
+    assert lines[1] == "not sure: 2 possible passages, best first"
+    assert "refused" not in readable
+    numbered = [line for line in lines if line[:1].isdigit()]
+    assert [line.split("[")[1].split("]")[0] for line in numbered] == ["first", "second"]
+    best = lines[lines.index(numbered[0]) + 1 : lines.index(numbered[1])]
+    assert best[0].strip().endswith("first.md:1\u20138")
+    # The sentence that matches, not the whole passage.
+    assert "Simmer the rice gently, lid on, for twelve minutes." in best[1]
+    assert "patience" not in readable and len(best[1]) < 200
+
+
+@pytest.mark.usefixtures("clean_env")
+def test_readable_answers_show_one_blank_line_where_the_file_has_several(
+    capsys: pytest.CaptureFixture[str], make_library: Callable[..., Path]
+) -> None:
+    text = "Bleed the radiators once a year.\n\n\n\n\nTop up the pressure to 1.5 bar."
+    folder = make_library({"boiler": ("Boiler", text)})
+    args = ["--library", str(folder), "--retrieval", "keyword", "bleed the radiators"]
+    assert cli.main(["ask", *args]) == 0
+    readable = capsys.readouterr().out
+    assert "Bleed the radiators once a year.\n\nTop up the pressure to 1.5 bar." in readable
+    assert "\n\n\n" not in readable

@@ -107,7 +107,9 @@ def test_eval_reports_precision_on_screen_unanswerable_answered_and_coverage(
     assert report["on_screen"] == pytest.approx(2 / 3)
     assert report["unanswerable_answered"] == 0.0
     assert report["coverage"] == pytest.approx(1 / 3)
+    assert report["first_right"] == pytest.approx(1 / 3)
     assert cli.main(["eval", "--retrieval", "keyword", str(cases)]) == 0
     readable = capsys.readouterr().out
     assert "precision" in readable and "50.0%" in readable
     assert "coverage" in readable and "33.3%" in readable
+    assert "first right" in readable

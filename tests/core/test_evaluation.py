@@ -16,6 +16,7 @@ from tui_assistant.core.evaluation import EvalCase, check_expected_passages, eva
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.outcome import Reason
 from tui_assistant.core.retrieval.keyword import KeywordRetriever
+from tui_assistant.core.retrieval.ranked import RankedRetriever
 from tui_assistant.core.service import AnswerService, SupportMode
 from tui_assistant.errors import CasesError, ProviderFailure
 
@@ -93,6 +94,7 @@ async def test_report_numbers_on_the_fixture(fixture_library: Library) -> None:
         "on_screen": 5 / 6,
         "unanswerable_answered": 0.5,
         "coverage": 5 / 6,
+        "first_right": 5 / 6,
         "answerable": {"cases": 6, "correct": 5, "accuracy": 5 / 6},
         "refusals": {"cases": 2, "correct": 1, "accuracy": 0.5},
         "failures": [
@@ -146,6 +148,37 @@ async def test_a_refusal_listing_the_expected_passage_counts_as_on_screen_not_an
     assert data["on_screen"] == pytest.approx(2 / 3)
     assert data["unanswerable_answered"] == pytest.approx(1 / 2)
     assert data["coverage"] == pytest.approx(1 / 3)
+
+
+async def test_first_right_counts_an_ambiguous_refusals_first_candidate_and_the_answer(
+    make_library: Callable[[Mapping[str, tuple[str, str]]], Path],
+) -> None:
+    library = memory_library(make_library(TWIN_LESSONS))
+    cases = [
+        # ranked cannot tell the two tea passages apart: ambiguous, both candidates.
+        {"question": "How do I steep tea leaves in hot water?", "expect_passage": "tea-black"},
+        {"question": "How do I steep tea leaves in hot water?", "expect_passage": "tea-green"},
+        {"question": "How do I simmer rice with a lid?", "expect_passage": "rice-cooking"},
+        {"question": "What is the capital of France?", "expect_passage": None},
+    ]
+    service = AnswerService(RankedRetriever(library))
+    report = await evaluate(parse_cases(jsonl(cases)), service)
+    first, second, rice, unknown = report.results
+    assert first.outcome.reason is Reason.AMBIGUOUS
+    shown = first.outcome.nearest[0].id
+    assert first.first_shown == second.first_shown == shown
+    # Exactly one of the two tea cases has its passage shown first.
+    assert [first.first_right, second.first_right].count(True) == 1
+    assert rice.first_shown == "rice-cooking" and rice.first_right
+    assert not unknown.first_right
+    assert report.to_json()["first_right"] == pytest.approx(2 / 3)
+
+
+async def test_a_no_evidence_refusal_shows_no_first_passage(fixture_library: Library) -> None:
+    cases = [{"question": "What is the capital of France?", "expect_passage": "tea-brewing"}]
+    report = await evaluate(parse_cases(jsonl(cases)), service_for(fixture_library))
+    assert report.results[0].first_shown is None
+    assert report.first_right == 0.0
 
 
 async def test_precision_is_one_when_nothing_is_answered(fixture_library: Library) -> None:

@@ -27,6 +27,7 @@ from tui_assistant.core.checks.support import SupportMode
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Outcome, OutcomeKind, Reason
+from tui_assistant.core.record import OutcomeRecord
 from tui_assistant.core.retrieval.keyword import KeywordRetriever
 from tui_assistant.core.retrieval.types import Evidence
 from tui_assistant.core.service import AnswerService
@@ -73,7 +74,7 @@ async def test_a_megabyte_question_is_refused_as_too_long_before_retrieval(
 
     assert outcome.reason is Reason.TOO_LONG
     assert outcome.evidence is None
-    assert outcome.to_json()["passages"] == []
+    assert OutcomeRecord.of(outcome).to_json()["passages"] == []
 
 
 # --- Instructions hidden in lessons and questions ---------------------------------
@@ -148,7 +149,7 @@ async def test_instructions_in_a_lesson_cannot_redirect_the_citation(
     assert outcome.evidence is not None
     assert outcome.evidence.passage.id == "pasta-water"
     assert outcome.answer is None
-    assert outcome.to_json()["citations"] == []
+    assert OutcomeRecord.of(outcome).to_json()["citations"] == []
 
 
 async def test_instructions_in_a_question_cannot_redirect_the_citation(
@@ -156,20 +157,41 @@ async def test_instructions_in_a_question_cannot_redirect_the_citation(
 ) -> None:
     question = f"how much salt for pasta water? {INJECTION}"
 
-    only_pasta_sent = await service_over(honest_library, ObedientProvider(), 1).ask(
-        question, Conversation()
-    )
-    # The question's words make the knife passage a runner-up, so it is sent and may be
-    # cited; the claim is still read against it, and it does not back it.
-    both_sent = await service_over(honest_library, ObedientProvider(), support_mode="strict").ask(
-        question, Conversation()
-    )
+    # A sure keyword answer is sent alone, whatever the passages setting: the knife
+    # passage the injection names was never sent, so citing it fails the check.
+    alone = await service_over(honest_library, ObedientProvider(), 3).ask(question, Conversation())
+    # Sent beside the answer's passage, the knife passage may be cited; the claim is
+    # still read against it, and it does not back it.
+    library = memory_library(honest_library)
+    pasta, knife = library.get("pasta-water"), library.get("knife-care")
+    assert pasta is not None and knife is not None
+    both = Evidence((pasta, knife), ("salt",), 2.0, 1.0, "keyword", close_count=2)
+    both_sent = await AnswerService(
+        FixedRetriever(library, both), ObedientProvider(), support_mode="strict"
+    ).ask(question, Conversation())
 
-    assert only_pasta_sent.reason is Reason.UNVERIFIED
-    assert only_pasta_sent.answer is None
+    assert [passage.id for passage in alone.passages] == ["pasta-water"]
+    assert alone.reason is Reason.UNVERIFIED
+    assert alone.answer is None
     assert [passage.id for passage in both_sent.passages] == ["pasta-water", "knife-care"]
     assert both_sent.reason is Reason.UNSUPPORTED
     assert both_sent.answer is None
+
+
+class FixedRetriever:
+    """Retrieval whose result is given: the service's checks are tested, not a ranking."""
+
+    mode = "keyword"
+
+    def __init__(self, library: Any, result: Evidence) -> None:
+        self.library = library
+        self.result = result
+
+    def retrieve(self, question: str, count: int = 1) -> Evidence:
+        return self.result
+
+    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
+        return []
 
 
 # --- Several passages: only the ids sent count, and every quote is found ------------
@@ -217,7 +239,7 @@ def test_an_answer_from_two_passages_carries_both_and_its_checked_quotes() -> No
         ("guides/registry#scopes", 7, 7),
         ("guides/config", 3, 3),
     ]
-    assert outcome.to_json()["quotes"][1] == {
+    assert OutcomeRecord.of(outcome).to_json()["quotes"][1] == {
         "passage_id": "guides/config",
         "text": "Settings are read from .npmrc files",
         "line": 3,
@@ -253,7 +275,7 @@ def test_hostile_answers_over_several_passages_are_refused_with_a_reason(
     assert outcome.reason is Reason.UNVERIFIED
     assert outcome.detail == problem
     assert outcome.passages == (HOSTILE, CONFIG)
-    assert outcome.to_json()["quotes"] == [] and outcome.answer is None
+    assert OutcomeRecord.of(outcome).to_json()["quotes"] == [] and outcome.answer is None
 
 
 class RetrieverThatMustNotRun:

@@ -3,6 +3,8 @@ words; and, for any Unicode text, no exception and bare-word keys."""
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -100,6 +102,17 @@ def test_clean_display_text_removes_escape_sequences_but_keeps_markup_literally(
     )
     cleaned = clean_display_text(hostile)
     assert cleaned == "ared blink [bold]c[/] dir"
+
+
+@given(st.text(alphabet=st.characters(codec=None, exclude_categories=())))
+def test_clean_display_text_leaves_no_control_bidi_or_surrogate_and_is_stable(text: str) -> None:
+    cleaned = clean_display_text(text)
+    bidi = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+    assert all(
+        char in "\n\t" or (unicodedata.category(char) not in ("Cc", "Cs") and char not in bidi)
+        for char in cleaned
+    )
+    assert clean_display_text(cleaned) == cleaned
 
 
 def test_clean_display_text_keeps_newlines_tabs_and_unicode() -> None:

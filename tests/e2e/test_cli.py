@@ -98,9 +98,11 @@ def test_lessons_json_lists_the_library(run_cli: RunCli) -> None:
         "source_path": "lessons/pasta-water.md",
         "line": 1,
         "end_line": 11,
+        "library": "lessons",
     } in lessons
     assert all(
-        set(lesson) == {"id", "title", "source_path", "line", "end_line"} for lesson in lessons
+        set(lesson) == {"id", "title", "source_path", "line", "end_line", "library"}
+        for lesson in lessons
     )
 
 
@@ -117,6 +119,7 @@ def test_lessons_option_and_setting_choose_the_library(run_cli: RunCli, tmp_path
             "source_path": "notes/rice.md",
             "line": 1,
             "end_line": 3,
+            "library": "notes",
         }
     ]
     assert json.loads(by_option.stdout) == expected

@@ -28,7 +28,7 @@ from tests.helpers.tui import (
     notices,
     wait_until,
 )
-from tui_assistant.store.history import HISTORY_FILE_NAME, HistoryStore
+from tui_assistant.store.history import HistoryStore
 
 SIZE = (100, 32)
 ROUNDS = 8
@@ -39,6 +39,9 @@ PADDING = 8 * 1024 * 1024
 # has returned, so a killed writer has told us about all but (at most) its last one.
 # After the first `small` records each record is padded to megabytes, so writing it
 # takes milliseconds and a kill can land inside the write.
+# The history file the tests write (the app names its own by the library).
+STORED = "conversation.jsonl"
+
 LOOPING_WRITER = textwrap.dedent(
     """
     import sys
@@ -48,7 +51,7 @@ LOOPING_WRITER = textwrap.dedent(
     from tui_assistant.core.documents.passage import Passage
     from tui_assistant.core.retrieval.types import Evidence
 
-    store = HistoryStore(Path(sys.argv[1]))
+    store = HistoryStore(Path(sys.argv[1]) / "conversation.jsonl")
     first, small, padding = int(sys.argv[2]), int(sys.argv[3]), "x" * int(sys.argv[4])
     passage = Passage("pasta-water", "Pasta water", "Salt it.", "lessons/pasta-water.md")
     evidence = Evidence((passage,), ("salt",), 1.0, None)
@@ -69,7 +72,7 @@ KILLED_MID_RECORD = textwrap.dedent(
     from tui_assistant.store import history
     from tui_assistant.core.outcome import Reason, refused
 
-    store = history.HistoryStore(Path(sys.argv[1]))
+    store = history.HistoryStore(Path(sys.argv[1]) / "conversation.jsonl")
     for number in range(int(sys.argv[2])):
         store.append(refused(f"whole question {number}", Reason.NO_EVIDENCE))
     real_write = os.write
@@ -129,7 +132,7 @@ def kill_after(
 def test_writers_killed_mid_append_again_and_again_lose_no_complete_record(
     tmp_path: Path,
 ) -> None:
-    store = HistoryStore(tmp_path)
+    store = HistoryStore(tmp_path / STORED)
     rng = random.Random(6)
     expected: list[int] = []
     torn_tails = 0
@@ -170,7 +173,7 @@ def kill_mid_record(folder: Path, whole: int) -> None:
 
 def test_a_torn_last_record_is_removed_once_with_a_warning(tmp_path: Path) -> None:
     kill_mid_record(tmp_path, whole=3)
-    store = HistoryStore(tmp_path)
+    store = HistoryStore(tmp_path / STORED)
     assert not store.path.read_bytes().endswith(b"\n")  # the kill did tear a record
 
     loaded = store.load()
@@ -178,7 +181,7 @@ def test_a_torn_last_record_is_removed_once_with_a_warning(tmp_path: Path) -> No
     assert len(loaded.warnings) == 1
     assert loaded.warnings[0].startswith("removed damaged history record on line 4")
     # Repaired: the next start has nothing to say.
-    again = HistoryStore(tmp_path).load()
+    again = HistoryStore(tmp_path / STORED).load()
     assert again.warnings == [] and again.turns == loaded.turns
 
 
@@ -186,7 +189,7 @@ def test_a_torn_record_written_past_is_removed_from_the_middle(tmp_path: Path) -
     kill_mid_record(tmp_path, whole=3)
     # Another killed writer before any load: the first torn record is now in the middle.
     kill_mid_record(tmp_path, whole=2)
-    loaded = HistoryStore(tmp_path).load()
+    loaded = HistoryStore(tmp_path / STORED).load()
     assert [turn.question for turn in loaded.turns] == [
         *(f"whole question {n}" for n in range(3)),
         *(f"whole question {n}" for n in range(2)),
@@ -195,7 +198,7 @@ def test_a_torn_record_written_past_is_removed_from_the_middle(tmp_path: Path) -
         "removed damaged history record on line 4",
         "removed damaged history record on line 7",
     ]
-    assert HistoryStore(tmp_path).load().warnings == []
+    assert HistoryStore(tmp_path / STORED).load().warnings == []
 
 
 async def test_the_app_starts_on_a_torn_history_and_keeps_every_complete_turn(
@@ -203,7 +206,7 @@ async def test_the_app_starts_on_a_torn_history_and_keeps_every_complete_turn(
 ) -> None:
     kill_mid_record(tmp_path, whole=3)
 
-    app = make_app(make_context(BUNDLED_LESSONS, tmp_path), HistoryStore(tmp_path))
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path), HistoryStore(tmp_path / STORED))
     async with app.run_test(size=SIZE) as pilot:
         await history_loaded(app)
         await pilot.pause()
@@ -218,7 +221,7 @@ async def test_the_app_starts_on_a_torn_history_and_keeps_every_complete_turn(
         await ask(pilot, "how much salt for pasta water")
         await wait_until(pilot, lambda: len(app.main.transcript.turns) == 4)
 
-    again = make_app(make_context(BUNDLED_LESSONS, tmp_path), HistoryStore(tmp_path))
+    again = make_app(make_context(BUNDLED_LESSONS, tmp_path), HistoryStore(tmp_path / STORED))
     async with again.run_test(size=SIZE) as pilot:
         await history_loaded(again)
         await pilot.pause()
@@ -227,6 +230,6 @@ async def test_the_app_starts_on_a_torn_history_and_keeps_every_complete_turn(
         assert "> how much salt for pasta water" in chat_text(again)
         assert "source: lessons/pasta-water.md" in chat_text(again)
         assert notices(again) == []
-    stored = (tmp_path / HISTORY_FILE_NAME).read_bytes()
+    stored = (tmp_path / STORED).read_bytes()
     assert stored.endswith(b"\n")
     assert stored.count(b"\n") == 4  # the 3 whole records and the new one

@@ -13,6 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+# The `mcp` extra (CI installs it); without it these tests cannot run.
+pytest.importorskip("mcp")
 from mcp_types import LATEST_PROTOCOL_VERSION
 
 from tests.helpers import PROJECT_ROOT, cli_env, write_lesson

@@ -70,6 +70,7 @@ def test_wheel_ships_the_lessons_and_the_installed_app_finds_them(tmp_path: Path
         "source_path": "lessons/pasta-water.md",
         "line": 1,
         "end_line": 11,
+        "library": "lessons",
     } in lessons
     located = subprocess.run(
         [sys.executable, "-c", "import tui_assistant; print(tui_assistant.__file__)"],

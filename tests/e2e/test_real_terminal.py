@@ -20,7 +20,8 @@ import pytest
 from benchmarks.pseudo_terminal import Terminal
 from tests.helpers import BUNDLED_LESSONS, cli_env
 from tests.helpers.fake_openai_server import FakeOpenAIServer, Hang
-from tui_assistant.store.history import HistoryStore, Turn
+from tui_assistant.core.record import Turn
+from tui_assistant.store.history import HistoryStore, history_path
 
 QUESTION = "how much salt goes in pasta water"
 LONE_ESCAPE = b"\x1b"
@@ -64,7 +65,7 @@ def test_a_lone_escape_byte_cancels_the_request(
         # The record is written just after the screen shows the outcome.
         turns = wait_for_turns(tmp_path, 1)
 
-    assert [(turn.question, turn.outcome) for turn in turns] == [(QUESTION, "cancelled")]
+    assert [(turn.question, turn.record.outcome) for turn in turns] == [(QUESTION, "cancelled")]
 
 
 def test_an_arrow_key_sequence_is_still_the_arrow(tmp_path: Path) -> None:
@@ -77,7 +78,7 @@ def test_an_arrow_key_sequence_is_still_the_arrow(tmp_path: Path) -> None:
         terminal.write(b"\r")
         turns = wait_for_turns(tmp_path, 2)
 
-    assert [(turn.question, turn.outcome) for turn in turns] == [
+    assert [(turn.question, turn.record.outcome) for turn in turns] == [
         (QUESTION, "answered"),
         (QUESTION, "answered"),
     ]
@@ -86,7 +87,7 @@ def test_an_arrow_key_sequence_is_still_the_arrow(tmp_path: Path) -> None:
 def wait_for_turns(data_dir: Path, count: int, timeout: float = 10.0) -> list[Turn]:
     deadline = time.monotonic() + timeout
     while True:
-        turns = HistoryStore(data_dir, library=BUNDLED_LESSONS).load().turns
+        turns = HistoryStore(history_path(data_dir, BUNDLED_LESSONS)).load().turns
         if len(turns) >= count or time.monotonic() > deadline:
             return turns
         time.sleep(0.05)

@@ -53,7 +53,7 @@ async def test_a_checkout_of_thousands_of_files_is_one_reload(tmp_path: Path) ->
 
         await wait_until(
             pilot,
-            lambda: "part-24/doc-2499" in passage_ids(app) and not app.main.reloading,
+            lambda: "part-24/doc-2499" in passage_ids(app) and not app.main.library_panel.reloading,
             timeout=WAIT * 3,
         )
         assert note(app) == f"reloaded: +1,500 {MINUS}1,500 passages"

@@ -25,11 +25,25 @@ from tui_assistant.core.retrieval.index import (
     Postings,
     add_postings,
 )
+from tui_assistant.core.retrieval.types import Evidence, Mode, NoEvidence
 from tui_assistant.core.words import content_words, stem
 from tui_assistant.store.index_store import open_library
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
 BUNDLED_LESSONS = PROJECT_ROOT / "lessons"
+
+
+class FixedRetriever:
+    """Retrieval whose result is given: what is made of a result is tested, not a ranking."""
+
+    mode: Mode = "hybrid"
+
+    def __init__(self, library: Library, result: Evidence | NoEvidence) -> None:
+        self.library = library
+        self.result = result
+
+    def retrieve(self, question: str, count: int = 1) -> Evidence | NoEvidence:
+        return self.result
 
 
 class IndexBuilder:
@@ -165,3 +179,13 @@ SCRIPT = {
     "boiled-eggs": "For a runny yolk, cook large eggs for 6 minutes [source:boiled-eggs].",
     "knife-care": "Hone the edge with a steel every few uses.",  # no citation
 }
+
+
+def library_report(capsys: Any, *args: str) -> dict[str, Any]:
+    """`tui-assistant library --json` run in process (`capsys`: pytest's fixture), its
+    report read back."""
+    from tui_assistant import cli
+
+    assert cli.main(["library", "--json", *args]) == 0
+    data: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return data

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
+import re
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
 from textual import events
+from textual.app import App
 from textual.command import CommandList, CommandPalette
 from textual.geometry import Region
 from textual.pilot import Pilot
@@ -72,7 +75,7 @@ class HangingProvider:
 
 
 def make_context(
-    library: Path,
+    library: Path | list[str],
     data_dir: Path,
     provider: AnswerProvider | None = None,
     service_class: type[AnswerService] = AnswerService,
@@ -80,15 +83,15 @@ def make_context(
 ) -> AppContext:
     """An AppContext built like `open_context`, with a fake provider plugged in."""
     config = Settings(library=library, data_dir=data_dir, **settings)  # type: ignore[arg-type]
-    library = load_library(config)
+    loaded = load_library(config)
     service = service_class(
-        build_retriever(config, library),
+        build_retriever(config, loaded),
         provider,
         config.support_check,
         deadline_seconds=config.deadline_seconds,
         passages_sent=config.passages,
     )
-    return AppContext(settings=config, library=library, service=service)
+    return AppContext(settings=config, library=loaded, service=service)
 
 
 def make_app(
@@ -157,7 +160,7 @@ async def running(
     """`app.run_test`, once the library is loaded (its worker has handed it over)."""
     async with app.run_test(size=size) as pilot:
         # Generous: a real start may load a sentence-embedding model first.
-        await wait_until(pilot, lambda: app.main.loaded, timeout=30)
+        await wait_until(pilot, lambda: app.main.library_panel.loaded, timeout=30)
         await pilot.pause()
         yield pilot
 
@@ -166,7 +169,7 @@ async def background_done(pilot: Pilot[int], app: AssistantApp) -> None:
     """Wait until background work (reading an embedding model `auto` found, embedding)
     is over, so a tight deadline measures the provider alone."""
     await pilot.pause()
-    await wait_until(pilot, lambda: not app.status_bar.work, timeout=60)
+    await wait_until(pilot, lambda: not app.main.status_bar.work, timeout=60)
 
 
 async def wait_until(
@@ -233,7 +236,7 @@ async def history_loaded(app: AssistantApp) -> None:
 def status(app: AssistantApp) -> str:
     """The status bar's state words (outcome or work under way) in full; `status_line`
     is the bar as drawn, where a state wider than the terminal is cut."""
-    return app.status_bar.status_text
+    return app.main.status_bar.state
 
 
 def concluded(app: AssistantApp) -> bool:
@@ -242,7 +245,7 @@ def concluded(app: AssistantApp) -> bool:
     state = status(app)
     if state == "ready" or state.startswith(("asking", "indexing")):
         return False
-    views = app.chat.query(TurnView)
+    views = app.main.chat.query(TurnView)
     if not views:
         return False
     latest = views.last()
@@ -251,7 +254,7 @@ def concluded(app: AssistantApp) -> bool:
 
 def status_line(app: AssistantApp) -> str:
     """The status bar as drawn: every line of it, each part where it stands."""
-    return bar_line(app.status_bar)
+    return bar_line(app.main.status_bar)
 
 
 def bar_line(bar: StatusBar) -> str:
@@ -276,17 +279,17 @@ def drawn_lines(widget: Widget) -> list[str]:
 
 def chat_text(app: AssistantApp) -> str:
     """Every line of text in the chat, as the user reads it."""
-    return "\n".join(str(static.render()) for static in app.chat.query(Static))
+    return "\n".join(str(static.render()) for static in app.main.chat.query(Static))
 
 
 def note(app: AssistantApp) -> str:
     """The status bar's note beside the outcome."""
-    return app.status_bar.note
+    return app.main.status_bar.note
 
 
 def notices(app: AssistantApp) -> list[str]:
     """The chat's notices (warnings about the library, history and so on)."""
-    return [str(static.render()) for static in app.chat.query(".notice")]
+    return [str(static.render()) for static in app.main.chat.query(".notice")]
 
 
 def labels(tree: LibraryTree) -> list[str]:
@@ -304,4 +307,25 @@ def labels(tree: LibraryTree) -> list[str]:
 
 
 def evidence_text(app: AssistantApp) -> str:
-    return "\n".join(str(static.render()) for static in app.evidence.query(Static))
+    return "\n".join(str(static.render()) for static in app.main.evidence.query(Static))
+
+
+# A run of text in the app's SVG screenshot: its x position and the screen row it is on.
+_SVG_TEXT = re.compile(
+    r'<text [^>]*?x="([\d.]+)"[^>]*?clip-path="url\(#terminal-\d+-line-(\d+)\)">([^<]*)</text>'
+)
+# The width of one cell in that screenshot (Rich draws 0.61 of a 20-pixel font).
+_SVG_CELL = 12.2
+
+
+def screen_lines(app: App[object]) -> list[str]:
+    """The screen as the terminal shows it, row by row, read back from the app's own
+    screenshot: what is scrolled out of view or covered is not there."""
+    width, height = app.size
+    rows = [[" "] * width for _ in range(height)]
+    for x, row, text in _SVG_TEXT.findall(app.export_screenshot()):
+        column = round(float(x) / _SVG_CELL)
+        for offset, character in enumerate(html.unescape(text).replace("\xa0", " ")):
+            if int(row) < height and column + offset < width:
+                rows[int(row)][column + offset] = character
+    return ["".join(row).rstrip() for row in rows]

@@ -1,65 +1,61 @@
-"""The SDK glue: argument errors on one line, and the move from ranked to hybrid once
+"""The SDK glue: the move from ranked to hybrid, started in the server's lifespan once
 the vectors are in, reported on standard error."""
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from pydantic import BaseModel, Field, ValidationError
+
+# The `mcp` and `semantic` extras (CI installs them); without them these tests cannot run.
+pytest.importorskip("mcp")
+pytest.importorskip("numpy")
 
 from tests.helpers import BUNDLED_LESSONS
 from tests.helpers.embedding import FakeEmbedder
-from tui_assistant.mcp.server import StderrProgress, argument_problem, move_to_hybrid
-from tui_assistant.mcp.tools import LibraryTools
+from tui_assistant.mcp.server import Serving, StderrProgress, lifespan, upgrade_to_hybrid
 from tui_assistant.settings import Settings
-from tui_assistant.wiring.context import open_context
+from tui_assistant.wiring.context import AppContext, open_context
+from tui_assistant.wiring.retrieval_choice import RetrievalChoice
 
 
-class Arguments(BaseModel):
-    question: str = Field(max_length=5)
-    limit: int = Field(ge=1, le=10)
-
-
-def test_argument_problems_are_one_line_naming_each_argument_without_its_value() -> None:
-    with pytest.raises(ValidationError) as raised:
-        Arguments.model_validate({"question": "x" * 4001, "limit": 11})
-    problem = argument_problem(raised.value)
-    assert "\n" not in problem
-    assert problem.startswith("question: ")
-    assert "; limit: " in problem
-    assert "xxxxxx" not in problem
-
-
-def test_hybrid_takes_over_once_the_vectors_are_in(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def lexical_context(tmp_path: Path, embedder: FakeEmbedder) -> AppContext:
+    """A context answering lexically, whose choice is hybrid with `embedder` at hand."""
     settings = Settings(library=BUNDLED_LESSONS, data_dir=tmp_path, retrieval="ranked")  # type: ignore[arg-type]
     context = open_context(settings, embed_now=False)
-    context.embedder = FakeEmbedder()
-    tools = LibraryTools(context)
-    assert tools.search("salt in pasta water", 1).retrieval == "ranked"
-    move_to_hybrid(tools)
-    assert tools.search("salt in pasta water", 1).retrieval == "hybrid"
+    return replace(context, choice=RetrievalChoice("hybrid"), embedder=embedder)
+
+
+async def test_the_server_moves_to_hybrid_from_its_lifespan_once_the_vectors_are_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    serving = Serving(lexical_context(tmp_path, FakeEmbedder()))
+    lexical = serving.tools
+    assert lexical.search("salt in pasta water", 1).retrieval == "ranked"
+    async with lifespan(serving):
+        while serving.tools is lexical:
+            await asyncio.sleep(0.01)
+    assert serving.tools.search("salt in pasta water", 1).retrieval == "hybrid"
+    # The tools a call already holds keep answering from their own context.
+    assert lexical.search("salt in pasta water", 1).retrieval == "ranked"
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "tui-assistant: embedding " in captured.err
     assert "tui-assistant: hybrid retrieval is on" in captured.err
 
 
-def test_a_failed_embedding_leaves_ranked_answering_with_a_warning(
+async def test_a_failed_embedding_leaves_ranked_answering_with_a_warning(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     class Broken(FakeEmbedder):
         def vectors(self, texts):  # type: ignore[no-untyped-def]
             raise OSError("disk on fire")
 
-    settings = Settings(library=BUNDLED_LESSONS, data_dir=tmp_path, retrieval="ranked")  # type: ignore[arg-type]
-    context = open_context(settings, embed_now=False)
-    context.embedder = Broken()
-    tools = LibraryTools(context)
-    move_to_hybrid(tools)
-    assert tools.search("salt in pasta water", 1).retrieval == "ranked"
+    serving = Serving(lexical_context(tmp_path, Broken()))
+    await upgrade_to_hybrid(serving)
+    assert serving.tools.search("salt in pasta water", 1).retrieval == "ranked"
     assert "warning: hybrid retrieval is off: OSError: disk on fire" in capsys.readouterr().err
 
 

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from tests.helpers import BUNDLED_LESSONS
 from tui_assistant.core.conversation import Conversation
+from tui_assistant.core.outcome import Reason
+from tui_assistant.core.record import OutcomeRecord
+from tui_assistant.core.retrieval.ranked import RankedRetriever, Ranking
 from tui_assistant.mcp.tools import BadArgument, LibraryTools
 from tui_assistant.settings import Settings
 from tui_assistant.wiring.context import AppContext, open_context
@@ -98,6 +102,23 @@ def test_search_limit_caps_the_passages(tools: LibraryTools) -> None:
     assert len(tools.search("install", 1).passages) == 1
 
 
+def test_search_ranks_once_with_the_apps_own_service(tools: LibraryTools) -> None:
+    ranked: list[str] = []
+
+    class CountingRetriever(RankedRetriever):
+        def rank(self, question: str) -> Ranking | None:
+            ranked.append(question)
+            return super().rank(question)
+
+    context = tools.context
+    service = context.service.with_retriever(CountingRetriever(context.library))
+    result = LibraryTools(replace(context, service=service)).search(
+        "clone the repository and run make", 3
+    )
+    assert ranked == ["clone the repository and run make"]
+    assert result.decision == "answered" and result.passages[0].id == "guide/install#from-source"
+
+
 # -- read -----------------------------------------------------------------------------
 
 
@@ -133,13 +154,45 @@ def test_read_by_lines_gives_exactly_those_lines_and_the_passage_they_stand_in(
         ({"source_path": "../etc/passwd", "line": 1, "end_line": 1}, "source_path:"),
         ({"source_path": "/etc/passwd", "line": 1, "end_line": 1}, "source_path:"),
         ({"source_path": "docs/script.sh", "line": 1, "end_line": 1}, "source_path:"),
-        ({"source_path": "notes.md", "line": 1, "end_line": 1}, "source_path:"),
+        ({"source_path": "guide/setup.md", "line": 1, "end_line": 1}, "source_path:"),
     ],
 )
 def test_read_refuses_what_is_not_a_passage_or_lines_of_a_document(
     tools: LibraryTools, arguments: dict[str, object], named: str
 ) -> None:
     assert bad(lambda: tools.read(**arguments)).startswith(named)  # type: ignore[arg-type]
+
+
+def test_read_takes_a_path_inside_the_library_folder_or_says_which_form_it_wants(
+    tools: LibraryTools, folder: Path
+) -> None:
+    shown = tools.read(source_path="docs/guide/install.md", line=8, end_line=10)
+    assert tools.read(source_path="guide/install.md", line=8, end_line=10) == shown
+    assert tools.read(source_path="./guide/install.md", line=8, end_line=10) == shown
+    absolute = str(folder / "guide" / "install.md")
+    assert tools.read(source_path=absolute, line=8, end_line=10) == shown
+    message = bad(lambda: tools.read(source_path="guide/setup.md", line=1, end_line=1))
+    assert message == (
+        "source_path: guide/setup.md is not a document of the library"
+        " (give it as search does, from the library folder's name: docs/...)"
+    )
+
+
+def test_a_blank_question_is_refused_without_passages(tools: LibraryTools) -> None:
+    assert bad(lambda: tools.search("   \t ", 5)) == "question: is blank (ask in words)"
+    assert bad(lambda: asyncio.run(tools.ask("  "))).startswith("question: is blank")
+    searched = tools.context.service.search("  ", 5)
+    assert (searched.outcome.reason, searched.scored) == (Reason.NO_EVIDENCE, ())
+
+
+def test_passage_text_keeps_one_blank_line_between_paragraphs(folder: Path, tmp_path: Path) -> None:
+    (folder / "spaced.md").write_text(
+        "# Spaced\n\nFirst paragraph.\n\n\n\n<!-- hidden -->\n\nSecond paragraph.\n"
+    )
+    tools = LibraryTools(context_for(folder, tmp_path / "data"))
+    assert tools.read(id="spaced").text == "First paragraph.\n\nSecond paragraph."
+    lines = tools.read(source_path="docs/spaced.md", line=3, end_line=9)
+    assert lines.text == "First paragraph.\n\n<!-- hidden -->\n\nSecond paragraph."
 
 
 def test_read_never_follows_a_symlink_out_of_the_library(folder: Path, tmp_path: Path) -> None:
@@ -197,7 +250,9 @@ def test_check_reports_each_citation_and_quote_against_the_library(tools: Librar
 def test_ask_is_one_line_of_ask_json(tools: LibraryTools) -> None:
     question = "clone the repository and run make"
     result = asyncio.run(tools.ask(question))
-    expected = asyncio.run(tools.context.service.ask(question, Conversation())).to_json()
+    expected = OutcomeRecord.of(
+        asyncio.run(tools.context.service.ask(question, Conversation()))
+    ).to_json()
     got = result.model_dump()
     assert got.keys() == expected.keys()
     assert {k: v for k, v in got.items() if k != "elapsed_ms"} == {

@@ -31,6 +31,7 @@ from tests.helpers.fake_openai_server import (
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.outcome import Outcome, OutcomeKind, Reason
+from tui_assistant.core.record import OutcomeRecord
 from tui_assistant.core.retrieval.keyword import KeywordRetriever
 from tui_assistant.core.retrieval.types import Retriever
 from tui_assistant.core.service import AnswerService
@@ -172,7 +173,7 @@ async def test_an_answer_that_fails_the_citation_check_is_refused_unverified(
     assert outcome.kind is OutcomeKind.REFUSED
     assert outcome.reason is Reason.UNVERIFIED
     assert outcome.answer is None
-    assert outcome.to_json()["lesson_id"] == "pasta-water"
+    assert OutcomeRecord.of(outcome).to_json()["lesson_id"] == "pasta-water"
 
 
 # -- provider errors ----------------------------------------------------------------
@@ -236,7 +237,13 @@ async def test_the_key_appears_in_no_outcome_detail_or_repr(library: Library) ->
     respx.post(f"{BASE_URL}/chat/completions").respond(401, text=f"bad key {API_KEY}")
     service = make_service(library)
     outcome = await ask(service)
-    shown = " ".join([repr(service.provider), outcome.describe(), json.dumps(outcome.to_json())])
+    shown = " ".join(
+        [
+            repr(service.provider),
+            outcome.describe(),
+            json.dumps(OutcomeRecord.of(outcome).to_json()),
+        ]
+    )
     assert API_KEY not in shown
     assert outcome.reason is Reason.PROVIDER_ERROR
 
@@ -323,7 +330,7 @@ async def test_a_stalled_response_ends_timed_out_close_to_the_deadline(
     assert outcome.kind is OutcomeKind.TIMED_OUT
     assert outcome.reason is Reason.TIMEOUT
     assert outcome.answer is None
-    assert outcome.to_json()["lesson_id"] == "pasta-water"
+    assert OutcomeRecord.of(outcome).to_json()["lesson_id"] == "pasta-water"
     assert SHORT_DEADLINE <= elapsed < SHORT_DEADLINE + 0.8
     if isinstance(behaviour, Drip):
         # Bytes kept arriving (each well within any per-read timeout); only the total stopped it.

@@ -25,6 +25,7 @@ from tui_assistant.core.checks.quotes import NOT_IN_PASSAGE, TOO_LONG
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.outcome import OutcomeKind, Reason
+from tui_assistant.core.record import OutcomeRecord, QuoteRef
 from tui_assistant.core.retrieval.keyword import KeywordRetriever
 from tui_assistant.core.retrieval.types import Evidence
 from tui_assistant.errors import ProviderFailure
@@ -87,7 +88,7 @@ async def test_a_structured_answer_from_two_passages_carries_quotes_with_file_li
     assert outcome.kind is OutcomeKind.ANSWERED
     assert outcome.citations == ("pasta-water", "boiled-eggs")
     # Each lesson file is "# Title", a blank line, then the text on line 3.
-    assert [quote.to_json() for quote in outcome.quotes] == [
+    assert [QuoteRef.of(quote).model_dump() for quote in outcome.quotes] == [
         {"passage_id": "pasta-water", "text": PASTA_QUOTE[1], "line": 3, "end_line": 3},
         {"passage_id": "boiled-eggs", "text": EGG_QUOTE[1], "line": 3, "end_line": 3},
     ]
@@ -123,7 +124,7 @@ async def test_a_hostile_structured_answer_is_refused_with_a_reason(
 
     assert outcome.reason is Reason.UNVERIFIED
     assert outcome.detail is not None and detail in outcome.detail
-    assert outcome.answer is None and outcome.to_json()["quotes"] == []
+    assert outcome.answer is None and OutcomeRecord.of(outcome).to_json()["quotes"] == []
 
 
 def test_a_structured_reply_is_decoded_into_its_text_and_pairs_as_given() -> None:

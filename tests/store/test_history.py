@@ -11,47 +11,50 @@ import pytest
 
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Reason, SupportReport, answered, refused
+from tui_assistant.core.record import OutcomeRecord, Turn
 from tui_assistant.core.retrieval.types import Evidence
 from tui_assistant.core.service import MAX_QUESTION_CHARS
 from tui_assistant.store import history
 from tui_assistant.store.history import (
     COMPACT_SLACK,
-    HISTORY_FILE_NAME,
     MAX_TURNS_KEPT,
     HistoryStore,
-    Turn,
     export_markdown,
+    history_path,
+    stored_turn,
 )
 
 PASSAGE = Passage(
     "pasta-water", "Salting pasta water", "Salt the water.", "lessons/pasta-water.md", 3, 9
 )
 EVIDENCE = Evidence((PASSAGE,), ("salt", "pasta"), 4.0, 1.0)
+ASKED_AT = "2026-01-02T03:04:05+00:00"
+STORED = "conversation.jsonl"
 
 
 def test_appended_turns_load_back_in_order(tmp_path: Path) -> None:
-    store = HistoryStore(tmp_path)
+    store = HistoryStore(tmp_path / STORED)
     store.append(answered("q1", EVIDENCE, "A1 [source:pasta-water]"))
     store.append(refused("q2", Reason.NO_EVIDENCE))
-    loaded = HistoryStore(tmp_path).load()
+    loaded = HistoryStore(tmp_path / STORED).load()
     assert loaded.warnings == []
     assert [turn.question for turn in loaded.turns] == ["q1", "q2"]
     first, second = loaded.turns
-    assert first.answered and first.answer == "A1 [source:pasta-water]"
-    assert first.source_path == "lessons/pasta-water.md"
-    assert first.citations == ("pasta-water",)
-    assert not second.answered
+    assert first.record.answered and first.record.answer == "A1 [source:pasta-water]"
+    assert first.record.source_path == "lessons/pasta-water.md"
+    assert first.record.citations == ["pasta-water"]
+    assert not second.record.answered
     assert second.status == "refused: no passage matched this question"
-    assert second.source_path is None
+    assert second.record.source_path is None
 
 
 def test_a_missing_file_is_an_empty_history(tmp_path: Path) -> None:
-    loaded = HistoryStore(tmp_path / "not-yet").load()
+    loaded = HistoryStore(tmp_path / "not-yet" / STORED).load()
     assert loaded.turns == [] and loaded.warnings == []
 
 
 def test_damaged_and_torn_records_are_skipped_with_a_warning(tmp_path: Path) -> None:
-    store = HistoryStore(tmp_path)
+    store = HistoryStore(tmp_path / STORED)
     store.append(answered("good one", EVIDENCE, "A [source:pasta-water]"))
     with store.path.open("ab") as file:
         file.write(b"not json at all\n")
@@ -65,7 +68,7 @@ def test_damaged_and_torn_records_are_skipped_with_a_warning(tmp_path: Path) -> 
 
 
 def test_an_append_after_a_torn_record_starts_on_a_new_line(tmp_path: Path) -> None:
-    store = HistoryStore(tmp_path)
+    store = HistoryStore(tmp_path / STORED)
     store.path.write_bytes(b'{"version": 1, "torn')
     store.append(answered("after the crash", EVIDENCE, "A [source:pasta-water]"))
     loaded = store.load()
@@ -74,24 +77,24 @@ def test_an_append_after_a_torn_record_starts_on_a_new_line(tmp_path: Path) -> N
 
 
 def test_records_hold_the_question_and_the_outcome_json(tmp_path: Path) -> None:
-    store = HistoryStore(tmp_path)
+    store = HistoryStore(tmp_path / STORED)
     outcome = answered("how much salt?", EVIDENCE, "Use 10 g. [source:pasta-water]")
     store.append(outcome, asked_at="2024-01-01T00:00:00+00:00")
     (line,) = store.path.read_text(encoding="utf-8").splitlines()
     record = json.loads(line)
-    assert record["outcome"] == outcome.to_json()
+    assert record["outcome"] == OutcomeRecord.of(outcome).to_json()
     assert record["asked_at"] == "2024-01-01T00:00:00+00:00"
     assert record["outcome"]["question"] == "how much salt?"
 
 
 def test_the_file_is_private_to_the_user(tmp_path: Path) -> None:
-    store = HistoryStore(tmp_path)
+    store = HistoryStore(tmp_path / STORED)
     store.append(refused("q", Reason.NO_EVIDENCE))
     assert store.path.stat().st_mode & 0o077 == 0
 
 
 def test_clear_forgets_every_turn(tmp_path: Path) -> None:
-    store = HistoryStore(tmp_path)
+    store = HistoryStore(tmp_path / STORED)
     store.append(refused("q", Reason.NO_EVIDENCE))
     store.clear()
     assert store.load().turns == []
@@ -100,7 +103,7 @@ def test_clear_forgets_every_turn(tmp_path: Path) -> None:
 
 
 def test_load_shows_only_the_most_recent_turns(tmp_path: Path) -> None:
-    store = HistoryStore(tmp_path)
+    store = HistoryStore(tmp_path / STORED)
     for number in range(5):
         store.append(refused(f"q{number}", Reason.NO_EVIDENCE))
     loaded = store.load(limit=2)
@@ -109,7 +112,7 @@ def test_load_shows_only_the_most_recent_turns(tmp_path: Path) -> None:
 
 
 def test_unsupported_sentences_survive_the_round_trip(tmp_path: Path) -> None:
-    store = HistoryStore(tmp_path)
+    store = HistoryStore(tmp_path / STORED)
     outcome = answered(
         "q",
         EVIDENCE,
@@ -118,13 +121,13 @@ def test_unsupported_sentences_survive_the_round_trip(tmp_path: Path) -> None:
     )
     store.append(outcome)
     (turn,) = store.load().turns
-    assert turn.unsupported_sentences == ("Oil helps.",)
+    assert turn.record.unsupported_sentences == ("Oil helps.",)
 
 
 def test_export_names_each_answers_source_path() -> None:
     turns = [
-        Turn.from_outcome(answered("how much salt?", EVIDENCE, "10 g. [source:pasta-water]")),
-        Turn.from_outcome(refused("capital of france?", Reason.NO_EVIDENCE)),
+        Turn.of(answered("how much salt?", EVIDENCE, "10 g. [source:pasta-water]"), ASKED_AT),
+        Turn.of(refused("capital of france?", Reason.NO_EVIDENCE), ASKED_AT),
     ]
     markdown = export_markdown(turns)
     assert "## how much salt?" in markdown
@@ -139,35 +142,37 @@ def test_a_record_without_line_numbers_still_names_its_file() -> None:
         "version": 1,
         "asked_at": "2026-01-01T00:00:00+00:00",
         "status": "answered",
-        "outcome": {**answered("q", EVIDENCE, "A [source:pasta-water]").to_json()},
+        "outcome": {
+            **OutcomeRecord.of(answered("q", EVIDENCE, "A [source:pasta-water]")).to_json()
+        },
     }
     del record["outcome"]["line"], record["outcome"]["end_line"]  # written before lines existed
-    assert Turn.from_record(record).location == "lessons/pasta-water.md"
+    assert stored_turn(record).record.location == "lessons/pasta-water.md"
 
 
 def test_damage_is_repaired_once_so_the_next_load_is_quiet(tmp_path: Path) -> None:
-    store = HistoryStore(tmp_path)
+    store = HistoryStore(tmp_path / STORED)
     store.append(answered("before", EVIDENCE, "A [source:pasta-water]"))
     with store.path.open("ab") as file:
         file.write(b"not json at all\n")
     store.append(refused("after", Reason.NO_EVIDENCE))
 
-    first = HistoryStore(tmp_path).load()
+    first = HistoryStore(tmp_path / STORED).load()
     assert [warning.split(" (")[0] for warning in first.warnings] == [
         "removed damaged history record on line 2"
     ]
-    second = HistoryStore(tmp_path).load()
+    second = HistoryStore(tmp_path / STORED).load()
     assert second.warnings == []
     assert [turn.question for turn in second.turns] == ["before", "after"]
     assert b"not json" not in store.path.read_bytes()
     assert store.path.stat().st_mode & 0o077 == 0  # the rewritten file is private too
-    assert [path.name for path in tmp_path.iterdir()] == [HISTORY_FILE_NAME]
+    assert [path.name for path in tmp_path.iterdir()] == [STORED]
 
 
 def test_a_repair_that_cannot_be_written_still_loads_and_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = HistoryStore(tmp_path)
+    store = HistoryStore(tmp_path / STORED)
     store.append(refused("kept", Reason.NO_EVIDENCE))
     with store.path.open("ab") as file:
         file.write(b"garbage\n")
@@ -181,14 +186,14 @@ def test_a_repair_that_cannot_be_written_still_loads_and_says_so(
     assert [turn.question for turn in loaded.turns] == ["kept"]
     assert loaded.warnings[0].startswith("removed damaged history record on line 2")
     assert "could not be repaired (Permission denied)" in loaded.warnings[-1]
-    assert [path.name for path in tmp_path.iterdir()] == [HISTORY_FILE_NAME]  # no leftovers
+    assert [path.name for path in tmp_path.iterdir()] == [STORED]  # no leftovers
 
 
 def test_the_cap_keeps_the_most_recent_turns(tmp_path: Path) -> None:
-    store = HistoryStore(tmp_path, keep=5)
+    store = HistoryStore(tmp_path / STORED, keep=5)
     for number in range(8):
         store.append(refused(f"q{number}", Reason.NO_EVIDENCE))
-    loaded = HistoryStore(tmp_path, keep=5).load()
+    loaded = HistoryStore(tmp_path / STORED, keep=5).load()
     assert [turn.question for turn in loaded.turns] == [f"q{n}" for n in range(3, 8)]
     assert loaded.total == 5 and loaded.warnings == []
     # The file itself was trimmed, not just what was shown.
@@ -196,7 +201,7 @@ def test_the_cap_keeps_the_most_recent_turns(tmp_path: Path) -> None:
 
 
 def test_appends_past_the_cap_compact_the_file(tmp_path: Path) -> None:
-    store = HistoryStore(tmp_path, keep=3)
+    store = HistoryStore(tmp_path / STORED, keep=3)
     store.load()  # the app loads before it appends; that is when the count is known
     for number in range(3 + COMPACT_SLACK + 1):
         store.append(refused(f"q{number}", Reason.NO_EVIDENCE))
@@ -208,19 +213,19 @@ def test_appends_past_the_cap_compact_the_file(tmp_path: Path) -> None:
 
 
 def test_the_default_cap() -> None:
-    assert HistoryStore(Path("unused")).keep == MAX_TURNS_KEPT == 1000
+    assert HistoryStore(Path("unused") / STORED).keep == MAX_TURNS_KEPT == 1000
 
 
 def test_an_append_after_a_compaction_by_another_store_lands_in_the_new_file(
     tmp_path: Path,
 ) -> None:
     """Two apps on one data folder: one rewrites the file while the other appends."""
-    one, other = HistoryStore(tmp_path, keep=2), HistoryStore(tmp_path)
+    one, other = HistoryStore(tmp_path / STORED, keep=2), HistoryStore(tmp_path / STORED)
     for number in range(4):
         one.append(refused(f"q{number}", Reason.NO_EVIDENCE))
     one.load()  # trims the file to two turns: a new file is put in place
     other.append(refused("from the other app", Reason.NO_EVIDENCE))
-    assert [turn.question for turn in HistoryStore(tmp_path).load().turns] == [
+    assert [turn.question for turn in HistoryStore(tmp_path / STORED).load().turns] == [
         "q2",
         "q3",
         "from the other app",
@@ -239,7 +244,7 @@ def test_a_short_write_is_completed_not_left_torn(
         calls.append(len(data))
         return real_write(descriptor, bytes(data[:100]))
 
-    store = HistoryStore(tmp_path)
+    store = HistoryStore(tmp_path / STORED)
     monkeypatch.setattr(history.os, "write", short_write)
     store.append(refused("a question long enough to need several writes " * 20, Reason.NO_EVIDENCE))
     monkeypatch.undo()
@@ -254,17 +259,17 @@ def test_a_short_write_is_completed_not_left_torn(
 
 def test_a_huge_refused_question_is_kept_to_its_first_4000_characters(tmp_path: Path) -> None:
     question = "how much salt " + "x" * (5 * 1024 * 1024)
-    store = HistoryStore(tmp_path)
+    store = HistoryStore(tmp_path / STORED)
     outcome = refused(question, Reason.TOO_LONG)
     store.append(outcome)
-    turn = Turn.from_outcome(outcome)
+    turn = Turn.of(outcome, ASKED_AT)
     assert MAX_QUESTION_CHARS == 4000
     assert turn.question == question[:4000]
     assert turn.status == "refused: the question is over 4,000 characters"
     assert store.path.stat().st_size < 10_000
-    (loaded,) = HistoryStore(tmp_path).load().turns
+    (loaded,) = HistoryStore(tmp_path / STORED).load().turns
     assert loaded.question == question[:4000]
-    assert loaded.outcome == "refused"
+    assert loaded.record.outcome == "refused"
 
 
 def test_a_live_turn_reads_back_the_same_after_a_restart(tmp_path: Path) -> None:
@@ -274,10 +279,61 @@ def test_a_live_turn_reads_back_the_same_after_a_restart(tmp_path: Path) -> None
         support=SupportReport(False, ("10 g.",)),
     )
     outcomes = [flagged, refused("capital of france?", Reason.NO_EVIDENCE)]
-    store = HistoryStore(tmp_path)
+    store = HistoryStore(tmp_path / STORED)
     live = []
     for outcome in outcomes:
         store.append(outcome, "2026-01-02T03:04:05+00:00")
-        live.append(Turn.from_outcome(outcome, "2026-01-02T03:04:05+00:00"))
-    assert HistoryStore(tmp_path).load().turns == live
-    assert live[0].unsupported_sentences == ("10 g.",) and live[0].line is not None
+        live.append(Turn.of(outcome, "2026-01-02T03:04:05+00:00"))
+    assert HistoryStore(tmp_path / STORED).load().turns == live
+    assert live[0].record.unsupported_sentences == ("10 g.",) and live[0].record.line is not None
+
+
+# Records as earlier versions wrote them: the first kind (the passage as `lesson_id`, no
+# lines, passages, quotes or retrieval), and one from just before the outward record.
+EARLIER_RECORDS = [
+    '{"version": 1, "asked_at": "2025-12-01T04:37:04+00:00", "status": "answered", '
+    '"outcome": {"question": "how much salt?", "outcome": "answered", "reason": null, '
+    '"lesson_id": "pasta-water", "title": "Salting pasta water", "source_path": '
+    '"lessons/pasta-water.md", "answer": "Salt it. [source:pasta-water]", "citations": '
+    '["pasta-water"], "support": null, "elapsed_ms": 3, "matched_words": ["salt"], '
+    '"score": 2, "runner_up_score": null}}',
+    '{"version": 1, "asked_at": "2026-01-02T03:04:06+00:00", "status": "refused: several '
+    'passages might answer this: ctrl+down to step", "outcome": {"question": "eggs or '
+    'pasta?", "outcome": "refused", "reason": "ambiguous", "retrieval": "ranked", '
+    '"passage_id": null, "lesson_id": null, "title": null, "source_path": null, "line": '
+    'null, "end_line": null, "passages": [], "nearest": [{"id": "pasta-water", "title": '
+    '"Salting pasta water", "source_path": "lessons/pasta-water.md", "line": 3, '
+    '"end_line": 9}], "answer": null, "citations": [], "quotes": [], "support": null, '
+    '"elapsed_ms": 0, "matched_words": [], "score": null, "runner_up_score": null, '
+    '"confidence": 0.5}}',
+]
+
+
+def test_history_written_by_earlier_versions_still_loads(tmp_path: Path) -> None:
+    store = HistoryStore(tmp_path / STORED)
+    store.path.write_text("\n".join(EARLIER_RECORDS) + "\n", encoding="utf-8")
+
+    loaded = store.load()
+
+    assert loaded.warnings == []
+    first, second = loaded.turns
+    assert first.record.answered and first.record.answer == "Salt it. [source:pasta-water]"
+    assert first.record.passage_id == first.record.lesson_id == "pasta-water"
+    assert first.record.location == "lessons/pasta-water.md"
+    assert (first.record.passages, first.record.quotes, first.record.retrieval) == ([], [], None)
+    assert second.status.startswith("refused: several passages might answer this")
+    assert [passage.id for passage in second.record.nearest] == ["pasta-water"]
+    # Read back, each is written again as it was read, its passages of no library name.
+    earlier = json.loads(EARLIER_RECORDS[1])["outcome"]
+    earlier["nearest"] = [{**near, "library": ""} for near in earlier["nearest"]]
+    assert earlier == second.record.to_json()
+
+
+def test_libraries_searched_together_have_a_history_of_their_own(tmp_path: Path) -> None:
+    docs, api = tmp_path / "docs", tmp_path / "api"
+    alone = history_path(tmp_path, docs)
+    together = history_path(tmp_path, [docs, api])
+    assert alone == history_path(tmp_path, [docs])
+    assert together.parent == alone.parent and together != alone
+    assert together.name.startswith("docs+api-")
+    assert together != history_path(tmp_path, [api, docs])

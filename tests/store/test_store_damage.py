@@ -124,6 +124,24 @@ def test_a_store_of_another_schema_version_is_rebuilt(
     assert f"schema {SCHEMA_VERSION + 1}" in record.getMessage()
 
 
+def test_a_store_of_passages_read_by_other_rules_is_rebuilt(
+    folder: Path, data_dir: Path, caplog: pytest.LogCaptureFixture, reads: list[str]
+) -> None:
+    closed(open_(folder, data_dir))
+    path = store_file(folder, data_dir)
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE meta SET value = '0' WHERE key = 'parser'")
+        connection.execute("UPDATE passages SET text = 'stale'")
+    connection.close()
+    reads.clear()
+    with caplog.at_level(logging.WARNING, logger="tui_assistant.store.index_store"):
+        library = open_(folder, data_dir)
+    assert contents(library) == EXPECTED
+    assert len(reads) == 3
+    (record,) = caplog.records
+    assert "passages read by another version" in record.getMessage()
+
+
 def test_an_empty_file_at_the_store_path_becomes_a_store_silently(
     folder: Path, data_dir: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

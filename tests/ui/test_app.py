@@ -55,9 +55,9 @@ async def test_starts_ready_with_the_question_box_focused(tmp_path: Path) -> Non
     async with running(app, SIZE) as pilot:
         await pilot.pause()
         assert status(app) == "ready"
-        assert "deterministic · 3 passages" in shown_text(app.status_bar)
+        assert "deterministic · 3 passages" in shown_text(app.main.status_bar)
         assert isinstance(app.focused, QuestionBox)
-        assert HINT in shown_text(app.evidence)
+        assert HINT in shown_text(app.main.evidence)
 
 
 async def test_question_answers_with_source_evidence_and_status(tmp_path: Path) -> None:
@@ -66,15 +66,15 @@ async def test_question_answers_with_source_evidence_and_status(tmp_path: Path) 
         await ask(pilot, PASTA_QUESTION, typed=True)
         await wait_until(pilot, finished(app))
         assert status(app) == "answered"
-        chat = shown_text(app.chat)
+        chat = shown_text(app.main.chat)
         assert "> how much salt for pasta water" in chat
         assert "about 10 grams of salt per litre" in chat
         assert "source: lessons/pasta-water.md" in chat
         assert "cites: pasta-water" in chat
-        evidence = shown_text(app.evidence)
+        evidence = shown_text(app.main.evidence)
         assert "Salting pasta water" in evidence
         assert "pasta-water\nlessons/pasta-water.md:1\u2013" in evidence
-        assert app.question_box.value == ""
+        assert app.main.question_box.value == ""
 
 
 async def test_model_answer_shows_citation_and_score(tmp_path: Path) -> None:
@@ -85,10 +85,10 @@ async def test_model_answer_shows_citation_and_score(tmp_path: Path) -> None:
         await wait_until(pilot, finished(app))
         assert status(app) == "answered"
         assert provider.calls == [(PASTA_QUESTION, "pasta-water")]
-        chat = shown_text(app.chat)
+        chat = shown_text(app.main.chat)
         assert "Use about 10 grams of salt per litre. [source:pasta-water]" in chat
         assert "source: lessons/pasta-water.md" in chat
-        assert "\nbest match (" in shown_text(app.evidence)
+        assert "\nbest match (" in shown_text(app.main.evidence)
 
 
 async def test_unrelated_question_is_refused_without_a_provider_call(tmp_path: Path) -> None:
@@ -98,9 +98,9 @@ async def test_unrelated_question_is_refused_without_a_provider_call(tmp_path: P
         await ask(pilot, "what is the capital of france")
         await wait_until(pilot, finished(app))
         assert status(app).startswith("refused: no passage")
-        assert status(app) in shown_text(app.chat)
+        assert status(app) in shown_text(app.main.chat)
         assert provider.calls == []
-        assert HINT in shown_text(app.evidence)
+        assert HINT in shown_text(app.main.evidence)
 
 
 async def test_provider_failure_is_a_refusal_in_plain_words(tmp_path: Path) -> None:
@@ -113,9 +113,11 @@ async def test_provider_failure_is_a_refusal_in_plain_words(tmp_path: Path) -> N
         await ask(pilot, PASTA_QUESTION)
         await wait_until(pilot, finished(app))
         assert status(app) == "refused: the provider did not return a usable answer (HTTP 503)"
-        assert "passage: lessons/pasta-water.md" in shown_text(app.chat)
+        assert "passage: lessons/pasta-water.md" in shown_text(app.main.chat)
         # A refusal after retrieval still shows the lesson it was about.
-        assert app.evidence.passage is not None and app.evidence.passage.id == "pasta-water"
+        assert (
+            app.main.evidence.passage is not None and app.main.evidence.passage.id == "pasta-water"
+        )
 
 
 async def test_an_answer_that_cites_another_source_is_refused(tmp_path: Path) -> None:
@@ -128,7 +130,7 @@ async def test_an_answer_that_cites_another_source_is_refused(tmp_path: Path) ->
         await ask(pilot, PASTA_QUESTION)
         await wait_until(pilot, finished(app))
         assert status(app).startswith("refused: the model's answer failed the citation check")
-        assert "Salt it well" not in shown_text(app.chat)
+        assert "Salt it well" not in shown_text(app.main.chat)
 
 
 async def test_escape_cancels_a_hanging_request_and_no_answer_appears(tmp_path: Path) -> None:
@@ -138,20 +140,22 @@ async def test_escape_cancels_a_hanging_request_and_no_answer_appears(tmp_path: 
         await ask(pilot, PASTA_QUESTION)
         await wait_until(pilot, provider.started.is_set)
         assert status(app).startswith("asking")
-        assert app.question_box.busy
+        assert app.main.question_box.busy
         # The evidence is shown while waiting; the answer text is not.
-        assert app.evidence.passage is not None and app.evidence.passage.id == "pasta-water"
+        assert (
+            app.main.evidence.passage is not None and app.main.evidence.passage.id == "pasta-water"
+        )
         await pilot.press("escape")
         assert status(app) == "cancelled"
-        assert not app.question_box.busy
+        assert not app.main.question_box.busy
         await wait_until(pilot, lambda: provider.cancelled)
         provider.release.set()
         await wait_until(pilot, lambda: ask_workers_done(app))
         await pilot.pause()
         assert status(app) == "cancelled"
-        assert "LATE ANSWER" not in shown_text(app.chat)
-        assert "cancelled" in shown_text(app.chat)
-        assert app.main.transcript.outcomes[-1].kind.value == "cancelled"
+        assert "LATE ANSWER" not in shown_text(app.main.chat)
+        assert "cancelled" in shown_text(app.main.chat)
+        assert app.main.transcript.session.turns[-1].kind.value == "cancelled"
 
 
 async def test_a_late_answer_after_cancel_is_never_shown(tmp_path: Path) -> None:
@@ -166,8 +170,8 @@ async def test_a_late_answer_after_cancel_is_never_shown(tmp_path: Path) -> None
         await wait_until(pilot, lambda: ask_workers_done(app))
         await pilot.pause()
         assert status(app) == "cancelled"
-        assert "LATE ANSWER" not in shown_text(app.chat)
-        assert len(app.main.transcript.outcomes) == 1
+        assert "LATE ANSWER" not in shown_text(app.main.chat)
+        assert len(app.main.transcript.session.turns) == 1
 
 
 async def test_one_request_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -183,7 +187,7 @@ async def test_one_request_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyP
         await pilot.pause()
         assert provider.calls == 1
         assert status(app).startswith("asking")
-        assert app.question_box.value == "how long to boil eggs"  # kept for later
+        assert app.main.question_box.value == "how long to boil eggs"  # kept for later
         await pilot.press("escape")
         assert status(app) == "cancelled"
 
@@ -196,9 +200,9 @@ async def test_the_service_deadline_says_timed_out_not_cancelled(tmp_path: Path)
         await ask(pilot, PASTA_QUESTION)
         await wait_until(pilot, finished(app))
         assert status(app) == "timed out: no answer within 0.2 s"
-        assert "timed out" in shown_text(app.chat)
+        assert "timed out" in shown_text(app.main.chat)
         assert provider.cancelled
-        assert app.main.transcript.outcomes[-1].kind.value == "timed_out"
+        assert app.main.transcript.session.turns[-1].kind.value == "timed_out"
 
 
 async def test_asking_counts_seconds_on_the_apps_clock(tmp_path: Path) -> None:
@@ -232,13 +236,13 @@ async def test_up_and_down_recall_earlier_questions(tmp_path: Path) -> None:
         await ask(pilot, "sharpen knife whetstone")
         await pilot.press("d", "r")
         await pilot.press("up")
-        assert app.question_box.value == "sharpen knife whetstone"
+        assert app.main.question_box.value == "sharpen knife whetstone"
         await pilot.press("up")
-        assert app.question_box.value == "boil eggs runny"
+        assert app.main.question_box.value == "boil eggs runny"
         await pilot.press("up")
-        assert app.question_box.value == "boil eggs runny"
+        assert app.main.question_box.value == "boil eggs runny"
         await pilot.press("down", "down")
-        assert app.question_box.value == "dr"  # the unfinished draft comes back
+        assert app.main.question_box.value == "dr"  # the unfinished draft comes back
 
 
 async def test_f1_shows_help_and_escape_closes_it(tmp_path: Path) -> None:
@@ -297,7 +301,7 @@ async def test_unsupported_sentences_are_marked_with_a_legend(tmp_path: Path) ->
         await ask(pilot, PASTA_QUESTION)
         await wait_until(pilot, finished(app))
         # Where the mark stands in the answer is the chat pane's own test.
-        assert UNSUPPORTED_LEGEND in shown_text(app.chat)
+        assert UNSUPPORTED_LEGEND in shown_text(app.main.chat)
         assert status(app) == "answered: 1 sentence not backed by the passage"
 
 
@@ -309,7 +313,7 @@ async def test_library_problems_are_shown_once_as_a_notice(
     app = make_app(make_context(folder, tmp_path / "data"))
     async with running(app, SIZE) as pilot:
         await pilot.pause()
-        notices = [str(s.render()) for s in app.chat.query(".notice")]
+        notices = [str(s.render()) for s in app.main.chat.query(".notice")]
         assert len(notices) == 1
         assert "latin-1.md" in notices[0] and "not UTF-8" in notices[0]
 
@@ -324,7 +328,7 @@ async def test_chat_stays_at_its_bottom_unless_the_user_scrolled_away(tmp_path: 
             provider.release.set()
             await wait_until(pilot, lambda: app.main.pending is None)
             provider.release.clear()
-        chat = app.chat
+        chat = app.main.chat
         await wait_until(pilot, lambda: concluded(app) and chat.scroll_y == chat.max_scroll_y)
         latest = chat.query(TurnView).last()
         # The pane stays at its bottom: the newest turn's end is in view.

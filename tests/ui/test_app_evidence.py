@@ -6,7 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.helpers import BUNDLED_LESSONS
-from tests.helpers.tui import ask, concluded, make_app, make_context, running, status, wait_until
+from tests.helpers.tui import (
+    ask,
+    chat_text,
+    concluded,
+    make_app,
+    make_context,
+    running,
+    status,
+    wait_until,
+)
 
 SIZE = (100, 32)
 
@@ -16,27 +25,27 @@ async def test_ctrl_down_steps_through_the_candidates_of_an_answer(tmp_path: Pat
     async with running(app, SIZE) as pilot:
         await ask(pilot, "how much salt for pasta water")
         await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
-        assert app.evidence.passage is not None
-        shown = [app.evidence.passage.id]
+        assert app.main.evidence.passage is not None
+        shown = [app.main.evidence.passage.id]
         # Keys work from the question box, where the focus stays.
-        for _ in range(len(app.evidence.passages)):
+        for _ in range(len(app.main.evidence.passages)):
             await pilot.press("ctrl+down")
-            passage = app.evidence.passage
+            passage = app.main.evidence.passage
             assert passage is not None
             shown.append(passage.id)
             # "matched:" names only the question's words this passage holds.
-            details = str(app.evidence.query_one("#evidence-details").render())
+            details = str(app.main.evidence.query_one("#evidence-details").render())
             matched = details.split("matched: ")[1].split(", ") if "matched: " in details else []
             held = f"{passage.title} {passage.text}".lower()
             assert all(word in held for word in matched)
         assert shown[0] == "pasta-water"
-        assert len(set(shown[:-1])) == len(app.evidence.passages) > 1
+        assert len(set(shown[:-1])) == len(app.main.evidence.passages) > 1
         assert shown[-1] == shown[0]  # round again
         await pilot.press("ctrl+up")
-        assert app.evidence.passage is not None
-        assert app.evidence.passage.id == shown[-2]
-        assert f"{len(app.evidence.passages)}/{len(app.evidence.passages)}" in str(
-            app.evidence.query_one("#evidence-step").render()
+        assert app.main.evidence.passage is not None
+        assert app.main.evidence.passage.id == shown[-2]
+        assert f"{len(app.main.evidence.passages)}/{len(app.main.evidence.passages)}" in str(
+            app.main.evidence.query_one("#evidence-step").render()
         )
 
 
@@ -45,16 +54,16 @@ async def test_a_refusal_lists_closest_passages_and_enter_opens_one(tmp_path: Pa
     async with running(app, SIZE) as pilot:
         await ask(pilot, "knife water")
         await wait_until(pilot, lambda: status(app).startswith("refused"))
-        nearest = [passage.id for passage in app.evidence.nearest]
-        assert nearest and app.evidence.passage is None  # places to look, not an answer
+        nearest = [passage.id for passage in app.main.evidence.nearest]
+        assert nearest and app.main.evidence.passage is None  # places to look, not an answer
         await pilot.press("ctrl+down", "down", "enter")
-        await wait_until(pilot, lambda: app.evidence.passage is not None)
-        assert app.evidence.passage is not None
-        assert app.evidence.passage.id == nearest[1]
-        assert "not an answer" in str(app.evidence.query_one("#evidence-step").render())
+        await wait_until(pilot, lambda: app.main.evidence.passage is not None)
+        assert app.main.evidence.passage is not None
+        assert app.main.evidence.passage.id == nearest[1]
+        assert "not an answer" in str(app.main.evidence.query_one("#evidence-step").render())
 
 
-async def test_an_ambiguous_question_says_so_and_ctrl_down_steps_to_its_candidates(
+async def test_an_ambiguous_question_opens_its_best_possible_passage_at_once(
     tmp_path: Path,
 ) -> None:
     library = tmp_path / "twins"
@@ -65,14 +74,13 @@ async def test_an_ambiguous_question_says_so_and_ctrl_down_steps_to_its_candidat
     app = make_app(make_context(library, tmp_path / "data", retrieval="ranked"))
     async with running(app, SIZE) as pilot:
         await ask(pilot, "simmer rice")
-        await wait_until(pilot, lambda: status(app).startswith("refused"))
-        assert "several passages might answer this: ctrl+down to step" in status(app)
-        candidates = [passage.id for passage in app.evidence.nearest]
-        assert candidates == ["first", "second"] and app.evidence.passage is None
-        notice = str(app.evidence.query_one("#evidence-notice").render())
-        assert "candidates" in notice
-        await pilot.press("ctrl+down", "down", "enter")
-        await wait_until(pilot, lambda: app.evidence.passage is not None)
-        assert app.evidence.passage is not None and app.evidence.passage.id == "second"
-        step = str(app.evidence.query_one("#evidence-step").render())
-        assert step == "candidate 2/2 · not an answer"
+        await wait_until(pilot, lambda: status(app).startswith("not sure"))
+        assert status(app) == "not sure: 2 possible passages, best first"
+        candidates = [passage.id for passage in app.main.evidence.nearest]
+        assert candidates == ["first", "second"]
+        assert app.main.evidence.passage is not None and app.main.evidence.passage.id == "first"
+        assert "not sure" in chat_text(app) and "refused" not in chat_text(app)
+        await pilot.press("ctrl+down")
+        assert app.main.evidence.passage is not None and app.main.evidence.passage.id == "second"
+        step = str(app.main.evidence.query_one("#evidence-step").render())
+        assert step.startswith("possible passage 2/2")

@@ -21,7 +21,7 @@ from tests.helpers.tui import (
 )
 from tui_assistant.core.outcome import Outcome, Reason
 from tui_assistant.store.app_state import STATE_FILE_NAME
-from tui_assistant.store.history import HistoryStore, Turn
+from tui_assistant.store.history import HistoryStore
 from tui_assistant.ui.chat_pane import TurnView
 
 SIZE = (100, 32)
@@ -47,7 +47,7 @@ async def test_history_is_shown_again_after_a_restart(tmp_path: Path) -> None:
         assert status(second) == "ready"
         # Earlier questions can be recalled too.
         await pilot.press("up")
-        assert second.question_box.value == "what is the capital of france"
+        assert second.main.question_box.value == "what is the capital of france"
 
 
 async def test_a_damaged_history_record_is_a_warning_not_fatal(tmp_path: Path) -> None:
@@ -62,7 +62,7 @@ async def test_a_damaged_history_record_is_a_warning_not_fatal(tmp_path: Path) -
     async with running(second, SIZE) as pilot:
         await history_loaded(second)
         await pilot.pause()
-        notices = [str(static.render()) for static in second.chat.query(".notice")]
+        notices = [str(static.render()) for static in second.main.chat.query(".notice")]
         assert any("removed damaged history record on line 2" in notice for notice in notices)
         assert "> how much salt for pasta water" in chat_text(second)
         await ask(pilot, "how long to boil eggs")
@@ -88,8 +88,8 @@ async def test_export_command_writes_markdown_with_source_paths(tmp_path: Path) 
         await wait_until(pilot, lambda: len(app.main.transcript.turns) == 1)
         await run_command(pilot, app, "export conv")
         # The notice saying where the file went is scrolled into view.
-        notice = app.chat.query(".info").last()
-        await wait_until(pilot, lambda: app.chat.region.contains_region(notice.region))
+        notice = app.main.chat.query(".info").last()
+        await wait_until(pilot, lambda: app.main.chat.region.contains_region(notice.region))
         exports = list((tmp_path / "exports").glob("*.md"))
         assert len(exports) == 1
         markdown = exports[0].read_text(encoding="utf-8")
@@ -115,7 +115,7 @@ async def test_clear_history_command_empties_screen_and_file(tmp_path: Path) -> 
         await ask(pilot, "how much salt for pasta water")
         await wait_until(pilot, lambda: len(app.main.transcript.turns) == 1)
         await run_command(pilot, app, "clear history")
-        assert not app.chat.query(TurnView)
+        assert not app.main.chat.query(TurnView)
         assert "history cleared" in chat_text(app)
         assert status(app) == "ready"
     again = make_app(make_context(BUNDLED_LESSONS, tmp_path))
@@ -130,11 +130,11 @@ class SlowDisk(HistoryStore):
     which records the thread each append ran on."""
 
     def __init__(self, data_dir: Path) -> None:
-        super().__init__(data_dir)
+        super().__init__(data_dir / "conversation.jsonl")
         self.release = threading.Event()
         self.threads: list[threading.Thread] = []
 
-    def append(self, outcome: Outcome, asked_at: str | None = None) -> Turn:
+    def append(self, outcome: Outcome, asked_at: str | None = None) -> None:
         self.threads.append(threading.current_thread())
         assert self.release.wait(10), "the test never let the write through"
         return super().append(outcome, asked_at)
@@ -181,10 +181,12 @@ async def test_quitting_waits_for_the_writes_still_queued(tmp_path: Path) -> Non
 
 async def test_a_failed_history_write_is_a_warning(tmp_path: Path) -> None:
     class FullDisk(HistoryStore):
-        def append(self, outcome: Outcome, asked_at: str | None = None) -> Turn:
+        def append(self, outcome: Outcome, asked_at: str | None = None) -> None:
             raise OSError(28, "No space left on device")
 
-    app = make_app(make_context(BUNDLED_LESSONS, tmp_path), history=FullDisk(tmp_path))
+    app = make_app(
+        make_context(BUNDLED_LESSONS, tmp_path), history=FullDisk(tmp_path / "conversation.jsonl")
+    )
     async with app.run_test(size=SIZE) as pilot:
         await ask(pilot, "how much salt for pasta water")
         await wait_until(pilot, lambda: "history not saved" in chat_text(app))
@@ -207,7 +209,7 @@ async def test_each_library_has_its_own_conversation(nested: Path, tmp_path: Pat
         await ask(pilot, "soak the whetstone")
         await wait_until(pilot, lambda: len(other.main.transcript.turns) == 1)
         await pilot.press("up")
-        assert other.question_box.value == "soak the whetstone"
+        assert other.main.question_box.value == "soak the whetstone"
 
     back = make_app(make_context(BUNDLED_LESSONS, data))
     async with running(back, SIZE) as pilot:
@@ -238,7 +240,7 @@ async def test_history_keeps_the_first_4000_characters_of_a_question(tmp_path: P
         await ask(pilot, long_question)
         await wait_until(pilot, lambda: stored_questions(app.main.history.store) != [])
         assert status(app).startswith("refused")
-        assert app.main.transcript.outcomes[-1].reason is Reason.TOO_LONG
+        assert app.main.transcript.session.turns[-1].reason is Reason.TOO_LONG
     [stored] = stored_questions(app.main.history.store)
     assert stored == long_question[:4000]
 

@@ -10,7 +10,10 @@ from textual.widgets import Static
 from textual.widgets.markdown import MarkdownFence
 
 from tests.helpers.tui import drawn_lines, wait_until
-from tui_assistant.store.history import Turn
+from tui_assistant.core.documents.passage import Passage
+from tui_assistant.core.outcome import SupportReport, answered
+from tui_assistant.core.record import Turn
+from tui_assistant.core.retrieval.types import Evidence
 from tui_assistant.ui.chat_pane import UNSUPPORTED_LEGEND, ChatPane, TurnView
 from tui_assistant.ui.markdown_view import UNSUPPORTED_MARKER, UNSUPPORTED_STYLE, MarkdownView
 
@@ -26,19 +29,22 @@ class ChatApp(App[object]):
         yield ChatPane()
 
 
-def answered_turn(flagged: tuple[str, ...] = ()) -> Turn:
-    return Turn(
-        question="how do I salt pasta?",
-        outcome="answered",
-        status="answered",
-        answer=ANSWER,
-        passage_id="pasta-water",
-        source_path="lessons/pasta-water.md",
-        citations=("pasta-water",),
-        unsupported_sentences=flagged,
-        line=1,
-        end_line=9,
-    )
+def answered_turn(
+    question: str,
+    answer: str,
+    passage: Passage,
+    citations: tuple[str, ...],
+    flagged: tuple[str, ...] = (),
+) -> Turn:
+    evidence = Evidence((passage,), (), 1.0, None)
+    support = SupportReport(not flagged, flagged)
+    outcome = answered(question, evidence, answer, citations=citations, support=support)
+    return Turn.of(outcome, "2026-01-02T03:04:05+00:00")
+
+
+def pasta_turn(flagged: tuple[str, ...] = ()) -> Turn:
+    passage = Passage("pasta-water", "Salting", "Salt it.", "lessons/pasta-water.md", 1, 9)
+    return answered_turn("how do I salt pasta?", ANSWER, passage, ("pasta-water",), flagged)
 
 
 def texts(view: TurnView) -> list[str]:
@@ -48,7 +54,7 @@ def texts(view: TurnView) -> list[str]:
 async def test_an_answer_is_rendered_markdown_with_code_and_no_markup() -> None:
     app = ChatApp()
     async with app.run_test(size=(90, 30)) as pilot:
-        view = app.query_one(ChatPane).add_turn(answered_turn())
+        view = app.query_one(ChatPane).add_turn(pasta_turn())
         await wait_until(pilot, lambda: any(answer.marked for answer in view.query(MarkdownView)))
         answer = view.query_one(MarkdownView)
         shown = "\n".join(texts(view))
@@ -66,7 +72,7 @@ async def test_unsupported_sentences_are_dimmed_in_place_or_listed() -> None:
     async with app.run_test(size=(90, 30)) as pilot:
         # The second one was seen by the checker without its marker: not found as is.
         flagged = ("Oil stops sticking.", "Salt well .")
-        view = app.query_one(ChatPane).add_turn(answered_turn(flagged))
+        view = app.query_one(ChatPane).add_turn(pasta_turn(flagged))
         await wait_until(pilot, lambda: bool(view.query(".unplaced")))
         paragraph = view.query_one(MarkdownView).query(Static).first().render()
         assert isinstance(paragraph, Content)
@@ -92,17 +98,10 @@ async def test_long_sources_and_ids_are_never_broken_mid_word(
         "reference/commandline/trust-signer-add",
         "engine/security/trust#signing",
     )
-    turn = Turn(
-        question="how do I remove a signer?",
-        outcome="answered",
-        status="answered",
-        answer="Run `docker trust signer remove` [source:x].",
-        passage_id=citations[0],
-        source_path="docker-docs/reference/commandline/trust_signer_remove.md",
-        citations=citations,
-        line=74,
-        end_line=176,
-    )
+    source_path = "docker-docs/reference/commandline/trust_signer_remove.md"
+    passage = Passage(citations[0], "Remove a signer", "Run it.", source_path, 74, 176)
+    answer = "Run `docker trust signer remove` [source:x]."
+    turn = answered_turn("how do I remove a signer?", answer, passage, citations)
     app = ChatApp()
     async with app.run_test(size=size) as pilot:
         pane = app.query_one(ChatPane)
@@ -115,7 +114,7 @@ async def test_long_sources_and_ids_are_never_broken_mid_word(
         )
         shown_source = " ".join(source).removeprefix("source:").strip()
         assert shown_source.endswith("trust_signer_remove.md:74\u2013176")
-        assert turn.source_path.endswith(shown_source.removeprefix("\u2026").split(":")[0])
+        assert source_path.endswith(shown_source.removeprefix("\u2026").split(":")[0])
         shown_ids = [part.strip() for part in " ".join(cites).removeprefix("cites:").split(",")]
         assert shown_ids[1:] == list(citations[1:])
         assert shown_ids[0].startswith("\u2026") and citations[0].endswith(shown_ids[0][1:])

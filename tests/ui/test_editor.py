@@ -79,7 +79,7 @@ async def test_ctrl_o_opens_the_evidence_passage_at_its_line(
     app = RecordingApp(context.settings, start=lambda settings, progress: context)
     async with running(app, SIZE) as pilot:
         await pilot.press("ctrl+l", "right", "down", "down", "right", "right", "down", "enter")
-        assert app.evidence.passage is not None
+        assert app.main.evidence.passage is not None
         await pilot.press("ctrl+o")
         await wait_until(pilot, lambda: record.exists())
         assert record.read_text(encoding="utf-8").splitlines() == [

@@ -10,12 +10,13 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
-from textual.widgets.markdown import MarkdownFence
+from textual.widgets.markdown import MarkdownBlock, MarkdownFence
 
-from tests.helpers.tui import drawn_lines, wait_until
+from tests.helpers.tui import drawn_lines, screen_lines, wait_until
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Outcome, Quote, answered, not_found
 from tui_assistant.core.retrieval.types import Evidence, NoEvidence
+from tui_assistant.ui.candidate_list import fit_title
 from tui_assistant.ui.evidence_panel import (
     HINT,
     NEAREST_TITLE,
@@ -23,7 +24,7 @@ from tui_assistant.ui.evidence_panel import (
     question_words,
     score_text,
 )
-from tui_assistant.ui.markdown_view import highlight_spans, highlighted
+from tui_assistant.ui.markdown_view import MATCHING_STYLE, highlight_spans
 
 REGISTRY = Passage(
     id="npm/registry#scoped",
@@ -173,6 +174,13 @@ def test_hybrid_shows_the_cosine_without_a_next_score_that_would_contradict_the_
     assert score_text(ranked) == "best match (BM25 10.03, next 7.50)"
 
 
+def test_a_candidate_the_model_picked_is_said_to_be_so_not_scored() -> None:
+    picked = Evidence(
+        (REGISTRY, CONFIG), (), 0.0, None, "hybrid", confidence=0.41, model_picks=True
+    )
+    assert score_text(picked) == "a candidate the model cited; confidence 0.41"
+
+
 def test_question_words_keep_the_spelling_typed() -> None:
     keys = ("scop", "packag")
     assert question_words("Scoped PACKAGES, scopes and packages", keys) == ["Scoped", "PACKAGES"]
@@ -296,16 +304,20 @@ async def test_cited_passages_come_first_and_brackets_step_through_all() -> None
         assert app.panel.passage == SCOPE
 
 
+def quoted_blocks(app: PanelApp) -> list[MarkdownBlock]:
+    return [block for block in app.panel.body.query(MarkdownBlock) if block.has_class("-quoted")]
+
+
 async def test_quoted_lines_are_set_apart_in_the_passage_they_quote() -> None:
     app = PanelApp()
     async with app.run_test(size=(80, 30)) as pilot:
         app.panel.show_outcome(two_passage_answer())
         await shown(pilot, app)
-        assert app.panel.body.quoted_blocks == []  # the config passage is not quoted
+        assert quoted_blocks(app) == []  # the config passage is not quoted
         app.panel.step(1)
         await shown(pilot, app)
         assert app.panel.passage == REGISTRY
-        quoted = app.panel.body.quoted_blocks
+        quoted = quoted_blocks(app)
         assert len(quoted) == 1 and isinstance(quoted[0], MarkdownFence)
         others = [
             str(block.render())
@@ -375,9 +387,9 @@ async def test_closest_passages_keep_each_line_range_whole(
         app.panel.show_outcome(refusal)
         options = app.panel.query_one(OptionList)
         await wait_until(pilot, lambda: options.option_count == 2 and options.region.height > 0)
-        # Each option's text, without the list's border and padding.
-        lines = [line.strip("\u258a\u258e ") for line in drawn_lines(options)]
-        [location] = [line for line in lines if ":862" in line]
+        # Each option's text; the location first on its line, a sentence may follow.
+        lines = [line.strip() for line in drawn_lines(options)]
+        [location] = [line.split("  ")[0] for line in lines if ":862" in line]
         assert location.startswith("\u2026") and location.endswith(".yml.md:862\u2013889")
         assert deep.source_path.endswith(location[1:].removesuffix(":862\u2013889"))
         assert "scope.md:1\u20133" in "\n".join(lines)
@@ -402,12 +414,6 @@ def test_inflections_of_a_matched_word_are_highlighted_and_nothing_else() -> Non
     ]
 
 
-def test_highlighted_text_is_cleaned_of_escape_sequences() -> None:
-    content = highlighted("\x1b[31mboil\x1b[0m the eggs", {"boil"})
-    assert content.plain == "boil the eggs"
-    assert [content.plain[span.start : span.end] for span in content.spans] == ["boil"]
-
-
 async def test_a_line_of_inline_html_leaves_no_blank_paragraph() -> None:
     anchored = Passage(
         id="plugins#options",
@@ -421,3 +427,80 @@ async def test_a_line_of_inline_html_leaves_no_blank_paragraph() -> None:
         await shown(pilot, app)
         visible = [block for block in app.panel.body.query(Static) if block.display]
         assert [str(block.render()) for block in visible] == ["The optional options parameter."]
+
+
+# -- a long passage opens at the sentences that match -------------------------------
+
+LONG = Passage(
+    id="functions#memory",
+    title="Functions › Memory",
+    text="\n\n".join(
+        [f"Step {number} writes region, stage and log settings." for number in range(1, 31)]
+        + ["To give a function more memory, set memorySize in its settings.", "Then deploy."]
+    ),
+    source_path="docs/functions.md",
+    line=1,
+    end_line=64,
+)
+MEMORY_QUESTION = "how do I give a function more memory"
+
+
+def underlined(app: PanelApp) -> list[str]:
+    """The text the body underlines: the sentences that best match."""
+    found: list[str] = []
+    for block in app.panel.body.query(Static):
+        content = block.render()
+        for span in getattr(content, "spans", []):
+            if span.style == MATCHING_STYLE:
+                found.append(str(content)[span.start : span.end])
+    return found
+
+
+async def opened_at_the_sentence(pilot: Pilot[object], app: PanelApp) -> None:
+    await shown(pilot, app)
+    await wait_until(pilot, lambda: "memorySize" in "\n".join(screen_lines(app)))
+
+
+async def test_a_long_passage_opens_scrolled_to_its_best_sentence_underlined() -> None:
+    evidence = Evidence((LONG,), ("function", "memory"), 4, None)
+    app = PanelApp(width=44)
+    async with app.run_test(size=(80, 20)) as pilot:
+        app.panel.show_evidence(evidence, MEMORY_QUESTION)
+        await opened_at_the_sentence(pilot, app)
+        assert app.panel.reader.scroll_y > 0
+        assert underlined(app) == [
+            "To give a function more memory, set memorySize in its settings."
+        ]
+        assert "Step 1 writes" not in "\n".join(screen_lines(app))
+
+
+async def test_a_short_passage_opens_at_its_top() -> None:
+    app = PanelApp(width=60)
+    async with app.run_test(size=(80, 30)) as pilot:
+        app.panel.show_evidence(EVIDENCE, QUESTION)
+        await shown(pilot, app)
+        await pilot.pause()
+        assert app.panel.reader.scroll_y == 0
+        assert "Registry › Scoped packages" in "\n".join(screen_lines(app))
+
+
+async def test_a_passage_picked_in_the_library_is_read_for_the_latest_question() -> None:
+    refusal = not_found(MEMORY_QUESTION, NoEvidence("nothing is close", (SCOPE,)))
+    app = PanelApp(width=44)
+    async with app.run_test(size=(80, 20)) as pilot:
+        app.panel.show_outcome(refusal)
+        await pilot.pause()
+        app.panel.show_passage(LONG)
+        await opened_at_the_sentence(pilot, app)
+        assert underlined(app) == [
+            "To give a function more memory, set memorySize in its settings."
+        ]
+
+
+def test_a_listed_title_gives_up_its_leading_headings_before_its_last() -> None:
+    title = "V5 Migration Guide › Breaking Changes › Remove support for DELETE bodies"
+    assert fit_title(title, 80) == title
+    assert fit_title(title, 60) == "\u2026 › Breaking Changes › Remove support for DELETE bodies"
+    assert fit_title(title, 40) == "\u2026 › Remove support for DELETE bodies"
+    cut = fit_title(title, 20)
+    assert cut.startswith("Remove support for") and cut.endswith("\u2026") and len(cut) <= 20

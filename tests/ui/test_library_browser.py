@@ -29,18 +29,18 @@ async def test_tree_shows_folders_first_and_opens_them_with_right_and_left(
     app = make_app(make_context(nested, tmp_path / "data"))
     async with running(app, SIZE) as pilot:
         await pilot.press("ctrl+l")
-        tree = app.library_browser.library_tree
+        tree = app.main.library_panel.library_browser.library_tree
         assert app.focused is tree
         assert labels(tree) == ["cooking/", "kitchen/", "Intro"]
-        assert "7 passages" in str(app.status_bar.query_one("#status-mode", Static).render())
+        assert "7 passages" in str(app.main.status_bar.query_one("#status-mode", Static).render())
 
         await pilot.press("right")  # open cooking/
         assert labels(tree) == ["cooking/", "  Boiled eggs", "  Pasta", "kitchen/", "Intro"]
         await pilot.press("down", "down", "right")  # open Pasta: its sections
         assert labels(tree)[3:6] == ["    Pasta", "    Salting the water", "    Cooking time"]
         await pilot.press("right", "down", "enter")  # first section, then the next
-        assert app.evidence.passage is not None
-        assert app.evidence.passage.id == "cooking/pasta#salting-the-water"
+        assert app.main.evidence.passage is not None
+        assert app.main.evidence.passage.id == "cooking/pasta#salting-the-water"
         shown = evidence_text(app)
         assert "Pasta › Salting the water" in shown
         assert "cooking/pasta#salting-the-water" in shown
@@ -56,37 +56,56 @@ async def test_tree_shows_folders_first_and_opens_them_with_right_and_left(
         assert isinstance(tree.cursor_node and tree.cursor_node.data, FolderData)
 
 
+async def test_several_libraries_are_each_a_top_node(nested: Path, tmp_path: Path) -> None:
+    context = make_context([f"kitchen={BUNDLED_LESSONS}", str(nested)], tmp_path / "data")
+    app = make_app(context)
+    async with running(app, SIZE) as pilot:
+        await pilot.press("ctrl+l")
+        tree = app.main.library_panel.library_browser.library_tree
+        assert labels(tree) == ["kitchen/", "library/"]
+        await pilot.press("down", "right")  # open library/: its own folders and documents
+        assert labels(tree) == ["kitchen/", "library/", "  cooking/", "  kitchen/", "  Intro"]
+        await pilot.press("down", "right", "down", "down", "enter")  # cooking/ › Pasta
+        assert app.main.evidence.passage is not None
+        assert app.main.evidence.passage.id == "library:cooking/pasta"
+        assert "library/cooking/pasta.md:1" in evidence_text(app)
+        await pilot.press("ctrl+l", *"salting")  # a filter keeps each library's top node
+        shown = labels(tree)
+        assert shown[:2] == ["kitchen/", "  Salting pasta water"]
+        assert shown[shown.index("library/") + 1 :][:2] == ["  cooking/", "    Pasta"]
+
+
 async def test_enter_on_a_document_shows_its_first_passage(nested: Path, tmp_path: Path) -> None:
     app = make_app(make_context(nested, tmp_path / "data"))
     async with running(app, SIZE) as pilot:
         await pilot.press("ctrl+l", "down", "down", "enter")  # Intro, a leaf
-        assert app.evidence.passage is not None and app.evidence.passage.id == "intro"
+        assert app.main.evidence.passage is not None and app.main.evidence.passage.id == "intro"
         await pilot.press("up", "up", "enter", "down", "down", "enter")  # cooking/, Pasta
-        assert app.evidence.passage.id == "cooking/pasta"
+        assert app.main.evidence.passage.id == "cooking/pasta"
 
 
 async def test_typing_filters_the_tree_with_ancestors_opened(nested: Path, tmp_path: Path) -> None:
     app = make_app(make_context(nested, tmp_path / "data"))
     async with running(app, SIZE) as pilot:
         await pilot.press("ctrl+l", *"whet")
-        tree = app.library_browser.library_tree
+        tree = app.main.library_panel.library_browser.library_tree
         assert labels(tree) == ["kitchen/", "  knives/", "    Sharpening", "      Whetstones"]
-        assert "filter: whet (1)" in str(app.library_browser.border_subtitle)
+        assert "filter: whet (1)" in str(app.main.library_panel.library_browser.border_subtitle)
         # The cursor is on the match: enter shows it.
         assert isinstance(tree.cursor_node and tree.cursor_node.data, PassageData)
         await pilot.press("enter")
-        assert app.evidence.passage is not None
-        assert app.evidence.passage.id == "kitchen/knives/sharpening#whetstones"
+        assert app.main.evidence.passage is not None
+        assert app.main.evidence.passage.id == "kitchen/knives/sharpening#whetstones"
 
         await pilot.press("backspace", "backspace", "backspace", "backspace", *"salt")
         assert labels(tree) == ["cooking/", "  Pasta", "    Salting the water"]
         await pilot.press(*"zzz")
         assert labels(tree) == []
-        assert "filter: saltzzz (0)" in str(app.library_browser.border_subtitle)
+        assert "filter: saltzzz (0)" in str(app.main.library_panel.library_browser.border_subtitle)
         for _ in "saltzzz":
             await pilot.press("backspace")
         assert labels(tree) == ["cooking/", "kitchen/", "Intro"]
-        assert "type to filter" in str(app.library_browser.border_subtitle)
+        assert "type to filter" in str(app.main.library_panel.library_browser.border_subtitle)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 35)])
@@ -96,14 +115,14 @@ async def test_escape_clears_the_filter_then_goes_back_to_the_question(
     app = make_app(make_context(nested, tmp_path / "data"))
     async with running(app, size) as pilot:
         await pilot.press("ctrl+l", *"whet")
-        tree = app.library_browser.library_tree
+        tree = app.main.library_panel.library_browser.library_tree
         assert labels(tree) == ["kitchen/", "  knives/", "    Sharpening", "      Whetstones"]
         await pilot.press("escape")
         assert labels(tree) == ["cooking/", "kitchen/", "Intro"]
-        assert "type to filter" in str(app.library_browser.border_subtitle)
+        assert "type to filter" in str(app.main.library_panel.library_browser.border_subtitle)
         assert app.focused is tree  # the first Esc only cleared the filter
         await pilot.press("escape")
-        assert app.focused is app.question_box
+        assert app.focused is app.main.question_box
         assert tree.filter_text == ""
 
 
@@ -115,7 +134,7 @@ async def test_counts_agree_with_their_number(tmp_path: Path, size: tuple[int, i
     app = make_app(make_context(folder, tmp_path / "data"))
     async with running(app, size) as pilot:
         await wait_until(pilot, lambda: "1 passage" in status_line(app))
-        assert "Library (1 passage) " in str(app.library_browser.border_title)
+        assert "Library (1 passage) " in str(app.main.library_panel.library_browser.border_title)
         assert "1 passages" not in status_line(app)
 
 
@@ -128,27 +147,29 @@ async def test_lesson_browser_arrows_and_enter_change_the_evidence(tmp_path: Pat
         await pilot.press("ctrl+l")
         assert isinstance(app.focused, LibraryTree)
         await pilot.press("down", "enter")
-        assert app.evidence.passage is not None
-        assert app.evidence.passage.id == "knife-care"
+        assert app.main.evidence.passage is not None
+        assert app.main.evidence.passage.id == "knife-care"
         assert "Caring for kitchen knives" in evidence_text(app)
         await pilot.press("down", "enter")
-        assert app.evidence.passage.id == "pasta-water"
+        assert app.main.evidence.passage.id == "pasta-water"
         await pilot.press("up", "up", "enter")
-        assert app.evidence.passage.id == "boiled-eggs"
+        assert app.main.evidence.passage.id == "boiled-eggs"
 
 
 async def test_typing_in_the_lesson_browser_filters_it(tmp_path: Path) -> None:
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     async with running(app, SIZE) as pilot:
         await pilot.press("ctrl+l", "k", "n", "i")
-        tree = app.library_browser.library_tree
+        tree = app.main.library_panel.library_browser.library_tree
         assert [str(node.label) for node in tree.root.children] == ["Caring for kitchen knives"]
-        assert "filter: kni (1)" in str(app.library_browser.border_subtitle)
+        assert "filter: kni (1)" in str(app.main.library_panel.library_browser.border_subtitle)
         await pilot.press("enter")
-        assert app.evidence.passage is not None and app.evidence.passage.id == "knife-care"
+        assert (
+            app.main.evidence.passage is not None and app.main.evidence.passage.id == "knife-care"
+        )
         await pilot.press("backspace", "backspace", "backspace")
         assert len(tree.root.children) == 3
-        assert "type to filter" in str(app.library_browser.border_subtitle)
+        assert "type to filter" in str(app.main.library_panel.library_browser.border_subtitle)
 
 
 async def test_parts_of_a_cut_section_are_told_apart_and_labels_read_in_full(
@@ -165,7 +186,7 @@ async def test_parts_of_a_cut_section_are_told_apart_and_labels_read_in_full(
     app = make_app(make_context(folder, tmp_path / "data"))
     async with running(app, (80, 24)) as pilot:
         await pilot.press("ctrl+l", "right")
-        tree = app.library_browser.library_tree
+        tree = app.main.library_panel.library_browser.library_tree
         assert labels(tree)[2:] == ["  Configuration", "  Configuration (2)"]
         # The document's label is cut by the pane; its tooltip holds all of it.
         assert tree.tooltip is not None and title in str(tree.tooltip)
@@ -174,5 +195,5 @@ async def test_parts_of_a_cut_section_are_told_apart_and_labels_read_in_full(
         assert lines[:2] == [f"{title} › Configuration", "npm#configuration-part-2"]
         assert "npm.md:" in lines[2]
         await pilot.press("enter")
-        assert app.evidence.passage is not None
-        assert app.evidence.passage.id == "npm#configuration-part-2"
+        assert app.main.evidence.passage is not None
+        assert app.main.evidence.passage.id == "npm#configuration-part-2"

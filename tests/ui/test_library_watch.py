@@ -10,6 +10,8 @@ import itertools
 import shutil
 from pathlib import Path
 
+from textual.widgets import Static
+
 from tests.helpers import write_lesson
 from tests.helpers.tui import (
     HangingProvider,
@@ -56,7 +58,7 @@ def watchers(app: AssistantApp) -> list[object]:
 
 
 def boiler_text(app: AssistantApp) -> str:
-    passage = app.main.context.library.get("boiler")
+    passage = app.main.library_panel.context.library.get("boiler")
     return "" if passage is None else passage.text
 
 
@@ -73,7 +75,7 @@ async def test_a_document_added_edited_and_removed_is_reloaded_by_itself(
         assert note(app) == f"reloaded: +1 {MINUS}0 passages"
         await ask(pilot, "what pressure should the boiler be at")
         await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
-        assert app.evidence.passage is not None and app.evidence.passage.id == "boiler"
+        assert app.main.evidence.passage is not None and app.main.evidence.passage.id == "boiler"
 
         write_lesson(folder, "boiler", "Boiler pressure", BOILER + " Top it up when low.")
         await wait_until(pilot, lambda: "Top it up" in boiler_text(app), timeout=RELOAD_WAIT)
@@ -112,7 +114,9 @@ async def test_a_question_asked_during_a_watch_reload_waits_for_the_new_library(
             await wait_until(
                 pilot, lambda: status(app) == "answered" and concluded(app), timeout=RELOAD_WAIT
             )
-            assert app.evidence.passage is not None and app.evidence.passage.id == "boiler"
+            assert (
+                app.main.evidence.passage is not None and app.main.evidence.passage.id == "boiler"
+            )
     finally:
         slow.release.set()
 
@@ -128,8 +132,8 @@ async def test_changes_while_an_answer_is_awaited_reload_after_it(tmp_path: Path
         await wait_until(pilot, lambda: status(app).startswith("asking"))
 
         write_lesson(folder, "boiler", "Boiler pressure", BOILER)
-        await wait_until(pilot, lambda: app.main.changed_on_disk, timeout=RELOAD_WAIT)
-        assert "boiler" not in passage_ids(app) and not app.main.reloading
+        await wait_until(pilot, lambda: app.main.library_panel.changed_on_disk, timeout=RELOAD_WAIT)
+        assert "boiler" not in passage_ids(app) and not app.main.library_panel.reloading
 
         await pilot.press("escape")
         await wait_until(pilot, lambda: "boiler" in passage_ids(app), timeout=RELOAD_WAIT)
@@ -185,9 +189,10 @@ async def test_the_palette_shows_the_library_report(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, LibraryReportScreen))
         screen = app.screen
         assert isinstance(screen, LibraryReportScreen)
-        await wait_until(pilot, lambda: screen.text.startswith("library:"))
+        report = screen.query_one("#report-text", Static)
+        await wait_until(pilot, lambda: str(report.render()).startswith("library:"))
 
-        lines = screen.text.splitlines()
+        lines = str(report.render()).splitlines()
         assert "documents: 3 (md 3)" in lines
         assert "  not UTF-8: 1" in lines and "    latin1.md" in lines
         assert "vectors: off (TUI_ASSISTANT_RETRIEVAL is ranked)" in lines

@@ -135,11 +135,11 @@ async def test_each_fault_is_named_in_the_status_bar_and_no_answer_is_shown(
         # The refusal is in the chat too, with the passage it was about, but no answer.
         assert fault.status in shown
         assert f"passage: {PASTA_SOURCE}" in shown
-        assert not app.chat.query(".answer")
+        assert not app.main.chat.query(".answer")
         if fault.model_text_start is not None:
             assert fault.model_text_start not in shown
         assert "fake server says" not in shown
-        assert not app.question_box.busy
+        assert not app.main.question_box.busy
     if fault.behaviour is not None:
         # One request, with the key: the fault came from the real HTTP exchange.
         request = the_one_request(server, before, API_KEY)
@@ -187,7 +187,7 @@ async def test_escape_cancels_the_real_request_and_closes_its_connection(
             behaviour.answer_now.set()  # the moment it would have answered: nobody is there
         assert status(app) == "cancelled"
         assert "LATE ANSWER" not in chat_text(app)
-        assert not app.chat.query(".answer")
+        assert not app.main.chat.query(".answer")
         assert request.bytes_sent == 0
         # The provider is still usable: the next question is answered.
         server.behaviour = CitePassage("Use about 10 grams of salt per litre.")

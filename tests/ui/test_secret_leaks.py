@@ -125,7 +125,7 @@ async def test_the_key_is_nowhere_the_app_shows_or_writes(
         screenshots.append(Path(app.save_screenshot("end.svg", path=str(cwd))))
         seen_on_screen.append(screen_text(app))
         clipboard = app.clipboard
-        context = app.main.context
+        context = app.main.library_panel.context
         history_file = app.main.history.store.path
 
     # The key was really sent with every request, so the search had something to find.

@@ -7,6 +7,7 @@ import pytest
 from textual.app import App, ComposeResult
 
 from tests.helpers.tui import bar_line, wait_until
+from tui_assistant.core.outcome import Outcome, OutcomeKind
 from tui_assistant.ui.editor import BACK_FROM_EDITOR
 from tui_assistant.ui.status_bar import StatusBar, fit_status
 
@@ -64,7 +65,7 @@ async def test_the_editor_note_fits_after_the_outcome(size: tuple[int, int]) -> 
         bar.show_library("deterministic", 2349)
         bar.retrieval = "hybrid"
         bar.work = "embedding 160/2,349"
-        bar.show_outcome("answered", "answered")
+        bar.show_outcome(Outcome("q", OutcomeKind.ANSWERED))
         bar.note = EDITOR_NOTE
         await wait_until(pilot, lambda: EDITOR_NOTE in drawn(app))
         line = drawn(app)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tui_assistant.core.outcome import Reason, cancelled, refused
-from tui_assistant.store.history import Turn
+from tui_assistant.core.record import Turn
 from tui_assistant.ui.transcript import Transcript
 
 ASKED_AT = "2026-01-02T03:04:05+00:00"
@@ -13,12 +13,12 @@ def test_stored_turns_come_before_the_sessions_and_only_the_session_is_followed_
     transcript = Transcript()
     first = cancelled("boil eggs", None)
     turn = transcript.add(first, ASKED_AT)
-    stored = Turn.from_outcome(refused("an old question", Reason.NO_EVIDENCE), ASKED_AT)
+    stored = Turn.of(refused("an old question", Reason.NO_EVIDENCE), ASKED_AT)
     transcript.add_earlier([stored])
-    assert turn == Turn.from_outcome(first, ASKED_AT)
+    assert turn == Turn.of(first, ASKED_AT)
     assert [t.question for t in transcript.turns] == ["an old question", "boil eggs"]
-    assert transcript.outcomes == [first]
-    assert transcript.holds(turn) and not transcript.holds(Turn.from_outcome(first, ASKED_AT))
+    assert transcript.session.turns == [first]
+    assert transcript.holds(turn) and not transcript.holds(Turn.of(first, ASKED_AT))
     transcript.clear()
-    assert transcript.turns == [] and transcript.outcomes == []
+    assert transcript.turns == [] and transcript.session.turns == []
     assert not transcript.holds(turn)

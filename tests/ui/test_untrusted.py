@@ -50,11 +50,11 @@ async def test_hostile_lesson_and_answer_are_shown_as_typed(
     app = make_app(make_context(folder, tmp_path / "data", HostileProvider()))
     async with running(app, (100, 32)) as pilot:
         await ask(pilot, "salting pasta water")
-        await wait_until(pilot, lambda: app.status_bar.status_text.startswith("answered"))
-        chat = shown(app.chat)
+        await wait_until(pilot, lambda: app.main.status_bar.state.startswith("answered"))
+        chat = shown(app.main.chat)
         assert "[bold]Salt[/] it [@click=app.quit]now[/] and [/ " in chat
         assert "cleared [source:hostile-pasta]" in chat
-        evidence = shown(app.evidence)
+        evidence = shown(app.main.evidence)
         assert "[bold]x[/] salting [@click=app.quit]click me[/] pasta" in evidence
         assert "[link=https://evil.example]here[/link] and stop at [/ ." in evidence
         assert "red pasta" in evidence and "osc link" in evidence
@@ -73,7 +73,9 @@ async def test_hostile_lesson_and_answer_are_shown_as_typed(
         await pilot.press("[", "/", "b", "]")
         assert tree.filter_text == "[/b]"
         # (the border_subtitle getter returns markup; its text is what is drawn)
-        drawn = Content.from_markup(app.library_browser.border_subtitle or "").plain
+        drawn = Content.from_markup(
+            app.main.library_panel.library_browser.border_subtitle or ""
+        ).plain
         assert drawn == "filter: [/b] (0)"
         await pilot.press("backspace", "backspace", "backspace", "backspace")
 

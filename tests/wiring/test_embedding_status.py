@@ -108,7 +108,8 @@ def test_questions_the_server_cannot_embed_are_answered_by_words_and_said_once(
         second = answered(context, "what salt for pasta")
     assert first.retrieval == second.retrieval == "ranked"
     # Ranked by words, the pasta passage still answers.
-    assert first.answered and first.to_json()["passage_id"] == "pasta-water"
+    assert first.answered and first.evidence is not None
+    assert first.evidence.passage.id == "pasta-water"
     assert warnings_of(caplog) == [
         "the embedding server at 127.0.0.1:8089 failed (HTTP 500; one try);"
         " answering by words (ranked)"
@@ -120,6 +121,21 @@ def test_questions_the_server_cannot_embed_are_answered_by_words_and_said_once(
     assert answered(context, "salt the pasta water").retrieval == "hybrid"
     assert context.retrieval == "hybrid"
     assert context.embedding.status().problem is None
+
+
+def test_a_search_the_server_cannot_embed_ranks_by_words(
+    mocked: respx.MockRouter, tmp_path: Path
+) -> None:
+    route = mocked.post(URL).mock(side_effect=word_vectors_answer)
+    context = open_context(server_settings(tmp_path))
+    assert context.service.search("how much salt for pasta water", 3).outcome.retrieval == "hybrid"
+
+    route.side_effect = lambda request: httpx.Response(500)
+    searched = context.service.search("How much salt should I add to pasta water?", 3)
+    assert searched.outcome.retrieval == "ranked"
+    best = searched.scored[0][0]
+    assert context.library.passage(best).id == "pasta-water"
+    assert context.embedding.status().bar_text == "embedding server failing"
 
 
 def test_a_server_that_cannot_be_reached_at_start_leaves_ranked_and_says_why(

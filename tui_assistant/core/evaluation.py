@@ -56,6 +56,22 @@ class CaseResult:
             return False
         return self.got == expected or any(p.id == expected for p in self.outcome.nearest)
 
+    @property
+    def first_shown(self) -> str | None:
+        """The passage a person sees first: the answer's, or an ambiguous refusal's
+        first candidate; None for any other refusal."""
+        if self.got is not None:
+            return self.got
+        if self.outcome.reason is Reason.AMBIGUOUS and self.outcome.nearest:
+            return self.outcome.nearest[0].id
+        return None
+
+    @property
+    def first_right(self) -> bool:
+        """An answerable case whose first passage shown is the expected one."""
+        expected = self.case.expect_passage
+        return expected is not None and self.first_shown == expected
+
 
 @dataclass(frozen=True, slots=True)
 class Tally:
@@ -138,6 +154,13 @@ class EvalReport:
         return _share(answerable.correct, answerable.cases)
 
     @property
+    def first_right(self) -> float:
+        """Answerable cases whose first passage shown is the expected one / answerable
+        cases: what a person reads first is right, sure or not."""
+        answerable = [r for r in self.results if r.case.expect_passage is not None]
+        return _share(sum(r.first_right for r in answerable), len(answerable))
+
+    @property
     def failures(self) -> list[CaseResult]:
         return [result for result in self.results if not result.correct]
 
@@ -158,6 +181,7 @@ class EvalReport:
             "on_screen": self.on_screen,
             "unanswerable_answered": self.unanswerable_answered,
             "coverage": self.coverage,
+            "first_right": self.first_right,
             "answerable": _tally_json(self.answerable),
             "refusals": _tally_json(self.refusals),
             "failures": [

@@ -1,4 +1,7 @@
-"""Outcomes as data: what happened to one question, shared by the CLI and the TUI."""
+"""Outcomes as data: what happened to one question, shared by the CLI and the TUI.
+
+What leaves the app of an outcome (`ask --json`, MCP, history) is its `record.OutcomeRecord`.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,6 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from tui_assistant.compat import passage_id_fields
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.retrieval.types import Evidence, Mode, NoEvidence
 
@@ -68,14 +70,6 @@ class Quote:
     line: int
     end_line: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "passage_id": self.passage_id,
-            "text": self.text,
-            "line": self.line,
-            "end_line": self.end_line,
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -85,6 +79,8 @@ class Outcome:
     in seconds, why retrieval refused); it never carries provider text or secrets.
     `passages` are the ones answered from: the passage shown in deterministic mode, the
     passages sent in model mode. `nearest` are a `no_evidence` refusal's places to look.
+    `from_model`: the answer is a model's, checked; else it is the passage's own text
+    (deterministic mode).
     """
 
     question: str
@@ -101,13 +97,15 @@ class Outcome:
     nearest: tuple[Passage, ...] = ()
     quotes: tuple[Quote, ...] = ()
     confidence: float | None = None
+    from_model: bool = False
 
     @property
     def answered(self) -> bool:
         return self.kind is OutcomeKind.ANSWERED
 
     def describe(self) -> str:
-        """One line for a status bar: `answered`, `refused: <why>`, `timed out`, ..."""
+        """What happened, on one line: `answered`, `not sure: 3 possible passages, best
+        first`, `refused: <why>`, `timed out`, ... (the screen says which keys open what)."""
         if self.kind is OutcomeKind.ANSWERED:
             flagged = len(self.support.unsupported_sentences) if self.support else 0
             if flagged:
@@ -121,8 +119,12 @@ class Outcome:
             return "cancelled"
         assert self.reason is not None
         if self.reason is Reason.AMBIGUOUS:
-            # The candidates are in the evidence panel, one key away.
-            return f"refused: {describe_reason(self.reason)}: ctrl+down to step"
+            # Not a refusal: the possible passages come with it, the best one first.
+            # Why retrieval could not choose adds nothing.
+            count = len(self.nearest)
+            if not count:
+                return f"not sure: {describe_reason(self.reason)}"
+            return f"not sure: {count} possible passage{'s' * (count != 1)}, best first"
         if self.reason is Reason.NO_EVIDENCE and self.detail:
             return f"refused: {self.detail}"  # why retrieval refused says it all
         words = describe_reason(self.reason)
@@ -136,39 +138,6 @@ class Outcome:
         """This outcome as the answer to another question (a repeat request), stamped
         with how long that took."""
         return replace(self, question=question, elapsed_ms=elapsed_ms)
-
-    def to_json(self) -> dict[str, Any]:
-        """The `ask --json` object; every field always present."""
-        passage = self.evidence.passage if self.evidence else None
-        return {
-            "question": self.question,
-            "outcome": self.kind.value,
-            "reason": self.reason.value if self.reason else None,
-            "retrieval": self.retrieval,
-            **passage_id_fields(passage.id if passage else None),
-            "title": passage.title if passage else None,
-            "source_path": passage.source_path if passage else None,
-            "line": passage.line if passage else None,
-            "end_line": passage.end_line if passage else None,
-            "passages": [shown.to_json() for shown in self.passages],
-            "nearest": [near.to_json() for near in self.nearest],
-            "answer": self.answer if self.answered else None,
-            "citations": list(self.citations) if self.answered else [],
-            "quotes": [quote.to_json() for quote in self.quotes] if self.answered else [],
-            "support": (
-                {
-                    "supported": self.support.supported,
-                    "unsupported_sentences": list(self.support.unsupported_sentences),
-                }
-                if self.support and self.answered
-                else None
-            ),
-            "elapsed_ms": self.elapsed_ms,
-            "matched_words": list(self.evidence.matched_words) if self.evidence else [],
-            "score": self.evidence.score if self.evidence else None,
-            "runner_up_score": self.evidence.runner_up_score if self.evidence else None,
-            "confidence": self.confidence,
-        }
 
 
 def _retrieved(evidence: Evidence | None, passages: tuple[Passage, ...] | None) -> dict[str, Any]:

@@ -8,6 +8,9 @@ working, and still know it when the request is cancelled:
 2. `finish` (async): the provider call under the one deadline, then the citation
    check. Cancellation is never swallowed here; `ask` records a cancelled turn and
    re-raises.
+
+What a cancelled question becomes is decided here too (`cancelled`), so `ask`, the
+TUI and the history it writes say the same for the same cancel.
 """
 
 from __future__ import annotations
@@ -75,6 +78,15 @@ class PendingAnswer:
         return _ms(self.started)
 
 
+@dataclass(frozen=True, slots=True)
+class Searched:
+    """A question searched (`AnswerService.search`): what retrieval alone makes of it,
+    and the best passages of that same ranking as (passage number, score)."""
+
+    outcome: Outcome
+    scored: tuple[tuple[int, float], ...] = ()
+
+
 class AnswerService:
     def __init__(
         self,
@@ -99,28 +111,40 @@ class AnswerService:
     def start(self, question: str, conversation: Conversation) -> Outcome | PendingAnswer:
         """Everything that needs no network: follow-up, retrieval, deterministic answer."""
         started = time.perf_counter()
-        if len(question) > MAX_QUESTION_CHARS:
-            return refused(question, Reason.TOO_LONG).with_elapsed(_ms(started))
-        if not question.strip():
-            # Nothing to retrieve by: no passage is offered, not even as a place to look.
-            outcome = refused(question, Reason.NO_EVIDENCE, detail=EMPTY_QUESTION)
-            return outcome.with_elapsed(_ms(started))
-        if is_repeat_request(question):
-            previous = conversation.last_answered()
-            if previous is None:
-                return refused(question, Reason.NO_EVIDENCE).with_elapsed(_ms(started))
-            return previous.for_question(question, _ms(started))
-        evidence = self.retriever.retrieve(question, max(CANDIDATES_SHOWN, self.passages_sent))
+        early = _before_retrieval(question, conversation)
+        if early is not None:
+            return early.with_elapsed(_ms(started))
+        evidence = self.retriever.retrieve(question, self._retrieved)
+        if self.provider is None:
+            return _retrieval_outcome(question, evidence).with_elapsed(_ms(started))
         if isinstance(evidence, NoEvidence):
-            if self.provider is not None and evidence.ambiguous:
+            if evidence.ambiguous:
                 # The model may resolve what retrieval could not: it gets the candidates.
                 candidates = _candidates(evidence, self.passages_sent)
                 return PendingAnswer(question, candidates, started, ambiguous=evidence)
             return not_found(question, evidence).with_elapsed(_ms(started))
-        if self.provider is None:
-            return answered(question, evidence, evidence.passage.text, elapsed_ms=_ms(started))
         close = min(len(evidence.close), self.passages_sent)
         return PendingAnswer(question, replace(evidence, close_count=close), started)
+
+    def search(self, question: str, limit: int) -> Searched:
+        """Retrieval alone, for a question of no conversation and with no model (the
+        MCP `search`): one ranking, read as the outcome deterministic mode gives (the
+        rules before retrieval included) and as the `limit` best passages with this
+        mode's own scores."""
+        started = time.perf_counter()
+        early = _before_retrieval(question, Conversation())
+        if early is not None:
+            # Too long, blank, or a follow-up with nothing to follow: nothing to search by,
+            # so no passage either.
+            return Searched(early.with_elapsed(_ms(started)))
+        ranked = self.retriever.search(question, self._retrieved, limit)
+        outcome = _retrieval_outcome(question, ranked.found)
+        return Searched(outcome.with_elapsed(_ms(started)), ranked.scored)
+
+    @property
+    def _retrieved(self) -> int:
+        """How many passages retrieval gives: the ones shown, or sent if more."""
+        return max(CANDIDATES_SHOWN, self.passages_sent)
 
     async def finish(self, pending: PendingAnswer) -> Outcome:
         """Ask the provider, then accept its answer only if the citation check passes."""
@@ -134,6 +158,9 @@ class AnswerService:
         except TimeoutError:
             detail = f"no answer within {self.deadline_seconds:g} s"
             outcome = timed_out(question, evidence, detail, sent)
+        except Exception as error:  # a provider bug ends as a refusal, not a crash
+            detail = f"unexpected {type(error).__name__}"
+            outcome = refused(question, Reason.PROVIDER_ERROR, evidence, detail, sent)
         else:
             outcome = self.judge(question, evidence, answer)
         if pending.ambiguous is not None:
@@ -169,7 +196,23 @@ class AnswerService:
             check.cited_ids,
             quotes=check.quotes,
             support=support,
+            from_model=True,
         )
+
+    def cancelled(self, step: PendingAnswer | str) -> Outcome:
+        """What a cancelled question becomes: the one rule for `ask`, the TUI and history.
+
+        Cancelled while its answer was awaited (`step` is its `PendingAnswer`): the
+        passages sent stay with it, and an ambiguous question chooses none and keeps its
+        candidates. Cancelled before it was started (`step` is the question, held for a
+        reload): nothing was retrieved, so nothing is kept.
+        """
+        if isinstance(step, str):
+            return cancelled(step, None)
+        outcome = cancelled(step.question, step.evidence, step.sent)
+        if step.ambiguous is not None:
+            outcome = _resolved(outcome, step.ambiguous)
+        return outcome.with_elapsed(step.elapsed_ms())
 
     async def ask(self, question: str, conversation: Conversation) -> Outcome:
         """Answer one question and record it as a turn of `conversation`."""
@@ -178,15 +221,36 @@ class AnswerService:
             try:
                 outcome = await self.finish(step)
             except asyncio.CancelledError:
-                outcome = cancelled(question, step.evidence, step.sent)
-                if step.ambiguous is not None:
-                    outcome = _resolved(outcome, step.ambiguous)
-                conversation.add(outcome.with_elapsed(step.elapsed_ms()))
+                conversation.add(self.cancelled(step))
                 raise
         else:
             outcome = step
         conversation.add(outcome)
         return outcome
+
+
+def _before_retrieval(question: str, conversation: Conversation) -> Outcome | None:
+    """The outcome decided before anything is retrieved, if any: a question too long or
+    blank is refused; a follow-up repeats the last answered turn (refused without one)."""
+    if len(question) > MAX_QUESTION_CHARS:
+        return refused(question, Reason.TOO_LONG)
+    if not question.strip():
+        # Nothing to retrieve by: no passage is offered, not even as a place to look.
+        return refused(question, Reason.NO_EVIDENCE, detail=EMPTY_QUESTION)
+    if is_repeat_request(question):
+        previous = conversation.last_answered()
+        if previous is None:
+            return refused(question, Reason.NO_EVIDENCE)
+        return previous.for_question(question, 0)
+    return None
+
+
+def _retrieval_outcome(question: str, found: Evidence | NoEvidence) -> Outcome:
+    """What retrieval alone makes of a question: answered with its passage's own text
+    (deterministic mode), or refused with the nearest passages or the candidates."""
+    if isinstance(found, NoEvidence):
+        return not_found(question, found)
+    return answered(question, found, found.passage.text)
 
 
 def _candidates(ambiguous: NoEvidence, sent: int) -> Evidence:
@@ -199,6 +263,7 @@ def _candidates(ambiguous: NoEvidence, sent: int) -> Evidence:
         mode=ambiguous.mode,
         close_count=min(len(ambiguous.nearest), sent),
         confidence=ambiguous.confidence,
+        model_picks=True,
     )
 
 

@@ -59,3 +59,19 @@ def locked(path: Path | str, flags: int = os.O_RDWR | os.O_CREAT) -> Iterator[in
         yield descriptor
     finally:
         os.close(descriptor)
+
+
+@contextlib.contextmanager
+def locked_in_place(path: Path, flags: int) -> Iterator[int]:
+    """`locked(path, flags)`, of the file that is at `path` once the lock is held: a
+    file replaced (`replace_file`) while this waited for the lock is opened again, so
+    nothing is written to the one it replaced."""
+    while True:
+        with locked(path, flags) as descriptor:
+            try:
+                current = os.stat(path).st_ino == os.fstat(descriptor).st_ino
+            except FileNotFoundError:
+                current = False
+            if current:
+                yield descriptor
+                return

@@ -30,6 +30,7 @@ from collections.abc import Collection
 from pathlib import Path
 
 from tui_assistant.core.documents.passage import DOCUMENT_KINDS
+from tui_assistant.core.documents.split import PARSER_VERSION
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.progress import Progress as Progress
 from tui_assistant.core.retrieval.index import (
@@ -44,8 +45,8 @@ from tui_assistant.store.snapshot import begin_snapshot, read_library
 
 logger = logging.getLogger(__name__)
 
-# Bump when the tables, the passage rules or the stored words change meaning: an older
-# store is then rebuilt.
+# Bump when the tables change meaning: an older store is then rebuilt (as it is when the
+# documents' passage rules, PARSER_VERSION, or the stored words, NORMALISER_VERSION, do).
 SCHEMA_VERSION = 2  # 2: HTML comments are not text; titles are plain; rst and txt documents
 # "TUIA": marks the file as ours, so a foreign database at our path is never read.
 APPLICATION_ID = 0x54554941
@@ -105,9 +106,11 @@ def open_library(
     key: KeyFunction,
     progress: Progress | None = None,
     kinds: Collection[str] = DOCUMENT_KINDS,
+    name: str | None = None,
 ) -> Library:
     """The library at `folder`, its store in `data_dir` brought up to date first;
-    its documents are the files of the `kinds` asked for (`md`, `rst`, `txt`).
+    its documents are the files of the `kinds` asked for (`md`, `rst`, `txt`), its
+    name `name` (by default its folder's, as a slug).
 
     Raises `LibraryError` when the folder is unusable or holds no passage. With no data
     folder the library is indexed in memory; so it is, with a one-line warning, when
@@ -117,14 +120,14 @@ def open_library(
     folder = Path(folder)
     listing = list_library(folder, kinds)
     if data_dir is None:
-        return _in_memory(folder, listing, key, progress)
+        return _in_memory(folder, listing, key, progress, name)
     path = store_path(data_dir, folder)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with locked(f"{path}.lock"):
             connection, reread = _current(path, folder, listing, progress)
         try:
-            return read_library(connection, folder, listing, key, reread)
+            return read_library(connection, folder, listing, key, reread, name)
         except sqlite3.DatabaseError as error:
             # Damage the checks did not reach (a scrambled page of passages) shows only
             # when every row is read: rebuild rather than fail to start.
@@ -133,7 +136,7 @@ def open_library(
                 raise
             with locked(f"{path}.lock"):
                 connection, reread = _current(path, folder, listing, progress, damage=error)
-            return read_library(connection, folder, listing, key, reread)
+            return read_library(connection, folder, listing, key, reread, name)
     except OSError as error:
         logger.warning(
             "index store folder %s cannot be written (%s); indexing in memory",
@@ -146,7 +149,7 @@ def open_library(
             path,
             error,
         )
-    return _in_memory(folder, listing, key, progress)
+    return _in_memory(folder, listing, key, progress, name)
 
 
 def is_damage(error: sqlite3.Error) -> bool:
@@ -188,12 +191,16 @@ def _current(
 
 
 def _in_memory(
-    folder: Path, listing: Listing, key: KeyFunction, progress: Progress | None
+    folder: Path,
+    listing: Listing,
+    key: KeyFunction,
+    progress: Progress | None,
+    name: str | None = None,
 ) -> Library:
     connection = _connect(":memory:")
     _create(connection, folder)
     reread = updates.update(connection, folder, listing, progress)
-    return read_library(connection, folder, listing, key, reread)
+    return read_library(connection, folder, listing, key, reread, name)
 
 
 def _connect(path: Path | str) -> sqlite3.Connection:
@@ -237,6 +244,8 @@ def _check(connection: sqlite3.Connection, folder: Path) -> None:
     meta = dict(connection.execute("SELECT key, value FROM meta"))
     if meta.get("words") != str(NORMALISER_VERSION):
         raise StoreProblem("holds words from another version")
+    if meta.get("parser") != str(PARSER_VERSION):
+        raise StoreProblem("holds passages read by another version")
     if meta.get("byte_order") != sys.byteorder:
         raise StoreProblem(f"was written on a {meta.get('byte_order')}-endian machine")
     # Read every table once, so a damaged file fails here rather than mid-answer.
@@ -250,6 +259,7 @@ def _create(connection: sqlite3.Connection, folder: Path) -> None:
     connection.execute("PRAGMA journal_mode = WAL").fetchone()
     meta = {
         "words": str(NORMALISER_VERSION),
+        "parser": str(PARSER_VERSION),
         "byte_order": sys.byteorder,
         "folder": os.path.abspath(folder),
     }

@@ -24,6 +24,7 @@ from tui_assistant.core.library.library import (
     document_ids,
     printable_file_name,
 )
+from tui_assistant.core.library.names import library_name
 from tui_assistant.core.retrieval.index import (
     NUMBER_TYPECODE,
     InvertedIndex,
@@ -89,6 +90,7 @@ def read_library(
     listing: Listing,
     key: KeyFunction,
     reread: tuple[str, ...] = (),
+    name: str | None = None,
 ) -> Library:
     """The in-memory library and index, from the store's snapshot.
 
@@ -97,6 +99,8 @@ def read_library(
     maps a number to the passage's place in library order.
     """
     display_folder = os.path.basename(os.path.abspath(folder))
+    if name is None:
+        name = library_name(display_folder) or "library"
     problems: list[FileProblem] = list(listing.problems)
     titles: dict[str, str] = {}
     for path, title, problem in connection.execute(
@@ -128,9 +132,9 @@ def read_library(
         " FROM passages ORDER BY path, position"
     ):
         if not documents or documents[-1].path != path:
-            documents.append(DocumentInfo(path, titles[path], len(infos), 0))
+            documents.append(DocumentInfo(path, titles[path], len(infos), 0, name))
         document = documents[-1]
-        documents[-1] = DocumentInfo(path, document.title, document.first, document.count + 1)
+        documents[-1] = DocumentInfo(path, document.title, document.first, document.count + 1, name)
         infos.append(
             PassageInfo(
                 passage_id(ids[path], anchor),
@@ -139,6 +143,7 @@ def read_library(
                 line,
                 end_line,
                 path,
+                name,
             )
         )
         rows.append(row)
@@ -170,5 +175,14 @@ def read_library(
     )
     texts = _Texts(connection, by_number)
     return Library(
-        folder, infos, documents, index, texts, problems, positions, listing.hidden, reread
+        folder,
+        infos,
+        documents,
+        index,
+        texts,
+        problems,
+        positions,
+        listing.hidden,
+        reread,
+        name=name,
     )

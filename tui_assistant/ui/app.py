@@ -21,26 +21,30 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.theme import Theme
 
+from tui_assistant import PROG
 from tui_assistant.settings import Settings
 from tui_assistant.store.app_state import AppState
-from tui_assistant.store.history import HistoryStore
-from tui_assistant.ui.chat_pane import ChatPane
+from tui_assistant.store.history import (
+    HistoryStore,
+    export_conversation,
+    history_path,
+    latest_answer,
+)
 from tui_assistant.ui.core_warnings import NoticeHandler, show_core_warnings, stop_showing
-from tui_assistant.ui.evidence_panel import EvidencePanel
 from tui_assistant.ui.help_screen import HelpScreen
 from tui_assistant.ui.history_writer import HistoryWriter
-from tui_assistant.ui.library_browser import LibraryBrowser
-from tui_assistant.ui.library_screen import ContextStarter, LibraryLoader, open_without_vectors
+from tui_assistant.ui.library_panel import ContextStarter, LibraryLoader, open_without_vectors
 from tui_assistant.ui.main_screen import MainScreen
-from tui_assistant.ui.question_box import QuestionBox
-from tui_assistant.ui.status_bar import StatusBar
-from tui_assistant.wiring.context import library_folder, load_library
+from tui_assistant.ui.status_bar import plural
+from tui_assistant.wiring.context import library_folders, load_library
 
 
 class AssistantApp(App[int]):
-    TITLE = "tui-assistant"
+    TITLE = PROG
     # Absolute, so a subclass defined elsewhere (a benchmark, a test) finds it too.
     CSS_PATH = Path(__file__).with_name("app.tcss")
+    # The stylesheet gives the evidence more of a narrow screen (a Textual class attribute).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", "Help", tooltip="this help", id="app.help"),
@@ -68,10 +72,9 @@ class AssistantApp(App[int]):
     ) -> None:
         super().__init__()
         self.settings = settings
-        self.data_dir = settings.data_folder
-        store = history or HistoryStore(self.data_dir, library=library_folder(settings))
+        store = history or HistoryStore(history_path(settings.data_dir, library_folders(settings)))
         self._history = HistoryWriter(store, self._show_core_warning)
-        self.state_file = AppState(self.data_dir)
+        self.state_file = AppState(settings.data_dir)
         self.main = MainScreen(
             settings,
             history=self._history,
@@ -87,34 +90,13 @@ class AssistantApp(App[int]):
     def get_default_screen(self) -> MainScreen:
         return self.main
 
-    # The main screen's widgets, wherever the app is (help or palette open over it).
-    @property
-    def chat(self) -> ChatPane:
-        return self.main.chat
-
-    @property
-    def evidence(self) -> EvidencePanel:
-        return self.main.evidence
-
-    @property
-    def library_browser(self) -> LibraryBrowser:
-        return self.main.library_browser
-
-    @property
-    def question_box(self) -> QuestionBox:
-        return self.main.question_box
-
-    @property
-    def status_bar(self) -> StatusBar:
-        return self.main.status_bar
-
     @on(MainScreen.Ready)
     def _start_up(self) -> None:
         # Before anything else, so no warning logged while starting up is lost.
         self._core_warnings = show_core_warnings(self._show_core_warning)
         self._restore_theme()
         self.main.load_history()
-        self.main.load_context()
+        self.main.library_panel.load_context()
 
     def run_in_terminal(self, argv: list[str]) -> int:
         """Run `argv` in the terminal with the app suspended; its exit status."""
@@ -164,19 +146,36 @@ class AssistantApp(App[int]):
         export = "Save the conversation as Markdown, with each answer's source path"
         yield SystemCommand("Export conversation", export, self.action_export)
         yield SystemCommand(
-            "Copy latest answer", "Copy it to the clipboard", main.copy_latest_answer
+            "Copy latest answer", "Copy it to the clipboard", self.copy_latest_answer
         )
         yield SystemCommand("Clear history", "Forget the stored conversation", main.clear_history)
         report = "Documents and passages by kind, skipped files, the store, the vectors"
-        yield SystemCommand("Library report", report, main.show_library_report)
+        yield SystemCommand("Library report", report, main.library_panel.show_library_report)
 
     def action_export(self) -> Path | None:
-        return self.main.export(self.data_dir / "exports")
+        """Save the conversation as Markdown into the data folder's `exports/`; the file,
+        or None."""
+        turns, chat = self.main.transcript.turns, self.main.chat
+        try:
+            path = export_conversation(turns, self.settings.data_dir / "exports")
+        except OSError as error:
+            chat.add_notice(f"export failed: {error.strerror or error}")
+            return None
+        chat.add_notice(f"exported {plural(len(turns), 'turn')} to {path}", warning=False)
+        return path
+
+    def copy_latest_answer(self) -> None:
+        text = latest_answer(self.main.transcript.turns)
+        if text is None:
+            self.main.chat.add_notice("nothing to copy yet: no answered question")
+            return
+        self.copy_to_clipboard(text)
+        self.main.chat.add_notice("copied the latest answer to the clipboard", warning=False)
 
     def _show_core_warning(self, text: str) -> None:
         """A warning the core logged (see `core_warnings`), as a notice in the chat."""
         try:
-            chat = self.chat
+            chat = self.main.chat
         except (NoMatches, ScreenStackError):
             return  # not mounted yet, or shutting down: the chat pane is gone
         chat.add_notice(text)
@@ -188,7 +187,7 @@ class AssistantApp(App[int]):
         if self._core_warnings is not None:
             stop_showing(self._core_warnings)
             self._core_warnings = None
-        await self.main.close_library()
+        await self.main.library_panel.close_library()
 
 
 def run_app(settings: Settings, *, headless: bool = False) -> int:
@@ -199,6 +198,6 @@ def run_app(settings: Settings, *, headless: bool = False) -> int:
     """
     app = AssistantApp(settings)
     app.run(headless=headless)
-    if app.main.load_error is not None:
-        raise app.main.load_error
+    if app.main.library_panel.load_error is not None:
+        raise app.main.library_panel.load_error
     return app.return_code or 0

@@ -1,9 +1,11 @@
 """The chat pane: each question and what happened to it, newest at the bottom.
 
-Answers show their checked text rendered as Markdown (`MarkdownView`: no markup from
-the text, links not opened by a click), the source path on its own line and the
-citations; refusals say why in plain words. Nothing is shown for a question until its outcome is
-known, so unchecked model text never reaches the screen.
+Each turn is drawn from its outcome's record (`record.Turn`), the same whether the
+outcome is live or read back from history. Answers show their checked text rendered
+as Markdown (`MarkdownView`: no markup from the text, links not opened by a click),
+the source path on its own line and the citations; refusals say why in plain words.
+Nothing is shown for a question until its outcome is known, so unchecked model text
+never reaches the screen.
 """
 
 from __future__ import annotations
@@ -15,14 +17,14 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tui_assistant.store.history import LoadedHistory, Turn
+from tui_assistant.core.outcome import Reason
+from tui_assistant.core.record import Turn
+from tui_assistant.store.history import LoadedHistory
 from tui_assistant.ui.markdown_view import UNSUPPORTED_STYLE, MarkdownView
 from tui_assistant.ui.untrusted_text import literal, one_line
 from tui_assistant.ui.whole_words import WholeItems, id_item, location_item
 
 UNSUPPORTED_LEGEND = "† not backed by the passage (support check): read those sentences with care"
-# Follow target meaning "the bottom of the conversation".
-END = object()
 WAITING_TEXT = "waiting for the answer; it is shown only after its citation check…"
 
 
@@ -40,6 +42,12 @@ class TurnView(Vertical):
         padding-left: 1;
         border-left: thick $error;
         color: $text-error;
+        text-style: bold;
+    }
+    TurnView .unsure {
+        padding-left: 1;
+        border-left: thick $warning;
+        color: $text-warning;
         text-style: bold;
     }
     TurnView .stopped {
@@ -72,21 +80,24 @@ class TurnView(Vertical):
 
     @staticmethod
     def _outcome_widgets(turn: Turn) -> list[Widget]:
-        if turn.answered:
+        record = turn.record
+        if record.answered:
             widgets: list[Widget] = [
                 MarkdownView(
-                    turn.answer or "", flagged=turn.unsupported_sentences, classes="answer"
+                    record.answer or "", flagged=record.unsupported_sentences, classes="answer"
                 ),
-                _items_line("source: ", [location_item(turn.location or "")]),
-                _items_line("cites: ", [id_item(citation) for citation in turn.citations]),
+                _items_line("source: ", [location_item(record.location or "")]),
+                _items_line("cites: ", [id_item(citation) for citation in record.citations]),
             ]
-            if turn.unsupported_sentences:
+            if record.unsupported_sentences:
                 widgets.append(Static(Content(UNSUPPORTED_LEGEND), classes="legend"))
             return widgets
-        kind = "refusal" if turn.outcome == "refused" else "stopped"
+        kind = "refusal" if record.outcome == "refused" else "stopped"
+        if record.reason == Reason.AMBIGUOUS:
+            kind = "unsure"  # possible passages to read, not a refusal
         widgets = [Static(literal(one_line(turn.status)), classes=kind)]
-        if turn.location:
-            widgets.append(_items_line("passage: ", [location_item(turn.location)]))
+        if record.location:
+            widgets.append(_items_line("passage: ", [location_item(record.location)]))
         return widgets
 
     @on(MarkdownView.Marked)
@@ -95,10 +106,10 @@ class TurnView(Vertical):
         the answer without its citation markers, or with Markdown around a word) are
         listed under the legend instead."""
         event.stop()
-        if self.turn is None or not self.turn.unsupported_sentences:
+        if self.turn is None or not self.turn.record.unsupported_sentences:
             return
         self.query(".unplaced").remove()
-        for sentence in self.turn.unsupported_sentences:
+        for sentence in self.turn.record.unsupported_sentences:
             if sentence not in event.view.placed:
                 flagged = literal(f"† {one_line(sentence)}", UNSUPPORTED_STYLE)
                 self.mount(Static(flagged, classes="legend unplaced"))

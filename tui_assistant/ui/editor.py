@@ -12,9 +12,10 @@ from textual.app import SuspendNotSupported
 from tui_assistant.core.display_text import one_line
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.library.library import Library
+from tui_assistant.ui.keys import RELOAD, key_name
 
 # Short, so it fits after the outcome on an 80-column status bar.
-BACK_FROM_EDITOR = "back from the editor; ctrl+r reloads"
+BACK_FROM_EDITOR = f"back from the editor; {key_name(RELOAD.key)} reloads"
 
 
 def editor_command(environ: Mapping[str, str], path: Path, line: int) -> list[str] | None:
@@ -38,7 +39,8 @@ def passage_file(library: Library, passage: Passage) -> Path | None:
     number = library.number_of(passage.id)
     if number is None:
         return None
-    return Path(library.folder) / library.info(number).document
+    info = library.info(number)
+    return Path(library.part_of(info).folder) / info.document
 
 
 def open_in_editor(

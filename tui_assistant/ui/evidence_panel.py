@@ -4,9 +4,14 @@ For an answer it holds a list: the cited passages first, then the other passages
 outcome was built from (sent to the model, or retrieval's next candidates), stepped
 through with `[` and `]`. Each shows a header (where it stands in the list, its title
 path, its id and `source_path:line–end_line` on one line each, shortened from the
-left, and why it was chosen) above its text, with the question's words highlighted
-and quoted lines set apart. A `no_evidence` refusal shows its closest passages as a
-list, "not an answer"; enter opens one below it.
+left, and why it was chosen) above its text, with the question's words highlighted,
+the sentences that best match them underlined and scrolled into view, and quoted
+lines set apart.
+
+An unsure question (`ambiguous`) lists its possible passages, numbered, best first,
+with the best one's text open below the list at once; moving in the list opens the
+others. A `no_evidence` refusal lists its closest passages, "not an answer", none
+open until one is chosen.
 """
 
 from __future__ import annotations
@@ -17,32 +22,47 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.reactive import var
+from textual.widget import Widget
 from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets.markdown import MarkdownBlock
 
 from tui_assistant.core.documents.passage import Passage, line_range
+from tui_assistant.core.excerpt import passage_excerpt
 from tui_assistant.core.outcome import Outcome, Quote, Reason
 from tui_assistant.core.retrieval.index import KeyFunction
 from tui_assistant.core.retrieval.types import Evidence
-from tui_assistant.core.words import WORD, content_words, stem
+from tui_assistant.core.words import WORD, content_words, normalise_distinct, stem
+from tui_assistant.ui.candidate_list import CandidateList
+from tui_assistant.ui.keys import (
+    FOCUS_LIBRARY,
+    NEXT_PASSAGE,
+    PREVIOUS_PASSAGE,
+    arrow_keys,
+    key_name,
+)
 from tui_assistant.ui.markdown_view import MarkdownView, highlight_spans
 from tui_assistant.ui.untrusted_text import literal, one_line, readable_source
 from tui_assistant.ui.whole_words import WholeItems, id_item
 
-HINT = "No evidence for the last outcome. Ask a question, or pick a passage with ctrl+l."
+HINT = (
+    "No evidence for the last outcome. Ask a question, or pick a passage with "
+    f"{key_name(FOCUS_LIBRARY.key)}."
+)
+# How to open one of a refusal's listed passages.
+OPEN_LISTED = f"{key_name(NEXT_PASSAGE.key)}, then a number, or up/down and enter, opens one"
 NEAREST_TITLE = "not an answer: closest passages"
-CANDIDATES_TITLE = "not sure: one of these candidates may answer it"
+# How many lines of the best-matching sentence a passage opens with in view.
+SENTENCE_LINES_SHOWN = 3
+# What the listed passages are, on the line above the one open.
+POSSIBLE = "possible passage"
+CLOSEST = "closest"
 
 
 def location_suffix(passage: Passage) -> str:
     return ":" + line_range(passage.line, passage.end_line)
-
-
-def location(passage: Passage) -> str:
-    """`source_path:line`, an en dash and `end_line`, on one line."""
-    return one_line(passage.source_path) + location_suffix(passage)
 
 
 def question_words(
@@ -79,7 +99,7 @@ def location_items(passage: Passage) -> WholeItems:
     return WholeItems([(one_line(passage.source_path), location_suffix(passage))])
 
 
-class EvidencePanel(VerticalScroll):
+class EvidencePanel(Vertical):
     DEFAULT_CSS = """
     EvidencePanel {
         border: round $secondary;
@@ -89,24 +109,45 @@ class EvidencePanel(VerticalScroll):
     EvidencePanel:focus-within { border: round $accent; }
     EvidencePanel #evidence-notice { color: $text-warning; text-style: bold; }
     EvidencePanel #evidence-why { color: $text-muted; }
-    EvidencePanel #evidence-nearest { height: auto; max-height: 9; margin-bottom: 1; }
+    EvidencePanel CandidateList, EvidencePanel CandidateList:focus {
+        height: auto;
+        max-height: 50%;
+        border: none;
+        padding: 0;
+        background: transparent;
+    }
+    EvidencePanel.-nearest CandidateList { margin-bottom: 1; }
+    EvidencePanel.-candidates #evidence-step { border-top: solid $secondary; }
+    EvidencePanel #evidence-reader { height: 1fr; }
+    EvidencePanel #evidence-reader > Static { display: none; }
     EvidencePanel #evidence-step { color: $text-secondary; text-style: bold; }
-    EvidencePanel #evidence-title { text-style: bold; color: $text-accent; }
+    EvidencePanel #evidence-title {
+        text-style: bold;
+        color: $text-accent;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
     EvidencePanel #evidence-meta, EvidencePanel #evidence-location {
         color: $text-muted;
         height: 1;
     }
     EvidencePanel #evidence-details { color: $text-muted; }
     EvidencePanel #evidence-body { margin-top: 1; }
+    EvidencePanel.-candidates #evidence-body { margin-top: 0; }
+    EvidencePanel.-candidates #evidence-step { text-wrap: nowrap; text-overflow: ellipsis; }
     EvidencePanel #evidence-hint { color: $text-muted; text-style: italic; }
     EvidencePanel > * { display: none; }
     EvidencePanel.-empty #evidence-hint { display: block; }
     EvidencePanel.-nearest #evidence-notice, EvidencePanel.-nearest #evidence-why,
-    EvidencePanel.-nearest #evidence-nearest { display: block; }
-    EvidencePanel.-passage #evidence-title, EvidencePanel.-passage #evidence-meta,
-    EvidencePanel.-passage #evidence-location, EvidencePanel.-passage #evidence-body,
+    EvidencePanel.-nearest CandidateList, EvidencePanel.-candidates CandidateList,
+    EvidencePanel.-passage #evidence-reader { display: block; }
+    EvidencePanel.-passage.-titled #evidence-title,
+    EvidencePanel.-passage.-titled #evidence-meta,
+    EvidencePanel.-passage.-titled #evidence-location,
     EvidencePanel.-passage.-several #evidence-step,
     EvidencePanel.-passage.-details #evidence-details { display: block; }
+    /* One of a refusal's closest passages is open: its text needs the room. */
+    EvidencePanel.-nearest.-passage #evidence-why { display: none; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -114,30 +155,39 @@ class EvidencePanel(VerticalScroll):
         Binding("right_square_bracket", "step(1)", "Next passage", id="evidence.next"),
     ]
 
+    # Passages to choose from are listed (an unsure question's, a refusal's closest):
+    # the side column gives the panel more room meanwhile.
+    listing: var[bool] = var(False)
+
     def __init__(self) -> None:
         super().__init__(id="evidence", classes="-empty")
         self.border_title = "Evidence"
         self.passages: tuple[Passage, ...] = ()
         self.position = 0  # index into `passages` of the one on screen
+        # Listed passages to choose from: an unsure question's possible passages, or
+        # a refusal's closest; `_listed_as` says which.
         self.nearest: tuple[Passage, ...] = ()
-        # What the listed passages are: an ambiguous refusal's candidates, else closest.
-        self._listed_as = "closest"
+        self._listed_as = ""
         self._roles: tuple[str, ...] = ()
         self._quotes: tuple[Quote, ...] = ()
         self._matched_keys: tuple[str, ...] = ()
+        # The latest question's keys: a passage picked in the browser is read for them.
+        self._question_keys: tuple[str, ...] = ()
         self._details: dict[str, str] = {}  # passage id -> why it was chosen
         self._source = ""  # what the list is: an answer's evidence, browsing
 
     def compose(self) -> ComposeResult:
         yield Static(Content(NEAREST_TITLE), id="evidence-notice")
         yield Static(id="evidence-why", markup=False)
-        yield OptionList(id="evidence-nearest")
+        yield CandidateList(id="evidence-list")
         yield Static(id="evidence-step", markup=False)
+        # Above the text, so it stays in view however far the text is scrolled.
         yield Static(id="evidence-title", markup=False)
-        yield Static(id="evidence-meta", markup=False)
-        yield Static(id="evidence-location", markup=False)
-        yield Static(id="evidence-details", markup=False)
-        yield MarkdownView(id="evidence-body")
+        with VerticalScroll(id="evidence-reader"):
+            yield Static(id="evidence-meta", markup=False)
+            yield Static(id="evidence-location", markup=False)
+            yield Static(id="evidence-details", markup=False)
+            yield MarkdownView(id="evidence-body")
         yield Static(Content(HINT), id="evidence-hint")
 
     # -- what the app calls ---------------------------------------------------
@@ -151,19 +201,34 @@ class EvidencePanel(VerticalScroll):
     def body(self) -> MarkdownView:
         return self.query_one("#evidence-body", MarkdownView)
 
+    @property
+    def reader(self) -> VerticalScroll:
+        """The passage on screen, scrolled by itself below the list."""
+        return self.query_one("#evidence-reader", VerticalScroll)
+
+    @property
+    def listed(self) -> CandidateList:
+        return self.query_one("#evidence-list", CandidateList)
+
+    @property
+    def can_step(self) -> bool:
+        """Whether stepping leads anywhere: another passage, or into a list."""
+        return len(self.nearest or self.passages) > 1 or bool(self.nearest and not self.passages)
+
     def show_outcome(self, outcome: Outcome) -> None:
         """The passages behind an outcome: the cited ones first, then the others it was
-        built from; or a refusal's closest passages (an `ambiguous` one's candidates)."""
-        if outcome.reason in (Reason.NO_EVIDENCE, Reason.AMBIGUOUS) and outcome.nearest:
-            if outcome.reason is Reason.AMBIGUOUS:
-                # The title says why: on a small screen the list needs the room.
-                self._show_nearest(outcome.nearest, None, CANDIDATES_TITLE)
-            else:
-                self._show_nearest(outcome.nearest, outcome.detail, NEAREST_TITLE)
+        built from; an unsure question's possible passages, the best one open; or a
+        refusal's closest passages, none open (they are not an answer)."""
+        self._question_keys = tuple(normalise_distinct(outcome.question))
+        if outcome.reason is Reason.AMBIGUOUS and outcome.nearest:
+            self._show_candidates(outcome.nearest, outcome.question)
+            return
+        if outcome.reason is Reason.NO_EVIDENCE and outcome.nearest:
+            self._show_nearest(outcome.nearest, outcome.detail)
             return
         evidence = outcome.evidence
         if evidence is None and not outcome.passages:
-            self.show_hint()
+            self._show_hint()  # the question's words stay, for a passage picked next
             return
         cited = set(outcome.citations) if outcome.answered else set()
         others = (*outcome.passages, *(evidence.passages if evidence else ()))
@@ -183,10 +248,15 @@ class EvidencePanel(VerticalScroll):
         self._show_list(evidence.passages, roles, evidence, question, (), "answer evidence")
 
     def show_passage(self, passage: Passage) -> None:
-        """A passage the user picked in the browser (no question, so nothing highlighted)."""
+        """A passage the user picked in the browser, read for the latest question."""
         self._show_list((passage,), ("",), None, None, (), "browsing")
 
     def show_hint(self) -> None:
+        """Nothing to show, and no question to read passages for (history cleared)."""
+        self._question_keys = ()
+        self._show_hint()
+
+    def _show_hint(self) -> None:
         self._reset()
         self.body.show("")
         self.add_class("-empty")
@@ -194,8 +264,16 @@ class EvidencePanel(VerticalScroll):
         self.refresh_bindings()
 
     def step(self, by: int) -> None:
-        """Show the next (`by=1`) or previous (`by=-1`) passage of the list."""
-        if len(self.passages) > 1:
+        """Show the next (`by=1`) or previous (`by=-1`) passage. With listed passages,
+        go into the list (where the number keys open one) and, unless it is a refusal's
+        list with none open yet, on to the next one."""
+        if self.nearest:
+            self.listed.focus()
+            if self.passages:
+                index = (self.position + by) % len(self.nearest)
+                self.listed.highlighted = index
+                self._open_listed(index)
+        elif len(self.passages) > 1:
             self.position = (self.position + by) % len(self.passages)
             self._render_passage()
 
@@ -206,17 +284,25 @@ class EvidencePanel(VerticalScroll):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "step":
-            return len(self.passages) > 1 and not self.has_class("-nearest")
+            return len(self.nearest or self.passages) > 1
         return True
 
-    @on(OptionList.OptionSelected, "#evidence-nearest")
-    def _open_nearest(self, event: OptionList.OptionSelected) -> None:
+    @on(OptionList.OptionHighlighted, "#evidence-list")
+    def _follow_highlight(self, event: OptionList.OptionHighlighted) -> None:
+        """An unsure question's possible passages open as the highlight reaches them."""
         event.stop()
-        self.passages = self.nearest
-        self.position = event.option_index
-        self._roles = ("not an answer",) * len(self.nearest)
-        self.add_class("-passage")
-        self._render_passage()
+        if self._listed_as == POSSIBLE and event.option_index != self.position:
+            self._open_listed(event.option_index)
+
+    @on(OptionList.OptionSelected, "#evidence-list")
+    def _open_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self._open_listed(event.option_index)
+
+    @on(MarkdownView.Marked)
+    def _marked(self, event: MarkdownView.Marked) -> None:
+        event.stop()
+        self.call_after_refresh(self._scroll_to_matching)
 
     # -- drawing --------------------------------------------------------------
 
@@ -224,13 +310,16 @@ class EvidencePanel(VerticalScroll):
         self.passages = ()
         self.position = 0
         self.nearest = ()
-        self._listed_as = "closest"
+        self._listed_as = ""
         self._roles = ()
         self._quotes = ()
         self._matched_keys = ()
         self._details = {}
-        self.remove_class("-empty", "-nearest", "-passage", "-several", "-details")
-        self.query_one("#evidence-nearest", OptionList).clear_options()
+        self.listing = False
+        self.remove_class(
+            "-empty", "-nearest", "-candidates", "-passage", "-several", "-details", "-titled"
+        )
+        self.listed.clear_options()
 
     def _show_list(
         self,
@@ -243,52 +332,75 @@ class EvidencePanel(VerticalScroll):
     ) -> None:
         self._reset()
         self.passages, self._roles, self._quotes = passages, roles, tuple(quotes)
+        self._matched_keys = self._question_keys
         if evidence is not None:
             self._matched_keys = evidence.matched_words
             self._details = {evidence.passage.id: score_text(evidence)}
-            for passage in passages:
-                # Each passage names the question's words it holds itself.
-                held = f"{passage.title}\n{passage.text}"
-                keys = [key for key in evidence.matched_words if highlight_spans(held, [key])]
-                words = question_words(question, keys) if question else keys
-                if words:
-                    self._details[passage.id] = " · ".join(
-                        filter(
-                            None,
-                            [self._details.get(passage.id, ""), "matched: " + ", ".join(words)],
-                        )
-                    )
-        self.add_class("-passage")
+            self._name_matched(passages, evidence.matched_words, question)
+        self.add_class("-passage", "-titled")
         self._source = self.border_subtitle = source
         self._render_passage()
         self.refresh_bindings()
 
-    def _show_nearest(
-        self, nearest: tuple[Passage, ...], why: str | None, title: str = NEAREST_TITLE
+    def _name_matched(
+        self, passages: Iterable[Passage], keys: Collection[str], question: str | None
     ) -> None:
+        """Each passage's details name the question's words it holds itself."""
+        for passage in passages:
+            held = f"{passage.title}\n{passage.text}"
+            own = [key for key in keys if highlight_spans(held, [key])]
+            words = question_words(question, own) if question else own
+            if words:
+                self._details[passage.id] = " · ".join(
+                    filter(
+                        None, [self._details.get(passage.id, ""), "matched: " + ", ".join(words)]
+                    )
+                )
+
+    def _show_candidates(self, candidates: tuple[Passage, ...], question: str) -> None:
+        """An unsure question: its possible passages listed, the best one open below."""
+        self._reset()
+        self.nearest = self.passages = candidates
+        self._listed_as = POSSIBLE
+        self._roles = ()
+        self._matched_keys = self._question_keys
+        self._name_matched(candidates, self._question_keys, question)
+        self.listed.show(
+            candidates,
+            tuple(passage_excerpt(passage, self._question_keys, 1) for passage in candidates),
+        )
+        self.add_class("-candidates", "-passage")
+        self.listing = True
+        self._source = "not sure"
+        self._render_passage()
+        self.refresh_bindings()
+
+    def _show_nearest(self, nearest: tuple[Passage, ...], why: str | None) -> None:
+        """A refusal: its closest passages, as places to look; none open."""
         self._reset()
         self.nearest = nearest
-        self._listed_as = "candidate" if title == CANDIDATES_TITLE else "closest"
-        self.query_one("#evidence-notice", Static).update(Content(title))
+        self._listed_as = CLOSEST
         self.body.show("")
         self.add_class("-nearest")
-        self.border_subtitle = "refused"
-        hint = "ctrl+down, then up/down and enter open one"
-        self.query_one("#evidence-why", Static).update(literal(f"{why}; {hint}" if why else hint))
-        options = self.query_one("#evidence-nearest", OptionList)
-        options.add_options(
-            Option(
-                WholeItems(
-                    [(one_line(passage.source_path), location_suffix(passage))],
-                    head=passage.title,
-                    head_style="bold",
-                )
-            )
-            for passage in nearest
+        self.listing = True
+        self._source = self.border_subtitle = "refused"
+        hint = f"{why}; {OPEN_LISTED}" if why else OPEN_LISTED
+        self.query_one("#evidence-why", Static).update(literal(hint))
+        self.listed.show(
+            nearest, tuple(passage_excerpt(passage, self._question_keys, 1) for passage in nearest)
         )
-        options.highlighted = 0
-        self.scroll_home(animate=False)
         self.refresh_bindings()
+
+    def _open_listed(self, index: int) -> None:
+        if self.passages and index == self.position:
+            return  # open already
+        if not self.passages:  # the first of a refusal's closest passages to open
+            self.passages = self.nearest
+            self._roles = ("not an answer",) * len(self.nearest)
+            self._matched_keys = self._question_keys
+            self.add_class("-passage", "-titled")
+        self.position = index
+        self._render_passage()
 
     def _render_passage(self) -> None:
         passage = self.passage
@@ -296,14 +408,22 @@ class EvidencePanel(VerticalScroll):
             return
         count = len(self.passages)
         role = self._roles[self.position] if self._roles else ""
-        step = f"{self._listed_as + ' ' if self.nearest else ''}{self.position + 1}/{count}"
+        listed = f"{self._listed_as} " if self._listed_as else ""
+        step = f"{listed}{self.position + 1}/{count}"
+        details = self._details.get(passage.id, "")
+        if self._listed_as == POSSIBLE:
+            # One line above the text: the list holds its title and place.
+            role, details = details, ""
         self.query_one("#evidence-step", Static).update(
             literal(" · ".join(filter(None, [step, role])))
         )
         self.set_class(count > 1 or bool(self.nearest), "-several")
-        if count > 1 and not self.nearest:
-            self.border_subtitle = f"{self._source} · ctrl+↓↑ to step"
-        self.query_one("#evidence-title", Static).update(literal(one_line(passage.title)))
+        if count > 1 and self._listed_as != CLOSEST:
+            steps = arrow_keys(NEXT_PASSAGE, PREVIOUS_PASSAGE)
+            self.border_subtitle = f"{self._source} · {steps} to step"
+        title = self.query_one("#evidence-title", Static)
+        title.update(literal(one_line(passage.title)))
+        title.tooltip = literal(one_line(passage.title))
         # Shortened to fit when long: the tooltips hold them in full.
         for selector, items in (
             ("#evidence-meta", WholeItems([id_item(passage.id)])),
@@ -312,13 +432,45 @@ class EvidencePanel(VerticalScroll):
             line = self.query_one(selector, Static)
             line.update(items)
             line.tooltip = Content(str(items))
-        details = self._details.get(passage.id, "")
         self.query_one("#evidence-details", Static).update(literal(details))
         self.set_class(bool(details), "-details")
         text = readable_source(passage.text, passage.source_path)
+        self.reader.scroll_home(animate=False)
         self.body.show(text, self._matched_keys, quoted_lines(passage, self._quotes))
-        if not self.nearest:
-            self.scroll_home(animate=False)
+
+    def _scroll_to_matching(self) -> None:
+        """A long passage opens at the lines a model answer quotes from it, else at the
+        sentence that best matches the question: unless its first lines are in view from
+        the top, the view starts a third of its height above it, so what leads to it is
+        read too."""
+        quoted = self.body.quoted_blocks
+        best = (quoted[0], 0) if quoted else self.body.best
+        if best is None or not best[0].is_attached:
+            return
+        block, start = best
+        reader = self.reader
+        height = reader.scrollable_content_region.height
+        y = _offset_in(block, reader) + _line_of(block, start)
+        if y + SENTENCE_LINES_SHOWN > height:
+            reader.scroll_to(y=max(0, y - height // 3), animate=False)
+
+
+def _line_of(block: MarkdownBlock, offset: int) -> int:
+    """The line of `block`, as wrapped at its width, that character `offset` is on."""
+    content = block.content
+    width = block.content_region.width
+    if not isinstance(content, Content) or width <= 0:
+        return 0
+    for line, wrapped in enumerate(content.wrap(width)):
+        offset -= len(wrapped.plain) + 1  # the space the wrap took away
+        if offset < 0:
+            return line
+    return 0
+
+
+def _offset_in(widget: Widget, container: Widget) -> int:
+    """How far down `container`'s scrolled content `widget` starts."""
+    return widget.region.y - container.scrollable_content_region.y + round(container.scroll_y)
 
 
 def score_text(evidence: Evidence) -> str:
@@ -329,7 +481,7 @@ def score_text(evidence: Evidence) -> str:
     not shown. In the lexical modes the order is the score's, best first, so the next
     passage's score is shown beside it."""
     sure = "" if evidence.confidence is None else f"; confidence {evidence.confidence:.2f}"
-    if not evidence.score:  # a model's pick among an ambiguous question's candidates
+    if evidence.model_picks:
         return f"a candidate the model cited{sure}"
     if evidence.mode == "hybrid":
         return f"best match of words and meaning (cosine {evidence.score:.2f}{sure})"

@@ -10,9 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, VerticalScroll
 from textual.content import Content
-from textual.keys import key_to_character
-from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from tui_assistant.ui.keys import NEXT_PASSAGE, key_name, keys_for
+from tui_assistant.ui.panel_screen import PanelScreen
 
 # Where a group of keys works, and the bindings in it (in the order shown).
 KeyGroup = tuple[str, Sequence[BindingType]]
@@ -21,21 +22,13 @@ KeyGroup = tuple[str, Sequence[BindingType]]
 ABOUT = (
     "Answers come only from the library's passages. Each answer names its passage and "
     "source path; the evidence panel shows that passage with the question's words "
-    "highlighted. When no passage is close, or several might answer and none clearly "
-    "does, or a model's answer fails the citation check, the app refuses and the status "
-    "bar says why; the passages it found stay one key away (ctrl+down)."
+    "highlighted and the sentences that match them in view. When several passages might "
+    "answer and none clearly does, the status bar says 'not sure': they are listed, best "
+    "first, the best one open. When no passage is close, or a model's answer fails the "
+    "citation check, the app refuses and says why; the closest passages are listed as "
+    f"places to look. {key_name(NEXT_PASSAGE.key)} goes into a list; there a number "
+    "opens a passage."
 )
-
-
-def key_name(key: str) -> str:
-    """`ctrl+l`, `[`, `up / down`: a binding's key as the help writes it."""
-    names = []
-    for name in key.split(","):
-        character = key_to_character(name)
-        names.append(
-            character if character and character.isprintable() and name != "space" else name
-        )
-    return " / ".join(names)
 
 
 def key_rows(groups: Iterable[KeyGroup]) -> list[tuple[str, str]]:
@@ -54,18 +47,8 @@ def key_rows(groups: Iterable[KeyGroup]) -> list[tuple[str, str]]:
     return rows
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(PanelScreen):
     DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll {
-        width: 80;
-        max-width: 100%;
-        height: auto;
-        max-height: 100%;
-        border: thick $accent;
-        background: $surface;
-        padding: 1 2;
-    }
     HelpScreen #help-keys {
         layout: grid;
         grid-size: 2;
@@ -103,7 +86,5 @@ class HelpScreen(ModalScreen[None]):
                         yield Static(
                             Content(description), classes="group" + " -later" * bool(number)
                         )
-            yield Static(Content("escape, f1 or q closes this help"), id="help-close")
-
-    def action_close(self) -> None:
-        self.dismiss(None)
+            closes = f"{keys_for(self.BINDINGS, 'close')} closes this help"
+            yield Static(Content(closes), id="help-close")

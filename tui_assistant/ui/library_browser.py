@@ -32,7 +32,8 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from tui_assistant.core.library.library import DocumentInfo, Library
-from tui_assistant.core.library.tree import Folder, build_shelf, section_labels
+from tui_assistant.core.library.tree import Folder, folder_tree, section_labels, tree_path
+from tui_assistant.ui.keys import FOCUS_LIBRARY, key_name
 from tui_assistant.ui.messages import PassageChosen
 from tui_assistant.ui.status_bar import plural
 from tui_assistant.ui.untrusted_text import one_line
@@ -83,7 +84,7 @@ class LibraryTree(Tree[NodeData]):
         self.filter_text = ""
         # Positions of the passages matching the filter (all of them, also those not shown).
         self.matches: array[int] = array("I")
-        self._shelf = Folder("")
+        self._folders = Folder("")
         self._populated: set[int] = set()  # ids of nodes whose children were added
         self._document_of: array[int] = array("I")
         self._haystacks: list[str] | None = None
@@ -94,7 +95,7 @@ class LibraryTree(Tree[NodeData]):
     def set_library(self, library: Library) -> None:
         """Show `library` (at start, and after a reload), keeping the typed filter."""
         self.library = library
-        self._shelf = build_shelf(library.documents)
+        self._folders = folder_tree(library.documents, library.combined)
         self._document_of = array("I", bytes(4 * len(library.passages)))
         for index, document in enumerate(library.documents):
             for position in range(document.first, document.first + document.count):
@@ -108,7 +109,7 @@ class LibraryTree(Tree[NodeData]):
     def _rebuild(self) -> None:
         self.clear()
         self._populated = {self.root.id}
-        self._add_folder_contents(self.root, self._shelf)
+        self._add_folder_contents(self.root, self._folders)
         self.cursor_line = 0
 
     def _add_folder_contents(self, node: TreeNode[NodeData], folder: Folder) -> None:
@@ -150,7 +151,7 @@ class LibraryTree(Tree[NodeData]):
             self._add_passages(node, document, every)
 
     def _folder(self, path: str) -> Folder:
-        folder = self._shelf
+        folder = self._folders
         for part in path.split("/"):
             folder = folder.folders[part]
         return folder
@@ -198,7 +199,7 @@ class LibraryTree(Tree[NodeData]):
             by_document.setdefault(self._document_of[position], []).append(position)
         needed: set[str] = set()
         for index in by_document:
-            parts = library.documents[index].path.split("/")[:-1]
+            parts = tree_path(library.documents[index], library.combined).split("/")[:-1]
             needed.update("/".join(parts[: depth + 1]) for depth in range(len(parts)))
         self.clear()
         self._populated = {self.root.id}
@@ -229,7 +230,7 @@ class LibraryTree(Tree[NodeData]):
                 first_passage_line.append(line)
                 line += len(positions)
 
-        add(self.root, self._shelf)
+        add(self.root, self._folders)
         self.cursor_line = min(first_passage_line, default=0)
 
     def _show_subtitle(self) -> None:
@@ -352,7 +353,7 @@ class LibraryBrowser(Vertical):
 
     def __init__(self) -> None:
         super().__init__(id="library")
-        self.border_title = "Library ctrl+l"
+        self.border_title = f"Library {key_name(FOCUS_LIBRARY.key)}"
         self.border_subtitle = "loading…"
 
     def compose(self) -> ComposeResult:
@@ -363,5 +364,6 @@ class LibraryBrowser(Vertical):
         return self.query_one(LibraryTree)
 
     def set_library(self, library: Library) -> None:
-        self.border_title = f"Library ({plural(len(library.passages), 'passage')}) ctrl+l"
+        count = plural(len(library.passages), "passage")
+        self.border_title = f"Library ({count}) {key_name(FOCUS_LIBRARY.key)}"
         self.library_tree.set_library(library)

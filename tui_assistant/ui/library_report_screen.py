@@ -17,27 +17,20 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from tui_assistant.core.display_text import one_line
 from tui_assistant.core.library.report import LibraryReport, format_report
+from tui_assistant.errors import error_line
+from tui_assistant.ui.keys import keys_for
+from tui_assistant.ui.panel_screen import PanelScreen
 
-ReportBuilder = Callable[[], LibraryReport]
+# The report of each library the app answers from.
+ReportBuilder = Callable[[], list[LibraryReport]]
 
 
-class LibraryReportScreen(ModalScreen[None]):
+class LibraryReportScreen(PanelScreen):
     DEFAULT_CSS = """
-    LibraryReportScreen { align: center middle; }
-    LibraryReportScreen > VerticalScroll {
-        width: 100;
-        max-width: 100%;
-        height: auto;
-        max-height: 100%;
-        border: thick $accent;
-        background: $surface;
-        padding: 1 2;
-    }
+    LibraryReportScreen > VerticalScroll { width: 100; }
     LibraryReportScreen #report-close { color: $text-muted; margin-top: 1; }
     """
 
@@ -54,7 +47,8 @@ class LibraryReportScreen(ModalScreen[None]):
         with VerticalScroll() as body:
             body.border_title = "Library report"
             yield Static(Content("reading the library report…"), id="report-text")
-            yield Static(Content("escape or q closes this report"), id="report-close")
+            closes = f"{keys_for(self.BINDINGS, 'close')} closes this report"
+            yield Static(Content(closes), id="report-close")
 
     def on_mount(self) -> None:
         self._make_report()
@@ -62,20 +56,12 @@ class LibraryReportScreen(ModalScreen[None]):
     @work(thread=True, exclusive=True, group="report", exit_on_error=False)
     def _make_report(self) -> None:
         try:
-            text = format_report(self._build())
+            text = "\n\n".join(map(format_report, self._build()))
         except Exception as error:  # a store that cannot be read must not end the app
-            text = one_line(f"the library report failed: {type(error).__name__}: {error}")
+            text = f"the library report failed: {error_line(error)}"
         with contextlib.suppress(RuntimeError):  # the app quit meanwhile
             self.app.call_from_thread(self._show, text)
 
     def _show(self, text: str) -> None:
         if self.is_attached:
             self.query_one("#report-text", Static).update(Content(text))
-
-    @property
-    def text(self) -> str:
-        """What the report shows now (for tests)."""
-        return str(self.query_one("#report-text", Static).render())
-
-    def action_close(self) -> None:
-        self.dismiss(None)

@@ -53,7 +53,8 @@ def start_watching(
         except Exception as error:  # no watching must not end the app: ctrl+r still works
             node.post_message(WatchFailed(_reason(error)))
 
-    return node.run_worker(watch(), group=WATCH_GROUP, exclusive=True, exit_on_error=False)
+    # Not exclusive: each library of several has its folder watched by a worker.
+    return node.run_worker(watch(), group=WATCH_GROUP, exit_on_error=False)
 
 
 def _reason(error: Exception) -> str:

@@ -9,108 +9,62 @@ question asked during a reload is shown in the chat and `held` until the new lib
 is in. Each outcome is concluded once: recorded in the `Transcript` (the one owner of
 the conversation), drawn, then written to the history off the event loop.
 
-The app makes it its default screen, so the help and the command palette open over
-it and `app.query_one` finds its widgets.
+The library's life (load, reload, vectors, watch mode) is the library panel's
+(`library_panel.py`), which the screen composes. The app makes it its default screen,
+so the help and the command palette open over it.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
+from functools import partial
 from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.binding import BindingType
+from textual.containers import Horizontal
 from textual.message import Message
 from textual.reactive import var
+from textual.screen import Screen
 from textual.widgets import Footer
 
-from tui_assistant.core.outcome import Outcome, Reason, cancelled, refused
+from tui_assistant.core.outcome import Outcome
+from tui_assistant.core.record import Turn
 from tui_assistant.core.service import PendingAnswer
 from tui_assistant.settings import Settings
-from tui_assistant.store.history import Turn, export_conversation, latest_answer
+from tui_assistant.ui import keys
+from tui_assistant.ui.candidate_list import CandidateList
 from tui_assistant.ui.chat_pane import ChatPane, TurnView
 from tui_assistant.ui.editor import open_in_editor
 from tui_assistant.ui.evidence_panel import EvidencePanel
 from tui_assistant.ui.help_screen import KeyGroup
 from tui_assistant.ui.history_writer import HistoryWriter
-from tui_assistant.ui.library_browser import LibraryBrowser, LibraryTree
-from tui_assistant.ui.library_screen import (
+from tui_assistant.ui.library_browser import LibraryTree
+from tui_assistant.ui.library_panel import (
     ContextStarter,
     LibraryLoader,
-    LibraryScreen,
+    LibraryPanel,
     open_without_vectors,
 )
+from tui_assistant.ui.library_watch import LibraryChangedOnDisk
 from tui_assistant.ui.messages import PassageChosen, QuestionAsked
 from tui_assistant.ui.question_box import QuestionBox
-from tui_assistant.ui.status_bar import StatusBar, plural
+from tui_assistant.ui.side_column import SideColumn
+from tui_assistant.ui.status_bar import StatusBar
 from tui_assistant.ui.transcript import Transcript
-from tui_assistant.wiring.context import load_library
+from tui_assistant.wiring.context import AppContext, load_library
 
 # A question asked during a reload, and its place in the chat.
 Held = tuple[str, TurnView]
 
 
-class MainScreen(LibraryScreen):
+class MainScreen(Screen[None]):
     class Ready(Message):
         """The widgets are mounted: the app can start filling them."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "escape",
-            "cancel",
-            "Stop",
-            priority=True,
-            tooltip="stop the request in flight (cancelled at once, nothing partial shown)",
-            id="app.cancel",
-        ),
-        Binding(
-            "escape",
-            "focus_question",
-            "Back",
-            tooltip="with no request in flight: back to the question box",
-            id="app.focus-question",
-        ),
-        Binding(
-            "ctrl+l",
-            "focus_library",
-            "Library",
-            tooltip="library tree: arrows move, open and close; enter reads; typing filters",
-            id="app.focus-library",
-        ),
-        Binding(
-            "ctrl+o",
-            "open_in_editor",
-            "Edit",
-            tooltip="open the evidence passage in $VISUAL or $EDITOR, at its line",
-            id="app.open-in-editor",
-        ),
-        Binding(
-            "ctrl+down",
-            "evidence_step(1)",
-            "Next passage",
-            tooltip="next passage in the evidence panel",
-            id="app.next-passage",
-        ),
-        Binding(
-            "ctrl+up",
-            "evidence_step(-1)",
-            "Previous passage",
-            tooltip="previous passage in the evidence panel",
-            id="app.previous-passage",
-        ),
-        Binding(
-            "ctrl+r",
-            "reload",
-            "Reload",
-            tooltip="reload the library (only changed files are read again)",
-            id="app.reload",
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keys.MAIN_SCREEN
 
     # The request in flight, and a question held for a reload: a change refreshes the
     # footer (Stop is offered only while either is set).
@@ -128,7 +82,9 @@ class MainScreen(LibraryScreen):
         start: ContextStarter = open_without_vectors,
         reload_library: LibraryLoader = load_library,
     ) -> None:
-        super().__init__(settings, start=start, reload_library=reload_library)
+        super().__init__(id="main-screen")
+        # Made here, so what it holds outlives the screen's widgets (`load_error`).
+        self.library_panel = LibraryPanel(settings, start=start, reload_library=reload_library)
         self.transcript = Transcript()
         self.history = history
         self._clock = clock
@@ -140,9 +96,7 @@ class MainScreen(LibraryScreen):
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
             yield ChatPane()
-            with Vertical(id="side"):
-                yield EvidencePanel()
-                yield LibraryBrowser()
+            yield SideColumn(EvidencePanel(), self.library_panel)
         question_box = QuestionBox()
         question_box.cursor_blink = self._cursor_blink
         yield question_box
@@ -150,8 +104,30 @@ class MainScreen(LibraryScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.watch(self.library_panel, "reloading", self._reload_over, init=False)
         self.question_box.focus()
         self.post_message(self.Ready())
+
+    @property
+    def chat(self) -> ChatPane:
+        return self.query_one(ChatPane)
+
+    @property
+    def evidence(self) -> EvidencePanel:
+        return self.query_one(EvidencePanel)
+
+    @property
+    def question_box(self) -> QuestionBox:
+        return self.query_one(QuestionBox)
+
+    @property
+    def status_bar(self) -> StatusBar:
+        return self.query_one(StatusBar)
+
+    @property
+    def context(self) -> AppContext:
+        """The library and the service answering now (once the library is loaded)."""
+        return self.library_panel.context
 
     @classmethod
     def key_groups(cls) -> list[KeyGroup]:
@@ -160,6 +136,7 @@ class MainScreen(LibraryScreen):
             ("Main screen", cls.BINDINGS),
             ("Question box", QuestionBox.BINDINGS),
             ("Evidence panel", EvidencePanel.BINDINGS),
+            ("Listed passages", CandidateList.BINDINGS),
             ("Library tree", LibraryTree.BINDINGS),
         ]
 
@@ -186,29 +163,37 @@ class MainScreen(LibraryScreen):
         if self.busy:
             self.app.bell()  # one request at a time; the typed question stays in the box
             return
-        if not self.loaded:
+        if not self.library_panel.loaded:
             # The question stays in the box, to be asked again once the library is in.
             self.app.bell()
             self.status_bar.note = "indexing…: ask again once the library is loaded"
             return
         question = message.question
         self.question_box.accept(question)
-        if self.reloading:
+        if self.library_panel.reloading:
             self.held = (question, self.chat.begin_turn(question))
             self.status_bar.note = "the question waits for the reload"
             self.question_box.set_busy(True)
             return
         self._start_question(question, None)
 
-    def watch_reloading(self, reloading: bool) -> None:
+    def _reload_over(self, reloading: bool) -> None:
         if reloading:
             return
         if self.held is None:
             self.status_bar.show_ready()
-            return
-        question, view = self.held
-        self.held = None
-        self._start_question(question, view)
+        else:
+            question, view = self.held
+            self.held = None
+            self._start_question(question, view)
+        self._reload_if_changed()
+
+    @on(LibraryChangedOnDisk)
+    def _reload_if_changed(self) -> None:
+        """Documents changed on disk are read again, but not while an answer is awaited
+        (`_conclude` comes back here)."""
+        if self.pending is None:
+            self.library_panel.reload_if_changed()
 
     def _start_question(self, question: str, view: TurnView | None) -> None:
         step = self.context.service.start(question, self.transcript.session)
@@ -231,19 +216,9 @@ class MainScreen(LibraryScreen):
     @work(exclusive=True, group="ask", exit_on_error=False)
     async def _await_answer(self, pending: PendingAnswer) -> None:
         """The provider call. Cancelling this worker cancels the call itself."""
-        try:
-            # The service bounds the call by its deadline and reports `timed out`.
-            outcome = await self.context.service.finish(pending)
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:  # a provider bug must end as a refusal, not a crash
-            outcome = refused(
-                pending.question,
-                Reason.PROVIDER_ERROR,
-                pending.evidence,
-                f"unexpected {type(error).__name__}",
-                pending.sent,
-            ).with_elapsed(pending.elapsed_ms())
+        # The service bounds the call by its deadline and ends it as an outcome, whatever
+        # the provider does; a cancel (`action_cancel`) raises CancelledError here.
+        outcome = await self.context.service.finish(pending)
         if self.pending is not pending:
             return  # cancelled while the answer was on its way: never shown
         self._conclude(outcome, self._pending_view)
@@ -253,27 +228,28 @@ class MainScreen(LibraryScreen):
         if self.held is not None:
             question, view = self.held
             self.held = None
-            self._conclude(cancelled(question, None), view)
+            self._conclude(self.context.service.cancelled(question), view)
             return
         pending = self.pending
         if pending is None:
             return
         self.workers.cancel_group(self, "ask")
-        outcome = cancelled(pending.question, pending.evidence, pending.sent)
-        self._conclude(outcome.with_elapsed(pending.elapsed_ms()), self._pending_view)
+        self._conclude(self.context.service.cancelled(pending), self._pending_view)
 
     def _conclude(self, outcome: Outcome, view: TurnView | None) -> None:
         """The single end of every question: the status bar says it at once; the turn
         is recorded now, then drawn and stored right after that frame."""
         self.pending = None
         self._pending_view = None
-        self.status_bar.show_outcome(outcome.describe(), outcome.kind.value)
+        self.status_bar.show_outcome(outcome)
         self.question_box.set_busy(False)
         asked_at = datetime.now(UTC).isoformat(timespec="seconds")
         turn = self.transcript.add(outcome, asked_at)
         self.history.append(outcome, asked_at)  # queued to its thread: quitting keeps it
+        if outcome.retrieval is not None:  # retrieval ran: it may be a gap in the documents
+            self.run_worker(partial(self.context.record_gap, outcome), thread=True, group="gaps")
         self.call_after_refresh(self._show_concluded, outcome, turn, view)
-        self.reload_changed()  # documents that changed on disk meanwhile
+        self._reload_if_changed()  # documents that changed on disk meanwhile
 
     def _show_concluded(self, outcome: Outcome, turn: Turn, view: TurnView | None) -> None:
         if not self.transcript.holds(turn):
@@ -292,26 +268,19 @@ class MainScreen(LibraryScreen):
         if action == "focus_question":
             return self.focused is not self.question_box
         if action == "evidence_step":
-            evidence = self.evidence
-            return len(evidence.passages) > 1 or bool(evidence.nearest and not evidence.passages)
+            return self.evidence.can_step
         return True
 
     # -- the library, passages, editor ------------------------------------------
 
-    def reload_blocked(self) -> bool:
-        return self.pending is not None
-
-    def reload_library(self) -> None:
+    def action_reload(self) -> None:
         """Read the library again (only changed files are indexed); a question asked
         meanwhile waits for the new library. Not while an answer is awaited."""
         self.status_bar.note = ""
         if self.pending is not None:
             self.status_bar.note = "reload after the answer: a question is in flight"
-        elif (refused_now := self.start_reload()) is not None:
+        elif (refused_now := self.library_panel.start_reload()) is not None:
             self.status_bar.note = refused_now
-
-    def action_reload(self) -> None:
-        self.reload_library()
 
     def action_focus_question(self) -> None:
         self.status_bar.note = ""
@@ -319,19 +288,16 @@ class MainScreen(LibraryScreen):
 
     def action_focus_library(self) -> None:
         self.status_bar.note = ""
-        self.library_browser.library_tree.focus()
+        self.library_panel.library_browser.library_tree.focus()
 
     def action_evidence_step(self, by: int) -> None:
         """The next or previous passage in the evidence panel; for a refusal, into the
         list of closest passages (up/down, enter opens one)."""
-        if self.evidence.nearest and not self.evidence.passages:
-            self.evidence.query_one("#evidence-nearest").focus()
-        else:
-            self.evidence.step(by)
+        self.evidence.step(by)
 
     @on(PassageChosen)
     def _show_passage(self, message: PassageChosen) -> None:
-        if not self.loaded:
+        if not self.library_panel.loaded:
             return
         passage = self.context.library.get(message.passage_id)
         if passage is not None:
@@ -341,7 +307,7 @@ class MainScreen(LibraryScreen):
         passage = self.evidence.passage
         if passage is None:
             self.status_bar.note = "no passage shown to open"
-        elif not self.loaded:
+        elif not self.library_panel.loaded:
             self.status_bar.note = "that passage is no longer in the library"
         else:
             self.status_bar.note = open_in_editor(
@@ -349,25 +315,6 @@ class MainScreen(LibraryScreen):
             )
 
     # -- commands (ctrl+p) ------------------------------------------------------
-
-    def export(self, folder: Path) -> Path | None:
-        """Save the conversation as Markdown into `folder`; the file, or None."""
-        turns = self.transcript.turns
-        try:
-            path = export_conversation(turns, folder)
-        except OSError as error:
-            self.chat.add_notice(f"export failed: {error.strerror or error}")
-            return None
-        self.chat.add_notice(f"exported {plural(len(turns), 'turn')} to {path}", warning=False)
-        return path
-
-    def copy_latest_answer(self) -> None:
-        text = latest_answer(self.transcript.turns)
-        if text is None:
-            self.chat.add_notice("nothing to copy yet: no answered question")
-            return
-        self.app.copy_to_clipboard(text)
-        self.chat.add_notice("copied the latest answer to the clipboard", warning=False)
 
     async def clear_history(self) -> None:
         if self.busy:
@@ -381,6 +328,6 @@ class MainScreen(LibraryScreen):
         self.question_box.forget()
         await self.chat.clear_turns()
         self.evidence.show_hint()
-        if self.loaded:
+        if self.library_panel.loaded:
             self.status_bar.show_ready()
         self.chat.add_notice("history cleared", warning=False)

@@ -3,8 +3,9 @@
 Textual's `Markdown` shows Rich markup literally; here links are not opened by a click
 (`open_links=False`) and the text goes through `readable_markdown` first (no escape
 sequences, no HTML comments). After each update the rendered blocks get their marks:
-the question's words highlighted, quoted lines set apart (`-quoted`), and sentences a
-support check flagged dimmed with a `†`.
+the question's words highlighted, the sentences that best match them underlined (the
+panel showing a long passage scrolls to them), quoted lines set apart (`-quoted`), and
+sentences a support check flagged dimmed with a `†`.
 """
 
 from __future__ import annotations
@@ -20,12 +21,16 @@ from textual.widgets import Label
 from textual.widgets.markdown import Markdown, MarkdownBlock, MarkdownFence
 
 from tui_assistant.core.display_text import clean_display_text
+from tui_assistant.core.excerpt import matching_sentences
 from tui_assistant.core.words import WORD, normalise
 from tui_assistant.ui.untrusted_text import readable_markdown
 
 HIGHLIGHT_STYLE = "bold reverse"
 UNSUPPORTED_MARKER = " \u2020"
 UNSUPPORTED_STYLE = "dim italic"
+# The sentences that best match the question, and how many are marked.
+MATCHING_STYLE = "underline"
+MATCHING_SHOWN = 2
 
 
 def highlight_spans(text: str, matched_keys: Collection[str]) -> list[tuple[int, int]]:
@@ -42,11 +47,6 @@ def highlight_spans(text: str, matched_keys: Collection[str]) -> list[tuple[int,
         for match in WORD.finditer(text)
         if any(key in keys for key in normalise(match.group()))
     ]
-
-
-def highlighted(text: str, matched_keys: Collection[str]) -> Content:
-    """Cleaned `text` as literal Content with its matched words highlighted."""
-    return with_highlights(Content(clean_display_text(text)), matched_keys)
 
 
 def with_highlights(content: Content, matched_keys: Collection[str]) -> Content:
@@ -115,6 +115,9 @@ class MarkdownView(Markdown):
         # Flagged sentences found in the rendered text, after the latest update.
         self.placed: set[str] = set()
         self.marked = False  # the latest text is on screen with its marks
+        # The block holding the sentence that best matches the marked keys, and where
+        # in its text that sentence starts (after the latest update).
+        self.best: tuple[MarkdownBlock, int] | None = None
 
     class Marked(Message):
         """The view's latest text is rendered and marked."""
@@ -138,6 +141,7 @@ class MarkdownView(Markdown):
 
     @property
     def quoted_blocks(self) -> list[MarkdownBlock]:
+        """The blocks holding lines a model answer quotes, in reading order."""
         return [block for block in self.query(MarkdownBlock) if block.has_class("-quoted")]
 
     @on(Markdown.TableOfContentsUpdated)
@@ -145,6 +149,8 @@ class MarkdownView(Markdown):
         """Every update ends with this message: its blocks are mounted, mark them."""
         event.stop()
         placed: set[str] = set()
+        # Each text block's content with its marks, in reading order.
+        texts: list[tuple[MarkdownBlock, Content, Content]] = []
         for block in self.query(MarkdownBlock):
             if not _is_leaf(block):
                 continue
@@ -169,8 +175,31 @@ class MarkdownView(Markdown):
             if self.flagged:
                 marked, found = with_flagged(marked, self.flagged)
                 placed |= found
+            texts.append((block, content, marked))
+        matching = self._mark_matching(texts)
+        self.best = matching[0] if matching else None
+        for block, content, marked in texts:
             if marked is not content:
                 block.set_content(marked)
         self.placed = placed
         self.marked = True
         self.post_message(self.Marked(self))
+
+    def _mark_matching(
+        self, texts: list[tuple[MarkdownBlock, Content, Content]]
+    ) -> list[tuple[MarkdownBlock, int]]:
+        """Underline the sentences that best match the marked keys (as the text reads,
+        headings aside: the title holds them), in `texts`; where each stands, best first."""
+        found = [
+            (match, order)
+            for order, (block, _, marked) in enumerate(texts)
+            if block.name != "heading_open"
+            for match in matching_sentences(marked.plain, self.marked_keys)[:MATCHING_SHOWN]
+        ]
+        found.sort(key=lambda item: (-item[0].matched, item[1], item[0].index))
+        where: list[tuple[MarkdownBlock, int]] = []
+        for match, order in found[:MATCHING_SHOWN]:
+            block, content, marked = texts[order]
+            texts[order] = (block, content, marked.stylize(MATCHING_STYLE, match.start, match.end))
+            where.append((block, match.start))
+        return where

@@ -8,17 +8,13 @@ there), and the app handles each with `@on`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from tui_assistant.core.library.changes import PassageChanges
 from tui_assistant.core.library.library import Library
-from tui_assistant.wiring.context import AppContext
-
-if TYPE_CHECKING:
-    from tui_assistant.core.retrieval.dense import PassageVectors
-    from tui_assistant.wiring.embedding_status import EmbeddingStatus
+from tui_assistant.wiring.context import AppContext, Embedded
+from tui_assistant.wiring.embedding_status import EmbeddingStatus
 
 
 @dataclass
@@ -93,10 +89,9 @@ class EmbeddingReady(Message):
 
 @dataclass
 class VectorsComputed(Message):
-    """The vectors of `library` are computed (or read back from the store)."""
+    """A library's vectors are computed (or read back from the store)."""
 
-    library: Library
-    vectors: PassageVectors
+    embedded: Embedded
 
 
 @dataclass

@@ -7,10 +7,11 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
+from tui_assistant.ui.keys import CANCEL, key_name
 from tui_assistant.ui.messages import QuestionAsked
 
 IDLE_PLACEHOLDER = "Ask a question about the library, then press enter"
-BUSY_PLACEHOLDER = "Waiting for the answer… (esc to stop)"
+BUSY_PLACEHOLDER = f"Waiting for the answer… ({key_name(CANCEL.key, short=True)} to stop)"
 
 
 class QuestionBox(Input):

@@ -8,11 +8,11 @@ wider than the bar), then the note, the background work, and the mode, passage c
 and retrieval mode, which give up their room in that order (the passage count first,
 then the retrieval mode, then the mode is cut).
 
-The state word is the latest outcome (`ready`, `answered`, `refused: ...`), or the work
-under way (`indexing 1,200/20,000 files`, `reloading 3/9 files`, `asking… 1.2 s`);
-background work beside it (`embedding 40/300`) has its own part. The note says what
-became of a key that is not a question (reload, open in editor) and stays until the
-app clears it at the user's next action.
+The state word is the latest outcome (`ready`, `answered`, `not sure: ...`,
+`refused: ...`), or the work under way (`indexing 1,200/20,000 files`, `reloading 3/9
+files`, `asking… 1.2 s`); background work beside it (`embedding 40/300`) has its own
+part. The note says what became of a key that is not a question (reload, open in
+editor) and stays until the app clears it at the user's next action.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Static
 
+from tui_assistant.core.outcome import Outcome, Reason
+from tui_assistant.ui.keys import CANCEL, key_name
 from tui_assistant.ui.untrusted_text import cut_right, one_line
 
 # How often the elapsed seconds of a request in flight are redrawn.
@@ -135,6 +137,7 @@ class StatusBar(Horizontal):
     }
     StatusBar.-answered #status-outcome { color: $text-success; }
     StatusBar.-refused #status-outcome { color: $text-error; }
+    StatusBar.-unsure #status-outcome { color: $text-warning; }
     StatusBar.-timed_out #status-outcome { color: $text-warning; }
     StatusBar.-cancelled #status-outcome { color: $text-warning; }
     StatusBar.-asking #status-outcome { color: $text-accent; }
@@ -168,11 +171,6 @@ class StatusBar(Horizontal):
 
     def on_resize(self) -> None:
         self._fit()
-
-    @property
-    def status_text(self) -> str:
-        """The state word in full (the name screenshots and tests read)."""
-        return self.state
 
     @property
     def mode_parts(self) -> tuple[str, str, str]:
@@ -234,9 +232,11 @@ class StatusBar(Horizontal):
         else:
             self._ticker.resume()
 
-    def show_outcome(self, text: str, kind: str) -> None:
-        """`text` is `Outcome.describe()` (answered, refused: ..., timed out, cancelled)."""
-        self._show(text, kind)
+    def show_outcome(self, outcome: Outcome) -> None:
+        """What happened, as `Outcome.describe()` says it (answered, not sure: ...,
+        refused: ..., timed out, cancelled), in the colour of its kind."""
+        unsure = outcome.reason is Reason.AMBIGUOUS
+        self._show(outcome.describe(), "unsure" if unsure else outcome.kind.value)
 
     def _show(self, text: str, kind: str) -> None:
         if kind != "asking":
@@ -249,7 +249,7 @@ class StatusBar(Horizontal):
     def _asking_text(self) -> str:
         since = self._asking_since
         elapsed = 0.0 if since is None else max(0.0, self._clock() - since)
-        return f"asking… {elapsed:.1f} s (esc to stop)"
+        return f"asking… {elapsed:.1f} s ({key_name(CANCEL.key, short=True)} to stop)"
 
     def _tick(self) -> None:
         # Only the text changes, so only that part is drawn again while the app

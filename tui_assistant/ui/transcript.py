@@ -1,8 +1,8 @@
 """The conversation's one owner: every turn on screen, and this session's outcomes.
 
 Stored turns (read back from the history) come first, then this session's. Each
-outcome becomes its `Turn` once, here; the chat pane draws these turns, export and
-copy read them, and follow-ups ("repeat that") look back through the session's
+outcome becomes its `Turn` (its record, as history keeps it) once, here; export and
+copy read these turns, and follow-ups ("repeat that") look back through the session's
 outcomes, which history never feeds (history is never evidence).
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.outcome import Outcome
-from tui_assistant.store.history import Turn
+from tui_assistant.core.record import Turn
 
 
 class Transcript:
@@ -25,15 +25,10 @@ class Transcript:
         """Every turn, oldest first."""
         return list(self._turns)
 
-    @property
-    def outcomes(self) -> Sequence[Outcome]:
-        """This session's outcomes, oldest first."""
-        return list(self.session.turns)
-
     def add(self, outcome: Outcome, asked_at: str) -> Turn:
         """Record one outcome of this session; its turn, to show."""
         self.session.add(outcome)
-        turn = Turn.from_outcome(outcome, asked_at)
+        turn = Turn.of(outcome, asked_at)
         self._turns.append(turn)
         return turn
 

@@ -14,13 +14,12 @@ from collections.abc import Sequence
 from rich.cells import cell_len
 from textual.content import Content
 
-from tui_assistant.core.display_text import clean_display_text
+from tui_assistant.core.display_text import ELLIPSIS, clean_display_text
 from tui_assistant.core.display_text import one_line as one_line  # the widgets' import of it
 from tui_assistant.core.documents.markdown_inline import COMMENT_OPEN, without_comments
 from tui_assistant.core.documents.passage import document_kind
+from tui_assistant.core.excerpt import FENCE
 
-ELLIPSIS = "\u2026"
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _LINE_RANGE = re.compile(r":\d+(?:\u2013\d+)?$")
 # A reStructuredText title adornment: one punctuation character repeated, from column 0.
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")
@@ -45,7 +44,7 @@ def readable_markdown(text: str) -> str:
     in_comment = False
     for line in text.split("\n"):
         if not in_comment:
-            found = _FENCE.match(line)
+            found = FENCE.match(line)
             if fence is not None:
                 if found and found.group(1).startswith(fence):
                     fence = None
@@ -103,7 +102,8 @@ def shorten_left(path: str, suffix: str, width: int) -> str:
 
 
 def cut_right(text: str, width: int) -> str:
-    """`text` in at most `width` cells, cut at the end with `…` when it is wider."""
+    """`text` in at most `width` terminal cells, cut at the end with `…` when it is wider
+    (`display_text.shortened` counts characters, for text that is not laid out)."""
     if cell_len(text) <= width:
         return text
     if width <= 0:

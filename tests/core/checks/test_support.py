@@ -22,6 +22,7 @@ from tui_assistant.core.checks.support import (
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Outcome, OutcomeKind, Reason
+from tui_assistant.core.record import OutcomeRecord
 from tui_assistant.core.retrieval.types import Evidence, Mode
 from tui_assistant.core.service import AnswerService
 
@@ -266,7 +267,7 @@ async def ask(mode: SupportMode, text: str) -> tuple[dict[str, object], FixedPro
     provider = FixedProvider(text)
     service = AnswerService(PastaRetriever(), provider, support_mode=mode)
     outcome = await service.ask("how much salt for pasta?", Conversation())
-    return outcome.to_json(), provider
+    return OutcomeRecord.of(outcome).to_json(), provider
 
 
 async def test_warn_shows_the_answer_and_lists_unsupported_sentences() -> None:
@@ -329,7 +330,7 @@ def test_deterministic_answers_carry_no_support_report() -> None:
     service = AnswerService(PastaRetriever(), provider=None, support_mode="strict")
     outcome = service.start("how much salt", Conversation())
     assert isinstance(outcome, Outcome) and outcome.answered
-    assert outcome.to_json()["support"] is None
+    assert OutcomeRecord.of(outcome).to_json()["support"] is None
 
 
 @settings(max_examples=300, deadline=None)

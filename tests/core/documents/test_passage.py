@@ -18,6 +18,7 @@ from tui_assistant.core.documents.passage import (
     passage_id,
 )
 from tui_assistant.core.documents.split import split_document
+from tui_assistant.core.record import PassageRef
 
 
 def split(text: str, path: str = "notes.md") -> Document:
@@ -82,9 +83,17 @@ def test_title_falls_back_to_the_first_level_one_heading() -> None:
     assert document.title == "Pasta water"
 
 
-def test_a_level_two_heading_does_not_name_the_document() -> None:
+def test_a_level_two_heading_at_the_top_does_not_name_the_document() -> None:
     document = split("## Details\n\nMore.\n", "cooking/Pasta Water.md")
     assert document.title == "Pasta Water"
+    assert [draft.text for draft in document.passages] == ["Details\n\nMore."]
+
+
+def test_a_single_passage_opens_with_the_heading_its_title_does_not_say() -> None:
+    document = split("# Pasta water\n\n## Salt\n\nA handful per pot.\n")
+    (draft,) = document.passages
+    assert (draft.title, draft.line, draft.end_line) == ("Pasta water", 3, 5)
+    assert draft.text == "Salt\n\nA handful per pot."
 
 
 def test_title_falls_back_to_the_file_name_without_md() -> None:
@@ -331,6 +340,31 @@ def test_a_long_section_is_cut_at_paragraph_boundaries() -> None:
         assert draft.line == 3 + 2 * first
 
 
+def test_a_long_section_is_cut_before_a_deeper_heading_where_a_subsection_fits() -> None:
+    # Fastify's "Server Methods": one `##` section of many `####` methods.
+    methods = [f"#### method{n}\n\n{paragraph(n, 40)}\n\n{paragraph(n, 40)}" for n in range(6)]
+    document = split("# Server\n\n## Server Methods\n\n" + "\n\n".join(methods) + "\n")
+    pieces = [draft.text for draft in document.passages]
+    assert len(pieces) > 1
+    assert all(len(piece) <= MAX_PASSAGE_CHARS for piece in pieces)
+    # Each method stands whole in one passage.
+    for method in methods:
+        assert sum(method in piece for piece in pieces) == 1
+    assert all(piece.startswith("#### method") for piece in pieces[1:])
+
+
+def test_a_long_rst_section_is_cut_before_a_deeper_title() -> None:
+    fixtures = [
+        f"fixture{n}\n~~~~~~~~\n\n{paragraph(n, 40)}\n\n{paragraph(n, 40)}" for n in range(6)
+    ]
+    levels = "Reference\n=========\n\nFixtures\n--------\n\nCapture\n^^^^^^^\n\n"
+    text = levels + "\n\n".join(fixtures) + "\n"
+    pieces = [draft.text for draft in split_document("reference.rst", text).passages]
+    assert len(pieces) > 1
+    for fixture in fixtures:
+        assert sum(fixture in piece for piece in pieces) == 1
+
+
 def test_a_single_huge_paragraph_is_cut_at_line_boundaries() -> None:
     lines = [f"line {n:03d} " + "x" * 90 for n in range(100)]  # 99 characters each
     document = split("# Big\n" + "\n".join(lines) + "\n")
@@ -380,13 +414,14 @@ def test_invalid_ids(lesson_id: str) -> None:
 
 
 def test_a_passage_location_is_its_path_and_line_range_with_an_en_dash() -> None:
-    passage = Passage("pasta-water", "Salting", "text", "lessons/pasta-water.md", 1, 11)
+    passage = Passage("pasta-water", "Salting", "text", "lessons/pasta-water.md", 1, 11, "lessons")
 
     assert passage.location == "lessons/pasta-water.md:1\N{EN DASH}11"
-    assert passage.to_json() == {
+    assert PassageRef.of(passage).model_dump() == {
         "id": "pasta-water",
         "title": "Salting",
         "source_path": "lessons/pasta-water.md",
         "line": 1,
         "end_line": 11,
+        "library": "lessons",
     }

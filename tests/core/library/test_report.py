@@ -201,6 +201,7 @@ def test_the_json_keys_are_the_same_for_any_library() -> None:
 
     assert keys(empty_ish) == keys(busy)
     assert list(empty_ish) == [
+        "name",
         "library",
         "retrieval",
         "documents",
@@ -227,7 +228,7 @@ def test_the_readable_report_says_it_all_on_lines_no_file_name_can_break() -> No
     lines = format_report(report).splitlines()
 
     assert lines[:4] == [
-        "library: notes",
+        "library: notes (notes)",
         "documents: 3 (md 2, rst 1)",
         "passages: 3 (md 2, rst 1)",
         "skipped: 2 files",

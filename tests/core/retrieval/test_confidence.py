@@ -9,22 +9,21 @@ from tests.helpers import library_of
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.retrieval.confidence import (
-    HYBRID_MODEL,
     MAX_CANDIDATES,
-    RANKED_MODEL,
     SIGNAL_NAMES,
     Assessment,
     ConfidenceModel,
+    Logistic,
     Signals,
     assess,
     conclude,
 )
+from tui_assistant.core.retrieval.fitted import HYBRID_MODEL, RANKED_MODEL
 from tui_assistant.core.retrieval.types import NEAREST_SHOWN, Evidence, NoEvidence
 
-# p = sigmoid(10 * (cosine - 0.5)): sure from a cosine of about 0.72, a candidate from 0.36.
-BY_COSINE = ConfidenceModel(
-    names=("cosine",), coefficients=(10.0,), intercept=-5.0, answer_at=0.9, close_at=0.2
-)
+# p = sigmoid(closeness - 5): sure from a closeness of about 7.2, a candidate from 3.6.
+BY_CLOSENESS = Logistic(names=("closeness",), coefficients=(1.0,), intercept=-5.0)
+BY_COSINE = ConfidenceModel(sure=BY_CLOSENESS, offer=BY_CLOSENESS, answer_at=0.9, close_at=0.2)
 
 
 @pytest.fixture
@@ -37,20 +36,33 @@ def library() -> Library:
 
 def judged(cosine: float, closeness: list[float], gap: float = 0.1) -> Assessment:
     order = list(range(len(closeness)))
-    return assess(BY_COSINE, order, closeness, gap, Signals(cosine=cosine))
+    return assess(BY_COSINE, order, closeness, gap, Signals(closeness=cosine * 10))
 
 
 def test_the_probability_grows_with_a_signal_of_positive_weight() -> None:
-    chances = [BY_COSINE.probability(Signals(cosine=c)) for c in (0.1, 0.4, 0.6, 0.9)]
+    chances = [BY_COSINE.probability(Signals(closeness=c)) for c in (1.0, 4.0, 6.0, 9.0)]
     assert chances == sorted(chances)
     assert all(0.0 < chance < 1.0 for chance in chances)
 
 
 def test_three_decisions_by_the_two_thresholds() -> None:
-    assert BY_COSINE.decide(0.95) == "answered"
-    assert BY_COSINE.decide(0.9) == "answered"
-    assert BY_COSINE.decide(0.5) == "ambiguous"
-    assert BY_COSINE.decide(0.1) == "no_evidence"
+    assert BY_COSINE.decide(Signals(closeness=9.0)) == "answered"
+    assert BY_COSINE.decide(Signals(closeness=5.0)) == "ambiguous"
+    assert BY_COSINE.decide(Signals(closeness=1.0)) == "no_evidence"
+
+
+def test_a_sure_best_passage_is_not_answered_when_the_library_likely_lacks_the_answer() -> None:
+    # The best passage leads by far (sure), but the question's words are mostly unknown
+    # to the library (offer): nothing is offered, let alone answered.
+    model = ConfidenceModel(
+        sure=Logistic(("word_lead",), (10.0,), -5.0),
+        offer=Logistic(("unknown_share",), (-10.0,), 5.0),
+        answer_at=0.9,
+        close_at=0.5,
+    )
+    assert model.decide(Signals(word_lead=1.0, unknown_share=0.0)) == "answered"
+    assert model.decide(Signals(word_lead=1.0, unknown_share=0.8)) == "no_evidence"
+    assert model.decide(Signals(word_lead=0.3, unknown_share=0.0)) == "ambiguous"
 
 
 def test_a_sure_answer_puts_its_close_runners_up_first_and_only_those_are_close(
@@ -62,7 +74,8 @@ def test_a_sure_answer_puts_its_close_runners_up_first_and_only_those_are_close(
     assert isinstance(found, Evidence)
     assert [p.id for p in found.passages] == ["p0", "p1", "p2", "p3", "p4"]
     assert [p.id for p in found.close] == ["p0", "p1", "p2"]
-    assert found.confidence == pytest.approx(BY_COSINE.probability(Signals(cosine=0.9)), abs=1e-4)
+    expected = BY_COSINE.probability(Signals(closeness=9.0))
+    assert found.confidence == pytest.approx(expected, abs=1e-4)
 
 
 def test_a_sure_answer_with_no_close_runner_up_sends_its_passage_alone(library: Library) -> None:
@@ -70,6 +83,18 @@ def test_a_sure_answer_with_no_close_runner_up_sends_its_passage_alone(library: 
     assert isinstance(found, Evidence)
     assert [p.id for p in found.close] == ["p0"]
     assert len(found.passages) == 3  # the runners-up stay one key away
+
+
+def test_a_sure_answer_sends_only_runners_up_as_close_as_it(library: Library) -> None:
+    # p1 is a candidate-close runner-up (within the gap) but not as close as p0.
+    order = [0, 1, 2]
+    assessment = assess(
+        BY_COSINE, order, [0.9, 0.85, 0.895], 0.1, Signals(closeness=9.0), sent_gap=0.01
+    )
+    found = conclude(library, assessment, 3, (), 0.9, 0.85, "hybrid")
+    assert isinstance(found, Evidence)
+    assert [p.id for p in found.close] == ["p0", "p2"]
+    assert [p.id for p in found.passages] == ["p0", "p2", "p1"]
 
 
 def test_an_ambiguous_question_lists_its_close_candidates_at_most_five(library: Library) -> None:
@@ -99,23 +124,32 @@ def test_a_single_passage_is_never_ambiguous(library: Library) -> None:
 
 @pytest.mark.parametrize("model", [HYBRID_MODEL, RANKED_MODEL])
 def test_the_shipped_models_are_well_formed(model: ConfidenceModel) -> None:
-    assert set(model.names) <= set(SIGNAL_NAMES)
-    assert len(model.coefficients) == len(model.names)
-    assert 0.0 < model.close_at < model.answer_at < 1.0
+    for logistic in (model.sure, model.offer):
+        assert set(logistic.names) <= set(SIGNAL_NAMES)
+        assert len(logistic.coefficients) == len(logistic.names)
+    assert 0.0 < model.answer_at < 1.0 and 0.0 < model.close_at < 1.0
 
 
 def test_the_shipped_hybrid_model_trusts_agreement_and_closeness() -> None:
-    # Both rankings agree on a passage very close in meaning that matches the question's
-    # words: sure. Nothing close and the rankings disagree: not even a candidate.
+    # Both rankings put a passage far above the background first, it holds the
+    # question's words and leads the others: sure. Nothing close, no word of the
+    # question in the library, the rankings disagree: nothing offered.
     sure = Signals(
-        agreed=1.0,
-        cosine=0.85,
-        cosine_lead=0.2,
+        closeness=5.0,
         word_lead=0.6,
         matched_share=0.9,
+        known_share=0.9,
         word_rank_of_meaning_best=1.0,
         meaning_rank_of_word_best=1.0,
+        section_lead=2.0,
     )
-    hopeless = Signals(cosine=0.1, cosine_lead=0.0, word_rank_of_meaning_best=0.0)
-    assert HYBRID_MODEL.decide(HYBRID_MODEL.probability(sure)) == "answered"
-    assert HYBRID_MODEL.decide(HYBRID_MODEL.probability(hopeless)) == "no_evidence"
+    hopeless = Signals(closeness=-0.5, unknown_share=1.0)
+    assert HYBRID_MODEL.decide(sure) == "answered"
+    assert HYBRID_MODEL.decide(hopeless) == "no_evidence"
+
+
+def test_the_shipped_ranked_model_is_sure_when_one_passage_holds_every_word() -> None:
+    sure = Signals(word_lead=0.8, matched_share=1.0, known_share=1.0)
+    hopeless = Signals(word_lead=0.0, matched_share=0.1, known_share=0.3, unknown_share=0.7)
+    assert RANKED_MODEL.decide(sure) == "answered"
+    assert RANKED_MODEL.decide(hopeless) == "no_evidence"

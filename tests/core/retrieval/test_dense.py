@@ -73,3 +73,42 @@ def test_best_cosines_match_a_plain_loop(seed: int, pieces: int, passages: int) 
     cosines = DenseIndex(vectors, owners).best_cosines(question, passages)
 
     assert cosines.tolist() == pytest.approx(expected, abs=1e-6)
+
+
+def test_the_background_is_the_mean_cosine_between_pieces_of_different_passages() -> None:
+    # Passage 0 has two pieces; across passages they meet passage 1 at 0.6 and 1.0.
+    vectors = [unit(1, 0), unit(0.6, 0.8), unit(0.6, 0.8)]
+    index = DenseIndex(vectors, [0, 1, 0])
+    pairs = [0.6, 0.6, 1.0, 1.0]  # (0,1), (1,0), (1,2), (2,1)
+    assert index.background.location == pytest.approx(sum(pairs) / len(pairs), abs=1e-6)
+
+
+def test_closeness_runs_from_the_background_to_a_perfect_match() -> None:
+    index = DenseIndex([unit(1, 0, 0), unit(0, 1, 0), unit(0, 0, 1)], [0, 1, 2])
+    background = index.background
+    assert background.location == pytest.approx(0.0, abs=1e-7)
+    assert background.scaled(1.0) == pytest.approx(1.0)
+    assert background.scaled(background.location) == pytest.approx(0.0)
+
+
+def test_closeness_is_the_same_for_cosines_shifted_and_scaled_as_unit_vectors_allow() -> None:
+    rng = np.random.default_rng(3)
+    vectors = rng.standard_normal((40, 8)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    owners = np.arange(40) // 2
+    question = vectors[0] * 0.8 + vectors[7] * 0.2
+    question /= np.linalg.norm(question)
+    # A model whose every cosine is 0.3 * cosine + 0.7: the vectors scaled, one shared
+    # extra dimension.
+    scale = np.float32(np.sqrt(0.3))
+    extra = np.float32(np.sqrt(0.7))
+    other = np.hstack([vectors * scale, np.full((40, 1), extra, dtype=np.float32)])
+    other_question = np.append(question * scale, extra).astype(np.float32)
+    mine, theirs = DenseIndex(vectors, owners), DenseIndex(other, owners)
+    cosines = mine.best_cosines(question, 20)
+    other_cosines = theirs.best_cosines(other_question, 20)
+    assert other_cosines.min() > 0.4 > cosines.min()
+    for cosine, other_cosine in zip(cosines, other_cosines, strict=True):
+        assert theirs.background.scaled(float(other_cosine)) == pytest.approx(
+            mine.background.scaled(float(cosine)), abs=1e-5
+        )

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from tests.helpers import library_of
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.library.library import Library
-from tui_assistant.core.retrieval.confidence import ConfidenceModel
+from tui_assistant.core.retrieval.confidence import ConfidenceModel, Logistic
 from tui_assistant.core.retrieval.dense import PassageVectors
 from tui_assistant.core.retrieval.hybrid import HybridRetriever
 from tui_assistant.core.retrieval.ranked import RankedRetriever
@@ -72,13 +72,12 @@ def vectors_by_axis(
 
 
 # Sure of every best passage: for tests of what the ranking puts first.
-ALWAYS_SURE = ConfidenceModel(
-    names=(), coefficients=(), intercept=10.0, answer_at=0.5, close_at=0.1
-)
-# Sure from a cosine of about 0.72, a candidate from about 0.36.
-BY_COSINE = ConfidenceModel(
-    names=("cosine",), coefficients=(10.0,), intercept=-5.0, answer_at=0.9, close_at=0.2
-)
+CERTAIN = Logistic(names=(), coefficients=(), intercept=10.0)
+ALWAYS_SURE = ConfidenceModel(sure=CERTAIN, offer=CERTAIN, answer_at=0.5, close_at=0.1)
+# Passages point along their own axes, so the background is 0 and closeness is the
+# cosine: sure from a cosine of about 0.72, a candidate from about 0.36.
+BY_CLOSENESS = Logistic(names=("closeness",), coefficients=(10.0,), intercept=-5.0)
+BY_COSINE = ConfidenceModel(sure=BY_CLOSENESS, offer=BY_CLOSENESS, answer_at=0.9, close_at=0.2)
 
 
 def retriever(
@@ -192,19 +191,20 @@ def test_matched_words_are_the_question_keys_in_the_best_passage(library: Librar
     assert found.matched_words == tuple(map(stem, ["pasta", "water", "salt"]))
 
 
-def test_signals_say_whether_both_rankings_agree_and_by_how_much_the_best_leads(
+def test_signals_say_whether_both_rankings_agree_and_how_close_the_best_is(
     library: Library,
 ) -> None:
     question = "runny yolk eggs"
     agreed = retriever(library, toward(library, "boiled-eggs", 0.7)).fused(question)
-    assert agreed.signals.agreed == 1.0
     assert agreed.signals.cosine == pytest.approx(0.7, abs=1e-4)
-    assert agreed.signals.cosine_lead == pytest.approx(0.7, abs=1e-4)  # others are at 0
+    # Passages on their own axes meet at 0: the background, so closeness is the cosine.
+    assert agreed.signals.closeness == pytest.approx(0.7, abs=1e-4)
     assert agreed.signals.word_rank_of_meaning_best == 1.0
+    assert agreed.signals.meaning_rank_of_word_best == 1.0
     assert agreed.signals.matched_share == pytest.approx(1.0)
+    assert agreed.signals.neighbour == 0.0  # every passage is its own document
     # The words point at the eggs, the meaning at rice: the rankings disagree.
     disputed = retriever(library, toward(library, "rice", 0.7)).fused(question)
-    assert disputed.signals.agreed == 0.0
     assert disputed.signals.word_rank_of_meaning_best == 0.0  # rice holds none of the words
     assert disputed.signals.meaning_rank_of_word_best < 1.0
 
@@ -290,15 +290,17 @@ def test_scored_gives_the_fused_order_with_cosines_also_when_nothing_is_close(
     library: Library,
 ) -> None:
     close = retriever(library, toward(library, "rice", 0.9))
-    scored = close.scored("rinse the rice", 2)
+    scored = close.search("rinse the rice", 1, 2).scored
     assert library.passage(scored[0][0]).id == "rice"
     assert scored[0][1] == pytest.approx(0.9, abs=1e-3)
     far = retriever(library, toward(library, "bread", 0.1), model=BY_COSINE)
     assert isinstance(far.retrieve("what is the moon made of"), NoEvidence)
-    assert len(far.scored("what is the moon made of", 3)) == 3
+    assert len(far.search("what is the moon made of", 1, 3).scored) == 3
 
 
-def test_a_question_scored_twice_in_a_row_is_embedded_once(library: Library) -> None:
+def test_a_search_embeds_its_question_once_for_its_verdict_and_its_scores(
+    library: Library,
+) -> None:
     asked: list[str] = []
 
     def embed(question: str) -> NDArray[np.float32]:
@@ -306,7 +308,7 @@ def test_a_question_scored_twice_in_a_row_is_embedded_once(library: Library) -> 
         return toward(library, "rice", 0.9)
 
     hybrid = HybridRetriever(library, vectors_by_axis(library), embed)
-    hybrid.retrieve("rinse the rice")
-    hybrid.scored("rinse the rice", 3)
-    hybrid.retrieve("knead the dough")
-    assert asked == ["rinse the rice", "knead the dough"]
+    search = hybrid.search("rinse the rice", 1, 3)
+    assert asked == ["rinse the rice"]
+    assert search.found == hybrid.retrieve("rinse the rice")
+    assert len(search.scored) == 3

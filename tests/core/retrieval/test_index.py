@@ -68,7 +68,8 @@ def reference_retrieve(passages: list[Passage], question: str) -> Evidence | NoE
     runner_up = scored[1][0] if len(scored) > 1 else None
     if runner_up == best_score:
         return NoEvidence(TIE, nearest(passages, all_scores), "keyword")
-    return Evidence((passages[best],), matched_words, best_score, runner_up, "keyword")
+    # An outright winner is sent to a model alone.
+    return Evidence((passages[best],), matched_words, best_score, runner_up, "keyword", 1)
 
 
 RANKED_IGNORED = normalise_distinct(" ".join(ranked.QUESTION_WORDS))

@@ -381,6 +381,8 @@ def test_scored_lists_the_best_passages_by_points_even_when_the_rule_refuses() -
     )
     retriever = KeywordRetriever(library)
     assert isinstance(retriever.retrieve("pasta water"), NoEvidence)  # a tie refuses
-    scored = [(library.passage(n).id, score) for n, score in retriever.scored("pasta water", 5)]
+    search = retriever.search("pasta water", 1, 5)
+    assert isinstance(search.found, NoEvidence)  # the same ranking's verdict
+    scored = [(library.passage(n).id, score) for n, score in search.scored]
     assert scored == [("salt", 2.0), ("oil", 2.0)]  # the knife shares no word
-    assert len(retriever.scored("pasta water", 1)) == 1
+    assert len(retriever.search("pasta water", 1, 1).scored) == 1

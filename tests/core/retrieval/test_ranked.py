@@ -18,7 +18,7 @@ from tests.helpers import BUNDLED_LESSONS, KNIFE_LESSONS, PROJECT_ROOT, library_
 from tests.helpers import cjk_library as cjk
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.library.library import Library
-from tui_assistant.core.retrieval.confidence import ConfidenceModel
+from tui_assistant.core.retrieval.confidence import ConfidenceModel, Logistic
 from tui_assistant.core.retrieval.keyword import KeywordRetriever
 from tui_assistant.core.retrieval.ranked import RankedRetriever
 from tui_assistant.core.retrieval.types import TIE, Evidence, NoEvidence
@@ -44,9 +44,8 @@ def retriever(*passages: Passage) -> RankedRetriever:
 
 
 # Sure of every best passage: for tests of what the ranking puts first.
-ALWAYS_SURE = ConfidenceModel(
-    names=(), coefficients=(), intercept=10.0, answer_at=0.5, close_at=0.1
-)
+CERTAIN = Logistic(names=(), coefficients=(), intercept=10.0)
+ALWAYS_SURE = ConfidenceModel(sure=CERTAIN, offer=CERTAIN, answer_at=0.5, close_at=0.1)
 
 
 def answer(ranked: RankedRetriever, question: str) -> str | None:
@@ -232,6 +231,27 @@ def test_question_framing_words_do_not_count_in_ranked(make_library: MakeLibrary
     assert evidence.matched_words == ("knif", "block")
 
 
+NOTES = {
+    "boiler": ("Boiler", "Bleed the radiators each autumn and check the pressure gauge."),
+    "garden": ("Garden", "Water the tomatoes every morning in summer and mulch the beds."),
+    "bicycle": (
+        "Bicycle",
+        "Oil the bicycle chain every 300 kilometres, and wipe off the excess oil.",
+    ),
+}
+
+
+def test_a_small_notes_folder_answers_a_plainly_worded_question(
+    make_library: MakeLibrary,
+) -> None:
+    _, ranked = retrievers(make_library(NOTES))
+    # "often" is in no note; it frames the question rather than naming its subject.
+    evidence = ranked.retrieve("How often should I oil my bicycle chain?")
+    assert isinstance(evidence, Evidence) and evidence.passage.id == "bicycle"
+    refusal = ranked.retrieve("How do I change the oil in my car engine?")
+    assert isinstance(refusal, NoEvidence) and not refusal.ambiguous
+
+
 def test_ranked_never_reads_library_files(monkeypatch: pytest.MonkeyPatch) -> None:
     passages = [
         Passage(passage_id, title, text, f"nowhere/{passage_id}.md")
@@ -339,13 +359,13 @@ def test_keyword_results_on_a_fixture_are_unchanged(make_library: MakeLibrary) -
 def test_scored_gives_the_best_passages_by_bm25f_best_first_also_when_refused() -> None:
     ranked = retriever(*KITCHEN_PASSAGES)
     question = "boiling eggs for seven minutes"
-    scored = ranked.scored(question, 3)
+    scored = ranked.search(question, 1, 3).scored
     assert ranked.library.passage(scored[0][0]).id == answer(ranked, question) == "boil"
     assert [score for _, score in scored] == sorted((s for _, s in scored), reverse=True)
     tie = retriever(passage("a", "Eggs", "Boil them."), passage("b", "Eggs", "Boil them."))
     assert isinstance(tie.retrieve("boil eggs"), NoEvidence)
-    assert len(tie.scored("boil eggs", 5)) == 2
-    assert tie.scored("zebra quantum", 5) == []
+    assert len(tie.search("boil eggs", 1, 5).scored) == 2
+    assert tie.search("zebra quantum", 1, 5).scored == ()
 
 
 # -- languages written without spaces ----------------------------------------------

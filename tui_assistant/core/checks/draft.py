@@ -20,9 +20,13 @@ from dataclasses import dataclass
 
 from tui_assistant.core.checks.answer import check_plain_answer
 from tui_assistant.core.checks.citations import CITATION_MARKER, NOT_GIVEN, cited_in
-from tui_assistant.core.checks.quotes import find_quote, quoted_spans
+from tui_assistant.core.checks.quotes import MAX_QUOTE_CHARS, find_quote, quoted_spans
 from tui_assistant.core.checks.support import check_support
-from tui_assistant.core.documents.passage import Passage
+from tui_assistant.core.display_text import shortened
+from tui_assistant.core.documents.passage import Passage, location
+from tui_assistant.core.library.library import Library
+from tui_assistant.core.outcome import Quote
+from tui_assistant.core.retrieval.types import question_keys
 
 # Looks a passage up by id; None when the library has no such passage.
 PassageLookup = Callable[[str], Passage | None]
@@ -37,16 +41,23 @@ class CitedId:
     known: bool
 
 
+# Where a quote stands in the library, whatever it cites: the passage it is in, with
+# the file lines of the quoted words; None when it stands nowhere.
+QuoteLocator = Callable[[str], tuple[Passage, Quote] | None]
+
+
 @dataclass(frozen=True, slots=True)
 class CheckedQuote:
     """One quote of the draft as written, and where it stands: the passage and the
-    file lines, or `found` False (then `passage_id` is the passage it cites, if any)."""
+    file lines, or `found` False (then `passage_id` is the passage it cites, if any,
+    and `elsewhere` the passage and lines where it does stand, if anywhere)."""
 
     text: str
     passage_id: str | None
     found: bool
     line: int | None = None
     end_line: int | None = None
+    elsewhere: tuple[Passage, Quote] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +69,12 @@ class DraftCheck:
     problems: tuple[str, ...]
 
 
-def check_draft(answer: str, lookup: PassageLookup) -> DraftCheck:
+def check_draft(
+    answer: str, lookup: PassageLookup, locate: QuoteLocator | None = None
+) -> DraftCheck:
     """The verdict on `answer`, each citation and each quote, against the library
-    that `lookup` reads."""
+    that `lookup` reads; a quote not in the passage it cites is looked for in the
+    whole library with `locate`, so the draft can cite where it really is."""
     cited_ids = list(dict.fromkeys(cited_in(answer)))
     cited = {id_: passage for id_ in cited_ids if (passage := lookup(id_)) is not None}
     citations = tuple(CitedId(id_, id_ in cited) for id_ in cited_ids)
@@ -75,7 +89,7 @@ def check_draft(answer: str, lookup: PassageLookup) -> DraftCheck:
         for c in citations
         if not c.known
     )
-    quotes = tuple(_check_quote(text, cites, cited) for text, cites in _spans(answer))
+    quotes = tuple(_check_quote(text, cites, cited, locate) for text, cites in _spans(answer))
     for quote in quotes:
         if not quote.found:
             where = (
@@ -83,7 +97,14 @@ def check_draft(answer: str, lookup: PassageLookup) -> DraftCheck:
                 if quote.passage_id
                 else "a cited passage"
             )
-            problems.append(f'quote "{_shown(quote.text)}" is not in {where}')
+            problem = f'quote "{_shown(quote.text)}" is not in {where}'
+            if quote.elsewhere is not None:
+                passage, found = quote.elsewhere
+                problem += (
+                    f"; found at {location(passage.source_path, found.line, found.end_line)},"
+                    f" passage {passage.id}"
+                )
+            problems.append(problem)
     if not verdict.accepted and not problems:
         # Blank, no citation, a marker not written exactly, too many or too long quotes.
         problems.append(_citation_problem(answer, verdict.problem))
@@ -109,15 +130,45 @@ def _spans(answer: str) -> list[tuple[str, tuple[str, ...]]]:
     return [(span.text, span.cites) for span in quoted_spans(answer)]
 
 
-def _check_quote(text: str, cites: tuple[str, ...], cited: dict[str, Passage]) -> CheckedQuote:
+def _check_quote(
+    text: str, cites: tuple[str, ...], cited: dict[str, Passage], locate: QuoteLocator | None
+) -> CheckedQuote:
     """Where one quote stands among the passages it cites (the rule of `check_quotes`:
-    all of them must be known, and it must stand in one)."""
+    all of them must be known, and it must stand in one), else in the library."""
     if cites and all(id_ in cited for id_ in cites):
         for id_ in cites:
             found = find_quote(text, cited[id_])
             if found is not None:
                 return CheckedQuote(text, id_, True, found.line, found.end_line)
-    return CheckedQuote(text, cites[0] if len(cites) == 1 else None, False)
+    elsewhere = locate(text) if locate is not None else None
+    return CheckedQuote(text, cites[0] if len(cites) == 1 else None, False, elsewhere=elsewhere)
+
+
+def quote_locator(library: Library) -> QuoteLocator:
+    """Where a quote stands in `library`: the first passage, in library order, that holds
+    it. Only passages whose text holds every content word of the quote are read."""
+
+    def locate(text: str) -> tuple[Passage, Quote] | None:
+        if len(text) > MAX_QUOTE_CHARS:
+            return None
+        index = library.index
+        keys = question_keys(text, index.key)
+        if not keys:
+            return None  # no word to look it up by
+        holding: set[int] | None = None
+        for postings in sorted((index.body(key).numbers for key in keys), key=len):
+            holding = set(postings) if holding is None else holding.intersection(postings)
+            if not holding:
+                return None
+        assert holding is not None
+        for number in sorted(holding, key=library.positions.__getitem__):
+            passage = library.passage(number)
+            found = find_quote(text, passage)
+            if found is not None:
+                return passage, found
+        return None
+
+    return locate
 
 
 def _citation_problem(answer: str, problem: str | None) -> str:
@@ -137,5 +188,4 @@ def _citation_problem(answer: str, problem: str | None) -> str:
 
 
 def _shown(text: str) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= _SHOWN_CHARS else flat[: _SHOWN_CHARS - 1] + "…"
+    return shortened(" ".join(text.split()), _SHOWN_CHARS)

@@ -1,18 +1,15 @@
 """The quote check: every quote in a model answer must stand in the passage it cites.
 
 Pure and total. A *quote* is text on one line of the answer in straight or curly
-double quotes or guillemets (`text.quoted_strings`, the one quote grammar). It quotes
+double quotes or guillemets (`normalise.quoted_strings`, the one quote grammar). It quotes
 the passage named by the first `[source:ID]` marker after it in the same sentence, else
 by the last marker before it in that sentence; a quote in a sentence without a marker
 must stand in one of the passages the answer cites anywhere. Single quotes are not
 quotes (they are far more often apostrophes).
 
-"Stands in" is compared after normalising both sides the same way: case, runs of
-whitespace, quote characters (straight and curly, single and double are all one),
-dashes, and Markdown markup (emphasis `*` `_`, backticks, `[text](url)` read as its
-text, heading `#`s, list bullets, `>` of block quotes, HTML comments). Punctuation at
-a quote's edges is the writer's and is ignored. Nothing else is forgiven: no
-ellipsis joining two pieces, no changed word.
+"Stands in" is compared after normalising both sides the one way every check does
+(`normalise.flatten`: case, whitespace, quote marks, dashes and Markdown markup do not
+count). Punctuation at a quote's edges is the writer's and is ignored.
 
 A structured answer's (id, quote) pairs are checked as they are (`answers`); only
 plain text is read by these rules.
@@ -23,12 +20,11 @@ passage's own words, so no text of the model's reaches the outcome as a quote.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tui_assistant.core.checks.citations import CITATION_MARKER, cited_in
-from tui_assistant.core.checks.normalise import quoted_strings
+from tui_assistant.core.checks.normalise import EDGE_PUNCTUATION, flatten, quoted_strings
 from tui_assistant.core.checks.support import split_sentences
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Quote
@@ -40,24 +36,6 @@ NOT_IN_PASSAGE = "a quote is not in the passage it cites"
 NOT_SENT = "a quote cites a passage it was not given"
 TOO_MANY = f"more than {MAX_QUOTES} quotes"
 TOO_LONG = f"a quote is longer than {MAX_QUOTE_CHARS:,} characters"
-
-_EDGE_PUNCTUATION = " \t.,;:!?…"
-
-_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
-_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")
-_LINE_MARKUP = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:#{1,6}[ \t]+|[-*+•][ \t]+|\d+[.)][ \t]+)?", re.M)
-_EMPHASIS = frozenset("*_`")
-_SAME = str.maketrans(
-    {
-        # Straight, curly, low, reversed and prime quote marks, single and double.
-        **dict.fromkeys(
-            '"\u201c\u201d\u201e\u201f\u00ab\u00bb\u2018\u2019\u201a\u201b\u2032\u2033', "'"
-        ),
-        # Hyphen, non-breaking hyphen, figure, en, em and bar dashes, minus sign.
-        **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"),
-        "…": "...",
-    }
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +67,7 @@ def quoted_spans(answer: str, also_cited: Sequence[str] = ()) -> list[QuotedSpan
     for sentence in split_sentences(answer):
         markers = [(match.start(), match.group(1)) for match in CITATION_MARKER.finditer(sentence)]
         for quoted in quoted_strings(sentence):
-            text = quoted.inner.strip(_EDGE_PUNCTUATION)
+            text = quoted.words
             if not text:
                 continue
             after = [id_ for start, id_ in markers if start >= quoted.end]
@@ -133,7 +111,7 @@ def find_quote(quote: str, passage: Passage) -> Quote | None:
     """Where `quote` stands in `passage`'s text (normalised as above), as a `Quote` with
     the passage's own words and the file lines they span; None if it is not there or
     normalises to nothing."""
-    wanted, _ = flatten(quote.strip(_EDGE_PUNCTUATION))
+    wanted, _ = flatten(quote.strip(EDGE_PUNCTUATION))
     if not wanted:
         return None
     flat, origin = flatten(passage.text)
@@ -157,37 +135,3 @@ def first_text_line(passage: Passage) -> int:
     line from its first to `end_line`, so it is counted back from there.
     """
     return max(passage.line, passage.end_line - passage.text.count("\n"))
-
-
-def flatten(text: str) -> tuple[str, list[int]]:
-    """`text` normalised for comparing quotes, and for each character of the result
-    the index in `text` it comes from."""
-    dropped = bytearray(len(text))
-
-    def drop(start: int, end: int) -> None:
-        dropped[start:end] = b"\x01" * (end - start)
-
-    for match in _HTML_COMMENT.finditer(text):
-        drop(*match.span())
-    for match in _LINK.finditer(text):
-        drop(match.start(), match.start(1))
-        drop(match.end(1), match.end())
-    for match in _LINE_MARKUP.finditer(text):
-        drop(*match.span())
-    flat: list[str] = []
-    origin: list[int] = []
-    for index, character in enumerate(text):
-        if dropped[index] or character in _EMPHASIS:
-            continue
-        if character.isspace():
-            if flat and flat[-1] != " ":
-                flat.append(" ")
-                origin.append(index)
-            continue
-        for piece in character.translate(_SAME).casefold():
-            flat.append(piece)
-            origin.append(index)
-    if flat and flat[-1] == " ":
-        flat.pop()
-        origin.pop()
-    return "".join(flat), origin

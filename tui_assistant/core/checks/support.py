@@ -13,8 +13,10 @@ and its verdict can be explained to a reader:
   the passage (the value is measured by `scripts/measure_support_threshold.py`);
 - every number in any sentence must occur in the passage: a changed quantity keeps almost
   all of a sentence's words, so only an exact check catches it;
-- every quoted string (the one quote grammar, `text.quoted_strings`) of `MIN_QUOTE_CHARS`
-  or more characters must occur in the passage verbatim, ignoring case and whitespace.
+- every quoted string (the one quote grammar, `normalise.quoted_strings`) of
+  `MIN_QUOTE_CHARS` or more characters must occur in the passage, both sides normalised
+  as every check normalises them (`normalise.flat`: case, whitespace, quote marks,
+  dashes and Markdown markup do not count).
 
 The number and quote checks apply to short sentences too: they are exact, so they do not
 suffer from the small sample that makes an overlap ratio meaningless ("About 20 grams."
@@ -32,7 +34,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tui_assistant.core.checks.citations import cited_in, strip_citations
-from tui_assistant.core.checks.normalise import quoted_strings
+from tui_assistant.core.checks.normalise import flat, quoted_strings
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import SupportReport
 from tui_assistant.core.words import normalise, normalise_distinct, stem
@@ -146,7 +148,7 @@ class CheckedPassage:
         return cls(
             keys=normalise_distinct(text),
             numbers=frozenset(numbers_in(text, _PASSAGE_NUMBER_WORD)),
-            flat_text=_flatten(text),
+            flat_text=flat(text),
         )
 
     @classmethod
@@ -203,9 +205,7 @@ def judge_sentences(
         if len(content) >= MIN_JUDGED_WORDS:
             coverage = sum(key in passage.keys for key in content) / len(content)
         missing_numbers = tuple(number for number in numbers if number not in passage.numbers)
-        missing_quotes = tuple(
-            quote for quote in quotes if _flatten(quote) not in passage.flat_text
-        )
+        missing_quotes = tuple(quote for quote in quotes if flat(quote) not in passage.flat_text)
         supported = (
             (coverage is None or coverage >= threshold)
             and not missing_numbers
@@ -231,6 +231,11 @@ def split_sentences(answer: str) -> list[str]:
     a list marker is left out, and a quoted string is never split. A citation marker
     that follows a sentence's full stop ("... boil. [source:id]") belongs to it.
     """
+    return [answer[start:end] for start, end in sentence_spans(answer)]
+
+
+def sentence_spans(answer: str) -> list[tuple[int, int]]:
+    """Where each of `split_sentences(answer)` stands in `answer`: (start, end) offsets."""
     spans: list[tuple[int, int]] = []
     offset = 0
     for line in answer.splitlines(keepends=True):
@@ -247,7 +252,7 @@ def split_sentences(answer: str) -> list[str]:
             start = end
         _add_span(spans, answer, offset + start, offset + len(line))
         offset += len(line)
-    return [answer[start:end] for start, end in spans]
+    return spans
 
 
 def _known(ids: list[str], by_id: Mapping[str, CheckedPassage]) -> list[str]:
@@ -301,13 +306,6 @@ def quotes_in(text: str) -> list[str]:
     """Quoted strings of `text` long enough to be checked verbatim."""
     quotes: list[str] = []
     for quoted in quoted_strings(text):
-        # Punctuation at a quote's edges is often the writer's, not the source's.
-        inner = quoted.inner.strip(" \t.,;:!?")
-        if len(inner) >= MIN_QUOTE_CHARS:
-            quotes.append(inner)
+        if len(quoted.words) >= MIN_QUOTE_CHARS:
+            quotes.append(quoted.words)
     return quotes
-
-
-def _flatten(text: str) -> str:
-    """Case, whitespace and apostrophe style do not count for a verbatim quote."""
-    return " ".join(text.casefold().replace("\u2019", "'").replace("\u2018", "'").split())

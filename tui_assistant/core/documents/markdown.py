@@ -24,7 +24,9 @@ from tui_assistant.core.documents.markdown_inline import (
     plain_inline,
     without_comments,
 )
+from tui_assistant.core.documents.markdown_text import shown_lines
 from tui_assistant.core.documents.passage import (
+    MINOR_HEADING,
     Document,
     HeadingPath,
     Lines,
@@ -46,21 +48,27 @@ def split_markdown(relative_path: str, text: str) -> Document:
     """The title and passages of one Markdown document (`text` already decoded)."""
     lines = file_lines(text)
     title, body_start = _front_matter_title(lines)
-    sections = list(_sections(lines, body_start))
-    level_one_title = None
-    if title is None:
-        title = level_one_title = next(
-            (section.path[-1] for section in sections if section.level == 1), None
-        )
-    if title is None:
-        title = file_title(relative_path)
-    kept = (
+    fences: dict[int, int] = {}
+    sections = [
         section
-        for section in sections
+        for section in _sections(lines, body_start, fences)
         # A banner or a maintainers' note before the first heading is not a passage.
         if section.heading_line is not None or not _only_markup(section.lines)
-    )
-    return document_from_sections(title, level_one_title, kept)
+    ]
+    for section in sections:
+        section.lines = shown_lines(section.lines, fences)
+    level_one_title = None
+    if title is None:
+        title = level_one_title = _heading_title(sections)
+    if title is None:
+        title = file_title(relative_path)
+    return document_from_sections(title, level_one_title, sections)
+
+
+def _heading_title(sections: list[Section]) -> str | None:
+    """The heading that names the document: its first level-1 heading."""
+    level_one = next((section for section in sections if section.level == 1), None)
+    return level_one.path[-1] if level_one is not None else None
 
 
 def _front_matter_title(lines: list[str]) -> tuple[str | None, int]:
@@ -113,13 +121,14 @@ def _heading_text(raw: str) -> str | None:
     return text or None
 
 
-def _sections(lines: list[str], start: int) -> Iterator[Section]:
+def _sections(lines: list[str], start: int, fences: dict[int, int]) -> Iterator[Section]:
     """The document's sections in order: headings of levels 1-3 outside code fences
     and comments, with comments left out of the text (their lines stay, emptied, so
-    line numbers hold)."""
+    line numbers hold). `fences` gets the first and last line of each code fence."""
     section = Section(heading_line=None, level=0, path=())
     headings = HeadingPath()
     fence: str | None = None
+    fence_start = 0
     in_comment = False
     for index in range(start, len(lines)):
         line = lines[index]
@@ -128,6 +137,7 @@ def _sections(lines: list[str], start: int) -> Iterator[Section]:
             found = _FENCE.match(line)
             if found and found.group(1).startswith(fence) and not found.group(2).strip():
                 fence = None
+                fences[fence_start] = number
             section.lines.append((number, line))
             continue
         inside_comment = in_comment
@@ -140,16 +150,21 @@ def _sections(lines: list[str], start: int) -> Iterator[Section]:
         found = _FENCE.match(line)
         if found and not (found.group(1)[0] == "`" and "`" in found.group(2)):
             fence = found.group(1)
+            fence_start = number
+            fences[number] = len(lines)  # until it is closed: to the end
             section.lines.append((number, line))
             continue
         heading = _HEADING.match(line)
         text = _heading_text(heading.group(2) or "") if heading else None
         if heading is None or text is None:
+            if MINOR_HEADING.match(line):
+                section.breaks.add(number)
             section.lines.append((number, line))
             continue
         yield section
         level = len(heading.group(1))
-        section = Section(heading_line=number, level=level, path=headings.enter(level, text))
+        path = headings.enter(level, text)
+        section = Section(heading_line=number, level=level, path=path, heading=(number, text))
     yield section
 
 

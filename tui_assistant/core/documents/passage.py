@@ -11,16 +11,18 @@ text (`plaintext.py`). Each kind finds its sections; what follows is shared:
 - a passage's title is the document title and its heading path joined by
   `TITLE_SEPARATOR` (`File system › Promises API`), its id the document id plus
   `#` and a slug of its heading (none for the document's first passage), and its
-  `line`/`end_line` the 1-based lines it spans in the file.
+  `line`/`end_line` the 1-based lines it spans in the file;
+- a passage's text is its lines as the page shows them (each kind renders its own
+  markup), one line of text for each line of the file, so a quote found on the text's
+  third line stands on the passage's third line of text in the file.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 MAX_PASSAGE_CHARS = 4000
 TITLE_SEPARATOR = " \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} "
@@ -31,7 +33,7 @@ DOCUMENT_KINDS = ("md", "rst", "txt")
 _SUFFIXES = ((".rst.txt", "rst"), (".md", "md"), (".rst", "rst"), (".txt", "txt"))
 
 _TITLE_SEPARATORS = (" - ", " \N{EN DASH} ", " \N{EM DASH} ", ": ", " | ")
-_MINOR_HEADING = re.compile(r"^ {0,3}#{4,6}(?:[ \t]|$)")
+MINOR_HEADING = re.compile(r"^ {0,3}#{4,6}(?:[ \t]|$)")  # Markdown's `####` to `######`
 _NOT_ID_CHARACTERS = re.compile(r"[^a-z0-9/]+")
 _NOT_SLUG_CHARACTERS = re.compile(r"[^a-z0-9]+")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -41,7 +43,7 @@ Lines = list[tuple[int, str]]  # (1-based line number, line) pairs of a file
 
 class PassageFields:
     """What a passage and the library's record of one share: where it stands, written
-    once for both (`location`, `to_json`)."""
+    once for both (`location`; as JSON, `record.PassageRef`)."""
 
     __slots__ = ()
     id: str
@@ -49,21 +51,12 @@ class PassageFields:
     source_path: str
     line: int
     end_line: int
+    library: str
 
     @property
     def location(self) -> str:
         """`source_path:line–end_line` (`lessons/pasta-water.md:1–11`)."""
         return location(self.source_path, self.line, self.end_line)
-
-    def to_json(self) -> dict[str, Any]:
-        """The passage as JSON output shows it (`passages --json`, `ask --json`)."""
-        return {
-            "id": self.id,
-            "title": self.title,
-            "source_path": self.source_path,
-            "line": self.line,
-            "end_line": self.end_line,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +69,8 @@ class Passage(PassageFields):
     source_path: str
     line: int = 1
     end_line: int = 1
+    # The name of the library it belongs to.
+    library: str = ""
 
 
 def line_range(line: int, end_line: int) -> str:
@@ -158,7 +153,13 @@ def document_id(relative_path: str) -> str:
 
 def slug(text: str) -> str:
     """A heading as an id part: `fsPromises.readFile(path)` -> `fspromises-readfile-path`."""
-    return _NOT_SLUG_CHARACTERS.sub("-", _ascii_lower(text)).strip("-") or "section"
+    return bare_slug(text) or "section"
+
+
+def bare_slug(text: str) -> str:
+    """`text` lower-cased without accents, every run of characters other than `a-z` and
+    `0-9` one `-`, none at the ends; "" when nothing is left."""
+    return _NOT_SLUG_CHARACTERS.sub("-", _ascii_lower(text)).strip("-")
 
 
 def _ascii_lower(text: str) -> str:
@@ -190,6 +191,11 @@ class Section:
     level: int  # its heading's level (1-3); 0 before the first heading
     path: tuple[str, ...]  # plain heading texts from level 1 down to this one
     lines: Lines = field(default_factory=list)  # its text (the heading left out)
+    # Its heading as a line of text (line number, plain words), for when the title
+    # cannot say it.
+    heading: tuple[int, str] | None = None
+    # Lines where a deeper heading starts (`####`): where a long section is cut first.
+    breaks: set[int] = field(default_factory=set)
 
 
 class HeadingPath:
@@ -210,16 +216,20 @@ def document_from_sections(
 ) -> Document:
     """The document's passages: each section cut to size, titled and anchored.
 
-    `level_one_title` is the level-1 heading that named the document, if one did: it
-    is the title already, so it is not repeated in its sections' titles. A section with
-    no text makes no passage.
+    `level_one_title` is the heading that named the document, if one did: it is the
+    title already, so it is not repeated in its sections' titles. A section with no text
+    makes no passage. Section lines are text as shown, one for each line of the file, so
+    a passage's text spans exactly its lines from its first text line to `end_line`.
     """
     drafts: list[PassageDraft] = []
-    anchors = _UniqueAnchors()
+    heading_of_first: tuple[int, str] | None = None
+    anchors = UniqueIds()
     for section in sections:
-        chunks = list(cut(section.lines))
+        chunks = list(cut(section.lines, section.breaks))
         if not chunks:
             continue
+        if not drafts:
+            heading_of_first = section.heading
         heading_path = list(section.path)
         if heading_path and _named_by(title, level_one_title, heading_path[0]):
             heading_path = heading_path[1:]
@@ -239,8 +249,17 @@ def document_from_sections(
                 )
             )
     if len(drafts) == 1 and drafts[0].title != title:
+        # The only passage has the document title; its own heading, which the title
+        # does not say, opens its text.
         only = drafts[0]
-        drafts[0] = PassageDraft(only.anchor, title, only.text, only.line, only.end_line)
+        text = only.text
+        if heading_of_first is not None:
+            number, words = heading_of_first
+            first_text_line = only.end_line - text.count("\n")
+            opened = words + "\n" * (first_text_line - number) + text
+            if number < first_text_line and words != title and len(opened) <= MAX_PASSAGE_CHARS:
+                text = opened
+        drafts[0] = PassageDraft(only.anchor, title, text, only.line, only.end_line)
     return Document(title=title, passages=tuple(drafts))
 
 
@@ -262,24 +281,26 @@ def join_title(title: str, heading_path: Iterable[str]) -> str:
     return TITLE_SEPARATOR.join(parts)
 
 
-class _UniqueAnchors:
-    """Anchors of one document; a repeat gets `-2`, `-3`, ..."""
+class UniqueIds:
+    """Ids that must differ (a document's anchors, a library's documents): one already
+    taken gets `-2`, `-3`, ..."""
 
     def __init__(self) -> None:
         self._taken: set[str] = set()
 
-    def take(self, anchor: str) -> str:
-        candidate, number = anchor, 1
+    def take(self, wanted: str) -> str:
+        candidate, number = wanted, 1
         while candidate in self._taken:
             number += 1
-            candidate = f"{anchor}-{number}"
+            candidate = f"{wanted}-{number}"
         self._taken.add(candidate)
         return candidate
 
 
-def cut(lines: Lines) -> Iterator[Lines]:
+def cut(lines: Lines, breaks: Container[int] = ()) -> Iterator[Lines]:
     """A section's lines in chunks of at most MAX_PASSAGE_CHARS of text, blank edges
-    trimmed, cut between paragraphs where possible, else between lines."""
+    trimmed: cut before a deeper heading (a line of `breaks`) where a whole subsection
+    fits, else between paragraphs, else between lines."""
     lines = trimmed(lines)
     if not lines:
         return
@@ -287,13 +308,33 @@ def cut(lines: Lines) -> Iterator[Lines]:
         yield lines
         return
     chunk: Lines = []
-    for unit in _units(lines):
-        if _length(chunk) and _length(chunk + unit) > MAX_PASSAGE_CHARS:
-            yield trimmed(chunk)
-            chunk = []
-        chunk += unit
+    for block in _blocks(lines, breaks):
+        if _length(chunk + block) <= MAX_PASSAGE_CHARS:
+            chunk += block
+            continue
+        if _length(block) <= MAX_PASSAGE_CHARS and trimmed(chunk):
+            yield trimmed(chunk)  # the subsection starts the next passage whole
+            chunk = list(block)
+            continue
+        for unit in _units(block):
+            if _length(chunk) and _length(chunk + unit) > MAX_PASSAGE_CHARS:
+                yield trimmed(chunk)
+                chunk = []
+            chunk += unit
     if trimmed(chunk):
         yield trimmed(chunk)
+
+
+def _blocks(lines: Lines, breaks: Container[int]) -> Iterator[Lines]:
+    """The lines in runs that each start at a deeper heading (the first run excepted)."""
+    block: Lines = []
+    for number, line in lines:
+        if number in breaks and block:
+            yield block
+            block = []
+        block.append((number, line))
+    if block:
+        yield block
 
 
 def _units(lines: Lines) -> Iterator[Lines]:
@@ -302,7 +343,7 @@ def _units(lines: Lines) -> Iterator[Lines]:
     as its lines; a line over the limit in parts."""
     held: Lines = []
     for paragraph in paragraphs(lines):
-        if _MINOR_HEADING.match(paragraph[0][1]) and len(trimmed(paragraph)) == 1:
+        if MINOR_HEADING.match(paragraph[0][1]) and len(trimmed(paragraph)) == 1:
             held += paragraph
             continue
         paragraph = held + paragraph

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from tui_assistant.core.display_text import one_line
+from tui_assistant.core.display_text import one_line, shortened
 from tui_assistant.core.documents.passage import (
     Document,
     Section,
@@ -26,7 +26,6 @@ from tui_assistant.core.documents.passage import (
 
 MAX_TITLE_CHARS = 100
 MAX_LABEL_CHARS = 60
-ELLIPSIS = "\u2026"
 
 
 def split_plain_text(relative_path: str, text: str) -> Document:
@@ -51,11 +50,3 @@ def split_plain_text(relative_path: str, text: str) -> Document:
 
 def _has_words(line: str) -> bool:
     return any(character.isalnum() for character in line)
-
-
-def shortened(text: str, limit: int) -> str:
-    """`text` in at most `limit` characters, cut at a space and marked with `…`."""
-    if len(text) <= limit:
-        return text
-    cut = text.rfind(" ", 0, limit)
-    return text[: cut if cut > 0 else limit - 1].rstrip() + ELLIPSIS

@@ -1,29 +1,36 @@
 """reStructuredText documents (`*.rst`, Sphinx's `*.rst.txt`), split at section titles.
 
-docutils parses the document, and only to find its sections: which title lines are
-titles, and of what level (the order in which underline styles first appear, as
-docutils counts them). It runs safely: `file_insertion_enabled` and `raw_enabled`
-off, so `include`, `raw` and `csv-table :file:`/`:url:` read nothing; no
-configuration file is read; no message is printed. Unknown directives and roles
-(Sphinx's) are only parsed, never run.
+docutils parses the document: which title lines are titles, and of what level (the
+order in which underline styles first appear, as docutils counts them), and what its
+inline markup shows. It runs safely: `file_insertion_enabled` and `raw_enabled` off, so
+`include`, `raw` and `csv-table :file:`/`:url:` read nothing; no configuration file is
+read; no transform runs; no message is printed. Sphinx's directives and roles are read
+as text (`rst_text.py`), never run.
 
 - sections of the first three levels start a passage; deeper ones stay inside it;
-- a passage's text is the reStructuredText source of its section (title and its
-  underline left out), so what is shown, quoted and cited is what the file says, line
-  for line; a passage starts at its title's line (the overline, for an overlined title);
+- a passage's text is its section as the page reads (`rst_text.shown_lines`): roles,
+  references and literals as their words, directives as their words and code, labels,
+  targets and comments as empty lines, one line for each line of the file, so quotes
+  are found on the file's lines; the title and its underline are left out;
+- a passage starts at its title's line (the overline, for an overlined title), or at
+  the labels (`.. _name:`) and file-wide metadata (`:orphan:`) right above it, which
+  belong to it;
 - the document title is the first level-1 title, else the file name.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
-import re
 from dataclasses import dataclass
+from functools import cache
 
-from docutils import nodes
-from docutils.core import publish_doctree
+from docutils import frontend, nodes
+from docutils.parsers.rst import Parser
+from docutils.utils import new_document
 
 from tui_assistant.core.display_text import one_line
+from tui_assistant.core.documents import rst_text
 from tui_assistant.core.documents.passage import (
     Document,
     HeadingPath,
@@ -34,8 +41,6 @@ from tui_assistant.core.documents.passage import (
 )
 
 MAX_SECTION_LEVEL = 3
-_ROLE = re.compile(r"^:[\w.+:-]+:`(.+)`$", re.DOTALL)
-_LABELLED = re.compile(r"^(.+?)\s*<[^<>]+>$", re.DOTALL)
 
 logger = logging.getLogger(__name__)
 
@@ -43,12 +48,9 @@ logger = logging.getLogger(__name__)
 _SAFE_SETTINGS: dict[str, object] = {
     "file_insertion_enabled": False,  # `include`, `csv-table :file:`, `raw :url:`...
     "raw_enabled": False,
-    "_disable_config": True,  # no docutils.conf read from disk
     "report_level": 5,  # no message reported ...
     "halt_level": 5,  # ... and none stops the parse
     "warning_stream": False,
-    "doctitle_xform": False,  # keep a lone top section a section, as written
-    "sectsubtitle_xform": False,
     "syntax_highlight": "none",  # code blocks are never highlighted: no Pygments run
 }
 
@@ -58,48 +60,89 @@ class _Title:
     start: int  # 1-based line where the title starts (its overline, if it has one)
     underline: int  # 1-based line of its underline
     level: int
-    text: str
+    node: nodes.title
+
+    @property
+    def text_line(self) -> int:
+        return self.underline - 1
 
 
 def split_rst(relative_path: str, text: str) -> Document:
     """The title and passages of one reStructuredText document (`text` decoded)."""
     lines = file_lines(text)
-    titles = _titles("\n".join(lines), lines)
+    tree = _parse("\n".join(lines))
+    titles = _titles(tree, lines) if tree is not None else []
+    substitutions = rst_text.substitutions(tree) if tree is not None else {}
+    unlabelled = rst_text.Names(substitutions, {})
+    texts = [
+        one_line(rst_text.inline_text(title.node, unlabelled)) or "section" for title in titles
+    ]
+    starts, labels = _heading_starts(lines, titles, texts)
+    shown = rst_text.shown_lines(lines, tree, rst_text.Names(substitutions, labels))
+    # Titles below the third level stay in their passage's text: a long one is cut there.
+    opening = {start: index for index, start in enumerate(starts)}
+    breaks = {
+        start
+        for start, title in zip(starts, titles, strict=True)
+        if title.level > MAX_SECTION_LEVEL
+    }
     sections = []
     current = Section(heading_line=None, level=0, path=())
     headings = HeadingPath()
-    next_title = 0
     number = 1
     while number <= len(lines):
-        if next_title < len(titles) and titles[next_title].start == number:
-            title = titles[next_title]
-            next_title += 1
+        index = opening.get(number)
+        if index is not None and titles[index].level <= MAX_SECTION_LEVEL:
+            title, title_text = titles[index], texts[index]
             sections.append(current)
-            path = headings.enter(title.level, title.text)
-            current = Section(heading_line=title.start, level=title.level, path=path)
+            current = Section(
+                heading_line=number,
+                level=title.level,
+                path=headings.enter(title.level, title_text),
+                heading=(title.text_line, title_text),
+            )
             number = title.underline + 1
             continue
-        current.lines.append((number, lines[number - 1]))
+        if number in breaks:
+            current.breaks.add(number)
+        current.lines.append((number, shown[number - 1]))
         number += 1
     sections.append(current)
-    level_one_title = next((title.text for title in titles if title.level == 1), None)
+    level_one_title = next(
+        (text for title, text in zip(titles, texts, strict=True) if title.level == 1), None
+    )
     document_title = level_one_title or file_title(relative_path)
     return document_from_sections(document_title, level_one_title, sections)
 
 
-def _titles(text: str, lines: list[str]) -> list[_Title]:
-    """The titles of sections of levels 1-3, in order, with the lines they take."""
+@cache
+def _settings() -> frontend.Values:
+    settings = frontend.get_default_settings(Parser)
+    for key, value in _SAFE_SETTINGS.items():
+        setattr(settings, key, value)
+    return settings
+
+
+def _parse(text: str) -> nodes.document | None:
+    """The document's doctree, as docutils' parser alone reads it; None when it cannot."""
+    document = new_document("<rst>", copy.copy(_settings()))
     try:
-        tree = publish_doctree(text, settings_overrides=_SAFE_SETTINGS)
+        rst_text.register_unknown(rst_text.directive_names(text))
+        Parser().parse(text, document)
     except Exception as error:  # a document docutils cannot parse
         logger.debug("reStructuredText not parsed (%s); read as one section", error)
-        return []
+        return None
+    return document
+
+
+def _titles(tree: nodes.document, lines: list[str]) -> list[_Title]:
+    """The titles of sections, in order, with the lines they take."""
     found: list[_Title] = []
     previous_end = 0
     for section in tree.findall(nodes.section):
         level = _depth(section)
         title = section.next_node(nodes.title)
-        if level > MAX_SECTION_LEVEL or title is None or title.parent is not section:
+        if title is None or title.parent is not section:
             continue
         underline = title.line
         if underline is None or not 2 <= underline <= len(lines):
@@ -109,30 +152,39 @@ def _titles(text: str, lines: list[str]) -> list[_Title]:
             start -= 1
         if start <= previous_end:
             continue  # not where docutils says: leave it in the text
-        found.append(_Title(start, underline, level, one_line(_plain(title)) or "section"))
+        found.append(_Title(start, underline, level, title))
         previous_end = underline
     return found
 
 
-def _plain(title: nodes.Element) -> str:
-    """A title's words. A role docutils does not know (Sphinx's `:class:`) is shown as
-    Sphinx shows it: `` :class:`~django.http.HttpResponse` `` is `HttpResponse`,
-    `` :attr:`last name <User.last_name>` `` is `last name`."""
-    parts: list[str] = []
-    for node in title.children:
-        role = _ROLE.match(node.astext()) if isinstance(node, nodes.problematic) else None
-        if role is None:
-            parts.append(node.astext())
-            continue
-        target = role.group(1)
-        labelled = _LABELLED.match(target)
-        if labelled:
-            parts.append(labelled.group(1))
-        elif target.startswith("~"):
-            parts.append(target[1:].rsplit(".", 1)[-1])
-        else:
-            parts.append(target.removeprefix("!"))
-    return "".join(parts)
+def _heading_starts(
+    lines: list[str], titles: list[_Title], texts: list[str]
+) -> tuple[list[int], dict[str, str]]:
+    """Where each title's section starts: at the labels (`.. _name:`), object markers
+    (`.. fixture:: capfd`) and file-wide metadata (`:orphan:`) right above it, else at
+    the title; and each label's title."""
+    starts: list[int] = []
+    labels: dict[str, str] = {}
+    previous_end = 0
+    for title, text in zip(titles, texts, strict=True):
+        start = title.start
+        index = title.start - 2  # the line above, 0-based
+        while index >= previous_end:
+            line = lines[index]
+            label = rst_text.label_name(line)
+            if label is not None:
+                labels.setdefault(label, text)
+            elif line.strip() and not (
+                rst_text.is_object_marker(line)
+                or (previous_end == 0 and rst_text.is_metadata(line))
+            ):
+                break
+            if line.strip():
+                start = index + 1
+            index -= 1
+        starts.append(start)
+        previous_end = title.underline
+    return starts, labels
 
 
 def _depth(section: nodes.Element) -> int:

@@ -5,6 +5,11 @@ from __future__ import annotations
 from tui_assistant.core.documents import markdown, plaintext
 from tui_assistant.core.documents.passage import Document, document_kind
 
+# Bump whenever a document can split into other passages (text, titles, lines, ids), so
+# index stores read by the older rules are rebuilt. 1: rst and Markdown read as the page
+# does (markup rendered as text, label- and markup-only sections no passages).
+PARSER_VERSION = 1
+
 
 def split_document(relative_path: str, text: str) -> Document:
     """The title and passages of one document (`text` already decoded), read as the

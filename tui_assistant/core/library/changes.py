@@ -29,7 +29,19 @@ class PassageChanges:
 
 
 def passage_changes(before: Library, after: Library) -> PassageChanges:
-    """The passages of `after` that `before` did not have, and the reverse."""
+    """The passages of `after` that `before` did not have, and the reverse (library by
+    library, when they are made of several)."""
+    if before.combined or after.combined:
+        added = removed = 0
+        for name in dict.fromkeys([*before.parts, *after.parts]):
+            old_part, new_part = before.parts.get(name), after.parts.get(name)
+            if old_part is None or new_part is None:
+                added += len(new_part or ())
+                removed += len(old_part or ())
+                continue
+            changes = passage_changes(old_part, new_part)
+            added, removed = added + changes.added, removed + changes.removed
+        return PassageChanges(added, removed)
     reread = set(after.reread)
     old, new = _passages(before, reread), _passages(after, reread)
     return PassageChanges(added=(new - old).total(), removed=(old - new).total())

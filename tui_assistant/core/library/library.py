@@ -12,13 +12,20 @@ or binary skipped with a one-line warning naming it), and the index store
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from tui_assistant.core.documents.passage import Document, Passage, PassageFields, document_id
+from tui_assistant.core.documents.passage import (
+    Document,
+    Passage,
+    PassageFields,
+    UniqueIds,
+    document_id,
+)
 from tui_assistant.core.documents.split import split_document
+from tui_assistant.core.library.names import library_name
 from tui_assistant.core.retrieval.index import InvertedIndex
 
 
@@ -84,20 +91,15 @@ def document_ids(paths: Iterable[str]) -> tuple[dict[str, str], list[FileProblem
     """Each document's id, in path order: a later path whose id is taken gets `-2`,
     `-3`, ... and a notice saying so."""
     ids: dict[str, str] = {}
-    taken: set[str] = set()
+    taken = UniqueIds()
     notices: list[FileProblem] = []
     for path in paths:
-        wanted = candidate = document_id(path)
-        number = 1
-        while candidate in taken:
-            number += 1
-            candidate = f"{wanted}-{number}"
+        wanted = document_id(path)
+        ids[path] = candidate = taken.take(wanted)
         if candidate != wanted:
             notices.append(
                 FileProblem(path, f"id {wanted} is taken, so its id is {candidate}", skipped=False)
             )
-        taken.add(candidate)
-        ids[path] = candidate
     return ids, notices
 
 
@@ -113,7 +115,8 @@ class PassageInfo(PassageFields):
     source_path: str
     line: int
     end_line: int
-    document: str  # the document's path relative to the library folder
+    document: str  # the document's path relative to its library's folder
+    library: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,10 +124,11 @@ class DocumentInfo:
     """One document of the library, for browsing: its passages are
     `library.passages[first : first + count]`."""
 
-    path: str
+    path: str  # relative to its library's folder
     title: str
     first: int
     count: int
+    library: str = ""
 
 
 class Library:
@@ -148,8 +152,14 @@ class Library:
         positions: Sequence[int] | None = None,
         hidden: Sequence[str] = (),
         reread: Sequence[str] = (),
+        name: str | None = None,
+        parts: Mapping[str, Library] | None = None,
     ) -> None:
         self.folder = folder
+        self.name = name if name is not None else (library_name(folder.name) or "library")
+        # The libraries this one is made of, by name (`combined.combine`); a library
+        # read from one folder is its own only part.
+        self.parts: Mapping[str, Library] = dict(parts) if parts is not None else {self.name: self}
         self.passages = tuple(passages)
         self.documents = tuple(documents)
         self.index = index
@@ -166,6 +176,15 @@ class Library:
 
     def __len__(self) -> int:
         return len(self.passages)
+
+    @property
+    def combined(self) -> bool:
+        """Whether its passages come from other libraries, their ids prefixed `NAME:`."""
+        return any(part is not self for part in self.parts.values())
+
+    def part_of(self, passage: PassageFields) -> Library:
+        """The library read from one folder that holds `passage` (itself, unless combined)."""
+        return self.parts.get(passage.library, self) if self.combined else self
 
     def __iter__(self) -> Iterator[PassageInfo]:
         return iter(self.passages)
@@ -192,6 +211,7 @@ class Library:
             source_path=info.source_path,
             line=info.line,
             end_line=info.end_line,
+            library=info.library,
         )
 
     def get(self, passage_id: str) -> Passage | None:
@@ -200,6 +220,10 @@ class Library:
 
     def close(self) -> None:
         """Let go of the store snapshot the texts are read from (after a reload)."""
+        if self.combined:
+            for part in self.parts.values():
+                part.close()
+            return
         close = getattr(self._text, "close", None)
         if close is not None:
             close()

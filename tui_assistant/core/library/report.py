@@ -103,6 +103,7 @@ class SkippedFile:
 
 @dataclass(frozen=True, slots=True)
 class LibraryReport:
+    name: str
     folder: str
     retrieval: str
     documents: dict[str, int]
@@ -131,6 +132,7 @@ class LibraryReport:
     def to_json(self) -> dict[str, object]:
         """One object; every key always present (0, `null` or `[]` when it does not apply)."""
         return {
+            "name": self.name,
             "library": self.folder,
             "retrieval": self.retrieval,
             "documents": {"total": sum(self.documents.values()), "by_kind": self.documents},
@@ -186,6 +188,7 @@ def build_report(
     skipped.extend(SkippedFile(path, "hidden", HIDDEN) for path in library.hidden)
     skipped.sort(key=lambda file: (list(SKIP_REASONS).index(file.reason), file.path))
     return LibraryReport(
+        name=library.name,
         folder=str(library.folder),
         retrieval=retrieval,
         documents=dict(documents),
@@ -200,7 +203,7 @@ def build_report(
 def format_report(report: LibraryReport) -> str:
     """The report as readable lines, safe for a terminal (file names escaped)."""
     lines = [
-        f"library: {report.folder}",
+        f"library: {report.name} ({report.folder})",
         f"documents: {_by_kind(report.documents)}",
         f"passages: {_by_kind(report.passages)}",
     ]

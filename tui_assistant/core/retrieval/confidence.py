@@ -1,20 +1,29 @@
-"""How sure retrieval is: the chance that a question's best passage is the right one.
+"""How sure retrieval is: the chance that a question's best passage is the right one, and
+whether the library answers the question at all.
 
-A ranking yields a handful of named signals (`Signals`): whether the word ranking and the
-meaning ranking put the same passage first, the best passage's cosine similarity and its
-lead over the next one, its lead in the word ranking, the share of the question's word
-weight it matches, and where each ranking puts the other's best. A logistic model turns
-them into one probability; two thresholds turn that into one of three decisions:
+A ranking yields a handful of named signals (`Signals`): how far the best passage's
+cosine stands above the library's background, its lead in the word ranking and in the
+section score, the share of the question's word weight it matches, the share of question
+words no passage holds, where each ranking puts the other's best, and whether the
+runner-up is a neighbour in the same document. Two logistic models turn them into
+two chances (`ConfidenceModel`): `sure`, that the best passage is the right one, and
+`offer`, that some passage answers the question. Two thresholds turn those into one of
+three decisions:
 
-- `answered`: the probability reaches `answer_at`: the best passage is shown.
-- `ambiguous`: not sure, but the best passage reaches `close_at`: several passages might
-  answer, and the closest of them are offered as candidates. A best passage that no
+- `answered`: `sure` reaches `answer_at` (and `offer` reaches `close_at`): the best
+  passage is shown.
+- `ambiguous`: not sure, but `offer` reaches `close_at`: several passages might answer,
+  and the closest of them are offered as candidates, best first. A best passage that no
   ranking tells from the runner-up (an exact tie) is ambiguous however sure the model is.
-- `no_evidence`: nothing is close enough to be a candidate.
+- `no_evidence`: the library likely does not answer it; nothing is offered.
 
-The coefficients and thresholds are constants fitted by `scripts/held_out.py` on every
-development set together; docs/retrieval.md shows them, and the same model fitted with
-each set left out, measured on the set it never saw.
+No signal is a raw cosine: cosines count from the library's own background to a perfect
+match (`dense.Background`), so the models mean the same for any embedding model whose
+cosines are another's shifted and scaled.
+
+The coefficients and thresholds are constants fitted by `scripts/held_out.py --fit-all`
+on every development set together (`fitted.py`); docs/retrieval.md shows them, and the
+same fit with each set left out, measured on the set it never saw.
 """
 
 from __future__ import annotations
@@ -31,28 +40,50 @@ Decision = Literal["answered", "ambiguous", "no_evidence"]
 
 # At most this many candidates are offered for an ambiguous question.
 MAX_CANDIDATES = 5
+# A runner-up is close to the best passage (a candidate beside it, or sent with it to a
+# model) when its closeness (`dense.Background.scaled`) is within this much of the best's
+# (hybrid; about 0.15 of cosine for all-MiniLM-L6-v2), or its word score within this share
+# of the best's (ranked). Chosen, not fitted: they decide which candidates are listed,
+# not whether.
+CLOSE_MEANING_GAP = 0.2
+CLOSE_SCORE_SHARE = 0.3
+# A sure answer is sent to a model with only the runners-up as close as it: within these,
+# a tie in all but rounding. Measured on the development sets, wider gaps sent a wrong
+# runner-up with most sure answers and the right one with almost none.
+SENT_MEANING_GAP = 0.02
+SENT_SCORE_SHARE = 0.1
 
 
 @dataclass(frozen=True, slots=True)
 class Signals:
-    """What one question's ranking says about its best passage, each roughly in [-1, 1].
+    """What one question's ranking says about its best passage.
 
-    `agreed`: 1.0 when the word and meaning rankings put the best passage first, else 0.0.
-    `cosine`: its cosine similarity to the question (0.0 without a meaning ranking).
-    `cosine_lead`: its cosine minus the best cosine of any other passage.
+    `cosine`: its cosine similarity to the question (shown, never weighed: its scale
+    belongs to the model).
+    `closeness`: its cosine between the library's background (0.0) and a perfect match
+    (1.0), `dense.Background.scaled`.
     `word_lead`: its word score minus the best other passage's, over the top word score.
-    `matched_share`: the share of the question's word weight that it matches.
+    `matched_share`: the share of the question's word weight that it matches, where
+    words no passage holds count twice.
+    `known_share`: the share of the weight of the question words the library holds
+    that it matches.
+    `unknown_share`: the share of the question's words that no passage holds.
     `word_rank_of_meaning_best`, `meaning_rank_of_word_best`: 1 / the place each ranking
     gives the other's first passage (1.0 when it is first there too, 0.0 when absent).
+    `section_lead`: its section score's lead over the next passage's (`sections`).
+    `neighbour`: 1.0 when the runner-up is another passage of the same document.
     """
 
-    agreed: float = 0.0
     cosine: float = 0.0
-    cosine_lead: float = 0.0
+    closeness: float = 0.0
     word_lead: float = 0.0
     matched_share: float = 0.0
+    known_share: float = 0.0
+    unknown_share: float = 0.0
     word_rank_of_meaning_best: float = 0.0
     meaning_rank_of_word_best: float = 0.0
+    section_lead: float = 0.0
+    neighbour: float = 0.0
 
     def values(self, names: Sequence[str]) -> list[float]:
         return [float(getattr(self, name)) for name in names]
@@ -62,17 +93,14 @@ SIGNAL_NAMES: tuple[str, ...] = tuple(Signals.__dataclass_fields__)
 
 
 @dataclass(frozen=True, slots=True)
-class ConfidenceModel:
-    """A logistic model over some of the signals, and its two decision thresholds."""
+class Logistic:
+    """A logistic model over some of the signals."""
 
     names: tuple[str, ...]
     coefficients: tuple[float, ...]
     intercept: float
-    answer_at: float
-    close_at: float
 
     def probability(self, signals: Signals) -> float:
-        """The estimated chance that the best passage is the right one."""
         total = self.intercept + math.fsum(
             weight * value
             for weight, value in zip(self.coefficients, signals.values(self.names), strict=True)
@@ -80,12 +108,28 @@ class ConfidenceModel:
         # Clamped so a wild signal cannot overflow exp.
         return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, total))))
 
-    def decide(self, probability: float) -> Decision:
-        if probability >= self.answer_at:
+
+@dataclass(frozen=True, slots=True)
+class ConfidenceModel:
+    """Two logistic models and their thresholds: `sure` (the best passage is the right
+    one) answers at `answer_at`; `offer` (the library answers the question) offers
+    candidates at `close_at`."""
+
+    sure: Logistic
+    offer: Logistic
+    answer_at: float
+    close_at: float
+
+    def probability(self, signals: Signals) -> float:
+        """The estimated chance that the best passage is the right one."""
+        return self.sure.probability(signals)
+
+    def decide(self, signals: Signals) -> Decision:
+        if self.offer.probability(signals) < self.close_at:
+            return "no_evidence"
+        if self.sure.probability(signals) >= self.answer_at:
             return "answered"
-        if probability >= self.close_at:
-            return "ambiguous"
-        return "no_evidence"
+        return "ambiguous"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +137,10 @@ class Assessment:
     """One question's ranking, judged.
 
     `order`: passage numbers, best first. `closeness[i]`: how close `order[i]` is to
-    the question on the ranking's own scale (a cosine, or a share of the best word
-    score); a runner-up within `gap` of the best passage's is close to it.
+    the question on the ranking's own scale (`dense.Background.scaled`, or a share of
+    the best word score); a runner-up within `gap` of the best passage's is close to it,
+    a candidate beside it; one within `sent_gap` is as close as it, and is sent with a
+    sure answer to a model.
     """
 
     order: Sequence[int]
@@ -103,17 +149,30 @@ class Assessment:
     signals: Signals
     probability: float
     decision: Decision
+    sent_gap: float = 0.0
 
-    def close(self, limit: int = MAX_CANDIDATES) -> list[int]:
-        """The best passage and the runners-up close to it, best first, at most `limit`."""
+    def close(self, limit: int = MAX_CANDIDATES, gap: float | None = None) -> list[int]:
+        """The best passage and the runners-up within `gap` (by default `self.gap`) of
+        it, best first, at most `limit`."""
         if not self.order:
             return []
-        floor = self.closeness[0] - self.gap
+        floor = self.closeness[0] - (self.gap if gap is None else gap)
         shown = self.order[:NEAREST_SHOWN]
         chosen = [
             number for number, near in zip(shown, self.closeness, strict=False) if near >= floor
         ]
         return chosen[:limit]
+
+    def candidates(self) -> list[int]:
+        """What an ambiguous question offers: the passages close to the best, at least
+        two."""
+        close = self.close()
+        return close if len(close) >= 2 else list(self.order[:2])
+
+    def sent(self) -> list[int]:
+        """What a sure answer sends to a model: its passage and any runner-up as close
+        as it (within `sent_gap`)."""
+        return self.close(gap=self.sent_gap)
 
 
 def assess(
@@ -123,17 +182,19 @@ def assess(
     gap: float,
     signals: Signals,
     tied: bool = False,
+    sent_gap: float | None = None,
 ) -> Assessment:
     """The decision for a ranking. `tied`: the best passage and the runner-up are equal
     in every ranking, so however sure the model is of one of them, the question is
-    ambiguous."""
+    ambiguous. `sent_gap`: see `Assessment` (by default `gap`)."""
     probability = model.probability(signals)
-    decision = model.decide(probability)
+    decision = model.decide(signals)
     if decision == "answered" and tied:
         decision = "ambiguous"  # neither ranking tells the two best apart
     if decision == "ambiguous" and len(order) < 2:
         decision = "no_evidence"  # one passage alone is not "several"
-    return Assessment(order, closeness, gap, signals, probability, decision)
+    sent = gap if sent_gap is None else sent_gap
+    return Assessment(order, closeness, gap, signals, probability, decision, sent)
 
 
 # Why a ranked or hybrid retrieval did not answer, as the user reads it.
@@ -150,19 +211,17 @@ def conclude(
     runner_up_score: float | None,
     mode: Mode,
 ) -> Evidence | NoEvidence:
-    """The decision as retrieval's result: the answer's passage with its close runners-up
-    first (then the others, up to `count` in all), or the candidates of an ambiguous
-    question, or the nearest passages of one with no convincing passage."""
+    """The decision as retrieval's result: the answer's passage with the runners-up as
+    close as it first (then the others, up to `count` in all), or the candidates of an
+    ambiguous question, or the nearest passages of one with no convincing passage."""
     confidence = round(assessment.probability, 4)
     if assessment.decision == "no_evidence":
         nearest = tuple(map(library.passage, assessment.order[:NEAREST_SHOWN]))
         return NoEvidence(NOT_SURE, nearest, mode, confidence=confidence)
-    close = assessment.close()
     if assessment.decision == "ambiguous":
-        if len(close) < 2:
-            close = list(assessment.order[:2])
-        candidates = tuple(map(library.passage, close))
+        candidates = tuple(map(library.passage, assessment.candidates()))
         return NoEvidence(AMBIGUOUS, candidates, mode, ambiguous=True, confidence=confidence)
+    close = assessment.sent()
     others = [number for number in assessment.order if number not in close]
     shown = [*close, *others][: max(count, 1)]
     return Evidence(
@@ -174,26 +233,3 @@ def conclude(
         close_count=min(len(close), len(shown)),
         confidence=confidence,
     )
-
-
-# Fitted by `python scripts/held_out.py --fit-all` on every development set together
-# (docs/retrieval.md shows them, and the held-out results of the same fit without each set).
-HYBRID_MODEL = ConfidenceModel(
-    names=SIGNAL_NAMES,
-    coefficients=(0.3044, 3.5382, 2.0220, 0.6275, 2.0233, 0.6199, 0.2410),
-    intercept=-3.6313,
-    answer_at=0.86,
-    close_at=0.26,
-)
-RANKED_MODEL = ConfidenceModel(
-    names=("word_lead", "matched_share"),
-    coefficients=(1.8871, 3.6172),
-    intercept=-2.7150,
-    answer_at=0.81,
-    close_at=0.24,
-)
-# A runner-up is close to the best passage (a candidate beside it, or sent with it to a
-# model) when its cosine is within this much of the best's (hybrid), or its word score
-# within this share of the best's (ranked).
-CLOSE_COSINE_GAP = 0.15
-CLOSE_SCORE_SHARE = 0.3

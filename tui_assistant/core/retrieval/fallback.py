@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tui_assistant.core.library.library import Library
-from tui_assistant.core.retrieval.types import Evidence, Mode, NoEvidence, Retriever
+from tui_assistant.core.retrieval.types import Evidence, Mode, NoEvidence, Retriever, Search
 from tui_assistant.errors import EmbeddingUnavailable
 
 
@@ -43,12 +43,12 @@ class FallbackRetriever:
         self._succeeded()
         return found
 
-    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
+    def search(self, question: str, count: int, limit: int) -> Search:
         try:
-            found = self.primary.scored(question, count)
+            found = self.primary.search(question, count, limit)
         except EmbeddingUnavailable as error:
             self._failed(error)
-            return self.fallback.scored(question, count)
+            return self.fallback.search(question, count, limit)
         self._succeeded()
         return found
 

@@ -2,44 +2,53 @@
 
 `TUI_ASSISTANT_RETRIEVAL=hybrid`. The lexical side is `ranked` (BM25F) without its
 refusal; the dense side scores each passage by the cosine similarity of its best piece
-to the question. The two rankings are fused by reciprocal rank fusion
-(`core.fusion`). How sure the result is comes from `core.confidence`: whether both
-rankings put the same passage first, its cosine similarity and its lead over the next
-passage, its word score's lead, the share of the question's words it matches, and where
-each ranking puts the other's best. A BM25 score means nothing from one library to the
-next; these signals, fitted across the development sets together, carried over to a set
-left out of the fit (docs/retrieval.md).
+to the question. The two rankings are fused by reciprocal rank fusion (`fusion`), and
+the fused ranking's first places ordered again by the section score (`sections`), which
+tells a section from its neighbours. How sure the result is comes from `confidence`:
+how close the best passage is against the library's background, the share of the
+question's words it matches, where each ranking puts the other's best, its section
+score's lead, and whether the runner-up is its neighbour. Neither a BM25 score nor a raw
+cosine means the same from one library or model to the next; these signals, fitted
+across the development sets together, carried over to a set left out of the fit
+(docs/retrieval.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.retrieval.confidence import (
-    CLOSE_COSINE_GAP,
-    HYBRID_MODEL,
+    CLOSE_MEANING_GAP,
+    SENT_MEANING_GAP,
     Assessment,
     ConfidenceModel,
     Signals,
     assess,
     conclude,
 )
-from tui_assistant.core.retrieval.dense import DenseIndex, PassageVectors
+from tui_assistant.core.retrieval.dense import Background, DenseIndex, PassageVectors
+from tui_assistant.core.retrieval.fitted import HYBRID_MODEL, SECTION_WEIGHTS
 from tui_assistant.core.retrieval.fusion import RRF_K, reciprocal_rank_fusion
 from tui_assistant.core.retrieval.index import KeyFunction
 from tui_assistant.core.retrieval.keyword import holds
-from tui_assistant.core.retrieval.ranked import RankedRetriever, Ranking
+from tui_assistant.core.retrieval.ranked import RankedRetriever, Ranking, word_signals
+from tui_assistant.core.retrieval.sections import (
+    RERANK_DEPTH,
+    SectionWeights,
+    opening_passages,
+    order_sections,
+)
 from tui_assistant.core.retrieval.types import (
     NEAREST_SHOWN,
     Evidence,
     Mode,
     NoEvidence,
+    Search,
     best_numbers,
     question_keys,
 )
@@ -50,13 +59,9 @@ if TYPE_CHECKING:
 
 # How deep each ranking goes into the fusion.
 FUSION_DEPTH = 50
-# Cosine similarities this close are the same closeness in meaning (see `meaning_order`).
-MEANING_TIE = 0.01
-# Question vectors remembered: a question is often scored twice in a row (the verdict,
-# then the best passages the MCP server's `search` lists), and embedding it is most of
-# the cost of a hybrid question.
-QUESTIONS_REMEMBERED = 32
-
+# Passages this close in closeness (`Background.scaled`) are equally close in meaning
+# (see `meaning_order`); about 0.01 of cosine for all-MiniLM-L6-v2.
+MEANING_TIE = 0.015
 EmbedQuestion = Callable[[str], "NDArray[np.float32]"]
 
 
@@ -67,11 +72,15 @@ class Fused:
 
     order: list[int]
     similarities: NDArray[np.float32]
-    agreed: bool
     ranking: Ranking | None
     signals: Signals
     # The best passage and the runner-up are equal in both rankings.
-    tied: bool = False
+    tied: bool
+    background: Background
+
+    def closeness(self, numbers: Sequence[int]) -> list[float]:
+        """How close each passage is in meaning (`Background.scaled`)."""
+        return [self.background.scaled(float(self.similarities[number])) for number in numbers]
 
 
 class HybridRetriever:
@@ -87,13 +96,16 @@ class HybridRetriever:
         embed_question: EmbedQuestion,
         model: ConfidenceModel = HYBRID_MODEL,
         k: int = RRF_K,
+        sections: SectionWeights = SECTION_WEIGHTS,
     ) -> None:
         self.library = library
         self.lexical = RankedRetriever(library)
         self.dense = DenseIndex(vectors.matrix, vectors.passages)
-        self.embed_question = lru_cache(maxsize=QUESTIONS_REMEMBERED)(embed_question)
+        self.embed_question = embed_question
         self.model = model
         self.k = k
+        self.sections = sections
+        self.openings = opening_passages(library)
 
     def similarities(self, question: str) -> NDArray[np.float32]:
         """Every passage's best-piece cosine similarity to `question`, by number."""
@@ -102,39 +114,52 @@ class HybridRetriever:
     def fused(self, question: str) -> Fused:
         """The fused ranking, every passage's cosine similarity, and the signals of the
         best fused passage."""
-        similarities = self.similarities(question)
+        return self.fuse(self.similarities(question), self.lexical.rank(question))
+
+    def fuse(self, similarities: NDArray[np.float32], ranking: Ranking | None) -> Fused:
+        """`fused` from a question's cosines and its word ranking: reciprocal rank fusion
+        of both rankings, then its first places ordered by `SectionWeights`."""
+        background = self.dense.background
         depth = min(FUSION_DEPTH, len(similarities))
         dense = np.argpartition(-similarities, depth - 1)[:depth].tolist()
-        ranking = self.lexical.rank(question)
         lexical_order = best_numbers(ranking.scores, FUSION_DEPTH) if ranking else []
-        dense_order = meaning_order(dense, similarities, lexical_order)
-        order = [
-            number for number, _ in reciprocal_rank_fusion([lexical_order, dense_order], self.k)
-        ]
-        agreed = lexical_order[:1] == dense_order[:1] == order[:1]
-        signals = fused_signals(order[0], similarities, dense_order, lexical_order, ranking)
-        tied = len(order) > 1 and _same(order[0], order[1], similarities, ranking)
-        return Fused(order, similarities, agreed, ranking, signals, tied)
+        dense_order = meaning_order(dense, similarities, lexical_order, background)
+        rrf = [number for number, _ in reciprocal_rank_fusion([lexical_order, dense_order], self.k)]
+        head, lead = order_sections(
+            rrf[:RERANK_DEPTH], similarities, ranking, self.openings, self.sections
+        )
+        order = head + rrf[RERANK_DEPTH:]
+        documents = {self.library.info(number).document for number in order[:2]}
+        signals = replace(
+            fused_signals(order[0], similarities, dense_order, lexical_order, ranking, background),
+            section_lead=lead,
+            neighbour=float(len(order) > 1 and len(documents) == 1),
+        )
+        tied = len(order) > 1 and _same(order[0], order[1], similarities, ranking, background)
+        return Fused(order, similarities, ranking, signals, tied, background)
 
     def assess(self, fused: Fused) -> Assessment:
         """The fused ranking judged by the confidence model."""
-        order = fused.order[: max(NEAREST_SHOWN, 1)]
-        closeness = [float(fused.similarities[number]) for number in order]
+        closeness = fused.closeness(fused.order[: max(NEAREST_SHOWN, 1)])
         return assess(
-            self.model, fused.order, closeness, CLOSE_COSINE_GAP, fused.signals, fused.tied
+            self.model,
+            fused.order,
+            closeness,
+            CLOSE_MEANING_GAP,
+            fused.signals,
+            fused.tied,
+            SENT_MEANING_GAP,
         )
 
-    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
-        """The best `count` passages in fused order, each with its cosine similarity
-        to the question (one of the numbers the confidence is judged on)."""
-        fused = self.fused(question)
-        return [
-            (number, round(float(fused.similarities[number]), 4)) for number in fused.order[:count]
-        ]
-
     def retrieve(self, question: str, count: int = 1) -> Evidence | NoEvidence:
+        return self.search(question, count, 0).found
+
+    def search(self, question: str, count: int, limit: int) -> Search:
+        """The verdict, and the best `limit` passages in fused order, each with its
+        cosine similarity to the question (one of the numbers the confidence is judged on)."""
         fused = self.fused(question)
         order, similarities = fused.order, fused.similarities
+        scored = tuple((number, round(float(similarities[number]), 4)) for number in order[:limit])
         best = order[0]
         index = self.library.index
         matched = tuple(
@@ -142,7 +167,7 @@ class HybridRetriever:
             for key in question_keys(question, self.key)
             if holds(index.title(key).numbers, best) or holds(index.body(key).numbers, best)
         )
-        return conclude(
+        found = conclude(
             self.library,
             self.assess(fused),
             count,
@@ -151,25 +176,34 @@ class HybridRetriever:
             runner_up_score=(round(float(similarities[order[1]]), 4) if len(order) > 1 else None),
             mode=self.mode,
         )
+        return Search(found, scored)
 
 
 def meaning_order(
-    numbers: list[int], similarities: NDArray[np.float32], lexical_order: list[int]
+    numbers: list[int],
+    similarities: NDArray[np.float32],
+    lexical_order: list[int],
+    background: Background,
 ) -> list[int]:
-    """`numbers` by cosine similarity, best first. Cosines within `MEANING_TIE` of each
-    other say the same; between such passages (copies of a page for another provider or
-    version) the word ranking decides, so a question's distinguishing word ("azure",
-    "v2") puts its own copy first in both rankings."""
+    """`numbers` by cosine similarity, best first. Closeness within `MEANING_TIE` of each
+    other says the same; between such passages (copies of a page for another
+    provider or version) the word ranking decides, so a question's distinguishing word
+    ("azure", "v2") puts its own copy first in both rankings."""
     place = {number: rank for rank, number in enumerate(lexical_order)}
     unplaced = len(lexical_order)
     return sorted(
         numbers,
         key=lambda number: (
-            -round(float(similarities[number]) / MEANING_TIE),
+            -_meaning_step(float(similarities[number]), background),
             place.get(number, unplaced),
             number,
         ),
     )
+
+
+def _meaning_step(cosine: float, background: Background) -> int:
+    """`cosine`'s closeness in steps of `MEANING_TIE`: equal steps are equally close."""
+    return round(background.scaled(cosine) / MEANING_TIE)
 
 
 def fused_signals(
@@ -178,25 +212,19 @@ def fused_signals(
     dense_order: list[int],
     lexical_order: list[int],
     ranking: Ranking | None,
+    background: Background,
 ) -> Signals:
-    """The confidence signals of the best fused passage `best`."""
+    """The confidence signals of the best fused passage `best`. Its cosine counts as
+    closeness (`Background.scaled`), so the signals mean the same for any model."""
     cosine = float(similarities[best])
-    other_dense = next((number for number in dense_order if number != best), None)
-    cosine_lead = cosine - float(similarities[other_dense]) if other_dense is not None else 1.0
-    word_lead = matched_share = 0.0
-    if ranking is not None and lexical_order:
-        scores = ranking.scores
-        top = scores[lexical_order[0]]
-        other_word = next((number for number in lexical_order if number != best), None)
-        own = scores.get(best, 0.0)
-        word_lead = (own - (scores[other_word] if other_word is not None else 0.0)) / top
-        matched_share = ranking.share_of(best)
+    word = word_signals(ranking, best, lexical_order)
     return Signals(
-        agreed=float(lexical_order[:1] == dense_order[:1] == [best]),
         cosine=cosine,
-        cosine_lead=cosine_lead,
-        word_lead=word_lead,
-        matched_share=matched_share,
+        closeness=background.scaled(cosine),
+        word_lead=word.word_lead,
+        matched_share=word.matched_share,
+        known_share=word.known_share,
+        unknown_share=word.unknown_share,
         word_rank_of_meaning_best=_reciprocal_place(lexical_order, dense_order[0]),
         meaning_rank_of_word_best=(
             _reciprocal_place(dense_order, lexical_order[0]) if lexical_order else 0.0
@@ -205,13 +233,17 @@ def fused_signals(
 
 
 def _same(
-    first: int, second: int, similarities: NDArray[np.float32], ranking: Ranking | None
+    first: int,
+    second: int,
+    similarities: NDArray[np.float32],
+    ranking: Ranking | None,
+    background: Background,
 ) -> bool:
     """Whether two passages score the same words and the same closeness in meaning."""
     scores = ranking.scores if ranking is not None else {}
-    return scores.get(first, 0.0) == scores.get(second, 0.0) and round(
-        float(similarities[first]) / MEANING_TIE
-    ) == round(float(similarities[second]) / MEANING_TIE)
+    return scores.get(first, 0.0) == scores.get(second, 0.0) and _meaning_step(
+        float(similarities[first]), background
+    ) == _meaning_step(float(similarities[second]), background)
 
 
 def _reciprocal_place(order: list[int], number: int) -> float:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import accumulate, chain
 from typing import NamedTuple
 
 KeyFunction = Callable[[str], str]
@@ -53,6 +54,7 @@ class InvertedIndex:
         self._body = body
         self.title_lengths = title_lengths
         self.body_lengths = body_lengths
+        self.key = key
         self._words: dict[str, list[str]] = {}
         for word in title.keys() | body.keys():
             self._words.setdefault(key(word), []).append(word)
@@ -82,6 +84,41 @@ class InvertedIndex:
         return Postings(
             array(NUMBER_TYPECODE, numbers), array("I", map(totals.__getitem__, numbers))
         )
+
+
+def concatenated(indexes: Sequence[InvertedIndex]) -> InvertedIndex:
+    """One index over the passages of `indexes` in turn: the second one's passage
+    numbers follow the first one's, and so on (so every postings list stays ascending).
+    All of them must share one key function."""
+    if len(indexes) == 1:
+        return indexes[0]
+    offsets = list(accumulate((len(index) for index in indexes[:-1]), initial=0))
+    title: dict[str, Postings] = {}
+    body: dict[str, Postings] = {}
+    for index, offset in zip(indexes, offsets, strict=True):
+        for field, merged in ((index._title, title), (index._body, body)):
+            for word, postings in field.items():
+                numbers = (
+                    postings.numbers
+                    if offset == 0
+                    else array(NUMBER_TYPECODE, [number + offset for number in postings.numbers])
+                )
+                found = merged.get(word)
+                if found is None:
+                    # Copies: the parts' own postings stay as they are.
+                    merged[word] = Postings(
+                        array(NUMBER_TYPECODE, numbers), array("I", postings.counts)
+                    )
+                else:
+                    found.numbers.extend(numbers)
+                    found.counts.extend(postings.counts.tolist())
+    return InvertedIndex(
+        title,
+        body,
+        array(NUMBER_TYPECODE, chain.from_iterable(index.title_lengths for index in indexes)),
+        array(NUMBER_TYPECODE, chain.from_iterable(index.body_lengths for index in indexes)),
+        indexes[0].key,
+    )
 
 
 def add_postings(field: dict[str, Postings], number: int, words: Iterable[str]) -> int:

@@ -27,6 +27,7 @@ from tui_assistant.core.retrieval.types import (
     Evidence,
     Mode,
     NoEvidence,
+    Search,
     best_numbers,
     question_keys,
 )
@@ -48,14 +49,21 @@ class KeywordRetriever:
         self.library = library
 
     def retrieve(self, question: str, count: int = 1) -> Evidence | NoEvidence:
+        return self.search(question, count, 0).found
+
+    def search(self, question: str, count: int, limit: int) -> Search:
         scores: Counter[int] = Counter()
         chosen = self._choose(question, scores)
+        scored = tuple((number, float(scores[number])) for number in best_numbers(scores, limit))
         if isinstance(chosen, str):
             nearest = best_numbers(scores, NEAREST_SHOWN)
-            return NoEvidence(chosen, tuple(map(self.library.passage, nearest)), self.mode)
+            refusal = NoEvidence(chosen, tuple(map(self.library.passage, nearest)), self.mode)
+            return Search(refusal, scored)
         present, winner, score, runner_up = chosen
         others = best_numbers(scores, count - 1, skip=winner) if count > 1 else []
-        return Evidence(
+        # The rule answers only when one passage wins outright: no runner-up is as close,
+        # so a model gets the winner alone; the others stay one key away.
+        evidence = Evidence(
             passages=tuple(map(self.library.passage, [winner, *others])),
             matched_words=tuple(
                 key
@@ -65,12 +73,9 @@ class KeywordRetriever:
             score=score,
             runner_up_score=runner_up,
             mode=self.mode,
+            close_count=1,
         )
-
-    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
-        scores: Counter[int] = Counter()
-        self._choose(question, scores)
-        return [(number, float(scores[number])) for number in best_numbers(scores, count)]
+        return Search(evidence, scored)
 
     def _choose(
         self, question: str, scores: Counter[int]

@@ -30,13 +30,14 @@ from dataclasses import dataclass, field
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.retrieval.confidence import (
     CLOSE_SCORE_SHARE,
-    RANKED_MODEL,
+    SENT_SCORE_SHARE,
     Assessment,
     ConfidenceModel,
     Signals,
     assess,
     conclude,
 )
+from tui_assistant.core.retrieval.fitted import RANKED_MODEL
 from tui_assistant.core.retrieval.index import KeyFunction
 from tui_assistant.core.retrieval.types import (
     NEAREST_SHOWN,
@@ -44,6 +45,7 @@ from tui_assistant.core.retrieval.types import (
     Evidence,
     Mode,
     NoEvidence,
+    Search,
     best_numbers,
     question_keys,
 )
@@ -64,7 +66,7 @@ PATH_WEIGHT = 2.0
 PATH_LENGTH_EFFECT = 0.75
 
 # Words that frame a question without naming its topic ("I'm trying to...", "is it
-# possible to make..."), dropped from ranked questions. Chosen from how
+# possible to make...", "how often should I..."), dropped from ranked questions. Chosen from how
 # questions are phrased, not from the development sets' failures; `normalise`
 # already drops how/why/can/does/what. Ranked-only, so `keyword` results never change.
 QUESTION_WORDS: frozenset[str] = frozenset(
@@ -75,6 +77,7 @@ QUESTION_WORDS: frozenset[str] = frozenset(
     go going goes make makes making made possible
     anyone anybody someone somebody something anything thing things
     sure actually hi hello thanks thank
+    often usually typically normally generally properly correctly exactly basically ok okay
     """.split()
 )
 # Compared as normalised keys, so inflections ("thinking", "tries") are dropped too.
@@ -88,6 +91,7 @@ class Ranking:
     `margin` is (best - runner-up) / best, 1.0 when no other passage scored.
     `matched_share` is the best passage's matched word weight over the question's word
     weight, where words that no passage holds (`unknown_words`) count twice.
+    `key_count` is how many of the question's keys were scored.
     """
 
     passage_number: int
@@ -103,11 +107,27 @@ class Ranking:
     # Each question key's weight, and the question's total (unknown words twice).
     weights: Mapping[str, float] = field(default_factory=dict)
     total_weight: float = 1.0
+    key_count: int = 1
 
     def share_of(self, number: int) -> float:
         """The share of the question's word weight that passage `number` matches."""
         held = self.matched.get(number, ())
         return math.fsum(self.weights[key] for key in held) / self.total_weight
+
+    def known_share_of(self, number: int) -> float:
+        """The share of the weight of the question words the library holds that passage
+        `number` matches: words no passage holds left out."""
+        unknown = set(self.unknown_words)
+        known = math.fsum(weight for key, weight in self.weights.items() if key not in unknown)
+        held = math.fsum(self.weights[key] for key in self.matched.get(number, ()))
+        return held / known if known > 0 else 0.0
+
+    @property
+    def unknown_share(self) -> float:
+        """The share of the question's words that no passage holds (CJK pairs aside:
+        with no spaces, a pair across two words says nothing)."""
+        unknown = [key for key in self.unknown_words if not is_cjk(key)]
+        return len(unknown) / self.key_count if self.key_count else 0.0
 
 
 class RankedRetriever:
@@ -127,11 +147,17 @@ class RankedRetriever:
         self._path_norms = _length_norms(path_lengths, PATH_LENGTH_EFFECT)
 
     def retrieve(self, question: str, count: int = 1) -> Evidence | NoEvidence:
+        return self.search(question, count, 0).found
+
+    def search(self, question: str, count: int, limit: int) -> Search:
+        """The verdict, and the best `limit` passages by BM25F score, best first."""
         ranking = self.rank(question)
         if ranking is None:
-            return NoEvidence(NO_SHARED_WORD, mode=self.mode)
+            return Search(NoEvidence(NO_SHARED_WORD, mode=self.mode))
         assessment = self.assess(ranking, max(count, NEAREST_SHOWN))
-        return conclude(
+        scores = ranking.scores
+        scored = tuple((number, round(scores[number], 4)) for number in best_numbers(scores, limit))
+        found = conclude(
             self.library,
             assessment,
             count,
@@ -142,6 +168,7 @@ class RankedRetriever:
             ),
             mode=self.mode,
         )
+        return Search(found, scored)
 
     def assess(self, ranking: Ranking, depth: int = NEAREST_SHOWN) -> Assessment:
         """The ranking judged by the confidence model: answer, candidates, or refusal."""
@@ -149,15 +176,9 @@ class RankedRetriever:
         closeness = [ranking.scores[number] / ranking.score for number in order]
         signals = ranking_signals(ranking)
         tied = ranking.margin == 0.0
-        return assess(self.model, order, closeness, CLOSE_SCORE_SHARE, signals, tied)
-
-    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
-        """The best `count` passages by BM25F score, best first."""
-        ranking = self.rank(question)
-        if ranking is None:
-            return []
-        scores = ranking.scores
-        return [(number, round(scores[number], 4)) for number in best_numbers(scores, count)]
+        return assess(
+            self.model, order, closeness, CLOSE_SCORE_SHARE, signals, tied, SENT_SCORE_SHARE
+        )
 
     def rank(self, question: str) -> Ranking | None:
         """The best-scoring passage and its confidence numbers; None when no passage matches."""
@@ -219,14 +240,33 @@ class RankedRetriever:
             matched=matched,
             weights=weights,
             total_weight=total_weight,
+            key_count=len(keys),
         )
 
 
 def ranking_signals(ranking: Ranking) -> Signals:
     """The confidence signals of a word ranking alone."""
+    return word_signals(ranking, ranking.passage_number)
+
+
+def word_signals(ranking: Ranking | None, best: int, order: Sequence[int] | None = None) -> Signals:
+    """The word ranking's signals about passage `best`: its lead over the best other
+    passage (over the top word score), and the shares of the question's words it
+    matches and that no passage holds. `order`: the word ranking, best first (by
+    default computed from the scores)."""
+    if ranking is None or not ranking.scores:
+        return Signals()
+    scores = ranking.scores
+    if order is None:
+        order = best_numbers(scores, 2)
+    top = scores[order[0]]
+    other = next((number for number in order if number != best), None)
+    own = scores.get(best, 0.0)
     return Signals(
-        word_lead=ranking.margin,
-        matched_share=ranking.matched_share,
+        word_lead=(own - (scores[other] if other is not None else 0.0)) / top,
+        matched_share=ranking.share_of(best),
+        known_share=ranking.known_share_of(best),
+        unknown_share=ranking.unknown_share,
     )
 
 

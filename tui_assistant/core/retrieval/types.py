@@ -27,6 +27,8 @@ class Evidence:
     one key away in the evidence panel. The first `close_count` of them (all when None)
     are close enough to the chosen one to be sent with it to a model. `confidence` is
     the estimated chance that the chosen passage is the right one (None for `keyword`).
+    `model_picks`: these are an ambiguous question's candidates, of which retrieval chose
+    none (their `score` means nothing); a model's answer picks the one it cites first.
     """
 
     passages: tuple[Passage, ...]
@@ -36,6 +38,7 @@ class Evidence:
     mode: Mode = "keyword"
     close_count: int | None = None
     confidence: float | None = None
+    model_picks: bool = False
 
     @property
     def passage(self) -> Passage:
@@ -63,6 +66,16 @@ class NoEvidence:
     confidence: float | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Search:
+    """One ranking of a question, read two ways: what `retrieve` gives (`found`), and
+    the best passages by the mode's own score, best first, as (passage number, score),
+    whether or not it answers (`scored`)."""
+
+    found: Evidence | NoEvidence
+    scored: tuple[tuple[int, float], ...] = ()
+
+
 class Retriever(Protocol):
     library: Library
     mode: Mode
@@ -72,9 +85,9 @@ class Retriever(Protocol):
         a refusal with the nearest passages."""
         ...
 
-    def scored(self, question: str, count: int) -> list[tuple[int, float]]:
-        """The `count` best passages for `question` by this mode's own score, best
-        first, as (passage number, score), whether or not `retrieve` would answer."""
+    def search(self, question: str, count: int, limit: int) -> Search:
+        """`retrieve(question, count)` and the `limit` best passages with their scores,
+        from one ranking."""
         ...
 
 
@@ -88,8 +101,10 @@ def best_numbers(scores: Mapping[int, float], count: int, skip: int | None = Non
     """The `count` highest-scoring passage numbers with a positive score, best first
     (equal scores in passage order), without `skip`."""
     wanted = count + (skip is not None)
+    if wanted <= 0:
+        return []
     positive = [value for value in scores.values() if value > 0]
-    if wanted <= 0 or not positive:
+    if not positive:
         return []
     # The lowest score that can still make the list, found at C speed: at 100,000
     # passages a question's common words may score tens of thousands of them.

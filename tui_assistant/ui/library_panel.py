@@ -1,13 +1,14 @@
-"""A screen whose library loads in the background and reloads on demand.
+"""The library panel: the library tree, and the library's life behind it.
 
-The screen is drawn at once; the library is loaded (indexed where files changed) in a
-thread worker that posts its progress and result as messages (`messages.py`), handled
-here on the app's thread with `@on`: the status bar, the library tree and the chat's
-warnings show them. `start_reload` reads it again the same way, as does watch mode
-(`library_watch.py`) when documents change on disk. Loading never ends in
-a traceback: whatever it raises becomes a `LibraryFailed` with a one-line reason.
-A reload or new vectors give a new `AppContext`; `reloading` (reactive) turns False
-once a reload is over, swapped in or failed. `MainScreen` adds the questions.
+The main screen composes it; the panel holds the `AppContext` answering now. The
+library is loaded (indexed where files changed) in a thread worker that posts its
+progress and result as messages (`messages.py`), handled here on the app's thread: the
+status bar, the tree and the chat's warnings show them. `start_reload` reads it again
+the same way, as `reload_if_changed` does after documents changed on disk (watch mode,
+`library_watch.py`): the screen calls it whenever no answer is awaited. Loading never
+ends in a traceback: whatever it raises becomes a `LibraryFailed` with a one-line
+reason. A reload or new vectors give a new `AppContext`; `reloading` (reactive) turns
+False once a reload is over, swapped in or failed.
 """
 
 from __future__ import annotations
@@ -16,19 +17,20 @@ import time
 from collections.abc import Callable, Iterable
 
 from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import var
-from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from tui_assistant.core.documents.passage import document_kind
 from tui_assistant.core.library.changes import passage_changes
 from tui_assistant.core.library.library import Library
-from tui_assistant.errors import ConfigError, LibraryError
+from tui_assistant.errors import ConfigError, LibraryError, error_line
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.chat_pane import ChatPane
-from tui_assistant.ui.evidence_panel import EvidencePanel
+from tui_assistant.ui.keys import RELOAD, key_name
 from tui_assistant.ui.library_browser import LibraryBrowser
 from tui_assistant.ui.library_report_screen import LibraryReportScreen
 from tui_assistant.ui.library_watch import (
@@ -48,9 +50,14 @@ from tui_assistant.ui.messages import (
     LibraryReloaded,
     VectorsComputed,
 )
-from tui_assistant.ui.question_box import QuestionBox
 from tui_assistant.ui.status_bar import StatusBar
-from tui_assistant.wiring.context import AppContext, library_folder, load_library, open_context
+from tui_assistant.wiring.context import (
+    AppContext,
+    close_embedder,
+    library_folders,
+    load_library,
+    open_context,
+)
 
 # Indexing progress is posted at most this often (and at the last step).
 PROGRESS_INTERVAL_SECONDS = 0.05
@@ -71,17 +78,14 @@ class _Abandoned(Exception):
     """Raised from a progress report to stop indexing that nobody waits for any more."""
 
 
-def failure_reason(error: Exception) -> str:
-    """One line for users: our own errors speak for themselves, anything else is named."""
-    if isinstance(error, LibraryError | ConfigError):
-        return str(error)
-    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+class LibraryPanel(Vertical):
+    DEFAULT_CSS = """
+    LibraryPanel { height: 1fr; }
+    LibraryPanel > LibraryBrowser { height: 1fr; }
+    """
 
-
-class LibraryScreen(Screen[None]):
-    # Busy flags: a change refreshes the footer's keys.
-    loaded: var[bool] = var(False, init=False, bindings=True)
-    reloading: var[bool] = var(False, init=False, bindings=True)
+    loaded: var[bool] = var(False, init=False)
+    reloading: var[bool] = var(False, init=False)
 
     def __init__(
         self,
@@ -90,7 +94,7 @@ class LibraryScreen(Screen[None]):
         start: ContextStarter = open_without_vectors,
         reload_library: LibraryLoader = load_library,
     ) -> None:
-        super().__init__(id="main-screen")
+        super().__init__(id="library-panel")
         self.settings = settings
         self._start = start
         self._reload_library = reload_library
@@ -108,27 +112,20 @@ class LibraryScreen(Screen[None]):
             raise RuntimeError("the library is not loaded yet")
         return self._current
 
-    @property
-    def chat(self) -> ChatPane:
-        return self.query_one(ChatPane)
-
-    @property
-    def evidence(self) -> EvidencePanel:
-        return self.query_one(EvidencePanel)
+    def compose(self) -> ComposeResult:
+        yield LibraryBrowser()
 
     @property
     def library_browser(self) -> LibraryBrowser:
         return self.query_one(LibraryBrowser)
 
+    # What lies outside the panel, on the screen it is part of.
     @property
-    def question_box(self) -> QuestionBox:
-        return self.query_one(QuestionBox)
+    def _status_bar(self) -> StatusBar:
+        return self.screen.query_one(StatusBar)
 
-    @property
-    def status_bar(self) -> StatusBar:
-        return self.query_one(StatusBar)
-
-    # -- the library, loaded in the background ------------------------------
+    def _notice(self, text: str) -> None:
+        self.screen.query_one(ChatPane).add_notice(text)
 
     # -- the workers ------------------------------------------------------------
 
@@ -161,7 +158,7 @@ class LibraryScreen(Screen[None]):
         except _Abandoned:
             return
         except Exception as error:  # whatever loading raises ends as one line, not a crash
-            self.post_message(LibraryFailed(error, failure_reason(error), reloading=False))
+            self.post_message(LibraryFailed(error, error_line(error), reloading=False))
             return
         self.post_message(LibraryLoaded(context))
 
@@ -175,7 +172,7 @@ class LibraryScreen(Screen[None]):
         except _Abandoned:
             return
         except Exception as error:  # a store that cannot be read must not end the app
-            self.post_message(LibraryFailed(error, failure_reason(error), reloading=True))
+            self.post_message(LibraryFailed(error, error_line(error), reloading=True))
             return
         self.post_message(LibraryReloaded(library, changes))
 
@@ -184,7 +181,7 @@ class LibraryScreen(Screen[None]):
     @on(LibraryProgress)
     def _library_progress(self, message: LibraryProgress) -> None:
         verb = "reloading" if message.reloading else "indexing"
-        self.status_bar.show_progress(verb, message.done, message.total)
+        self._status_bar.show_progress(verb, message.done, message.total)
 
     @on(LibraryLoaded)
     def _library_loaded(self, message: LibraryLoaded) -> None:
@@ -195,18 +192,20 @@ class LibraryScreen(Screen[None]):
             lambda status: self.post_message(EmbeddingTrouble(status))
         )
         self._show_library(known=())
-        self.status_bar.show_ready()
+        self._status_bar.show_ready()
         self.loaded = True
         # After `ready` is drawn: reading the model holds the interpreter a while.
         self.call_after_refresh(self.start_embedding)
         if self.settings.watch:
             kinds = set(self.settings.document_kinds)
-            start_watching(
-                self,
-                library_folder(self.settings),
-                lambda name: document_kind(name) in kinds,
-                ignored=[self.settings.data_folder],
-            )
+            self.workers.cancel_group(self, WATCH_GROUP)
+            for folder in library_folders(self.settings):
+                start_watching(
+                    self,
+                    folder,
+                    lambda name: document_kind(name) in kinds,
+                    ignored=[self.settings.data_dir],
+                )
 
     @on(LibraryReloaded)
     def _library_reloaded(self, message: LibraryReloaded) -> None:
@@ -214,29 +213,27 @@ class LibraryScreen(Screen[None]):
         self.swap_library(message.library)
         self._show_library(known)
         self.start_embedding()
-        self.status_bar.note = f"reloaded: {message.changes}"
+        self._status_bar.note = f"reloaded: {message.changes}"
         self.reloading = False
-        self.reload_changed()
 
     @on(LibraryFailed)
     def _library_failed(self, message: LibraryFailed) -> None:
         if not message.reloading:
             self.fail_to_start(message.error, message.reason)
             return
-        self.status_bar.note = f"reload failed, still using the loaded library: {message.reason}"
+        self._status_bar.note = f"reload failed, still using the loaded library: {message.reason}"
         self.reloading = False
-        self.reload_changed()
 
     def _show_library(self, known: Iterable[str]) -> None:
         """The library's size, tree and warnings (but those already shown)."""
         library = self.context.library
-        self.status_bar.show_library(self.context.mode_label, len(library))
-        self.status_bar.retrieval = self.context.retrieval
+        self._status_bar.show_library(self.context.mode_label, len(library))
+        self._status_bar.retrieval = self.context.retrieval
         self.library_browser.set_library(library)
         shown = set(known)
         for problem in library.problems:
             if str(problem) not in shown:
-                self.chat.add_notice(f"warning: {problem}")
+                self._notice(f"warning: {problem}")
 
     def start_reload(self) -> str | None:
         """Read the library again in the background; why not, when it cannot start now."""
@@ -247,7 +244,7 @@ class LibraryScreen(Screen[None]):
         # Whatever changed on disk so far, this reload reads.
         self.changed_on_disk = False
         self.reloading = True
-        self.status_bar.show_work("reloading…")
+        self._status_bar.show_work("reloading…")
         self._reread_library(self.context.settings, self.context.library)
         return None
 
@@ -255,33 +252,29 @@ class LibraryScreen(Screen[None]):
 
     @on(LibraryChangedOnDisk)
     def _changed_on_disk(self, message: LibraryChangedOnDisk) -> None:
+        # Noted here; the message goes on to the screen, which knows whether an answer
+        # is awaited (`reload_if_changed` then waits for it).
         self.changed_on_disk = True
-        self.reload_changed()
 
-    def reload_blocked(self) -> bool:
-        """Whether a reload must wait (`MainScreen`: while an answer is awaited)."""
-        return False
-
-    def reload_changed(self) -> None:
-        """Reload if documents changed on disk and a reload can start now; else it
-        starts once the reload or the answer under way is over."""
-        idle = self.loaded and not self.reloading and not self.reload_blocked()
-        if self.changed_on_disk and idle:
+    def reload_if_changed(self) -> None:
+        """Reload if documents changed on disk and no load or reload is under way; the
+        screen calls it when no answer is awaited."""
+        if self.changed_on_disk and self.loaded and not self.reloading:
             self.start_reload()
 
     @on(WatchFailed)
     def _watch_failed(self, message: WatchFailed) -> None:
-        self.chat.add_notice(
+        self._notice(
             f"watch mode is off: the library folder cannot be watched ({message.reason});"
-            " ctrl+r reloads by hand"
+            f" {key_name(RELOAD.key)} reloads by hand"
         )
 
     def show_library_report(self) -> None:
         """The library report (command palette), over this screen."""
         if not self.loaded:
-            self.status_bar.note = "still indexing: the library is not loaded yet"
+            self._status_bar.note = "still indexing: the library is not loaded yet"
             return
-        self.app.push_screen(LibraryReportScreen(self.context.report))
+        self.app.push_screen(LibraryReportScreen(self.context.reports))
 
     # -- hybrid retrieval's vectors, computed in the background -----------------------
 
@@ -291,50 +284,53 @@ class LibraryScreen(Screen[None]):
         context = self.context
         if context.choice.mode != "hybrid":
             return
-        self.status_bar.work = "embedding…"
+        self._status_bar.work = "embedding…"
         self._embed(context, context.library)
 
     @work(thread=True, exclusive=True, group="embedding")
     def _embed(self, context: AppContext, library: Library) -> None:
         progress = self._progress(lambda done, total: EmbeddingProgress(done, total))
         try:
-            vectors = context.embed(library, progress)
+            embedded = context.embed(library, progress)
         except _Abandoned:
             return
         except Exception as error:  # the library keeps answering lexically
-            self.post_message(EmbeddingFailed(failure_reason(error)))
+            self.post_message(EmbeddingFailed(error_line(error)))
             return
-        self.post_message(VectorsComputed(library, vectors))
+        self.post_message(VectorsComputed(embedded))
 
     @on(EmbeddingProgress)
     def _embedding_progress(self, message: EmbeddingProgress) -> None:
         # Beside the mode, not in place of the latest outcome.
-        self.status_bar.work = f"embedding {message.done:,}/{message.total:,}"
+        self._status_bar.work = f"embedding {message.done:,}/{message.total:,}"
 
     @on(VectorsComputed)
     def _vectors_computed(self, message: VectorsComputed) -> None:
-        hybrid = self.context.with_vectors(message.library, message.vectors)
+        hybrid = self.context.with_vectors(message.embedded)
         if hybrid is not None:
             self._current = hybrid
             self.post_message(EmbeddingReady(hybrid.retrieval))
+        elif message.embedded.embedder is not self.context.embedder:
+            # Vectors of a library reloaded meanwhile: their source is not kept.
+            close_embedder(message.embedded.embedder)
 
     @on(EmbeddingReady)
     def _embedding_ready(self, message: EmbeddingReady) -> None:
-        self.status_bar.work = ""
-        self.status_bar.retrieval = message.retrieval
+        self._status_bar.work = ""
+        self._status_bar.retrieval = message.retrieval
 
     @on(EmbeddingFailed)
     def _embedding_failed(self, message: EmbeddingFailed) -> None:
         # The server's problem stays in the bar ("embedding server unreachable").
-        self.status_bar.work = self.context.embedding.status().bar_text
-        self.status_bar.retrieval = self.context.retrieval
-        self.chat.add_notice(f"hybrid retrieval is off: {message.reason}")
+        self._status_bar.work = self.context.embedding.status().bar_text
+        self._status_bar.retrieval = self.context.retrieval
+        self._notice(f"hybrid retrieval is off: {message.reason}")
 
     @on(EmbeddingTrouble)
     def _embedding_trouble(self, message: EmbeddingTrouble) -> None:
         if self.loaded:
-            self.status_bar.work = message.status.bar_text
-            self.status_bar.retrieval = self.context.retrieval
+            self._status_bar.work = message.status.bar_text
+            self._status_bar.retrieval = self.context.retrieval
 
     # -- the state they leave -----------------------------------------------------
 

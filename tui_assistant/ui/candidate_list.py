@@ -1,0 +1,137 @@
+"""A numbered list of passages to choose from: an unsure question's possible passages,
+or a refusal's closest passages.
+
+Each entry is laid out at the width it is drawn at: its number and title path on the
+first line (leading headings dropped first when it is too long: the last one says
+most), then `file:lines` (shortened from the left) and the sentence that best matches
+the question, cut to the line. The digit keys open an entry directly.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.cells import cell_len
+from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.css.styles import RulesMap
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, Visual
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from tui_assistant.core.display_text import ELLIPSIS, one_line
+from tui_assistant.core.documents.passage import Passage, line_range
+from tui_assistant.core.retrieval.types import NEAREST_SHOWN
+from tui_assistant.ui.untrusted_text import cut_right, shorten_left
+
+TITLE_SEPARATOR = " \u203a "
+# Below this many cells beside the location, the sentence is left out.
+MIN_SENTENCE_CELLS = 12
+_INDENT = "   "
+_OPEN_GROUP = Binding.Group("Open")
+
+
+def fit_title(title: str, width: int) -> str:
+    """A title path in at most `width` cells: whole when it fits, else without its
+    leading headings (`… › Factory › bodyLimit`), else its last heading cut at the end."""
+    title = one_line(title)
+    if cell_len(title) <= width:
+        return title
+    parts = title.split(TITLE_SEPARATOR)
+    for start in range(1, len(parts)):
+        shorter = ELLIPSIS + TITLE_SEPARATOR + TITLE_SEPARATOR.join(parts[start:])
+        if cell_len(shorter) <= width:
+            return shorter
+    return cut_right(parts[-1], width)
+
+
+class CandidateEntry(Visual):
+    """One listed passage: `number title`, then `file:lines  best sentence`."""
+
+    def __init__(self, number: int, passage: Passage, sentence: str) -> None:
+        self.number = number
+        self.title = one_line(passage.title)
+        self.path = one_line(passage.source_path)
+        self.lines_suffix = ":" + line_range(passage.line, passage.end_line)
+        self.sentence = one_line(sentence)
+
+    def __str__(self) -> str:
+        """In full, on two lines (what a tooltip or a log shows)."""
+        return (
+            f"{self.number} {self.title}\n"
+            f"{_INDENT}{self.path}{self.lines_suffix}  {self.sentence}".rstrip()
+        )
+
+    def content(self, width: int) -> Content:
+        # Never markup: every part is literal text.
+        width = max(width, len(_INDENT) + 2)
+        room = width - len(_INDENT)
+        head = Content.assemble(
+            (f"{self.number:<{len(_INDENT)}}", "bold"),
+            (fit_title(self.title, room), "bold"),
+        )
+        # With a sentence beside it, the path gives up its folders (the file and its
+        # lines say the most), down to half the line or to `…/file:lines`.
+        file_name = self.path.rpartition("/")[2]
+        kept = max(room // 2, cell_len(f"{ELLIPSIS}/{file_name}{self.lines_suffix}"))
+        where = shorten_left(
+            self.path, self.lines_suffix, min(kept, room) if self.sentence else room
+        )
+        beside = room - cell_len(where) - 2
+        second = Content.assemble(_INDENT, (where, "dim"))
+        if self.sentence and beside >= MIN_SENTENCE_CELLS:
+            second = Content.assemble(second, "  ", (cut_right(self.sentence, beside), "italic"))
+        return Content("\n").join([head, second])
+
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
+        return self.content(width).render_strips(width, height, style, options)
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        widest = max((cell_len(line) for line in str(self).split("\n")), default=0)
+        return min(widest, container_width)
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return self.content(width).get_height(rules, width)
+
+
+class CandidateList(OptionList):
+    """Passages to choose from, numbered; `1`–`5` open one, as up/down and enter do."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            str(number),
+            f"open({number})",
+            str(number),
+            tooltip=f"open listed passage {number}",
+            group=_OPEN_GROUP,
+            id=f"candidates.open-{number}",
+        )
+        for number in range(1, NEAREST_SHOWN + 1)
+    ]
+
+    def show(self, passages: tuple[Passage, ...], sentences: tuple[str, ...]) -> None:
+        """List `passages`, each with its best-matching sentence; the first highlighted."""
+        self.clear_options()
+        self.add_options(
+            Option(CandidateEntry(number, passage, sentence))
+            for number, (passage, sentence) in enumerate(
+                zip(passages, sentences, strict=True), start=1
+            )
+        )
+        self.highlighted = 0 if passages else None
+
+    def action_open(self, number: int) -> None:
+        """Open entry `number` (1-based), as enter on it does."""
+        if number <= self.option_count:
+            self.highlighted = number - 1
+            self.action_select()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "open":
+            (number,) = parameters
+            return isinstance(number, int) and number <= self.option_count
+        return True

@@ -1,0 +1,81 @@
+"""What the app answering now is made of, per library: the `status` command and tool.
+
+For each library: its documents and passages, how many passages have their vectors
+ready and of which model, when its files were read, whether they are watched, and the
+retrieval answering now. Reads the stores (stored vectors are counted, nothing is
+embedded): call it off the event loop.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from tui_assistant.core.library.library import Library
+from tui_assistant.core.retrieval.model_identity import ModelIdentity
+from tui_assistant.store.index_store import store_path
+from tui_assistant.wiring.context import AppContext, embedding_identity
+
+
+class LibraryStatus(BaseModel):
+    name: str = Field(description="the library's name, as `search` and `gaps` take it")
+    documents: int
+    passages: int
+    vectors: int = Field(
+        description="passages whose vectors are ready (hybrid retrieval needs all of them)"
+    )
+    embedding_model: str | None = Field(
+        description="the sentence-embedding model of those vectors; null when hybrid is off"
+    )
+    read_at: str = Field(description="when the library's files were last read (UTC, ISO 8601)")
+    watch: bool = Field(description="whether files that change are read again by themselves")
+    retrieval: str = Field(description="the retrieval mode answering now")
+    embedding_problem: str | None = Field(
+        default=None,
+        description="why passages or questions cannot be embedded now (one line); null when fine",
+    )
+
+
+class StatusResult(BaseModel):
+    libraries: list[LibraryStatus]
+
+
+def status_of(context: AppContext, watching: bool) -> StatusResult:
+    """Each library of `context` as it answers now; `watching` says whether this process
+    reads changed files again by itself."""
+    identity = embedding_identity(context)
+    embedding = context.embedding.status()
+    if identity is not None:
+        model: str | None = identity.name
+    elif context.choice.server is not None:
+        model = context.choice.server.model
+    else:
+        model = None
+    return StatusResult(
+        libraries=[
+            LibraryStatus(
+                name=name,
+                documents=len(part.documents),
+                passages=len(part),
+                vectors=_vectors_ready(context, part, identity),
+                embedding_model=model,
+                read_at=context.read_at,
+                watch=watching,
+                retrieval=context.retrieval,
+                embedding_problem=embedding.problem,
+            )
+            for name, part in context.library.parts.items()
+        ]
+    )
+
+
+def _vectors_ready(context: AppContext, part: Library, identity: ModelIdentity | None) -> int:
+    """All of the library's passages once hybrid answers; before, those whose vectors
+    of `identity` are in the store already."""
+    if context.vectors is not None:
+        return len(part)
+    if identity is None:
+        return 0
+    from tui_assistant.store.vectors import stored_vectors
+
+    stored = stored_vectors(store_path(context.settings.data_dir, part.folder), part)
+    return max((model.embedded for model in stored if model.made(identity)), default=0)
