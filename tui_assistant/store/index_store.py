@@ -15,7 +15,8 @@ mode), which it keeps open, so the passage text it shows is the text it indexed 
 when another process updates the store meanwhile.
 
 The database is a plain SQLite file: `sqlite3 <data dir>/libraries/<name>.sqlite3`
-opens it (`files`, `passages`, `postings`, `meta`; `vectors` for hybrid retrieval).
+opens it (`files`, `passages`, `postings`, `meta`; `vector_models` and `piece_vectors`
+for hybrid retrieval).
 """
 
 from __future__ import annotations
