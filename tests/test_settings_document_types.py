@@ -34,9 +34,9 @@ def test_document_types_are_a_comma_list(
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ("md,pdf", "unknown document type 'pdf' (use md, rst, txt)"),
-        ("", "must name at least one of md, rst, txt"),
-        (" , ", "must name at least one of md, rst, txt"),
+        ("md,docx", "unknown document type 'docx' (use md, rst, txt, py)"),
+        ("", "must name at least one of md, rst, txt, py"),
+        (" , ", "must name at least one of md, rst, txt, py"),
     ],
 )
 def test_bad_document_types_are_one_line_naming_the_setting(
@@ -46,3 +46,10 @@ def test_bad_document_types_are_one_line_naming_the_setting(
     with pytest.raises(ConfigError) as raised:
         load_settings()
     assert str(raised.value) == f"TUI_ASSISTANT_DOCUMENT_TYPES: {message}"
+
+
+def test_python_source_is_a_kind_asked_for_not_a_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TUI_ASSISTANT_DOCUMENT_TYPES", raising=False)
+    assert "py" not in load_settings().document_kinds
+    monkeypatch.setenv("TUI_ASSISTANT_DOCUMENT_TYPES", "md,py")
+    assert load_settings().document_kinds == ("md", "py")

@@ -32,7 +32,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from tui_assistant.compat import library_variables
 from tui_assistant.core.checks.support import SupportMode
 from tui_assistant.core.display_text import one_line
-from tui_assistant.core.documents.passage import DOCUMENT_KINDS
+from tui_assistant.core.documents.passage import DEFAULT_DOCUMENT_KINDS, DOCUMENT_KINDS
 from tui_assistant.core.library.names import LibrarySpec, check_distinct, parse_library_entry
 from tui_assistant.errors import ConfigError, UsageError
 from tui_assistant.locations import default_data_dir
@@ -96,7 +96,7 @@ class Settings(BaseSettings):
     passages: int = 3
     support_check: SupportMode = "warn"
     # Which kinds of files are documents: a comma list of `md`, `rst`, `txt`.
-    document_types: str = ",".join(DOCUMENT_KINDS)
+    document_types: str = ",".join(DEFAULT_DOCUMENT_KINDS)
     # The TUI re-reads documents that change on disk by itself.
     watch: bool = True
     # Questions that end unsure or with nothing are recorded per library (`gaps`).

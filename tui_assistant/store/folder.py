@@ -16,7 +16,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
-from tui_assistant.core.documents.passage import DOCUMENT_KINDS, Document, document_kind
+from tui_assistant.core.documents.passage import DEFAULT_DOCUMENT_KINDS, Document, document_kind
 from tui_assistant.core.library.library import FileProblem, parse_document
 from tui_assistant.errors import LibraryError
 
@@ -44,7 +44,7 @@ class Listing:
     hidden: tuple[str, ...] = ()
 
 
-def list_library(folder: Path, kinds: Collection[str] = DOCUMENT_KINDS) -> Listing:
+def list_library(folder: Path, kinds: Collection[str] = DEFAULT_DOCUMENT_KINDS) -> Listing:
     """Every document of the `kinds` asked for (`md`, `rst`, `txt`) under `folder`
     with its stamp, sorted by path.
 

@@ -30,7 +30,7 @@ import sys
 from collections.abc import Collection
 from pathlib import Path
 
-from tui_assistant.core.documents.passage import DOCUMENT_KINDS
+from tui_assistant.core.documents.passage import DEFAULT_DOCUMENT_KINDS
 from tui_assistant.core.documents.split import PARSER_VERSION
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.progress import Progress as Progress
@@ -106,7 +106,7 @@ def open_library(
     data_dir: Path | None,
     key: KeyFunction,
     progress: Progress | None = None,
-    kinds: Collection[str] = DOCUMENT_KINDS,
+    kinds: Collection[str] = DEFAULT_DOCUMENT_KINDS,
     name: str | None = None,
 ) -> Library:
     """The library at `folder`, its store in `data_dir` brought up to date first;

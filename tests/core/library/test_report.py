@@ -56,10 +56,13 @@ def test_documents_and_passages_are_counted_by_kind_with_every_kind_always_there
 
     data = report_of(lib).to_json()
 
-    assert data["documents"] == {"total": 5, "by_kind": {"md": 2, "rst": 2, "txt": 1}}
-    assert data["passages"] == {"total": 5, "by_kind": {"md": 2, "rst": 2, "txt": 1}}
+    assert data["documents"] == {"total": 5, "by_kind": {"md": 2, "rst": 2, "txt": 1, "py": 0}}
+    assert data["passages"] == {"total": 5, "by_kind": {"md": 2, "rst": 2, "txt": 1, "py": 0}}
     only_markdown = report_of(library(["a.md"])).to_json()
-    assert only_markdown["documents"] == {"total": 1, "by_kind": {"md": 1, "rst": 0, "txt": 0}}
+    assert only_markdown["documents"] == {
+        "total": 1,
+        "by_kind": {"md": 1, "rst": 0, "txt": 0, "py": 0},
+    }
 
 
 def test_passages_of_a_document_with_several_count_for_its_kind(tmp_path: Path) -> None:
@@ -73,7 +76,7 @@ def test_passages_of_a_document_with_several_count_for_its_kind(tmp_path: Path) 
     data = report_of(memory_library(folder)).to_json()
 
     assert data["documents"]["by_kind"]["md"] == 2
-    assert data["passages"] == {"total": 4, "by_kind": {"md": 4, "rst": 0, "txt": 0}}
+    assert data["passages"] == {"total": 4, "by_kind": {"md": 4, "rst": 0, "txt": 0, "py": 0}}
 
 
 def test_every_skip_of_a_real_folder_is_grouped_by_its_reason(messy: Path) -> None:

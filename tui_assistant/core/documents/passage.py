@@ -29,8 +29,16 @@ TITLE_SEPARATOR = " \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} "
 PASSAGE_ID = re.compile(r"^[a-z0-9]+([-/#][a-z0-9]+)*$")
 
 # The kinds of documents, and the file names that make each (longest suffix first).
-DOCUMENT_KINDS = ("md", "rst", "txt")
-_SUFFIXES = ((".rst.txt", "rst"), (".md", "md"), (".rst", "rst"), (".txt", "txt"))
+# `py` (Python source read as API reference) is a kind a library asks for: not a default.
+DOCUMENT_KINDS = ("md", "rst", "txt", "py")
+DEFAULT_DOCUMENT_KINDS = ("md", "rst", "txt")
+_SUFFIXES = (
+    (".rst.txt", "rst"),
+    (".md", "md"),
+    (".rst", "rst"),
+    (".txt", "txt"),
+    (".py", "py"),
+)
 
 _TITLE_SEPARATORS = (" - ", " \N{EN DASH} ", " \N{EM DASH} ", ": ", " | ")
 MINOR_HEADING = re.compile(r"^ {0,3}#{4,6}(?:[ \t]|$)")  # Markdown's `####` to `######`
@@ -115,7 +123,7 @@ class Document:
 
 
 def document_kind(name: str) -> str | None:
-    """`md`, `rst` or `txt` for a document's file name (`notes.rst.txt` is `rst`);
+    """`md`, `rst`, `txt` or `py` for a document's file name (`notes.rst.txt` is `rst`);
     None for a file that is not a document."""
     for suffix, kind in _SUFFIXES:
         if name.endswith(suffix):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui_assistant.core.documents import markdown, plaintext
+from tui_assistant.core.documents import markdown, plaintext, python_api
 from tui_assistant.core.documents.passage import Document, document_kind
 
 # Bump whenever a document can split into other passages (text, titles, lines, ids), so
@@ -21,4 +21,6 @@ def split_document(relative_path: str, text: str) -> Document:
         return rst.split_rst(relative_path, text)
     if kind == "txt":
         return plaintext.split_plain_text(relative_path, text)
+    if kind == "py":
+        return python_api.split_python(relative_path, text)
     return markdown.split_markdown(relative_path, text)
