@@ -18,13 +18,15 @@ from tui_assistant.core.library.library import FileProblem, Library, printable_f
 
 # Why a file is skipped, in the order the report lists them, with their readable names.
 SKIP_REASONS: dict[str, str] = {
-    "too_big": "too big (over 1 MiB)",
+    "too_big": "too big (over its kind's size limit)",
     "not_utf8": "not UTF-8",
     "binary": "binary",
     "symlink": "symlink (not followed)",
     "hidden": "hidden (name starts with '.')",
     "empty": "empty",
     "no_text": "no text besides headings",
+    "built_site": "part of a built site, not a page",
+    "index_page": "a page of links only",
     "not_regular": "not a regular file",
     "unreadable": "cannot be read",
     "other": "other",
@@ -35,6 +37,10 @@ SkipReason = str
 _REASON_PREFIXES = (
     ("larger than", "too_big"),
     ("not UTF-8", "not_utf8"),
+    ("not in the", "not_utf8"),
+    ("declares a charset", "not_utf8"),
+    ("part of a built site", "built_site"),
+    ("a page of links only", "index_page"),
     ("has a name that is not UTF-8", "not_utf8"),
     ("binary", "binary"),
     ("is a symlink", "symlink"),

@@ -1,0 +1,337 @@
+"""An HTML page as its reader sees it, line for line of the file.
+
+`read_page` parses a page with the standard library's `html.parser` (tolerant of
+malformed markup, never fetching or running anything, and giving the source line of
+every tag and text) and keeps:
+
+- the page's main content: when the page marks it (`<main>`, `<article>`,
+  `role="main"`, and the containers of Sphinx, MkDocs, wikis and the like), only what
+  is inside; never navigation, sidebars, headers and footers outside it, scripts,
+  styles, forms, buttons, embedded frames and objects, hidden elements, breadcrumbs,
+  "edit this page" links or permalink marks (`¶`);
+- its text, one line of text for each line of the file: whatever the page shows
+  between the tags on a line stands on that line, whitespace collapsed as a browser
+  does, so a quote found on a line of the text stands on that line of the file;
+  preformatted text (`<pre>`, code) is kept as written;
+- its headings (`<h1>` to `<h6>`) with their lines and plain text, and its `<title>`.
+
+Entities are decoded; a character reference for a line break reads as a space, so it
+cannot shift the lines that follow.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+# Elements whose content is never text a reader of the page's content sees.
+_SKIPPED_TAGS = frozenset(
+    {
+        "script", "style", "template", "noscript", "iframe", "frame", "frameset", "object",
+        "embed", "applet", "svg", "canvas", "audio", "video", "map", "nav", "aside", "form",
+        "button", "select", "textarea", "dialog", "head", "footer",
+    }
+)  # fmt: skip
+# Kept inside the main content (a page's own `<h1>` may sit in one), skipped outside.
+_SKIPPED_OUTSIDE_MAIN = frozenset({"header"})
+_SKIPPED_ROLES = frozenset({"navigation", "search", "banner", "contentinfo", "complementary"})
+# Class names and ids of the navigation, sidebars and page furniture that documentation
+# generators (Sphinx and its themes, MkDocs, texinfo, latex2html, MediaWiki) write.
+_SKIPPED_NAMES = frozenset(
+    {
+        "headerlink", "sphinxsidebar", "sphinxsidebarwrapper", "related", "footer",
+        "breadcrumb", "breadcrumbs", "wy-breadcrumbs", "wy-nav-side", "rst-versions",
+        "sidebar", "sidebar-drawer", "toc-drawer", "md-sidebar", "md-header", "md-footer",
+        "md-search", "md-source", "md-nav", "md-skip", "navbar", "nav", "navigation",
+        "nav-panel", "mini-toc", "menu", "edit-this-page", "edit-page", "viewcode-link",
+        "viewcode-back", "skip-link", "searchbox", "search", "prev-next-area", "pager",
+        "related-pages", "copybtn", "mw-navigation", "mw-head", "mw-panel", "mw-editsection",
+        "catlinks", "printfooter", "jump-to-nav", "siteSub", "contentSub", "toc",
+        "breadcrumb-section", "page-metadata", "theme-edit-this-page", "pagination-nav",
+        "shortcontents", "visually-hidden", "sr-only", "header",
+    }
+)  # fmt: skip
+# Class names and ids of the element that holds a page's own content.
+_MAIN_NAMES = frozenset(
+    {
+        "md-content", "main-content", "mw-content-text", "markdown-body", "theme-doc-markdown",
+        "rst-content", "bodywrapper",
+    }
+)  # fmt: skip
+# What a page's `<head>` holds; any other element starts its body.
+_HEAD_TAGS = frozenset(
+    {"head", "title", "meta", "link", "script", "style", "base", "noscript", "template"}
+)
+_MAIN_TAGS = frozenset({"main", "article"})
+# Elements with no end tag: never on the stack of open elements.
+_VOID_TAGS = frozenset(
+    {
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+        "source", "track", "wbr", "keygen", "frame", "basefont", "isindex",
+    }
+)  # fmt: skip
+# Elements whose start and end part words, as a browser lays them out as blocks.
+_BLOCK_TAGS = frozenset(
+    {
+        "address", "article", "blockquote", "body", "caption", "dd", "details", "div", "dl",
+        "dt", "fieldset", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr",
+        "html", "li", "main", "ol", "p", "pre", "section", "summary", "table", "tbody", "td",
+        "tfoot", "th", "thead", "tr", "ul", "header", "hgroup", "center",
+    }
+)  # fmt: skip
+# An element that a start tag of one of these closes when it is the open one (`<p>a<p>b`).
+_CLOSED_BY = {
+    "p": _BLOCK_TAGS - {"body", "html"},
+    "li": frozenset({"li"}),
+    "dt": frozenset({"dt", "dd"}),
+    "dd": frozenset({"dt", "dd"}),
+    "td": frozenset({"td", "th", "tr"}),
+    "th": frozenset({"td", "th", "tr"}),
+    "tr": frozenset({"tr"}),
+    "option": frozenset({"option"}),
+}
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_PERMALINK_MARKS = frozenset({"¶", "§", "#", "\N{LINK SYMBOL}"})
+_LINE_BREAK_REFERENCE = re.compile(r"&(?:#0*1[03]|#[xX]0*[aAdD]|NewLine);?")
+_WHITESPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    line: int  # where its start tag stands
+    level: int  # 1-6
+    text: str  # its plain words, on one line
+
+
+@dataclass(slots=True)
+class Page:
+    """What `read_page` found: the text of each line of main content, in order, with
+    the headings between them, and the page's `<title>` words ("" when none)."""
+
+    title: str
+    # (line, words, preformatted) pieces and headings, in the order the page has them.
+    parts: list[tuple[int, str, bool] | Heading] = field(default_factory=list)
+    links: int = 0  # links in the main content
+    link_chars: int = 0  # characters of their words
+    chars: int = 0  # characters of all its words
+
+
+def read_page(text: str) -> Page:
+    """The main content of the page `text` (decoded), as described above."""
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    text = _LINE_BREAK_REFERENCE.sub(" ", text)
+    reader = _PageReader()
+    reader.feed(text)
+    reader.close()
+    return reader.page()
+
+
+@dataclass(slots=True)
+class _Open:
+    tag: str
+    skipped: bool
+    main: bool
+    permalink: bool = False
+
+
+@dataclass(slots=True)
+class _Piece:
+    line: int
+    words: str
+    pre: bool
+    main: bool
+    link: bool
+
+
+@dataclass(slots=True)
+class _HeadingPiece:
+    heading: Heading
+    main: bool
+
+
+class _PageReader(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self._stack: list[_Open] = []
+        self._open_count: dict[str, int] = {}
+        self._skipped = 0  # open elements that hide their content
+        self._main = 0  # open elements that hold the main content
+        self._pre = 0
+        self._links = 0
+        self._permalinks = 0
+        self._found_main = False
+        self._title: list[str] | None = None
+        self._title_words: list[str] = []
+        self._heading: tuple[int, int, list[str]] | None = None  # line, level, words
+        self._pieces: list[_Piece | _HeadingPiece] = []
+        self._link_starts: list[bool] = []  # each link's main flag
+
+    # -- tags --------------------------------------------------------------------
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        line = self.getpos()[0]
+        if tag == "title" and self._title is None and not self._skipped_below_head():
+            self._title = []
+            return
+        if self._open_count.get("head") and tag not in _HEAD_TAGS:
+            while self._pop().tag != "head":
+                pass  # the page's body starts, whether or not it says so
+        if tag == "br":
+            self._add(line, " ")
+            return
+        if tag in _BLOCK_TAGS:
+            while self._stack and tag in _CLOSED_BY.get(self._stack[-1].tag, ()):
+                self._pop()
+            self._add(line, " ")
+        if tag in _VOID_TAGS:
+            return
+        attributes = dict(attrs)
+        skipped = self._hides(tag, attributes)
+        main = not skipped and self._holds_main(tag, attributes)
+        permalink = tag == "a" and (attributes.get("href") or "").startswith("#")
+        entry = _Open(tag, skipped, main, permalink)
+        self._stack.append(entry)
+        self._open_count[tag] = self._open_count.get(tag, 0) + 1
+        self._skipped += skipped
+        self._main += main
+        self._found_main = self._found_main or main
+        self._pre += tag in ("pre", "textarea", "listing", "plaintext", "xmp")
+        self._links += tag == "a"
+        self._permalinks += permalink
+        if tag == "a" and not self._skipped:
+            self._link_starts.append(self._main > 0)
+        if tag in _HEADINGS and self._heading is None and not self._skipped:
+            self._heading = (line, _HEADINGS[tag], [])
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        # `<div/>` opens a div in HTML, but a page that writes it means an empty one.
+        if tag in _VOID_TAGS:
+            self.handle_starttag(tag, attrs)
+        elif tag in _BLOCK_TAGS:
+            self._add(self.getpos()[0], " ")
+
+    def handle_endtag(self, tag: str) -> None:
+        line = self.getpos()[0]
+        if tag == "title" and self._title is not None and not self._title_words:
+            self._title_words = self._title or [""]
+            self._title = None
+            return
+        if not self._open_count.get(tag):
+            if tag in _BLOCK_TAGS or tag == "br":
+                self._add(line, " ")
+            return  # a stray end tag closes nothing
+        while self._stack:
+            if self._pop().tag == tag:
+                break
+        if tag in _BLOCK_TAGS:
+            self._add(line, " ")
+
+    def _pop(self) -> _Open:
+        entry = self._stack.pop()
+        self._open_count[entry.tag] -= 1
+        self._skipped -= entry.skipped
+        self._main -= entry.main
+        self._pre -= entry.tag in ("pre", "textarea", "listing", "plaintext", "xmp")
+        self._links -= entry.tag == "a"
+        self._permalinks -= entry.permalink
+        if (
+            entry.tag in _HEADINGS
+            and self._heading is not None
+            and not any(open_.tag in _HEADINGS for open_ in self._stack)
+        ):
+            line, level, words = self._heading
+            self._heading = None
+            plain = " ".join("".join(words).split())
+            if plain:
+                heading = Heading(line, level, plain)
+                self._pieces.append(_HeadingPiece(heading, self._main > 0))
+        return entry
+
+    def _skipped_below_head(self) -> bool:
+        return any(entry.skipped and entry.tag != "head" for entry in self._stack)
+
+    def _hides(self, tag: str, attributes: dict[str, str | None]) -> bool:
+        if tag in _SKIPPED_TAGS or (tag in _SKIPPED_OUTSIDE_MAIN and not self._main):
+            return True
+        if "hidden" in attributes or attributes.get("aria-hidden") == "true":
+            return True
+        if (attributes.get("role") or "") in _SKIPPED_ROLES:
+            return True
+        style = (attributes.get("style") or "").replace(" ", "").lower()
+        if "display:none" in style or "visibility:hidden" in style:
+            return True
+        return not _SKIPPED_NAMES.isdisjoint(_names(attributes))
+
+    def _holds_main(self, tag: str, attributes: dict[str, str | None]) -> bool:
+        if tag in _MAIN_TAGS or attributes.get("role") == "main":
+            return True
+        if attributes.get("itemprop") == "articleBody":
+            return True
+        return not _MAIN_NAMES.isdisjoint(_names(attributes))
+
+    # -- text --------------------------------------------------------------------
+
+    def handle_data(self, data: str) -> None:
+        if self._title is not None:
+            self._title.append(data)
+            return
+        if self._skipped:
+            return
+        if self._permalinks and data.strip() in _PERMALINK_MARKS:
+            return
+        if self._heading is not None:
+            self._heading[2].append(data)
+            return
+        line = self.getpos()[0]
+        for offset, words in enumerate(data.split("\n")):
+            if offset and not self._pre:
+                self._add(line + offset - 1, " ")
+            self._add(line + offset, words)
+
+    def _add(self, line: int, words: str) -> None:
+        if self._skipped or self._heading is not None or not words:
+            return
+        pre = self._pre > 0
+        if not pre:
+            words = _WHITESPACE.sub(" ", words)
+        self._pieces.append(_Piece(line, words, pre, self._main > 0, self._links > 0))
+
+    def page(self) -> Page:
+        """The page as read: only its main content's pieces when it marks one."""
+        title = " ".join("".join(self._title_words or self._title or []).split())
+        page = Page(title=title)
+        for piece in self._pieces:
+            if self._found_main and not piece.main:
+                continue
+            if isinstance(piece, _HeadingPiece):
+                page.parts.append(piece.heading)
+                page.chars += len(piece.heading.text)
+                continue
+            page.parts.append((piece.line, piece.words, piece.pre))
+            words = len(piece.words.strip())
+            page.chars += words
+            if piece.link:
+                page.link_chars += words
+        page.links = sum(1 for main in self._link_starts if main or not self._found_main)
+        return page
+
+
+def _names(attributes: dict[str, str | None]) -> list[str]:
+    """An element's class names and id."""
+    names = (attributes.get("class") or "").split()
+    element_id = attributes.get("id")
+    if element_id:
+        names.append(element_id)
+    return names
+
+
+def shown_line(pieces: list[tuple[str, bool]]) -> str:
+    """One line's text from its pieces (words, preformatted): spaces collapsed as a
+    browser does outside preformatted text, which keeps its own."""
+    if not any(pre for _, pre in pieces):
+        return _WHITESPACE.sub(" ", "".join(words for words, _ in pieces)).strip()
+    start = 0
+    while not pieces[start][1] and not pieces[start][0].strip():
+        start += 1  # the space between blocks before the code starts
+    return "".join(words for words, _ in pieces[start:]).rstrip()
