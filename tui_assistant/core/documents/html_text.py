@@ -49,7 +49,7 @@ _SKIPPED_NAMES = frozenset(
         "related-pages", "copybtn", "mw-navigation", "mw-head", "mw-panel", "mw-editsection",
         "catlinks", "printfooter", "jump-to-nav", "siteSub", "contentSub", "toc",
         "breadcrumb-section", "page-metadata", "theme-edit-this-page", "pagination-nav",
-        "shortcontents", "visually-hidden", "sr-only", "header",
+        "shortcontents", "visually-hidden", "sr-only", "header", "hash-link",
     }
 )  # fmt: skip
 # Class names and ids of the element that holds a page's own content.
@@ -91,6 +91,7 @@ _CLOSED_BY = {
     "tr": frozenset({"tr"}),
     "option": frozenset({"option"}),
 }
+_PREFORMATTED = frozenset({"pre", "listing", "plaintext", "xmp"})
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _PERMALINK_MARKS = frozenset({"¶", "§", "#", "\N{LINK SYMBOL}"})
 _LINE_BREAK_REFERENCE = re.compile(r"&(?:#0*1[03]|#[xX]0*[aAdD]|NewLine);?")
@@ -130,18 +131,15 @@ def read_page(text: str) -> Page:
 @dataclass(slots=True)
 class _Open:
     tag: str
-    skipped: bool
-    main: bool
+    skipped: bool = False
+    main: bool = False
     permalink: bool = False
+    pre: bool = False
+    link: bool = False
 
 
-@dataclass(slots=True)
-class _Piece:
-    line: int
-    words: str
-    pre: bool
-    main: bool
-    link: bool
+# A line's words as read: (line, words, preformatted, in the main content, in a link).
+_Piece = tuple[int, str, bool, bool, bool]
 
 
 @dataclass(slots=True)
@@ -170,6 +168,11 @@ class _PageReader(HTMLParser):
     # -- tags --------------------------------------------------------------------
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self._skipped and tag not in _VOID_TAGS and tag != "title":
+            # Inside what is not shown, only the open elements are counted.
+            self._stack.append(_Open(tag))
+            self._open_count[tag] = self._open_count.get(tag, 0) + 1
+            return
         line = self.getpos()[0]
         if tag == "title" and self._title is None and not self._skipped_below_head():
             self._title = []
@@ -183,21 +186,24 @@ class _PageReader(HTMLParser):
         if tag in _BLOCK_TAGS:
             while self._stack and tag in _CLOSED_BY.get(self._stack[-1].tag, ()):
                 self._pop()
+            while self._heading is not None and self._stack:
+                self._pop()  # a heading holds no blocks: one left open ends here
             self._add(line, " ")
         if tag in _VOID_TAGS:
             return
         attributes = dict(attrs)
         skipped = self._hides(tag, attributes)
         main = not skipped and self._holds_main(tag, attributes)
-        permalink = tag == "a" and (attributes.get("href") or "").startswith("#")
-        entry = _Open(tag, skipped, main, permalink)
-        self._stack.append(entry)
+        link = tag == "a"
+        permalink = link and (attributes.get("href") or "").startswith("#")
+        pre = tag in _PREFORMATTED
+        self._stack.append(_Open(tag, skipped, main, permalink, pre, link))
         self._open_count[tag] = self._open_count.get(tag, 0) + 1
         self._skipped += skipped
         self._main += main
         self._found_main = self._found_main or main
-        self._pre += tag in ("pre", "textarea", "listing", "plaintext", "xmp")
-        self._links += tag == "a"
+        self._pre += pre
+        self._links += link
         self._permalinks += permalink
         if tag == "a" and not self._skipped:
             self._link_starts.append(self._main > 0)
@@ -232,8 +238,8 @@ class _PageReader(HTMLParser):
         self._open_count[entry.tag] -= 1
         self._skipped -= entry.skipped
         self._main -= entry.main
-        self._pre -= entry.tag in ("pre", "textarea", "listing", "plaintext", "xmp")
-        self._links -= entry.tag == "a"
+        self._pre -= entry.pre
+        self._links -= entry.link
         self._permalinks -= entry.permalink
         if (
             entry.tag in _HEADINGS
@@ -254,6 +260,8 @@ class _PageReader(HTMLParser):
     def _hides(self, tag: str, attributes: dict[str, str | None]) -> bool:
         if tag in _SKIPPED_TAGS or (tag in _SKIPPED_OUTSIDE_MAIN and not self._main):
             return True
+        if not attributes:
+            return False
         if "hidden" in attributes or attributes.get("aria-hidden") == "true":
             return True
         if (attributes.get("role") or "") in _SKIPPED_ROLES:
@@ -264,7 +272,11 @@ class _PageReader(HTMLParser):
         return not _SKIPPED_NAMES.isdisjoint(_names(attributes))
 
     def _holds_main(self, tag: str, attributes: dict[str, str | None]) -> bool:
-        if tag in _MAIN_TAGS or attributes.get("role") == "main":
+        if tag in _MAIN_TAGS:
+            return True
+        if not attributes:
+            return False
+        if attributes.get("role") == "main":
             return True
         if attributes.get("itemprop") == "articleBody":
             return True
@@ -295,24 +307,26 @@ class _PageReader(HTMLParser):
         pre = self._pre > 0
         if not pre:
             words = _WHITESPACE.sub(" ", words)
-        self._pieces.append(_Piece(line, words, pre, self._main > 0, self._links > 0))
+        self._pieces.append((line, words, pre, self._main > 0, self._links > 0))
 
     def page(self) -> Page:
         """The page as read: only its main content's pieces when it marks one."""
         title = " ".join("".join(self._title_words or self._title or []).split())
         page = Page(title=title)
         for piece in self._pieces:
-            if self._found_main and not piece.main:
-                continue
             if isinstance(piece, _HeadingPiece):
-                page.parts.append(piece.heading)
-                page.chars += len(piece.heading.text)
+                if piece.main or not self._found_main:
+                    page.parts.append(piece.heading)
+                    page.chars += len(piece.heading.text)
                 continue
-            page.parts.append((piece.line, piece.words, piece.pre))
-            words = len(piece.words.strip())
-            page.chars += words
-            if piece.link:
-                page.link_chars += words
+            line, words, pre, main, link = piece
+            if self._found_main and not main:
+                continue
+            page.parts.append((line, words, pre))
+            count = len(words.strip())
+            page.chars += count
+            if link:
+                page.link_chars += count
         page.links = sum(1 for main in self._link_starts if main or not self._found_main)
         return page
 
