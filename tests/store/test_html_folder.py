@@ -63,19 +63,12 @@ def test_a_built_sphinx_site_is_read_once_as_its_pages(tmp_path: Path) -> None:
     install = library.get("html/install")
     assert install is not None and install.text == "Install the widget with pip."
     assert (install.source_path, install.line, install.end_line) == ("docs/html/install.html", 3, 4)
-    skipped = reasons(library)
-    assert set(skipped) == {
-        "html/_sources",
-        "html/_static",
-        "html/_modules",
-        "html/genindex.html",
-        "html/genindex-C.html",
-        "html/search.html",
-        "html/py-modindex.html",
+    # One line says what the site holds besides its pages.
+    assert reasons(library) == {
+        "html/": f"{BUILT_SITE}: _modules/, _sources/, _static/, genindex*.html (2), search.html,"
+        " py-modindex.html"
     }
-    assert skipped["html/search.html"] == f"{BUILT_SITE}: the site's search page"
-    assert "its pages are read" in skipped["html/_sources"]
-    assert {skip_reason(reason) for reason in skipped.values()} == {"built_site"}
+    assert skip_reason(reasons(library)["html/"]) == "built_site"
 
 
 def test_a_site_that_has_only_its_sources_is_read_from_them(tmp_path: Path) -> None:
@@ -116,10 +109,13 @@ def test_a_built_mkdocs_site_skips_its_search_assets_and_404_page() -> None:
         "user-guide": True,
     }
     skipped = skipped_in_site(entries, ("md", "html"))
-    assert set(skipped) == {"404.html", "search", "assets"}
+    assert skipped is not None
+    assert skipped.names == {"404.html", "search", "assets"}
+    assert skipped.reason == f"{BUILT_SITE}: assets/, search/, 404.html"
     # A folder of pages that is no built site keeps every page.
-    assert skipped_in_site({"index.html": False, "search": True}, ("html",)) == {}
-    assert skipped_in_site({"404.html": False, "search.html": False}, ("html",)) == {}
+    assert skipped_in_site({"index.html": False, "search": True}, ("html",)) is None
+    assert skipped_in_site({"404.html": False, "search.html": False}, ("html",)) is None
+    assert skipped_in_site(entries, ("md",)) is None
 
 
 def test_an_index_page_of_links_is_skipped_with_why(tmp_path: Path) -> None:

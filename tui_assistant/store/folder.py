@@ -101,11 +101,12 @@ def _walk(
     site = skipped_in_site(
         {entry.name: entry.is_dir(follow_symlinks=False) for entry in entries}, kinds
     )
+    if site is not None:
+        problems.append(FileProblem(prefix or "./", site.reason))
     for entry in entries:
         name = entry.name
         path = prefix + name
-        if name in site:
-            problems.append(FileProblem(path, site[name]))
+        if site is not None and name in site.names:
             continue
         if name.startswith("."):
             hidden.append(path + "/" if entry.is_dir(follow_symlinks=False) else path)

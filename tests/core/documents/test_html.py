@@ -296,3 +296,21 @@ def test_a_page_with_nul_bytes_is_a_binary_file() -> None:
     assert parse_document("x.html", b"<p>text\x00more</p>") == "binary file (contains NUL bytes)"
     utf16 = "<p>text\x00</p>".encode("utf-16")
     assert parse_document("x.html", utf16) == "binary file (contains NUL bytes)"
+
+
+def test_each_object_sphinx_documents_is_a_section_named_by_its_qualified_name() -> None:
+    page = (
+        '<div role="main"><h1>API</h1>\n<p>The reference.</p>\n'
+        '<dl class="py class">\n<dt class="sig sig-object py" id="widget.Crank">\n'
+        '<em class="property">class </em><span class="sig-name">Crank</span>(<em>teeth</em>)</dt>\n'
+        "<dd><p>Turns a gear.</p>\n"
+        '<dl class="py method">\n<dt class="sig sig-object py" id="widget.Crank.turn">\n'
+        '<span class="sig-name">turn</span>()<a class="headerlink" href="#widget.Crank.turn">¶</a>'
+        "</dt>\n<dd><p>One full turn.</p></dd></dl></dd></dl></div>\n"
+    )
+    document = split_html("api.html", page)
+    assert [(p.title, p.text, p.line) for p in document.passages] == [
+        ("API", "The reference.", 1),
+        ("API › widget.Crank", "class Crank(teeth)\nTurns a gear.", 4),
+        ("API › widget.Crank.turn", "turn()\nOne full turn.", 8),
+    ]

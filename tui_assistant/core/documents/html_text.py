@@ -13,7 +13,9 @@ every tag and text) and keeps:
   between the tags on a line stands on that line, whitespace collapsed as a browser
   does, so a quote found on a line of the text stands on that line of the file;
   preformatted text (`<pre>`, code) is kept as written;
-- its headings (`<h1>` to `<h6>`) with their lines and plain text, and its `<title>`.
+- its headings (`<h1>` to `<h6>`) with their lines and plain text, and its `<title>`;
+  an object Sphinx documents (`<dt class="sig" id="pkg.Class.method">`) is a level-3
+  heading named by its qualified name, its signature left in the text.
 
 Entities are decoded; a character reference for a line break reads as a space, so it
 cannot shift the lines that follow.
@@ -209,6 +211,16 @@ class _PageReader(HTMLParser):
             self._link_starts.append(self._main > 0)
         if tag in _HEADINGS and self._heading is None and not self._skipped:
             self._heading = (line, _HEADINGS[tag], [])
+        elif (
+            tag == "dt"
+            and not self._skipped
+            and attributes.get("id")
+            and "sig" in _names(attributes)
+        ):
+            # A documented object (Sphinx's `<dt class="sig" id="pkg.Class.method">`)
+            # starts a section named by its qualified name; its signature stays text.
+            name = " ".join(str(attributes["id"]).split())
+            self._pieces.append(_HeadingPiece(Heading(line, 3, name), self._main > 0))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         # `<div/>` opens a div in HTML, but a page that writes it means an empty one.
