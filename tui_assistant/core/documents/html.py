@@ -55,6 +55,9 @@ _SITE_WORDS = re.compile(
 )
 
 
+_WORD = re.compile(r"\w+")
+
+
 class NotText(ValueError):
     """A document's bytes are not text it can be read as; the message says why."""
 
@@ -123,8 +126,10 @@ def document_of(relative_path: str, page: Page) -> Document:
 
 
 def page_title(title: str, first_heading: str | None) -> str:
-    """A `<title>` without the site's name after it: the suffix goes when the rest is
-    the page's first heading, or when it names a site (documentation, a version)."""
+    """A `<title>` without the site's name after it. With a suffix, the page's first
+    heading is the title when it says every word of the rest (`Plugins - MkDocs`,
+    `# MkDocs Plugins`); else the rest is, when it is that heading or the suffix names
+    a site (documentation, a version)."""
     title = " ".join(title.split())
     if _TITLE_SUFFIX.match(f"page {title}") and not _TITLE_SUFFIX.match(title):
         return ""  # only a site's name (` - bidict`): the page left its own name out
@@ -133,7 +138,9 @@ def page_title(title: str, first_heading: str | None) -> str:
         return title
     page, site = match.groups()
     heading = (first_heading or "").casefold()
-    if page.casefold() == heading or _SITE_WORDS.search(site):
+    if first_heading and set(_WORD.findall(page.casefold())) <= set(_WORD.findall(heading)):
+        return first_heading
+    if _SITE_WORDS.search(site):
         return page
     return title
 
