@@ -10,11 +10,19 @@ from tests.helpers import memory_library
 from tui_assistant.core.documents.html import INDEX_PAGE
 from tui_assistant.core.library.built_site import BUILT_SITE, skipped_in_site
 from tui_assistant.core.library.library import Library
-from tui_assistant.core.library.report import skip_reason
+from tui_assistant.core.library.report import (
+    StoreFacts,
+    VectorFacts,
+    build_report,
+    format_report,
+    skip_reason,
+)
 from tui_assistant.core.words import stem
 from tui_assistant.store.folder import MAX_BYTES, MIB, read_document_text
 from tui_assistant.store.index_store import open_library
 
+STORE = StoreFacts(None, 0)
+OFF = VectorFacts(None, reason="TUI_ASSISTANT_RETRIEVAL is ranked")
 PAGE = """\
 <html><head><title>{title} &mdash; Widget 1.0 documentation</title></head>
 <body><div class="body" role="main">
@@ -198,3 +206,19 @@ def test_the_text_of_an_html_file_is_read_in_the_charset_it_declares(tmp_path: P
     assert read_document_text(tmp_path, "page.html") == '<meta charset="iso-8859-1">\n<p>Café</p>\n'
     (tmp_path / "other.html").write_bytes(b"<p>Caf\xe9</p>")
     assert read_document_text(tmp_path, "other.html") is None
+
+
+def test_the_readable_report_says_what_a_site_folder_holds(tmp_path: Path) -> None:
+    html = sphinx_site(tmp_path / "docs")
+    (html / "py-modindex.html").unlink()
+    (html / "evil\x1b[31m-modindex.html").write_text(page("Evil", "x"))
+
+    report = build_report(memory_library(tmp_path / "docs"), "ranked", STORE, OFF)
+    lines = format_report(report).split("\n")
+
+    assert "  part of a built site, not a page: 1" in lines
+    assert (
+        "    html/ (_modules/, _sources/, _static/, genindex*.html (2), search.html,"
+        " evil\\x1b[31m-modindex.html)"
+    ) in lines
+    assert not any("\x1b" in line for line in lines)

@@ -57,6 +57,15 @@ SHOWN_PER_REASON = 10
 VectorState = Literal["off", "complete", "incomplete"]
 
 
+def _shown_file(file: SkippedFile) -> str:
+    """A skipped file's line: its name, and for a built site's folder what it holds."""
+    name = printable_file_name(file.path)
+    if file.reason == "built_site":
+        holds = file.detail.removeprefix(SKIP_REASONS["built_site"] + ": ")
+        return f"{name} ({printable_file_name(holds)})"  # it names files too
+    return name
+
+
 def skip_reason(reason: str) -> SkipReason:
     """The group a skip message belongs to (`too_big`, `binary`, ...)."""
     for prefix, group in _REASON_PREFIXES:
@@ -222,7 +231,7 @@ def format_report(report: LibraryReport) -> str:
                 continue
             lines.append(f"  {SKIP_REASONS[reason]}: {len(files):,}")
             shown = files[:SHOWN_PER_REASON]
-            lines.extend(f"    {printable_file_name(file.path)}" for file in shown)
+            lines.extend(f"    {_shown_file(file)}" for file in shown)
             if len(files) > SHOWN_PER_REASON:
                 lines.append(f"    … and {len(files) - SHOWN_PER_REASON:,} more (--json lists all)")
     lines.extend(f"notice: {notice}" for notice in report.notices)
