@@ -317,3 +317,15 @@ def test_each_object_sphinx_documents_is_a_section_named_by_its_qualified_name()
         ("API › widget.Crank", "class Crank(teeth)\nTurns a gear.", 4),
         ("API › widget.Crank.turn", "turn()\nOne full turn.", 8),
     ]
+
+
+def test_only_the_first_title_names_the_page_and_an_open_title_ends_at_a_tag() -> None:
+    pages = (
+        "<html><head><title>First</title></head><body><p>one</p></body></html>\n"
+        "<html><head><title>Second</title></head><body><p>two</p></body></html>\n"
+    )
+    document = split_html("twice.html", pages)
+    assert document.title == "First"
+    assert [p.text for p in document.passages] == ["one\ntwo"]
+    unclosed = split_html("open.html", "<title>Open title\n<body><h1>Heading</h1><p>words</p>")
+    assert (unclosed.title, unclosed.passages[0].text) == ("Open title", "words")

@@ -32,7 +32,7 @@ _SKIPPED_TAGS = frozenset(
     {
         "script", "style", "template", "noscript", "iframe", "frame", "frameset", "object",
         "embed", "applet", "svg", "canvas", "audio", "video", "map", "nav", "aside", "form",
-        "button", "select", "textarea", "dialog", "head", "footer",
+        "button", "select", "textarea", "dialog", "head", "footer", "title",
     }
 )  # fmt: skip
 # Kept inside the main content (a page's own `<h1>` may sit in one), skipped outside.
@@ -161,8 +161,8 @@ class _PageReader(HTMLParser):
         self._links = 0
         self._permalinks = 0
         self._found_main = False
-        self._title: list[str] | None = None
-        self._title_words: list[str] = []
+        self._title: list[str] | None = None  # the words of the open `<title>`
+        self._title_words: list[str] | None = None  # those of the page's first one
         self._heading: tuple[int, int, list[str]] | None = None  # line, level, words
         self._pieces: list[_Piece | _HeadingPiece] = []
         self._link_starts: list[bool] = []  # each link's main flag
@@ -170,14 +170,16 @@ class _PageReader(HTMLParser):
     # -- tags --------------------------------------------------------------------
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self._title is not None:  # a title holds no tags: one left open ends here
+            self._title_words, self._title = self._title, None
         if self._skipped and tag not in _VOID_TAGS and tag != "title":
             # Inside what is not shown, only the open elements are counted.
             self._stack.append(_Open(tag))
             self._open_count[tag] = self._open_count.get(tag, 0) + 1
             return
         line = self.getpos()[0]
-        if tag == "title" and self._title is None and not self._skipped_below_head():
-            self._title = []
+        if tag == "title" and self._title_words is None and not self._skipped_below_head():
+            self._title = self._title or []
             return
         if self._open_count.get("head") and tag not in _HEAD_TAGS:
             while self._pop().tag != "head":
@@ -231,9 +233,8 @@ class _PageReader(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         line = self.getpos()[0]
-        if tag == "title" and self._title is not None and not self._title_words:
-            self._title_words = self._title or [""]
-            self._title = None
+        if tag == "title" and self._title is not None:
+            self._title_words, self._title = self._title, None
             return
         if not self._open_count.get(tag):
             if tag in _BLOCK_TAGS or tag == "br":
