@@ -329,3 +329,41 @@ def test_only_the_first_title_names_the_page_and_an_open_title_ends_at_a_tag() -
     assert [p.text for p in document.passages] == ["one\ntwo"]
     unclosed = split_html("open.html", "<title>Open title\n<body><h1>Heading</h1><p>words</p>")
     assert (unclosed.title, unclosed.passages[0].text) == ("Open title", "words")
+
+
+def test_texinfo_and_latex2html_navigation_is_not_text() -> None:
+    texinfo = (
+        "<html><head><title>Overview (GNU Widget 2.1)</title>\n"
+        '<meta name="Generator" content="makeinfo"></head><body>\n'
+        '<div class="chapter-level-extent" id="Overview">\n'
+        '<div class="nav-panel"><p>Next: <a href="Invoking.html" rel="next">Invoking</a>,'
+        ' Up: <a href="index.html" rel="up">Top</a></p></div>\n'
+        '<h2 class="chapter" id="Overview-1"><span>1 Overview<a class="copiable-link"'
+        ' href="#Overview-1"> &para;</a></span></h2>\n'
+        "<p>Widget turns cranks.</p>\n"
+        '<ul class="mini-toc"><li><a href="Limits.html">Limits</a></li></ul>\n'
+        '<table class="menu"><tr><td><a href="Limits.html">Limits</a></td></tr></table>\n'
+        "</div></body></html>\n"
+    )
+    document = split_html("Overview.html", texinfo)
+    assert document.title == "Overview (GNU Widget 2.1)"
+    assert [(p.title, p.text) for p in document.passages] == [
+        ("Overview (GNU Widget 2.1)", "1 Overview\nWidget turns cranks.")
+    ]
+    latex2html = (
+        "<HTML><HEAD><TITLE>1 Introduction</TITLE>\n"
+        '<META NAME="Generator" CONTENT="LaTeX2HTML v2008"></HEAD><BODY>\n'
+        "<!--Navigation Panel-->\n"
+        '<A NAME="tex2html12" HREF="node2.html"><IMG ALT="next" SRC="next.png"></A>\n'
+        '<B> Next:</B> <A HREF="node2.html">Usage</A>\n<BR><BR>\n'
+        "<!--End of Navigation Panel-->\n"
+        '<H1><A NAME="SECTION001">1 Introduction</A></H1>\n'
+        "<P>The manual begins.</P>\n"
+        "<!--Table of Child-Links-->\n<UL><LI><A HREF='node3.html'>Scope</A></UL>\n"
+        "<!--End of Table of Child-Links-->\n"
+        "<HR>\n<ADDRESS>Jane Author 2008-01-01</ADDRESS>\n</BODY></HTML>\n"
+    )
+    document = split_html("node1.html", latex2html)
+    assert [(p.title, p.text) for p in document.passages] == [
+        ("1 Introduction", "The manual begins.")
+    ]

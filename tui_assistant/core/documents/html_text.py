@@ -8,7 +8,8 @@ every tag and text) and keeps:
   `role="main"`, and the containers of Sphinx, MkDocs, wikis and the like), only what
   is inside; never navigation, sidebars, headers and footers outside it, scripts,
   styles, forms, buttons, embedded frames and objects, hidden elements, breadcrumbs,
-  "edit this page" links or permalink marks (`¶`);
+  "edit this page" links, permalink marks (`¶`), texinfo's navigation panels and menus,
+  or latex2html's navigation panels (between its `<!--Navigation Panel-->` comments);
 - its text, one line of text for each line of the file: whatever the page shows
   between the tags on a line stands on that line, whitespace collapsed as a browser
   does, so a quote found on a line of the text stands on that line of the file;
@@ -36,7 +37,10 @@ _SKIPPED_TAGS = frozenset(
     }
 )  # fmt: skip
 # Kept inside the main content (a page's own `<h1>` may sit in one), skipped outside.
-_SKIPPED_OUTSIDE_MAIN = frozenset({"header"})
+_SKIPPED_OUTSIDE_MAIN = frozenset({"header", "address"})
+# Comments around latex2html's navigation (`<!--Navigation Panel-->` ... `<!--End of
+# Navigation Panel-->`): what stands between them is furniture.
+_FURNITURE_COMMENTS = frozenset({"Navigation Panel", "Table of Child-Links"})
 _SKIPPED_ROLES = frozenset({"navigation", "search", "banner", "contentinfo", "complementary"})
 # Class names and ids of the navigation, sidebars and page furniture that documentation
 # generators (Sphinx and its themes, MkDocs, texinfo, latex2html, MediaWiki) write.
@@ -51,7 +55,7 @@ _SKIPPED_NAMES = frozenset(
         "related-pages", "copybtn", "mw-navigation", "mw-head", "mw-panel", "mw-editsection",
         "catlinks", "printfooter", "jump-to-nav", "siteSub", "contentSub", "toc",
         "breadcrumb-section", "page-metadata", "theme-edit-this-page", "pagination-nav",
-        "shortcontents", "visually-hidden", "sr-only", "header", "hash-link",
+        "shortcontents", "visually-hidden", "sr-only", "header", "hash-link", "copiable-link",
     }
 )  # fmt: skip
 # Class names and ids of the element that holds a page's own content.
@@ -161,6 +165,7 @@ class _PageReader(HTMLParser):
         self._links = 0
         self._permalinks = 0
         self._found_main = False
+        self._furniture: str | None = None  # the comment that opened furniture
         self._title: list[str] | None = None  # the words of the open `<title>`
         self._title_words: list[str] | None = None  # those of the page's first one
         self._heading: tuple[int, int, list[str]] | None = None  # line, level, words
@@ -294,6 +299,15 @@ class _PageReader(HTMLParser):
         if attributes.get("itemprop") == "articleBody":
             return True
         return not _MAIN_NAMES.isdisjoint(_names(attributes))
+
+    def handle_comment(self, data: str) -> None:
+        words = " ".join(data.split())
+        if self._furniture is None and words in _FURNITURE_COMMENTS:
+            self._furniture = words
+            self._skipped += 1
+        elif self._furniture is not None and words == f"End of {self._furniture}":
+            self._furniture = None
+            self._skipped -= 1
 
     # -- text --------------------------------------------------------------------
 
