@@ -367,3 +367,17 @@ def test_texinfo_and_latex2html_navigation_is_not_text() -> None:
     assert [(p.title, p.text) for p in document.passages] == [
         ("1 Introduction", "The manual begins.")
     ]
+
+
+def test_an_authors_sidebar_in_the_main_content_is_text_a_themes_sidebar_is_not() -> None:
+    page = (
+        "<html><body>\n"
+        '<aside class="sidebar theme-nav"><p>Theme links</p></aside>\n'
+        '<main><h1>Guide</h1><aside class="sidebar"><p class="sidebar-title">Note</p>\n'
+        "<p>Read this first.</p></aside>\n"
+        '<ul class="table-of-contents"><li><a href="#a">On this page</a></li></ul>\n'
+        "<p>Body text.</p></main>\n"
+        '<div class="md-sidebar"><p>Material nav</p></div></body></html>\n'
+    )
+    [only] = split_html("guide.html", page).passages
+    assert only.text == "Note\nRead this first.\n\nBody text."

@@ -115,8 +115,8 @@ def page_problem(page: Page) -> str | None:
 
 
 def document_of(relative_path: str, page: Page) -> Document:
-    headings = [part for part in page.parts if isinstance(part, Heading)]
-    first = next((heading.text for heading in headings if heading.level <= 3), None)
+    headings = [part for part in page.parts if isinstance(part, Heading) and part.level <= 3]
+    first = next((heading.text for heading in headings), None)
     title = page_title(page.title, first) or first or file_title(relative_path)
     title = shortened(one_line(title), MAX_TITLE_CHARS)
     level_one_title = first if first is not None and first.casefold() == title.casefold() else None
@@ -173,7 +173,6 @@ def _sections(page: Page) -> list[Section]:
                 )
             else:
                 sections[-1].breaks.add(part.line)
-                pieces.setdefault(part.line, []).append((f" {part.text} ", False))
             continue
         line, words, pre = part
         pieces.setdefault(line, []).append((words, pre))

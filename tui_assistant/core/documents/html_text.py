@@ -14,7 +14,8 @@ every tag and text) and keeps:
   between the tags on a line stands on that line, whitespace collapsed as a browser
   does, so a quote found on a line of the text stands on that line of the file;
   preformatted text (`<pre>`, code) is kept as written;
-- its headings (`<h1>` to `<h6>`) with their lines and plain text, and its `<title>`;
+- its headings (`<h1>` to `<h3>`) with their lines and plain text (a deeper one's line,
+  its words left in the text), and its `<title>`;
   an object Sphinx documents (`<dt class="sig" id="pkg.Class.method">`) is a level-3
   heading named by its qualified name, its signature left in the text.
 
@@ -32,12 +33,14 @@ from html.parser import HTMLParser
 _SKIPPED_TAGS = frozenset(
     {
         "script", "style", "template", "noscript", "iframe", "frame", "frameset", "object",
-        "embed", "applet", "svg", "canvas", "audio", "video", "map", "nav", "aside", "form",
+        "embed", "applet", "svg", "canvas", "audio", "video", "map", "nav", "form",
         "button", "select", "textarea", "dialog", "head", "footer", "title",
     }
 )  # fmt: skip
-# Kept inside the main content (a page's own `<h1>` may sit in one), skipped outside.
-_SKIPPED_OUTSIDE_MAIN = frozenset({"header", "address"})
+# Kept inside the main content (a page's own `<h1>` may sit in a header, an author's
+# sidebar in an aside), skipped outside.
+_SKIPPED_OUTSIDE_MAIN = frozenset({"header", "address", "aside"})
+_SKIPPED_NAMES_OUTSIDE_MAIN = frozenset({"sidebar"})
 # Comments around latex2html's navigation (`<!--Navigation Panel-->` ... `<!--End of
 # Navigation Panel-->`): what stands between them is furniture.
 _FURNITURE_COMMENTS = frozenset({"Navigation Panel", "Table of Child-Links"})
@@ -48,7 +51,7 @@ _SKIPPED_NAMES = frozenset(
     {
         "headerlink", "sphinxsidebar", "sphinxsidebarwrapper", "related", "footer",
         "breadcrumb", "breadcrumbs", "wy-breadcrumbs", "wy-nav-side", "rst-versions",
-        "sidebar", "sidebar-drawer", "toc-drawer", "md-sidebar", "md-header", "md-footer",
+        "sidebar-drawer", "toc-drawer", "table-of-contents", "md-sidebar", "md-header", "md-footer",
         "md-search", "md-source", "md-nav", "md-skip", "navbar", "nav", "navigation",
         "nav-panel", "mini-toc", "menu", "edit-this-page", "edit-page", "viewcode-link",
         "viewcode-back", "skip-link", "searchbox", "search", "prev-next-area", "pager",
@@ -83,7 +86,8 @@ _BLOCK_TAGS = frozenset(
         "address", "article", "blockquote", "body", "caption", "dd", "details", "div", "dl",
         "dt", "fieldset", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr",
         "html", "li", "main", "ol", "p", "pre", "section", "summary", "table", "tbody", "td",
-        "tfoot", "th", "thead", "tr", "ul", "header", "hgroup", "center",
+        "tfoot", "th", "thead", "tr", "ul", "header", "hgroup", "center", "nav", "aside",
+        "footer", "form", "dialog", "menu",
     }
 )  # fmt: skip
 # An element that a start tag of one of these closes when it is the open one (`<p>a<p>b`).
@@ -98,7 +102,10 @@ _CLOSED_BY = {
     "option": frozenset({"option"}),
 }
 _PREFORMATTED = frozenset({"pre", "listing", "plaintext", "xmp"})
-_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+# Headings that start a section; a deeper one (`<h4>` to `<h6>`) is text, where a long
+# section is cut first.
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3}
+_MINOR_HEADINGS = frozenset({"h4", "h5", "h6"})
 _PERMALINK_MARKS = frozenset({"¶", "§", "#", "\N{LINK SYMBOL}"})
 _LINE_BREAK_REFERENCE = re.compile(r"&(?:#0*1[03]|#[xX]0*[aAdD]|NewLine);?")
 _WHITESPACE = re.compile(r"\s+")
@@ -107,8 +114,8 @@ _WHITESPACE = re.compile(r"\s+")
 @dataclass(frozen=True, slots=True)
 class Heading:
     line: int  # where its start tag stands
-    level: int  # 1-6
-    text: str  # its plain words, on one line
+    level: int  # 1-3; 4 for a deeper heading, whose words are text
+    text: str  # its plain words, on one line ("" for a deeper heading)
 
 
 @dataclass(slots=True)
@@ -218,6 +225,8 @@ class _PageReader(HTMLParser):
             self._link_starts.append(self._main > 0)
         if tag in _HEADINGS and self._heading is None and not self._skipped:
             self._heading = (line, _HEADINGS[tag], [])
+        elif tag in _MINOR_HEADINGS and not self._skipped:
+            self._pieces.append(_HeadingPiece(Heading(line, 4, ""), self._main > 0))
         elif (
             tag == "dt"
             and not self._skipped
@@ -287,7 +296,10 @@ class _PageReader(HTMLParser):
         style = (attributes.get("style") or "").replace(" ", "").lower()
         if "display:none" in style or "visibility:hidden" in style:
             return True
-        return not _SKIPPED_NAMES.isdisjoint(_names(attributes))
+        names = _names(attributes)
+        if not self._main and not _SKIPPED_NAMES_OUTSIDE_MAIN.isdisjoint(names):
+            return True
+        return not _SKIPPED_NAMES.isdisjoint(names)
 
     def _holds_main(self, tag: str, attributes: dict[str, str | None]) -> bool:
         if tag in _MAIN_TAGS:
