@@ -29,50 +29,12 @@ import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-# Elements whose content is never text a reader of the page's content sees.
-_SKIPPED_TAGS = frozenset(
-    {
-        "script", "style", "template", "noscript", "iframe", "frame", "frameset", "object",
-        "embed", "applet", "svg", "canvas", "audio", "video", "map", "nav", "form",
-        "button", "select", "textarea", "dialog", "head", "footer", "title",
-    }
-)  # fmt: skip
-# Kept inside the main content (a page's own `<h1>` may sit in a header, an author's
-# sidebar in an aside), skipped outside.
-_SKIPPED_OUTSIDE_MAIN = frozenset({"header", "address", "aside"})
-_SKIPPED_NAMES_OUTSIDE_MAIN = frozenset({"sidebar"})
-# Comments around latex2html's navigation (`<!--Navigation Panel-->` ... `<!--End of
-# Navigation Panel-->`): what stands between them is furniture.
-_FURNITURE_COMMENTS = frozenset({"Navigation Panel", "Table of Child-Links"})
-_SKIPPED_ROLES = frozenset({"navigation", "search", "banner", "contentinfo", "complementary"})
-# Class names and ids of the navigation, sidebars and page furniture that documentation
-# generators (Sphinx and its themes, MkDocs, texinfo, latex2html, MediaWiki) write.
-_SKIPPED_NAMES = frozenset(
-    {
-        "headerlink", "sphinxsidebar", "sphinxsidebarwrapper", "related", "footer",
-        "breadcrumb", "breadcrumbs", "wy-breadcrumbs", "wy-nav-side", "rst-versions",
-        "sidebar-drawer", "toc-drawer", "table-of-contents", "md-sidebar", "md-header", "md-footer",
-        "md-search", "md-source", "md-nav", "md-skip", "navbar", "nav", "navigation",
-        "nav-panel", "mini-toc", "menu", "edit-this-page", "edit-page", "viewcode-link",
-        "viewcode-back", "skip-link", "searchbox", "search", "prev-next-area", "pager",
-        "related-pages", "copybtn", "mw-navigation", "mw-head", "mw-panel", "mw-editsection",
-        "catlinks", "printfooter", "jump-to-nav", "siteSub", "contentSub", "toc",
-        "breadcrumb-section", "page-metadata", "theme-edit-this-page", "pagination-nav",
-        "shortcontents", "visually-hidden", "sr-only", "header", "hash-link", "copiable-link",
-    }
-)  # fmt: skip
-# Class names and ids of the element that holds a page's own content.
-_MAIN_NAMES = frozenset(
-    {
-        "md-content", "main-content", "mw-content-text", "markdown-body", "theme-doc-markdown",
-        "rst-content", "bodywrapper",
-    }
-)  # fmt: skip
+from tui_assistant.core.documents import html_furniture as furniture
+
 # What a page's `<head>` holds; any other element starts its body.
 _HEAD_TAGS = frozenset(
     {"head", "title", "meta", "link", "script", "style", "base", "noscript", "template"}
 )
-_MAIN_TAGS = frozenset({"main", "article"})
 # Elements with no end tag: never on the stack of open elements.
 _VOID_TAGS = frozenset(
     {
@@ -285,24 +247,26 @@ class _PageReader(HTMLParser):
         return any(entry.skipped and entry.tag != "head" for entry in self._stack)
 
     def _hides(self, tag: str, attributes: dict[str, str | None]) -> bool:
-        if tag in _SKIPPED_TAGS or (tag in _SKIPPED_OUTSIDE_MAIN and not self._main):
+        if tag in furniture.SKIPPED_TAGS or (
+            tag in furniture.SKIPPED_OUTSIDE_MAIN and not self._main
+        ):
             return True
         if not attributes:
             return False
         if "hidden" in attributes or attributes.get("aria-hidden") == "true":
             return True
-        if (attributes.get("role") or "") in _SKIPPED_ROLES:
+        if (attributes.get("role") or "") in furniture.SKIPPED_ROLES:
             return True
         style = (attributes.get("style") or "").replace(" ", "").lower()
         if "display:none" in style or "visibility:hidden" in style:
             return True
         names = _names(attributes)
-        if not self._main and not _SKIPPED_NAMES_OUTSIDE_MAIN.isdisjoint(names):
+        if not self._main and not furniture.SKIPPED_NAMES_OUTSIDE_MAIN.isdisjoint(names):
             return True
-        return not _SKIPPED_NAMES.isdisjoint(names)
+        return not furniture.SKIPPED_NAMES.isdisjoint(names)
 
     def _holds_main(self, tag: str, attributes: dict[str, str | None]) -> bool:
-        if tag in _MAIN_TAGS:
+        if tag in furniture.MAIN_TAGS:
             return True
         if not attributes:
             return False
@@ -310,11 +274,11 @@ class _PageReader(HTMLParser):
             return True
         if attributes.get("itemprop") == "articleBody":
             return True
-        return not _MAIN_NAMES.isdisjoint(_names(attributes))
+        return not furniture.MAIN_NAMES.isdisjoint(_names(attributes))
 
     def handle_comment(self, data: str) -> None:
         words = " ".join(data.split())
-        if self._furniture is None and words in _FURNITURE_COMMENTS:
+        if self._furniture is None and words in furniture.FURNITURE_COMMENTS:
             self._furniture = words
             self._skipped += 1
         elif self._furniture is not None and words == f"End of {self._furniture}":
