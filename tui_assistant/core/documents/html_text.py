@@ -9,15 +9,16 @@ every tag and text) and keeps:
   is inside; never navigation, sidebars, headers and footers outside it, scripts,
   styles, forms, buttons, embedded frames and objects, hidden elements, breadcrumbs,
   "edit this page" links, permalink marks (`¶`), texinfo's navigation panels and menus,
-  or latex2html's navigation panels (between its `<!--Navigation Panel-->` comments);
+  or latex2html's navigation panels (between its `<!--Navigation Panel-->` comments):
+  the lists of what generators write are `html_furniture`'s;
 - its text, one line of text for each line of the file: whatever the page shows
   between the tags on a line stands on that line, whitespace collapsed as a browser
   does, so a quote found on a line of the text stands on that line of the file;
   preformatted text (`<pre>`, code) is kept as written;
 - its headings (`<h1>` to `<h3>`) with their lines and plain text (a deeper one's line,
-  its words left in the text), and its `<title>`;
-  an object Sphinx documents (`<dt class="sig" id="pkg.Class.method">`) is a level-3
-  heading named by its qualified name, its signature left in the text.
+  its words left in the text), and its `<title>`; an object Sphinx documents
+  (`<dt class="sig" id="pkg.Class.method">`) is a level-3 heading named by its
+  qualified name, its signature left in the text.
 
 Entities are decoded; a character reference for a line break reads as a space, so it
 cannot shift the lines that follow.
