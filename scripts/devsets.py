@@ -27,6 +27,9 @@ SETS: list[tuple[str, str, str]] = [
     ("notes-small", "eval/notes-small.jsonl", "eval/notes-small"),
     ("runbook-small", "eval/runbook-small.jsonl", "eval/runbook-small"),
     ("nox-small", "eval/nox-small.jsonl", "eval/nox-small"),
+    ("bidict-html", "eval/bidict-html.jsonl", "eval/bidict-html"),
+    ("mkdocs-html", "eval/mkdocs-html.jsonl", "eval/mkdocs-html"),
+    ("lua-manual-html", "eval/lua-manual-html.jsonl", "eval/lua-manual-html"),
     ("django-large", "eval/django-large.jsonl", "eval/django/large-lessons"),
 ]
 

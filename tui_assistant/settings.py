@@ -95,7 +95,7 @@ class Settings(BaseSettings):
     embedding_concurrency: int = 4
     passages: int = 3
     support_check: SupportMode = "warn"
-    # Which kinds of files are documents: a comma list of `md`, `rst`, `txt`.
+    # Which kinds of files are documents: a comma list of `md`, `rst`, `txt`, `html`, `py`.
     document_types: str = ",".join(DEFAULT_DOCUMENT_KINDS)
     # The TUI re-reads documents that change on disk by itself.
     watch: bool = True

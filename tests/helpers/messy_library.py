@@ -42,7 +42,7 @@ def write_messy_library(tmp_path: Path) -> Path:
     write_lesson(folder / "folder.md", "inside", "Inside a folder", GOOD_TEXT)
     os.mkfifo(folder / "pipe.md")
     # Not lessons at all, silently ignored.
-    (folder / "notes.html").write_text("<h1>Notes</h1><p>not a lesson</p>\n")
+    (folder / "notes.odt").write_text("<h1>Notes</h1><p>not a lesson</p>\n")
     (folder / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
     (folder / "README").write_text("# Readme\n\nnot a lesson\n")
     (folder / "sub").mkdir()

@@ -1,10 +1,12 @@
 """The library folder on disk: listing its documents and reading them safely.
 
-Every document file (`*.md`, `*.rst`, `*.rst.txt`, `*.txt`, as the kinds asked for
-allow) at any depth; names starting with `.` skipped (listed as hidden, without a
-warning); symlinks (files and
-folders) never followed, so no question and no document can make the app read outside
-the folder; a file over 1 MiB, not UTF-8 or binary is skipped with a one-line reason.
+Every document file (`*.md`, `*.rst`, `*.rst.txt`, `*.txt`, `*.html`, `*.htm`, as
+the kinds asked for allow) at any depth; names starting with `.` skipped (listed as
+hidden, without a warning); what a built site makes besides its pages skipped with
+why (`core.library.built_site`); symlinks (files and folders) never followed, so no
+question and no document can make the app read outside the folder; a file over its
+kind's size limit (`MAX_BYTES`), not text in its encoding or binary is skipped with
+a one-line reason.
 Splitting what is read is the pure `core.library.parse_document`.
 """
 
@@ -16,14 +18,24 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
+from tui_assistant.core.documents.html import NotText
 from tui_assistant.core.documents.passage import DEFAULT_DOCUMENT_KINDS, Document, document_kind
+from tui_assistant.core.documents.split import decode_document
+from tui_assistant.core.library.built_site import skipped_in_site
 from tui_assistant.core.library.library import FileProblem, parse_document
 from tui_assistant.errors import LibraryError
 
-# Far beyond any useful document; reading no more keeps a stray 50 MB file from
-# costing memory or time.
-MAX_DOCUMENT_BYTES = 1024 * 1024
+MIB = 1024 * 1024
+# The largest file of each kind that is read: far beyond any useful document of the
+# kind (a built page carries its markup, a manual its pages), so a stray 50 MB file
+# costs neither memory nor time.
+MAX_BYTES = {"md": MIB, "rst": MIB, "txt": MIB, "html": 20 * MIB, "pdf": 200 * MIB}
 UNREADABLE = "cannot be read"
+
+
+def max_bytes(relative_path: str) -> int:
+    """The size limit of the document at `relative_path`, by its kind."""
+    return MAX_BYTES.get(document_kind(relative_path) or "", MIB)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,30 +97,38 @@ def _walk(
         problems.append(FileProblem(prefix.rstrip("/"), f"cannot be read ({error.strerror})"))
         return
     with listing:
-        for entry in listing:
-            name = entry.name
-            path = prefix + name
-            if name.startswith("."):
-                hidden.append(path + "/" if entry.is_dir(follow_symlinks=False) else path)
-                continue
-            if entry.is_dir(follow_symlinks=False):
-                _walk(entry.path, path + "/", kinds, files, problems, hidden, top=False)
-                continue
-            document = document_kind(name) in kinds
-            if entry.is_symlink():
-                if document or entry.is_dir():
-                    problems.append(FileProblem(path, "is a symlink (not followed)"))
-                continue
-            if not document:
-                continue  # other files may live beside documents
-            if not _is_utf8(path):
-                problems.append(FileProblem(path, "has a name that is not UTF-8"))
-                continue
-            if not entry.is_file(follow_symlinks=False):
-                problems.append(FileProblem(path, "is not a regular file"))
-                continue
-            info = entry.stat(follow_symlinks=False)
-            files.append(FileStamp(path, info.st_size, info.st_mtime_ns))
+        entries = list(listing)
+    site = skipped_in_site(
+        {entry.name: entry.is_dir(follow_symlinks=False) for entry in entries}, kinds
+    )
+    if site is not None:
+        problems.append(FileProblem(prefix or "./", site.reason))
+    for entry in entries:
+        name = entry.name
+        path = prefix + name
+        if site is not None and name in site.names:
+            continue
+        if name.startswith("."):
+            hidden.append(path + "/" if entry.is_dir(follow_symlinks=False) else path)
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            _walk(entry.path, path + "/", kinds, files, problems, hidden, top=False)
+            continue
+        document = document_kind(name) in kinds
+        if entry.is_symlink():
+            if document or entry.is_dir():
+                problems.append(FileProblem(path, "is a symlink (not followed)"))
+            continue
+        if not document:
+            continue  # other files may live beside documents
+        if not _is_utf8(path):
+            problems.append(FileProblem(path, "has a name that is not UTF-8"))
+            continue
+        if not entry.is_file(follow_symlinks=False):
+            problems.append(FileProblem(path, "is not a regular file"))
+            continue
+        info = entry.stat(follow_symlinks=False)
+        files.append(FileStamp(path, info.st_size, info.st_mtime_ns))
 
 
 def _is_utf8(name: str) -> bool:
@@ -122,29 +142,30 @@ def _is_utf8(name: str) -> bool:
 def read_document(folder: Path, relative_path: str) -> Document | str:
     """Read and split one document: its passages, or why it is skipped."""
     try:
-        data = _read_capped(os.path.join(folder, relative_path))
+        data = _read_capped(os.path.join(folder, relative_path), max_bytes(relative_path))
     except _NotRegularFile:
         return "is not a regular file"
     except OSError as error:
         return f"{UNREADABLE} ({error.strerror or error})"
     if data is None:
-        return f"larger than {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB"
+        return f"larger than {max_bytes(relative_path) // MIB} MiB"
     return parse_document(relative_path, data)
 
 
 def read_document_text(folder: Path, relative_path: str) -> str | None:
     """The text of one document file, read as `read_document` reads it (no symlink
-    followed, a regular file, at most MAX_DOCUMENT_BYTES, UTF-8); None when it cannot
-    be."""
+    followed, a regular file, within its kind's size limit, decoded as its kind is);
+    None when it cannot be."""
+    path = os.path.join(folder, relative_path)
     try:
-        data = _read_capped(os.path.join(folder, relative_path))
+        data = _read_capped(path, max_bytes(relative_path))
     except (_NotRegularFile, OSError):
         return None
     if data is None:
         return None
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
+        return decode_document(relative_path, data)
+    except NotText:
         return None
 
 
@@ -152,8 +173,8 @@ class _NotRegularFile(Exception):
     pass
 
 
-def _read_capped(path: str) -> bytes | None:
-    """Read at most MAX_DOCUMENT_BYTES; None when the file is larger.
+def _read_capped(path: str, limit: int) -> bytes | None:
+    """Read at most `limit` bytes; None when the file is larger.
 
     O_NOFOLLOW closes the gap between the symlink check and the open; O_NONBLOCK keeps
     a FIFO from hanging the open, and fstat then rejects it.
@@ -163,10 +184,10 @@ def _read_capped(path: str) -> bytes | None:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise _NotRegularFile
-        if info.st_size > MAX_DOCUMENT_BYTES:
+        if info.st_size > limit:
             return None
         chunks: list[bytes] = []
-        remaining = MAX_DOCUMENT_BYTES + 1
+        remaining = limit + 1
         while remaining > 0:
             chunk = os.read(fd, min(remaining, 256 * 1024))
             if not chunk:
@@ -174,6 +195,6 @@ def _read_capped(path: str) -> bytes | None:
             chunks.append(chunk)
             remaining -= len(chunk)
         data = b"".join(chunks)
-        return None if len(data) > MAX_DOCUMENT_BYTES else data
+        return None if len(data) > limit else data
     finally:
         os.close(fd)

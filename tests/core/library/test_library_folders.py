@@ -23,7 +23,7 @@ from tests.helpers.messy_library import (
 )
 from tui_assistant.core.library.library import FileProblem, Library
 from tui_assistant.errors import LibraryError
-from tui_assistant.store.folder import MAX_DOCUMENT_BYTES
+from tui_assistant.store.folder import MAX_BYTES
 
 
 def problems_by_name(library: Library | LibraryError) -> dict[str, str]:
@@ -71,7 +71,7 @@ def test_readable_documents_load_and_each_bad_file_is_named_once_with_its_reason
     assert untitled is not None and untitled.text == "Just some text without a heading."
     # Hidden names (".md") are skipped without a word; other files are ignored.
     assert all(
-        not info.source_path.endswith(("/.md", ".html", ".png", "README")) for info in library
+        not info.source_path.endswith(("/.md", ".odt", ".png", "README")) for info in library
     )
     reasons = problems_by_name(library)
     assert set(reasons) == set(EXPECTED_REASONS)
@@ -136,7 +136,7 @@ def test_symlink_targets_are_never_opened(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_a_50_mb_file_is_refused_without_being_read(tmp_path: Path) -> None:
-    # MAX_DOCUMENT_BYTES caps what is read: a 50 MB Markdown file is a mistake, and
+    # MAX_BYTES["md"] caps what is read: a 50 MB Markdown file is a mistake, and
     # reading it would cost memory and time for nothing.
     folder = tmp_path / "lessons"
     folder.mkdir()
@@ -161,9 +161,9 @@ def test_the_size_cap_is_exact(tmp_path: Path) -> None:
     folder = tmp_path / "lessons"
     folder.mkdir()
     head = b"# Long lesson\n\n"
-    filler = b"salt water pasta. " * (MAX_DOCUMENT_BYTES // 18 + 1)
-    (folder / "at-cap.md").write_bytes((head + filler)[:MAX_DOCUMENT_BYTES])
-    (folder / "over-cap.md").write_bytes((head + filler)[: MAX_DOCUMENT_BYTES + 1])
+    filler = b"salt water pasta. " * (MAX_BYTES["md"] // 18 + 1)
+    (folder / "at-cap.md").write_bytes((head + filler)[: MAX_BYTES["md"]])
+    (folder / "over-cap.md").write_bytes((head + filler)[: MAX_BYTES["md"] + 1])
 
     library = memory_library(folder)
 
@@ -191,7 +191,7 @@ def test_no_document_with_text_is_an_error_that_names_every_skipped_file(
     folder.mkdir()
     (folder / "empty.md").write_bytes(b"")
     (folder / "Bad.md").write_text("# Bad\n\n## Headings only\n")
-    (folder / "notes.html").write_text("<p>text</p>\n")
+    (folder / "notes.odt").write_text("<p>text</p>\n")
 
     with pytest.raises(LibraryError) as caught:
         memory_library(folder)

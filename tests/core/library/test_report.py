@@ -22,7 +22,7 @@ from tui_assistant.core.library.report import (
     format_report,
     human_size,
 )
-from tui_assistant.store.folder import MAX_DOCUMENT_BYTES
+from tui_assistant.store.folder import MAX_BYTES
 
 STORE = StoreFacts("/data/libraries/notes-0123.sqlite3", 2_400_000)
 OFF = VectorFacts(None, reason="TUI_ASSISTANT_RETRIEVAL is ranked")
@@ -56,12 +56,18 @@ def test_documents_and_passages_are_counted_by_kind_with_every_kind_always_there
 
     data = report_of(lib).to_json()
 
-    assert data["documents"] == {"total": 5, "by_kind": {"md": 2, "rst": 2, "txt": 1, "py": 0}}
-    assert data["passages"] == {"total": 5, "by_kind": {"md": 2, "rst": 2, "txt": 1, "py": 0}}
+    assert data["documents"] == {
+        "total": 5,
+        "by_kind": {"md": 2, "rst": 2, "txt": 1, "html": 0, "py": 0},
+    }
+    assert data["passages"] == {
+        "total": 5,
+        "by_kind": {"md": 2, "rst": 2, "txt": 1, "html": 0, "py": 0},
+    }
     only_markdown = report_of(library(["a.md"])).to_json()
     assert only_markdown["documents"] == {
         "total": 1,
-        "by_kind": {"md": 1, "rst": 0, "txt": 0, "py": 0},
+        "by_kind": {"md": 1, "rst": 0, "txt": 0, "html": 0, "py": 0},
     }
 
 
@@ -76,11 +82,14 @@ def test_passages_of_a_document_with_several_count_for_its_kind(tmp_path: Path) 
     data = report_of(memory_library(folder)).to_json()
 
     assert data["documents"]["by_kind"]["md"] == 2
-    assert data["passages"] == {"total": 4, "by_kind": {"md": 4, "rst": 0, "txt": 0, "py": 0}}
+    assert data["passages"] == {
+        "total": 4,
+        "by_kind": {"md": 4, "rst": 0, "txt": 0, "html": 0, "py": 0},
+    }
 
 
 def test_every_skip_of_a_real_folder_is_grouped_by_its_reason(messy: Path) -> None:
-    (messy / "big.md").write_bytes(b"# Big\n\n" + b"a" * MAX_DOCUMENT_BYTES)
+    (messy / "big.md").write_bytes(b"# Big\n\n" + b"a" * MAX_BYTES["md"])
     (messy / "link.md").symlink_to(messy / "pasta-water.md")
     (messy / ".git").mkdir()
     (messy / ".git" / "HEAD.md").write_text("# Not read\n\ntext\n")
@@ -99,6 +108,8 @@ def test_every_skip_of_a_real_folder_is_grouped_by_its_reason(messy: Path) -> No
         "hidden": 3,
         "empty": 2,
         "no_text": 1,
+        "built_site": 0,
+        "index_page": 0,
         "not_regular": 1,
         "unreadable": 0,
         "other": 0,

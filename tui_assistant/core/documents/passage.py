@@ -2,8 +2,8 @@
 
 `split_document(path, text)` turns one document into its passages, with no disk in
 sight, so every rule is tested on strings. The kind of document follows its name
-(`document_kind`): Markdown (`markdown.py`), reStructuredText (`rst.py`) or plain
-text (`plaintext.py`). Each kind finds its sections; what follows is shared:
+(`document_kind`): Markdown (`markdown.py`), reStructuredText (`rst.py`), plain
+text (`plaintext.py`) or HTML (`html.py`). Each kind finds its sections; what follows is shared:
 
 - no passage text is longer than `MAX_PASSAGE_CHARS`: a longer section is cut at
   blank lines between paragraphs, else between lines (a single longer line is cut
@@ -30,15 +30,12 @@ PASSAGE_ID = re.compile(r"^[a-z0-9]+([-/#][a-z0-9]+)*$")
 
 # The kinds of documents, and the file names that make each (longest suffix first).
 # `py` (Python source read as API reference) is a kind a library asks for: not a default.
-DOCUMENT_KINDS = ("md", "rst", "txt", "py")
-DEFAULT_DOCUMENT_KINDS = ("md", "rst", "txt")
+DOCUMENT_KINDS = ("md", "rst", "txt", "html", "py")
+DEFAULT_DOCUMENT_KINDS = ("md", "rst", "txt", "html")
 _SUFFIXES = (
-    (".rst.txt", "rst"),
-    (".md", "md"),
-    (".rst", "rst"),
-    (".txt", "txt"),
-    (".py", "py"),
-)
+    (".rst.txt", "rst"), (".md", "md"), (".rst", "rst"), (".txt", "txt"), (".html", "html"),
+    (".htm", "html"), (".py", "py"),
+)  # fmt: skip
 
 _TITLE_SEPARATORS = (" - ", " \N{EN DASH} ", " \N{EM DASH} ", ": ", " | ")
 MINOR_HEADING = re.compile(r"^ {0,3}#{4,6}(?:[ \t]|$)")  # Markdown's `####` to `######`
@@ -123,7 +120,7 @@ class Document:
 
 
 def document_kind(name: str) -> str | None:
-    """`md`, `rst`, `txt` or `py` for a document's file name (`notes.rst.txt` is `rst`);
+    """`md`, `rst`, `txt`, `html` or `py` for a document's file name (`notes.rst.txt` is `rst`);
     None for a file that is not a document."""
     for suffix, kind in _SUFFIXES:
         if name.endswith(suffix):
@@ -144,8 +141,8 @@ def passage_id(document_id: str, anchor: str) -> str:
 
 def document_id(relative_path: str) -> str:
     """The id part that names a document: its path without its suffix (`.md`, `.rst`,
-    `.rst.txt`, `.txt`), lower-cased, with every run of characters other than `a-z`,
-    `0-9` and `/` turned into one `-`.
+    `.rst.txt`, `.txt`, `.html`, `.htm`), lower-cased, with every run of characters
+    other than `a-z`, `0-9` and `/` turned into one `-`.
 
     `Pasta Water.md` -> `pasta-water`; `api/child_process.md` -> `api/child-process`.
     Letters with accents lose them (`Café` -> `cafe`); a path segment with no letter or

@@ -3,9 +3,10 @@
 `Library` is the view retrieval and the UI read; `parse_document` turns one document's
 bytes into its title and passages (splitting is the pure `passages.split_document`).
 Pure: the folder is listed and read by `store/folder.py` (every document file, `*.md`,
-`*.rst`, `*.rst.txt` or `*.txt` as `TUI_ASSISTANT_DOCUMENT_TYPES` allows, at any depth,
-names starting with `.` skipped, symlinks never followed, a file over 1 MiB, not UTF-8
-or binary skipped with a one-line warning naming it), and the index store
+`*.rst`, `*.rst.txt`, `*.txt`, `*.html` or `*.htm` as `TUI_ASSISTANT_DOCUMENT_TYPES`
+allows, at any depth, names starting with `.` skipped, symlinks never followed, a file
+over its kind's size limit, not in its encoding or binary skipped with a one-line
+warning naming it), and the index store
 (`store/index_store.py`) decides which files to read again.
 """
 
@@ -17,14 +18,16 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from tui_assistant.core.documents.html import NotText, html_passages
 from tui_assistant.core.documents.passage import (
     Document,
     Passage,
     PassageFields,
     UniqueIds,
     document_id,
+    document_kind,
 )
-from tui_assistant.core.documents.split import split_document
+from tui_assistant.core.documents.split import decode_document, split_document
 from tui_assistant.core.library.names import library_name
 from tui_assistant.core.retrieval.index import InvertedIndex
 
@@ -73,14 +76,14 @@ def printable_file_name(name: str) -> str:
 
 def parse_document(relative_path: str, data: bytes) -> Document | str:
     """A document file's bytes split into passages, or the reason it is skipped."""
-    if b"\x00" in data:
-        return "binary file (contains NUL bytes)"
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return "not UTF-8"
+        text = decode_document(relative_path, data)
+    except NotText as problem:
+        return str(problem)
     if not text.strip():
         return "empty"
+    if document_kind(relative_path) == "html":
+        return html_passages(relative_path, text)
     document = split_document(relative_path, text)
     if not document.passages:
         return "has no text (headings only)"

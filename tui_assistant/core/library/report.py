@@ -18,13 +18,15 @@ from tui_assistant.core.library.library import FileProblem, Library, printable_f
 
 # Why a file is skipped, in the order the report lists them, with their readable names.
 SKIP_REASONS: dict[str, str] = {
-    "too_big": "too big (over 1 MiB)",
+    "too_big": "too big (over its kind's size limit)",
     "not_utf8": "not UTF-8",
     "binary": "binary",
     "symlink": "symlink (not followed)",
     "hidden": "hidden (name starts with '.')",
     "empty": "empty",
     "no_text": "no text besides headings",
+    "built_site": "part of a built site, not a page",
+    "index_page": "a page of links only",
     "not_regular": "not a regular file",
     "unreadable": "cannot be read",
     "other": "other",
@@ -35,6 +37,10 @@ SkipReason = str
 _REASON_PREFIXES = (
     ("larger than", "too_big"),
     ("not UTF-8", "not_utf8"),
+    ("not in the", "not_utf8"),
+    ("declares a charset", "not_utf8"),
+    ("part of a built site", "built_site"),
+    ("a page of links only", "index_page"),
     ("has a name that is not UTF-8", "not_utf8"),
     ("binary", "binary"),
     ("is a symlink", "symlink"),
@@ -49,6 +55,15 @@ HIDDEN = "hidden (name starts with '.')"
 SHOWN_PER_REASON = 10
 
 VectorState = Literal["off", "complete", "incomplete"]
+
+
+def _shown_file(file: SkippedFile) -> str:
+    """A skipped file's line: its name, and for a built site's folder what it holds."""
+    name = printable_file_name(file.path)
+    if file.reason == "built_site":
+        holds = file.detail.removeprefix(SKIP_REASONS["built_site"] + ": ")
+        return f"{name} ({printable_file_name(holds)})"  # it names files too
+    return name
 
 
 def skip_reason(reason: str) -> SkipReason:
@@ -216,7 +231,7 @@ def format_report(report: LibraryReport) -> str:
                 continue
             lines.append(f"  {SKIP_REASONS[reason]}: {len(files):,}")
             shown = files[:SHOWN_PER_REASON]
-            lines.extend(f"    {printable_file_name(file.path)}" for file in shown)
+            lines.extend(f"    {_shown_file(file)}" for file in shown)
             if len(files) > SHOWN_PER_REASON:
                 lines.append(f"    … and {len(files) - SHOWN_PER_REASON:,} more (--json lists all)")
     lines.extend(f"notice: {notice}" for notice in report.notices)

@@ -1,0 +1,180 @@
+"""HTML documents (`*.html`, `*.htm`): a page's main content, split at its headings.
+
+- the text is what `html_text.read_page` keeps: the main content as a reader sees it,
+  one line of text for each line of the file, so every passage cites the file's lines
+  its elements span and a quote stands on the lines where its words are;
+- headings `<h1>` to `<h3>` start a new section, as `#` to `###` do in Markdown;
+  deeper ones stay in the text, where a long section is cut first;
+- the document title is the page's `<title>` without a site's suffix
+  (`Installation — Project 1.2 documentation` is `Installation`), else its first
+  heading, else the file name;
+- a page that is nearly all links (a generated index, a site map, a table of
+  contents) has no passages of its own: `page_problem` says so.
+
+The bytes are decoded by `decode_html`: a byte-order mark, else the charset the page
+declares in a `<meta>` tag near its start, else UTF-8.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+from tui_assistant.core.display_text import one_line, shortened
+from tui_assistant.core.documents.html_text import Heading, Page, read_page, shown_line
+from tui_assistant.core.documents.passage import (
+    Document,
+    HeadingPath,
+    Section,
+    document_from_sections,
+    file_title,
+)
+
+MAX_TITLE_CHARS = 200
+# A page whose links hold this share of its words, with at least MIN_INDEX_LINKS of
+# them, is an index of other pages.
+INDEX_LINK_SHARE = 0.9
+MIN_INDEX_LINKS = 20
+INDEX_PAGE = "a page of links only (an index or table of contents)"
+
+# The part of a page's start where a browser looks for the charset it declares.
+_PRESCAN_BYTES = 4096
+_META_CHARSET = re.compile(rb"""<meta\b[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
+# Labels a browser reads as windows-1252 (its superset), as the HTML standard says.
+_WINDOWS_1252 = frozenset({"iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1", "ascii",
+                           "us-ascii", "windows-1252", "cp1252"})  # fmt: skip
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+# Separators before a site's name in a page title, and words that say a suffix is one.
+_TITLE_SUFFIX = re.compile(r"^(.+)\s+(?:\N{EM DASH}|\N{EN DASH}|-|\||·|::|\N{BULLET})\s+(.+)$")
+_SITE_WORDS = re.compile(
+    r"\b(?:documentation|docs|manual|handbook|guide|reference|wiki|help|\d+(?:\.\d+)+)\b", re.I
+)
+
+
+_WORD = re.compile(r"\w+")
+
+
+class NotText(ValueError):
+    """A document's bytes are not text it can be read as; the message says why."""
+
+
+def decode_html(data: bytes) -> str:
+    """The page's text, decoded as a browser would: by its byte-order mark, else by the
+    charset its `<meta>` declares, else as UTF-8. Raises `NotText` with the reason."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return _decoded(data, encoding, "in the encoding its byte-order mark says")
+    declared = _META_CHARSET.search(data[:_PRESCAN_BYTES])
+    if declared is None:
+        return _decoded(data, "utf-8", "UTF-8 and declares no charset")
+    label = declared.group(1).decode("ascii").lower()
+    if label in _WINDOWS_1252:
+        label = "cp1252"
+    elif label.startswith("utf-16"):
+        label = "utf-8"  # a page that declares UTF-16 without a byte-order mark is not
+    try:
+        codecs.lookup(label)
+    except LookupError:
+        raise NotText(f"declares a charset Python does not know ({one_line(label)[:40]})") from None
+    return _decoded(data, label, f"in the charset it declares ({label})")
+
+
+def _decoded(data: bytes, encoding: str, expected: str) -> str:
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError:
+        raise NotText(f"not {expected}") from None
+
+
+def split_html(relative_path: str, text: str) -> Document:
+    """The title and passages of one HTML page (`text` already decoded); an index of
+    links has none."""
+    return document_of(relative_path, read_page(text))
+
+
+def html_passages(relative_path: str, text: str) -> Document | str:
+    """An HTML page's passages, or why it has none: an index of links, or no text in
+    its main content."""
+    page = read_page(text)
+    problem = page_problem(page)
+    if problem is not None:
+        return problem
+    document = document_of(relative_path, page)
+    return document if document.passages else "has no text in its main content"
+
+
+def page_problem(page: Page) -> str | None:
+    """Why a page gives no passages of its own (an index of links), or None."""
+    if page.links >= MIN_INDEX_LINKS and page.link_chars >= INDEX_LINK_SHARE * page.chars:
+        return INDEX_PAGE
+    return None
+
+
+def document_of(relative_path: str, page: Page) -> Document:
+    headings = [part for part in page.parts if isinstance(part, Heading) and part.level <= 3]
+    first = next((heading.text for heading in headings), None)
+    title = page_title(page.title, first) or first or file_title(relative_path)
+    title = shortened(one_line(title), MAX_TITLE_CHARS)
+    level_one_title = first if first is not None and first.casefold() == title.casefold() else None
+    if page_problem(page):
+        return Document(title=title, passages=())
+    return document_from_sections(title, level_one_title, _sections(page))
+
+
+def page_title(title: str, first_heading: str | None) -> str:
+    """A `<title>` without the site's name after it. With a suffix, the page's first
+    heading is the title when it says every word of the rest (`Plugins - MkDocs`,
+    `# MkDocs Plugins`); else the rest is, when it is that heading or the suffix names
+    a site (documentation, a version)."""
+    title = " ".join(title.split())
+    if _TITLE_SUFFIX.match(f"page {title}") and not _TITLE_SUFFIX.match(title):
+        return ""  # only a site's name (` - bidict`): the page left its own name out
+    match = _TITLE_SUFFIX.match(title)
+    if match is None:
+        return title
+    page, site = match.groups()
+    heading = (first_heading or "").casefold()
+    if first_heading and set(_WORD.findall(page.casefold())) <= set(_WORD.findall(heading)):
+        return first_heading
+    if _SITE_WORDS.search(site):
+        return page
+    return title
+
+
+def _sections(page: Page) -> list[Section]:
+    sections = [Section(heading_line=None, level=0, path=())]
+    pieces: dict[int, list[tuple[str, bool]]] = {}
+    path = HeadingPath()
+
+    def close() -> None:
+        section = sections[-1]
+        if pieces:
+            first, last = min(pieces), max(pieces)
+            section.lines = [
+                (number, shown_line(pieces.get(number, []))) for number in range(first, last + 1)
+            ]
+        pieces.clear()
+
+    for part in page.parts:
+        if isinstance(part, Heading):
+            if part.level <= 3:
+                close()
+                sections.append(
+                    Section(
+                        heading_line=part.line,
+                        level=part.level,
+                        path=path.enter(part.level, part.text),
+                        heading=(part.line, part.text),
+                    )
+                )
+            else:
+                sections[-1].breaks.add(part.line)
+            continue
+        line, words, pre = part
+        pieces.setdefault(line, []).append((words, pre))
+    close()
+    return sections
