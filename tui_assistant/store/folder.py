@@ -1,10 +1,11 @@
 """The library folder on disk: listing its documents and reading them safely.
 
-Every document file (`*.md`, `*.rst`, `*.rst.txt`, `*.txt`, as the kinds asked for
-allow) at any depth; names starting with `.` skipped (listed as hidden, without a
+Every document file (`*.md`, `*.rst`, `*.rst.txt`, `*.txt`, `*.pdf`, as the kinds asked
+for allow) at any depth; names starting with `.` skipped (listed as hidden, without a
 warning); symlinks (files and
 folders) never followed, so no question and no document can make the app read outside
-the folder; a file over 1 MiB, not UTF-8 or binary is skipped with a one-line reason.
+the folder; a file over its kind's size limit (1 MiB; a PDF 200 MiB), not UTF-8 or
+binary is skipped with a one-line reason.
 Splitting what is read is the pure `core.library.parse_document`.
 """
 
@@ -23,7 +24,14 @@ from tui_assistant.errors import LibraryError
 # Far beyond any useful document; reading no more keeps a stray 50 MB file from
 # costing memory or time.
 MAX_DOCUMENT_BYTES = 1024 * 1024
+# Kinds whose files are larger by nature: a long PDF manual with figures.
+MAX_BYTES_BY_KIND = {"pdf": 200 * 1024 * 1024}
 UNREADABLE = "cannot be read"
+
+
+def max_document_bytes(relative_path: str) -> int:
+    """The size limit of a document file, by its kind."""
+    return MAX_BYTES_BY_KIND.get(document_kind(relative_path) or "", MAX_DOCUMENT_BYTES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,27 +129,32 @@ def _is_utf8(name: str) -> bool:
 
 def read_document(folder: Path, relative_path: str) -> Document | str:
     """Read and split one document: its passages, or why it is skipped."""
+    limit = max_document_bytes(relative_path)
     try:
-        data = _read_capped(os.path.join(folder, relative_path))
+        data = _read_capped(os.path.join(folder, relative_path), limit)
     except _NotRegularFile:
         return "is not a regular file"
     except OSError as error:
         return f"{UNREADABLE} ({error.strerror or error})"
     if data is None:
-        return f"larger than {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB"
+        return f"larger than {limit // (1024 * 1024)} MiB"
     return parse_document(relative_path, data)
 
 
 def read_document_text(folder: Path, relative_path: str) -> str | None:
     """The text of one document file, read as `read_document` reads it (no symlink
-    followed, a regular file, at most MAX_DOCUMENT_BYTES, UTF-8); None when it cannot
-    be."""
+    followed, a regular file, within its kind's size limit, UTF-8; a PDF's extracted
+    text); None when it cannot be."""
     try:
-        data = _read_capped(os.path.join(folder, relative_path))
+        data = _read_capped(os.path.join(folder, relative_path), max_document_bytes(relative_path))
     except (_NotRegularFile, OSError):
         return None
     if data is None:
         return None
+    if document_kind(relative_path) == "pdf":
+        from tui_assistant.core.documents.pdf import pdf_text
+
+        return pdf_text(data)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -152,8 +165,8 @@ class _NotRegularFile(Exception):
     pass
 
 
-def _read_capped(path: str) -> bytes | None:
-    """Read at most MAX_DOCUMENT_BYTES; None when the file is larger.
+def _read_capped(path: str, limit: int = MAX_DOCUMENT_BYTES) -> bytes | None:
+    """Read at most `limit` bytes; None when the file is larger.
 
     O_NOFOLLOW closes the gap between the symlink check and the open; O_NONBLOCK keeps
     a FIFO from hanging the open, and fstat then rejects it.
@@ -163,10 +176,10 @@ def _read_capped(path: str) -> bytes | None:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise _NotRegularFile
-        if info.st_size > MAX_DOCUMENT_BYTES:
+        if info.st_size > limit:
             return None
         chunks: list[bytes] = []
-        remaining = MAX_DOCUMENT_BYTES + 1
+        remaining = limit + 1
         while remaining > 0:
             chunk = os.read(fd, min(remaining, 256 * 1024))
             if not chunk:
@@ -174,6 +187,6 @@ def _read_capped(path: str) -> bytes | None:
             chunks.append(chunk)
             remaining -= len(chunk)
         data = b"".join(chunks)
-        return None if len(data) > MAX_DOCUMENT_BYTES else data
+        return None if len(data) > limit else data
     finally:
         os.close(fd)

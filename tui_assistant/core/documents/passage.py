@@ -19,6 +19,7 @@ text (`plaintext.py`). Each kind finds its sections; what follows is shared:
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections.abc import Container, Iterable, Iterator
@@ -29,8 +30,14 @@ TITLE_SEPARATOR = " \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} "
 PASSAGE_ID = re.compile(r"^[a-z0-9]+([-/#][a-z0-9]+)*$")
 
 # The kinds of documents, and the file names that make each (longest suffix first).
-DOCUMENT_KINDS = ("md", "rst", "txt")
-_SUFFIXES = ((".rst.txt", "rst"), (".md", "md"), (".rst", "rst"), (".txt", "txt"))
+DOCUMENT_KINDS = ("md", "rst", "txt", "pdf")
+_SUFFIXES = (
+    (".rst.txt", "rst"),
+    (".md", "md"),
+    (".rst", "rst"),
+    (".txt", "txt"),
+    (".pdf", "pdf"),
+)
 
 _TITLE_SEPARATORS = (" - ", " \N{EN DASH} ", " \N{EM DASH} ", ": ", " | ")
 MINOR_HEADING = re.compile(r"^ {0,3}#{4,6}(?:[ \t]|$)")  # Markdown's `####` to `######`
@@ -52,11 +59,22 @@ class PassageFields:
     line: int
     end_line: int
     library: str
+    page: int | None
+    end_page: int | None
+    # The lines (after its first) where each later page begins: so a quote's page is known.
+    page_starts: tuple[int, ...]
+
+    def page_at(self, line: int) -> int | None:
+        """The page a line of the passage stands on (PDF); None for other kinds."""
+        if self.page is None:
+            return None
+        return self.page + bisect.bisect_right(self.page_starts, line)
 
     @property
     def location(self) -> str:
-        """`source_path:line–end_line` (`lessons/pasta-water.md:1–11`)."""
-        return location(self.source_path, self.line, self.end_line)
+        """`source_path:line–end_line` (`lessons/pasta-water.md:1–11`), or for a PDF
+        its pages (`manuals/guide.pdf p. 12–13`)."""
+        return location(self.source_path, self.line, self.end_line, self.page, self.end_page)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +89,10 @@ class Passage(PassageFields):
     end_line: int = 1
     # The name of the library it belongs to.
     library: str = ""
+    # The 1-based pages it stands on (PDF documents only).
+    page: int | None = None
+    end_page: int | None = None
+    page_starts: tuple[int, ...] = ()
 
 
 def line_range(line: int, end_line: int) -> str:
@@ -78,9 +100,25 @@ def line_range(line: int, end_line: int) -> str:
     return f"{line}\N{EN DASH}{end_line}"
 
 
-def location(source_path: str, line: int, end_line: int) -> str:
-    """`source_path:line–end_line`: where a passage or a quote stands in its file."""
+def location(
+    source_path: str,
+    line: int,
+    end_line: int,
+    page: int | None = None,
+    end_page: int | None = None,
+) -> str:
+    """`source_path:line–end_line`: where a passage or a quote stands in its file; with
+    pages (a PDF), `source_path p. 12–13` (`p. 12` for one page), as a reader finds it."""
+    if page is not None:
+        return f"{source_path} {page_range(page, end_page)}"
     return f"{source_path}:{line_range(line, end_line)}"
+
+
+def page_range(page: int, end_page: int | None = None) -> str:
+    """`p. 12`, or `p. 12–13` with an en dash."""
+    if end_page is None or end_page == page:
+        return f"p. {page}"
+    return f"p. {page}\N{EN DASH}{end_page}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +134,9 @@ class PassageDraft:
     text: str
     line: int
     end_line: int
+    page: int | None = None
+    end_page: int | None = None
+    page_starts: tuple[int, ...] = ()
 
     def passage(self, document_id: str, source_path: str) -> Passage:
         return Passage(
@@ -105,6 +146,9 @@ class PassageDraft:
             source_path=source_path,
             line=self.line,
             end_line=self.end_line,
+            page=self.page,
+            end_page=self.end_page,
+            page_starts=self.page_starts,
         )
 
 

@@ -3,9 +3,10 @@
 `Library` is the view retrieval and the UI read; `parse_document` turns one document's
 bytes into its title and passages (splitting is the pure `passages.split_document`).
 Pure: the folder is listed and read by `store/folder.py` (every document file, `*.md`,
-`*.rst`, `*.rst.txt` or `*.txt` as `TUI_ASSISTANT_DOCUMENT_TYPES` allows, at any depth,
-names starting with `.` skipped, symlinks never followed, a file over 1 MiB, not UTF-8
-or binary skipped with a one-line warning naming it), and the index store
+`*.rst`, `*.rst.txt`, `*.txt` or `*.pdf` as `TUI_ASSISTANT_DOCUMENT_TYPES` allows, at any
+depth, names starting with `.` skipped, symlinks never followed, a file over its kind's
+size limit, not UTF-8 or binary, or a PDF that cannot be read, skipped with a one-line
+warning naming it), and the index store
 (`store/index_store.py`) decides which files to read again.
 """
 
@@ -23,6 +24,7 @@ from tui_assistant.core.documents.passage import (
     PassageFields,
     UniqueIds,
     document_id,
+    document_kind,
 )
 from tui_assistant.core.documents.split import split_document
 from tui_assistant.core.library.names import library_name
@@ -73,6 +75,10 @@ def printable_file_name(name: str) -> str:
 
 def parse_document(relative_path: str, data: bytes) -> Document | str:
     """A document file's bytes split into passages, or the reason it is skipped."""
+    if document_kind(relative_path) == "pdf":
+        from tui_assistant.core.documents.pdf import split_pdf  # PDFium loads for PDFs only
+
+        return split_pdf(relative_path, data)
     if b"\x00" in data:
         return "binary file (contains NUL bytes)"
     try:
@@ -117,6 +123,9 @@ class PassageInfo(PassageFields):
     end_line: int
     document: str  # the document's path relative to its library's folder
     library: str = ""
+    page: int | None = None
+    end_page: int | None = None
+    page_starts: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +221,9 @@ class Library:
             line=info.line,
             end_line=info.end_line,
             library=info.library,
+            page=info.page,
+            end_page=info.end_page,
+            page_starts=info.page_starts,
         )
 
     def get(self, passage_id: str) -> Passage | None:
