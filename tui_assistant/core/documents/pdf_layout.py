@@ -129,9 +129,9 @@ def split_pdf_content(relative_path: str, content: PdfContent) -> Document:
         return Document(title=file_title(relative_path), passages=())
     body = _body_size(lines)
     title = _document_title(content, lines, body) or file_title(relative_path)
-    sections = _outline_sections(lines, content.outline)
+    sections = _outline_sections(lines, content.outline, title)
     if sections is None:
-        sections = _heading_sections(lines, body)
+        sections = _heading_sections(lines, body, title)
     if sections is None:
         sections = _page_sections(lines)
     level_one = next((s.path[0] for s in sections if s.level == 1 and s.path), None)
@@ -223,7 +223,7 @@ def _with_paragraph_breaks(lines: list[TextLine]) -> list[TextLine]:
     ]
     if not gaps:
         return lines
-    usual = sorted(gaps)[len(gaps) // 2]
+    usual = sorted(gaps)[len(gaps) // 4]  # most lines of a page are set this close
     shown: list[TextLine] = []
     for line in lines:
         if shown and line.text:
@@ -268,7 +268,7 @@ def _same_words(a: str, b: str) -> bool:
 
 
 def _outline_sections(
-    lines: Sequence[TextLine], outline: Sequence[OutlineEntry]
+    lines: Sequence[TextLine], outline: Sequence[OutlineEntry], title: str
 ) -> list[Section] | None:
     """Sections that start where the bookmarks point, titled by them; None when the
     PDF has no outline that points into its text."""
@@ -288,7 +288,7 @@ def _outline_sections(
         floor = found[0] + found[1]
     if not starts:
         return None
-    sections = [_before(lines, starts[0][0])]
+    sections = [_before(lines, starts[0][0], title)]
     headings = HeadingPath()
     for number, (start, heading_lines, entry) in enumerate(starts):
         end = starts[number + 1][0] if number + 1 < len(starts) else len(lines)
@@ -339,7 +339,7 @@ def _bookmark_start(
     return on_page[0], 0
 
 
-def _heading_sections(lines: Sequence[TextLine], body: float) -> list[Section] | None:
+def _heading_sections(lines: Sequence[TextLine], body: float, title: str) -> list[Section] | None:
     """Sections at lines set larger than the body text (the three largest sizes are
     levels 1-3); None when there are none."""
     candidates = [
@@ -367,7 +367,7 @@ def _heading_sections(lines: Sequence[TextLine], body: float) -> list[Section] |
             heads[-1] = (previous[0], i + 1 - previous[0], joined, level)
             continue
         heads.append((i, 1, lines[i].text, level))
-    sections = [_before(lines, heads[0][0])]
+    sections = [_before(lines, heads[0][0], title)]
     path = HeadingPath()
     for number, (start, count, text, level) in enumerate(heads):
         end = heads[number + 1][0] if number + 1 < len(heads) else len(lines)
@@ -394,9 +394,13 @@ def _page_sections(lines: Sequence[TextLine]) -> list[Section]:
     return sections
 
 
-def _before(lines: Sequence[TextLine], first_heading: int) -> Section:
-    """The text before the first heading, titled with the document title."""
-    return Section(heading_line=None, level=0, path=(), lines=_numbered(lines, 0, first_heading))
+def _before(lines: Sequence[TextLine], first_heading: int, title: str) -> Section:
+    """The text before the first heading, titled with the document title; a cover
+    that only says that title is none."""
+    numbered = _numbered(lines, 0, first_heading)
+    if all(not text or _same_words(text, title) for _, text in numbered):
+        numbered = []
+    return Section(heading_line=None, level=0, path=(), lines=numbered)
 
 
 def _numbered(lines: Sequence[TextLine], start: int, end: int) -> Lines:
