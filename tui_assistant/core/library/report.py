@@ -18,13 +18,16 @@ from tui_assistant.core.library.library import FileProblem, Library, printable_f
 
 # Why a file is skipped, in the order the report lists them, with their readable names.
 SKIP_REASONS: dict[str, str] = {
-    "too_big": "too big (over 1 MiB)",
+    "too_big": "too big (over its kind's size limit)",
     "not_utf8": "not UTF-8",
     "binary": "binary",
     "symlink": "symlink (not followed)",
     "hidden": "hidden (name starts with '.')",
     "empty": "empty",
     "no_text": "no text besides headings",
+    "encrypted": "encrypted PDF (needs a password)",
+    "no_text_layer": "PDF without a text layer (scanned; no OCR)",
+    "broken_pdf": "not a readable PDF (broken or truncated)",
     "not_regular": "not a regular file",
     "unreadable": "cannot be read",
     "other": "other",
@@ -39,6 +42,9 @@ _REASON_PREFIXES = (
     ("binary", "binary"),
     ("is a symlink", "symlink"),
     ("empty", "empty"),
+    ("is encrypted", "encrypted"),
+    ("has no text layer", "no_text_layer"),
+    ("is not a readable PDF", "broken_pdf"),
     ("has no text", "no_text"),
     ("is not a regular file", "not_regular"),
     ("cannot be read", "unreadable"),
