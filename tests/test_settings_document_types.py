@@ -12,7 +12,7 @@ pytestmark = pytest.mark.usefixtures("no_settings_from_outside")
 
 
 def test_every_kind_is_read_by_default() -> None:
-    assert load_settings().document_kinds == ("md", "rst", "txt")
+    assert load_settings().document_kinds == ("md", "rst", "txt", "pdf")
 
 
 @pytest.mark.parametrize(
@@ -21,6 +21,7 @@ def test_every_kind_is_read_by_default() -> None:
         ("md", ("md",)),
         ("txt, MD", ("md", "txt")),
         (".rst,.txt", ("rst", "txt")),
+        ("PDF,md", ("md", "pdf")),
         ("md,,md", ("md",)),
     ],
 )
@@ -34,9 +35,9 @@ def test_document_types_are_a_comma_list(
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ("md,pdf", "unknown document type 'pdf' (use md, rst, txt)"),
-        ("", "must name at least one of md, rst, txt"),
-        (" , ", "must name at least one of md, rst, txt"),
+        ("md,docx", "unknown document type 'docx' (use md, rst, txt, pdf)"),
+        ("", "must name at least one of md, rst, txt, pdf"),
+        (" , ", "must name at least one of md, rst, txt, pdf"),
     ],
 )
 def test_bad_document_types_are_one_line_naming_the_setting(
