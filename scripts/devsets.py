@@ -27,6 +27,8 @@ SETS: list[tuple[str, str, str]] = [
     ("notes-small", "eval/notes-small.jsonl", "eval/notes-small"),
     ("runbook-small", "eval/runbook-small.jsonl", "eval/runbook-small"),
     ("nox-small", "eval/nox-small.jsonl", "eval/nox-small"),
+    ("fhs-pdf", "eval/fhs-pdf.jsonl", "eval/fhs-pdf"),
+    ("devref-pdf", "eval/devref-pdf.jsonl", "eval/devref-pdf"),
     ("django-large", "eval/django-large.jsonl", "eval/django/large-lessons"),
 ]
 
