@@ -279,9 +279,10 @@ def _outline_sections(
     if not entries:
         return None
     starts: list[tuple[int, int, OutlineEntry]] = []  # (first line, heading lines, entry)
+    pages = _page_spans(lines)
     floor = 0
     for entry in entries:
-        found = _bookmark_start(lines, entry, floor)
+        found = _bookmark_start(lines, pages, entry, floor)
         if found is None:
             continue
         starts.append((found[0], found[1], entry))
@@ -307,17 +308,28 @@ def _outline_sections(
     return sections
 
 
+def _page_spans(lines: Sequence[TextLine]) -> dict[int, range]:
+    """Each page's lines, as a range of indexes into `lines`."""
+    spans: dict[int, range] = {}
+    for index, line in enumerate(lines):
+        start = spans[line.page].start if line.page in spans else index
+        spans[line.page] = range(start, index + 1)
+    return spans
+
+
 def _bookmark_start(
-    lines: Sequence[TextLine], entry: OutlineEntry, floor: int
+    lines: Sequence[TextLine], pages: dict[int, range], entry: OutlineEntry, floor: int
 ) -> tuple[int, int] | None:
     """Where a bookmark's section starts (an index into `lines`) and how many lines its
     heading takes there (0 when the heading was not found on its page: the section
     then starts where the bookmark points)."""
     page = entry.page + 1
-    on_page = [i for i in range(floor, len(lines)) if lines[i].page == page]
+    span = pages.get(page, range(0))
+    on_page = range(max(floor, span.start), span.stop)
     if not on_page:
-        later = [i for i in range(floor, len(lines)) if lines[i].page > page]
-        return (later[0], 0) if later else None
+        # A page without text (or one already past): the next line from here.
+        later = next((i for i in range(floor, len(lines)) if lines[i].page > page), None)
+        return (later, 0) if later is not None else None
     wanted = _words(entry.title)
     for i in on_page:
         got = _words(lines[i].text)
