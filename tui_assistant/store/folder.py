@@ -180,8 +180,12 @@ def _read_capped(path: str, limit: int = MAX_DOCUMENT_BYTES) -> bytes | None:
             return None
         chunks: list[bytes] = []
         remaining = limit + 1
+        # The whole file in one read where it can be (a 200 MiB PDF is then held once,
+        # not again when the chunks are joined); more only if it grew meanwhile.
+        size = min(remaining, info.st_size + 1)
         while remaining > 0:
-            chunk = os.read(fd, min(remaining, 256 * 1024))
+            chunk = os.read(fd, size)
+            size = min(remaining - len(chunk), 256 * 1024)
             if not chunk:
                 break
             chunks.append(chunk)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,19 @@ def test_a_store_from_before_pages_is_rebuilt(
 
     assert "is from another version (schema 2); rebuilding it" in caplog.text
     assert [p.page for p in library] == [1, 2, None]
+
+
+def test_a_large_pdf_is_held_in_memory_once_while_it_is_read(tmp_path: Path) -> None:
+    spec = boiler_manual(embedded=("noise.bin", os.urandom(24 * 1024 * 1024)))
+    (tmp_path / "big.pdf").write_bytes(pdf_bytes(spec))
+    size = (tmp_path / "big.pdf").stat().st_size
+
+    tracemalloc.start()
+    try:
+        document = read_document(tmp_path, "big.pdf")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+
+    assert not isinstance(document, str)
+    assert peak < 1.3 * size
