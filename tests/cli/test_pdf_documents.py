@@ -68,3 +68,16 @@ def test_library_counts_pdfs_and_names_each_bad_one(
     assert report["documents"]["by_kind"]["md"] == 1
     files = {file["path"]: file["reason"] for file in report["skipped"]["files"]}
     assert files == {"locked.pdf": "encrypted", "scan.pdf": "no_text_layer"}
+
+
+def test_eval_checks_every_expected_id_of_the_pdf_development_sets(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The cases name passages of real PDF manuals: each id must be one the reader makes.
+    root = Path(__file__).resolve().parents[2]
+    for name in ("fhs-pdf", "devref-pdf"):
+        cases, folder = root / "eval" / f"{name}.jsonl", root / "eval" / name
+        args = ["eval", str(cases), "--library", str(folder), "--retrieval", "keyword", "--json"]
+        assert cli.main(args) == 0, capsys.readouterr().err
+        report = json.loads(capsys.readouterr().out)
+        assert report["cases"] == len(cases.read_text(encoding="utf-8").splitlines())
