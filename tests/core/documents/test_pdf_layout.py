@@ -11,8 +11,8 @@ from tui_assistant.core.documents.pdf_layout import (
     PdfPage,
     extracted_lines,
     extracted_text,
-    split_pdf_content,
 )
+from tui_assistant.core.documents.pdf_sections import split_pdf_content
 
 HEIGHT = 792.0
 

@@ -2,11 +2,12 @@
 
 PDFium (through pypdfium2) parses the file from memory; only its text layer, each
 line's font size and place, the outline and the document's Title are asked for
-(`pdf_layout.py` makes passages of them). Nothing in the file is run or opened: no form
-environment is set up (so no JavaScript, `/OpenAction` included, can run), no link is
-followed, no attachment is read, no remote content is fetched. A PDF that needs a
-password, is broken or truncated, or has no text layer (a scan: no OCR here) is
-skipped with its reason. PDFium is not thread-safe, so one lock guards every use.
+(`pdf_layout.py` and `pdf_sections.py` make passages of them). Nothing in the file is
+run or opened: no form environment is set up (so no JavaScript, `/OpenAction`
+included, can run), no link is followed, no attachment is read, no remote content is
+fetched. A PDF that needs a password, is broken or truncated, or has no text layer (a
+scan: no OCR here) is skipped with its reason. PDFium is not thread-safe, so one lock
+guards every use.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from tui_assistant.core.documents.pdf_layout import (
     PdfLine,
     PdfPage,
     extracted_text,
-    split_pdf_content,
 )
+from tui_assistant.core.documents.pdf_sections import split_pdf_content
 
 _PDFIUM = threading.Lock()
 # A bookmark tree with more entries than this is not followed further.
