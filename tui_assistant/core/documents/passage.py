@@ -19,11 +19,16 @@ text (`plaintext.py`). Each kind finds its sections; what follows is shared:
 
 from __future__ import annotations
 
-import bisect
 import re
 import unicodedata
 from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
+
+# Where a passage stands, written once for passages and the library's records of them.
+from tui_assistant.core.documents.place import PassageFields as PassageFields
+from tui_assistant.core.documents.place import line_range as line_range
+from tui_assistant.core.documents.place import location as location
+from tui_assistant.core.documents.place import page_range as page_range
 
 MAX_PASSAGE_CHARS = 4000
 TITLE_SEPARATOR = " \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} "
@@ -31,13 +36,7 @@ PASSAGE_ID = re.compile(r"^[a-z0-9]+([-/#][a-z0-9]+)*$")
 
 # The kinds of documents, and the file names that make each (longest suffix first).
 DOCUMENT_KINDS = ("md", "rst", "txt", "pdf")
-_SUFFIXES = (
-    (".rst.txt", "rst"),
-    (".md", "md"),
-    (".rst", "rst"),
-    (".txt", "txt"),
-    (".pdf", "pdf"),
-)
+_SUFFIXES = ((".rst.txt", "rst"), (".md", "md"), (".rst", "rst"), (".txt", "txt"), (".pdf", "pdf"))
 
 _TITLE_SEPARATORS = (" - ", " \N{EN DASH} ", " \N{EM DASH} ", ": ", " | ")
 MINOR_HEADING = re.compile(r"^ {0,3}#{4,6}(?:[ \t]|$)")  # Markdown's `####` to `######`
@@ -46,35 +45,6 @@ _NOT_SLUG_CHARACTERS = re.compile(r"[^a-z0-9]+")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 Lines = list[tuple[int, str]]  # (1-based line number, line) pairs of a file
-
-
-class PassageFields:
-    """What a passage and the library's record of one share: where it stands, written
-    once for both (`location`; as JSON, `record.PassageRef`)."""
-
-    __slots__ = ()
-    id: str
-    title: str
-    source_path: str
-    line: int
-    end_line: int
-    library: str
-    page: int | None
-    end_page: int | None
-    # The lines (after its first) where each later page begins: so a quote's page is known.
-    page_starts: tuple[int, ...]
-
-    def page_at(self, line: int) -> int | None:
-        """The page a line of the passage stands on (PDF); None for other kinds."""
-        if self.page is None:
-            return None
-        return self.page + bisect.bisect_right(self.page_starts, line)
-
-    @property
-    def location(self) -> str:
-        """`source_path:line–end_line` (`lessons/pasta-water.md:1–11`), or for a PDF
-        its pages (`manuals/guide.pdf p. 12–13`)."""
-        return location(self.source_path, self.line, self.end_line, self.page, self.end_page)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,32 +63,6 @@ class Passage(PassageFields):
     page: int | None = None
     end_page: int | None = None
     page_starts: tuple[int, ...] = ()
-
-
-def line_range(line: int, end_line: int) -> str:
-    """`line–end_line`, with an en dash: how every file line range is written."""
-    return f"{line}\N{EN DASH}{end_line}"
-
-
-def location(
-    source_path: str,
-    line: int,
-    end_line: int,
-    page: int | None = None,
-    end_page: int | None = None,
-) -> str:
-    """`source_path:line–end_line`: where a passage or a quote stands in its file; with
-    pages (a PDF), `source_path p. 12–13` (`p. 12` for one page), as a reader finds it."""
-    if page is not None:
-        return f"{source_path} {page_range(page, end_page)}"
-    return f"{source_path}:{line_range(line, end_line)}"
-
-
-def page_range(page: int, end_page: int | None = None) -> str:
-    """`p. 12`, or `p. 12–13` with an en dash."""
-    if end_page is None or end_page == page:
-        return f"p. {page}"
-    return f"p. {page}\N{EN DASH}{end_page}"
 
 
 @dataclass(frozen=True, slots=True)
