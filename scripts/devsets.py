@@ -30,6 +30,8 @@ SETS: list[tuple[str, str, str]] = [
     ("bidict-html", "eval/bidict-html.jsonl", "eval/bidict-html"),
     ("mkdocs-html", "eval/mkdocs-html.jsonl", "eval/mkdocs-html"),
     ("lua-manual-html", "eval/lua-manual-html.jsonl", "eval/lua-manual-html"),
+    ("fhs-pdf", "eval/fhs-pdf.jsonl", "eval/fhs-pdf"),
+    ("devref-pdf", "eval/devref-pdf.jsonl", "eval/devref-pdf"),
     ("django-large", "eval/django-large.jsonl", "eval/django/large-lessons"),
 ]
 

@@ -3,7 +3,7 @@
 Each scene runs the real `AssistantApp` headless on the bundled lessons (or a small
 demo library written to a temporary folder: a nested one for the tree browser, a
 two-page one for an answer from two passages, three providers' guides for a question
-the library is not sure about, drawn at 80x24), with a
+the library is not sure about, drawn at 80x24, a PDF manual cited by its pages), with a
 scripted provider standing in for a model server (no network), a frozen clock and a
 fresh data folder, so the same code always draws the same pictures.
 """
@@ -147,14 +147,74 @@ PROVIDERS_DEMO: dict[str, str] = {
     "plugins.md": "# Plugins\n\nInstall a plugin with `serverless plugin install`.\n",
     "tutorial.md": "# Tutorial\n\nCreate a service, then deploy it with one command.\n",
 }
-DEMOS = {"nested": NESTED_DEMO, "docs": DOCS_DEMO, "providers": PROVIDERS_DEMO}
 
 
-def write_demo(folder: Path, files: dict[str, str] = NESTED_DEMO) -> Path:
-    for relative, text in files.items():
+def boiler_manual_pdf() -> bytes:
+    """A three-page PDF manual with an outline, a running header and page numbers."""
+    from tests.helpers.pdf_files import Bookmark, Line, PdfSpec, pdf_bytes
+
+    def body(*texts: str) -> list[Line]:
+        return [Line(text) for text in texts]
+
+    spec = PdfSpec(
+        pages=[
+            [
+                Line("Boiler Manual", 24),
+                Line("Model HX-20: installation, care and faults", 14, gap=8),
+                *body("Read this manual before you switch the boiler on for the first time."),
+            ],
+            [
+                Line("1 Bleeding the radiators", 16),
+                *body(
+                    "Air trapped in a radiator keeps its top cold. Switch the heating off",
+                    "and let the radiators cool before you start.",
+                ),
+                Line("Put a cloth under the valve, then turn the bleed key a quarter", gap=8),
+                *body(
+                    "turn anticlockwise. Air hisses out; close the valve as soon as",
+                    "water comes. Check the pressure afterwards: bleeding lowers it.",
+                ),
+            ],
+            [
+                Line("2 Water pressure", 16),
+                *body(
+                    "The gauge should read between 1 and 2 bar when the boiler is cold.",
+                    "Below 1 bar, top it up with the filling loop under the boiler.",
+                ),
+            ],
+        ],
+        header="Boiler Manual",
+        footer="Page {page} of 3",
+        outline=[
+            Bookmark("Bleeding the radiators", 1),
+            Bookmark("Water pressure", 2),
+        ],
+        title="Boiler Manual",
+    )
+    return pdf_bytes(spec)
+
+
+# A PDF manual beside a note: the picture of a PDF passage cited by its pages.
+PDF_DEMO: dict[str, str | bytes] = {
+    "manuals/boiler.pdf": boiler_manual_pdf(),
+    "notes.md": "# Heating notes\n\nThe boiler was serviced in May.\n",
+}
+DEMOS: dict[str, dict[str, str | bytes]] = {
+    "nested": dict(NESTED_DEMO),
+    "docs": dict(DOCS_DEMO),
+    "providers": dict(PROVIDERS_DEMO),
+    "pdf": PDF_DEMO,
+}
+
+
+def write_demo(folder: Path, files: dict[str, str | bytes] | dict[str, str] = NESTED_DEMO) -> Path:
+    for relative, content in files.items():
         path = folder / relative
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
     return folder
 
 
@@ -236,6 +296,11 @@ async def unsure_scene(stage: Stage) -> None:
     await stage.until(lambda: stage.app.main.evidence.body.marked)
 
 
+async def pdf_scene(stage: Stage) -> None:
+    await stage.ask("How do I bleed a radiator?")
+    await stage.until(lambda: stage.app.main.status_bar.state.startswith("answered"))
+
+
 async def browser_scene(stage: Stage) -> None:
     await stage.pilot.press("ctrl+l", "down", "enter")
 
@@ -289,6 +354,7 @@ SCENES: dict[str, Scene] = {
     "in-flight": Scene(WaitingProvider, in_flight_scene),
     "indexing": Scene(lambda: None, indexing_scene, held=True),
     "help": Scene(lambda: None, help_scene),
+    "pdf-passage": Scene(lambda: None, pdf_scene, demo="pdf"),
 }
 
 

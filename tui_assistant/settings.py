@@ -219,7 +219,7 @@ class Settings(BaseSettings):
 
     @property
     def document_kinds(self) -> tuple[str, ...]:
-        """The kinds of documents the library reads (`md`, `rst`, `txt`)."""
+        """The kinds of documents the library reads (`md`, `rst`, `txt`, `pdf`)."""
         return tuple(self.document_types.split(","))
 
     @field_validator("monthly_call_limit")

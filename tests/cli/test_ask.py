@@ -70,6 +70,8 @@ ASK_JSON_FIELDS = {
     "source_path",
     "line",
     "end_line",
+    "page",
+    "end_page",
     "passages",
     "nearest",
     "answer",
@@ -78,7 +80,7 @@ ASK_JSON_FIELDS = {
     "support",
     "elapsed_ms",
 }
-PASSAGE_FIELDS = {"id", "title", "source_path", "line", "end_line", "library"}
+PASSAGE_FIELDS = {"id", "title", "source_path", "line", "end_line", "library", "page", "end_page"}
 
 
 def ask_json(capsys: pytest.CaptureFixture[str], *args: str) -> list[dict[str, Any]]:
@@ -109,7 +111,11 @@ def test_ask_json_has_every_documented_field_when_answered(
         "end_line": row["end_line"],
         # With one library, "library" is its name (its folder's, as a slug).
         "library": "lessons",
+        # Pages are a PDF passage's only.
+        "page": None,
+        "end_page": None,
     }
+    assert (row["page"], row["end_page"]) == (None, None)
     assert (row["nearest"], row["quotes"], row["support"]) == ([], [], None)
     assert row["citations"] == ["pasta-water"]
     # Deterministic mode answers with the passage's own text.

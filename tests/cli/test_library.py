@@ -35,7 +35,7 @@ def test_the_json_report_counts_what_the_folder_holds(
     assert data["library"] == str(notes)
     assert data["documents"] == {
         "total": 2,
-        "by_kind": {"md": 2, "rst": 0, "txt": 0, "html": 0, "py": 0},
+        "by_kind": {"md": 2, "rst": 0, "txt": 0, "html": 0, "pdf": 0, "py": 0},
     }
     assert data["passages"]["total"] == 3
     assert data["skipped"]["total"] == 2
@@ -100,7 +100,14 @@ def test_restructuredtext_and_text_documents_count_under_their_kind(
     (folder / "boiler.txt").write_text("Boiler notes\n\nKeep it at one bar.\n")
 
     data = report(capsys, "--library", str(folder))
-    assert data["documents"]["by_kind"] == {"md": 1, "rst": 2, "txt": 1, "html": 0, "py": 0}
+    assert data["documents"]["by_kind"] == {
+        "md": 1,
+        "rst": 2,
+        "txt": 1,
+        "html": 0,
+        "pdf": 0,
+        "py": 0,
+    }
     assert data["passages"]["by_kind"]["rst"] == 3
 
     monkeypatch.setenv("TUI_ASSISTANT_DOCUMENT_TYPES", "md")
@@ -110,5 +117,6 @@ def test_restructuredtext_and_text_documents_count_under_their_kind(
         "rst": 0,
         "txt": 0,
         "html": 0,
+        "pdf": 0,
         "py": 0,
     }

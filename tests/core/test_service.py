@@ -244,6 +244,8 @@ def test_an_answer_from_two_passages_carries_both_and_its_checked_quotes() -> No
         "text": "Settings are read from .npmrc files",
         "line": 3,
         "end_line": 3,
+        "page": None,
+        "end_page": None,
     }
 
 

@@ -99,11 +99,11 @@ def test_lessons_json_lists_the_library(run_cli: RunCli) -> None:
         "line": 1,
         "end_line": 11,
         "library": "lessons",
+        "page": None,  # a PDF passage's pages only
+        "end_page": None,
     } in lessons
-    assert all(
-        set(lesson) == {"id", "title", "source_path", "line", "end_line", "library"}
-        for lesson in lessons
-    )
+    fields = {"id", "title", "source_path", "line", "end_line", "library", "page", "end_page"}
+    assert all(set(lesson) == fields for lesson in lessons)
 
 
 def test_lessons_option_and_setting_choose_the_library(run_cli: RunCli, tmp_path: Path) -> None:

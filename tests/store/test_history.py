@@ -323,9 +323,12 @@ def test_history_written_by_earlier_versions_still_loads(tmp_path: Path) -> None
     assert (first.record.passages, first.record.quotes, first.record.retrieval) == ([], [], None)
     assert second.status.startswith("refused: several passages might answer this")
     assert [passage.id for passage in second.record.nearest] == ["pasta-water"]
-    # Read back, each is written again as it was read, its passages of no library name.
+    # Read back, each is written again as it was read, its passages of no library name
+    # and no pages.
     earlier = json.loads(EARLIER_RECORDS[1])["outcome"]
-    earlier["nearest"] = [{**near, "library": ""} for near in earlier["nearest"]]
+    no_pages = {"page": None, "end_page": None}
+    earlier["nearest"] = [{**near, "library": "", **no_pages} for near in earlier["nearest"]]
+    earlier.update(no_pages)
     assert earlier == second.record.to_json()
 
 

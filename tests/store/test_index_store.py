@@ -175,10 +175,10 @@ def test_a_file_that_could_not_be_read_is_tried_again_at_the_next_start(
 
     real = library._read_capped
 
-    def refused(path: str, limit: int) -> bytes | None:
+    def refused(path: str, *limit: int) -> bytes | None:
         if path.endswith("pasta-water.md"):
             raise PermissionError(13, "Permission denied")
-        return real(path, limit)
+        return real(path, *limit)
 
     monkeypatch.setattr(library, "_read_capped", refused)
     assert problems(open_(folder, data_dir)) == {

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from textual.app import SuspendNotSupported
 
+from tests.core.documents.test_pdf import boiler_manual
 from tests.helpers import BUNDLED_LESSONS
+from tests.helpers.pdf_files import pdf_bytes
 from tests.helpers.tui import (
     ask,
     concluded,
@@ -22,7 +24,7 @@ from tests.helpers.tui import (
     wait_until,
 )
 from tui_assistant.ui.app import AssistantApp
-from tui_assistant.ui.editor import editor_command
+from tui_assistant.ui.editor import editor_command, open_pdf, pdf_viewer_command
 
 SIZE = (100, 32)
 
@@ -129,3 +131,93 @@ async def test_an_editor_that_cannot_start_or_suspend_is_a_note(
 
 
 # -- loading and reloading ----------------------------------------------------------
+
+
+# -- PDF documents open in a viewer, at their page ----------------------------------
+
+
+def test_known_pdf_viewers_are_told_the_page_and_others_get_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "manual.pdf"
+    shown = str(path)
+
+    def command(viewer: str) -> tuple[list[str], bool] | None:
+        return pdf_viewer_command({"PDF_VIEWER": viewer, "PATH": ""}, path, 12)
+
+    assert command("zathura") == (["zathura", "--page=12", shown], True)
+    assert command("/usr/bin/evince") == (["/usr/bin/evince", "--page-index=12", shown], True)
+    assert command("okular --unique") == (["okular", "--unique", "--page", "12", shown], True)
+    assert command("mupdf") == (["mupdf", shown, "12"], True)
+    assert command("'/opt/My Viewer/view' -x") == (["/opt/My Viewer/view", "-x", shown], False)
+
+
+def test_without_pdf_viewer_the_system_opener_shows_the_file(tmp_path: Path) -> None:
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    for name in ("xdg-open", "open"):
+        (bin_folder / name).write_text("#!/bin/sh\n", encoding="utf-8")
+        (bin_folder / name).chmod(0o755)
+    path = tmp_path / "manual.pdf"
+    environ = {"PATH": str(bin_folder)}
+
+    assert pdf_viewer_command(environ, path, 3, "linux") == (
+        [str(bin_folder / "xdg-open"), str(path)],
+        False,
+    )
+    assert pdf_viewer_command(environ, path, 3, "darwin") == (
+        [str(bin_folder / "open"), str(path)],
+        False,
+    )
+    assert pdf_viewer_command({"PATH": str(tmp_path / "none")}, path, 3, "linux") is None
+
+
+def test_open_pdf_says_which_page_when_the_viewer_cannot_be_told(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "manual.pdf"
+    started: list[list[str]] = []
+    monkeypatch.setenv("PDF_VIEWER", "zathura")
+    assert open_pdf(path, 12, started.append) == "opened manual.pdf at page 12"
+    monkeypatch.setenv("PDF_VIEWER", "some-viewer")
+    assert open_pdf(path, 12, started.append) == "opened manual.pdf: go to page 12"
+    assert started == [["zathura", "--page=12", str(path)], ["some-viewer", str(path)]]
+    monkeypatch.delenv("PDF_VIEWER")
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
+    assert open_pdf(path, 12, started.append) == (
+        "no PDF viewer (set $PDF_VIEWER): open manual.pdf at page 12"
+    )
+
+    def refused(argv: list[str]) -> None:
+        raise FileNotFoundError(2, "No such file or directory")
+
+    monkeypatch.setenv("PDF_VIEWER", "zathura")
+    assert open_pdf(path, 12, refused) == (
+        "PDF viewer zathura did not start: No such file or directory"
+    )
+
+
+async def test_ctrl_o_opens_a_pdf_passage_in_the_viewer_at_its_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "manuals"
+    folder.mkdir()
+    (folder / "boiler.pdf").write_bytes(pdf_bytes(boiler_manual()))
+    viewer_folder = tmp_path / "viewer"
+    viewer_folder.mkdir()
+    viewer, record = recording_editor(viewer_folder)
+    zathura = viewer_folder / "zathura"  # a viewer known to take a page
+    viewer.rename(zathura)
+    monkeypatch.setenv("PDF_VIEWER", str(zathura))
+    context = make_context(folder, tmp_path / "data")
+    app = RecordingApp(context.settings, start=lambda settings, progress: context)
+    async with running(app, SIZE) as pilot:
+        await ask(pilot, "what pressure should the boiler be at")
+        await wait_until(pilot, lambda: concluded(app))
+        shown = app.main.evidence.passage
+        assert shown is not None and shown.page == 2
+        await pilot.press("ctrl+o")
+        await wait_until(pilot, lambda: record.exists() and record.stat().st_size > 0)
+        assert record.read_text(encoding="utf-8").splitlines() == [
+            "--page=2",
+            str(folder / "boiler.pdf"),
+        ]
+        assert note(app) == "opened boiler.pdf at page 2"

@@ -125,6 +125,26 @@ async def test_a_long_location_stays_on_one_line_shortened_from_the_left() -> No
         assert drawn_lines(app.panel.query_one("#evidence-meta")) == ["api/crypto#keyobject"]
 
 
+async def test_a_pdf_passage_is_located_by_its_pages_the_path_shortened_first() -> None:
+    passage = Passage(
+        id="manuals/boiler-manual#pressure",
+        title="Boiler Manual › Pressure",
+        text="Keep the pressure between one and two bar.",
+        source_path="manuals/heating/boiler-manual.pdf",
+        line=120,
+        end_line=164,
+        page=12,
+        end_page=13,
+    )
+    app = PanelApp(width=30)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.panel.show_passage(passage)
+        await shown(pilot, app)
+        [where] = drawn_lines(app.panel.query_one("#evidence-location"))
+        # The pages are never cut; the path gives way from the left.
+        assert where.startswith("\u2026") and where.endswith("-manual.pdf p. 12\u201313")
+
+
 @pytest.mark.parametrize("width", [30, 46])  # the side column at 80 and 120 columns
 async def test_a_long_id_is_shortened_from_the_left_never_wrapped(width: int) -> None:
     passage = Passage(

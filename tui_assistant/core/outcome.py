@@ -69,6 +69,9 @@ class Quote:
     text: str
     line: int
     end_line: int
+    # The pages those lines stand on, for a PDF passage.
+    page: int | None = None
+    end_page: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,12 @@ class PassageRef(BaseModel):
     end_line: int = Field(description="last line of the passage in the file (inclusive)")
     # Records written before libraries had names read as "".
     library: str = Field(default="", description="the name of the library it belongs to")
+    page: int | None = Field(
+        default=None, description="first page (1-based) of a PDF passage; null for other kinds"
+    )
+    end_page: int | None = Field(
+        default=None, description="last page of a PDF passage (inclusive); null for other kinds"
+    )
 
     @classmethod
     def of(cls, passage: PassageFields) -> PassageRef:
@@ -40,6 +46,8 @@ class PassageRef(BaseModel):
             line=passage.line,
             end_line=passage.end_line,
             library=passage.library,
+            page=passage.page,
+            end_page=passage.end_page,
         )
 
 
@@ -50,11 +58,18 @@ class QuoteRef(BaseModel):
     text: str = Field(description="the passage's own words")
     line: int
     end_line: int
+    page: int | None = Field(default=None, description="the page of `line`, for a PDF")
+    end_page: int | None = Field(default=None, description="the page of `end_line`, for a PDF")
 
     @classmethod
     def of(cls, quote: Quote) -> QuoteRef:
         return cls(
-            passage_id=quote.passage_id, text=quote.text, line=quote.line, end_line=quote.end_line
+            passage_id=quote.passage_id,
+            text=quote.text,
+            line=quote.line,
+            end_line=quote.end_line,
+            page=quote.page,
+            end_page=quote.end_page,
         )
 
 
@@ -86,6 +101,9 @@ class OutcomeRecord(BaseModel):
     source_path: str | None
     line: int | None
     end_line: int | None
+    # Records written before pages read as null.
+    page: int | None = Field(default=None, description="the best passage's first page (PDF)")
+    end_page: int | None = Field(default=None, description="the best passage's last page (PDF)")
     passages: list[PassageRef] = Field(description="the passages answered from, best first")
     nearest: list[PassageRef] = Field(
         description="a no_evidence or ambiguous refusal's closest passages: places to look"
@@ -118,6 +136,8 @@ class OutcomeRecord(BaseModel):
             source_path=passage.source_path if passage else None,
             line=passage.line if passage else None,
             end_line=passage.end_line if passage else None,
+            page=passage.page if passage else None,
+            end_page=passage.end_page if passage else None,
             passages=[PassageRef.of(shown) for shown in outcome.passages],
             nearest=[PassageRef.of(near) for near in outcome.nearest],
             answer=outcome.answer if answered else None,
@@ -147,7 +167,7 @@ class OutcomeRecord(BaseModel):
             return None
         if self.line is None or self.end_line is None:
             return self.source_path
-        return location(self.source_path, self.line, self.end_line)
+        return location(self.source_path, self.line, self.end_line, self.page, self.end_page)
 
     @property
     def unsupported_sentences(self) -> tuple[str, ...]:

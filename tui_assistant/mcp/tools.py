@@ -153,6 +153,8 @@ class FoundElsewhere(BaseModel):
     source_path: str
     line: int = Field(description="first file line of the quoted words")
     end_line: int = Field(description="last file line of the quoted words")
+    page: int | None = Field(default=None, description="the page of `line`, for a PDF")
+    end_page: int | None = Field(default=None, description="the page of `end_line`, for a PDF")
 
 
 class QuoteResult(BaseModel):
@@ -161,6 +163,8 @@ class QuoteResult(BaseModel):
     found: bool = Field(description="whether it stands in the passage it cites")
     line: int | None = Field(description="first file line of the quoted words, when found")
     end_line: int | None = Field(description="last file line of the quoted words, when found")
+    page: int | None = Field(default=None, description="the page of `line`, for a PDF")
+    end_page: int | None = Field(default=None, description="the page of `end_line`, for a PDF")
     found_elsewhere: FoundElsewhere | None = Field(
         default=None,
         description="when not found: the passage and lines where it stands in the library "
@@ -256,6 +260,7 @@ class LibraryTools:
         if end_line > len(lines):
             raise BadArgument(f"end_line: {_echo(source_path)} has {len(lines):,} lines")
         here = _passage_at(whole, document, line)
+        last = _passage_at(whole, document, end_line)
         return ReadResult(
             id=here.id,
             title=one_line(here.title),
@@ -263,6 +268,8 @@ class LibraryTools:
             line=line,
             end_line=end_line,
             library=here.library,
+            page=here.page_at(line),
+            end_page=last.page_at(end_line),
             text=shown_text("\n".join(lines[line - 1 : end_line])),
         )
 
@@ -279,6 +286,8 @@ class LibraryTools:
                     found=q.found,
                     line=q.line,
                     end_line=q.end_line,
+                    page=q.page,
+                    end_page=q.end_page,
                     found_elsewhere=_elsewhere(q),
                 )
                 for q in verdict.quotes
@@ -403,6 +412,8 @@ def _elsewhere(quote: CheckedQuote) -> FoundElsewhere | None:
         source_path=passage.source_path,
         line=found.line,
         end_line=found.end_line,
+        page=found.page,
+        end_page=found.end_page,
     )
 
 

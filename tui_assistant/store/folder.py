@@ -1,12 +1,12 @@
 """The library folder on disk: listing its documents and reading them safely.
 
-Every document file (`*.md`, `*.rst`, `*.rst.txt`, `*.txt`, `*.html`, `*.htm`, as
-the kinds asked for allow) at any depth; names starting with `.` skipped (listed as
+Every document file (`*.md`, `*.rst`, `*.rst.txt`, `*.txt`, `*.html`, `*.htm`, `*.pdf`,
+as the kinds asked for allow) at any depth; names starting with `.` skipped (listed as
 hidden, without a warning); what a built site makes besides its pages skipped with
 why (`core.library.built_site`); symlinks (files and folders) never followed, so no
 question and no document can make the app read outside the folder; a file over its
-kind's size limit (`MAX_BYTES`), not text in its encoding or binary is skipped with
-a one-line reason.
+kind's size limit (`MAX_BYTES`), not text in its encoding or binary (a PDF: encrypted,
+broken or without a text layer) is skipped with a one-line reason.
 Splitting what is read is the pure `core.library.parse_document`.
 """
 
@@ -141,21 +141,22 @@ def _is_utf8(name: str) -> bool:
 
 def read_document(folder: Path, relative_path: str) -> Document | str:
     """Read and split one document: its passages, or why it is skipped."""
+    limit = max_bytes(relative_path)
     try:
-        data = _read_capped(os.path.join(folder, relative_path), max_bytes(relative_path))
+        data = _read_capped(os.path.join(folder, relative_path), limit)
     except _NotRegularFile:
         return "is not a regular file"
     except OSError as error:
         return f"{UNREADABLE} ({error.strerror or error})"
     if data is None:
-        return f"larger than {max_bytes(relative_path) // MIB} MiB"
+        return f"larger than {limit // MIB} MiB"
     return parse_document(relative_path, data)
 
 
 def read_document_text(folder: Path, relative_path: str) -> str | None:
     """The text of one document file, read as `read_document` reads it (no symlink
-    followed, a regular file, within its kind's size limit, decoded as its kind is);
-    None when it cannot be."""
+    followed, a regular file, within its kind's size limit, decoded as its kind is; a
+    PDF's extracted text); None when it cannot be."""
     path = os.path.join(folder, relative_path)
     try:
         data = _read_capped(path, max_bytes(relative_path))
@@ -163,6 +164,10 @@ def read_document_text(folder: Path, relative_path: str) -> str | None:
         return None
     if data is None:
         return None
+    if document_kind(relative_path) == "pdf":
+        from tui_assistant.core.documents.pdf import pdf_text
+
+        return pdf_text(data)
     try:
         return decode_document(relative_path, data)
     except NotText:
@@ -188,8 +193,12 @@ def _read_capped(path: str, limit: int) -> bytes | None:
             return None
         chunks: list[bytes] = []
         remaining = limit + 1
+        # The whole file in one read where it can be (a 200 MiB PDF is then held once,
+        # not again when the chunks are joined); more only if it grew meanwhile.
+        size = min(remaining, info.st_size + 1)
         while remaining > 0:
-            chunk = os.read(fd, min(remaining, 256 * 1024))
+            chunk = os.read(fd, size)
+            size = min(remaining - len(chunk), 256 * 1024)
             if not chunk:
                 break
             chunks.append(chunk)

@@ -48,7 +48,7 @@ logger = logging.getLogger(__name__)
 
 # Bump when the tables change meaning: an older store is then rebuilt (as it is when the
 # documents' passage rules, PARSER_VERSION, or the stored words, NORMALISER_VERSION, do).
-SCHEMA_VERSION = 2  # 2: HTML comments are not text; titles are plain; rst and txt documents
+SCHEMA_VERSION = 3  # 3: passages' pages (PDF); 2: HTML comments are not text, rst and txt
 # "TUIA": marks the file as ours, so a foreign database at our path is never read.
 APPLICATION_ID = 0x54554941
 STORE_FOLDER = "libraries"
@@ -77,6 +77,9 @@ CREATE TABLE passages (
     text TEXT NOT NULL,
     line INTEGER NOT NULL,
     end_line INTEGER NOT NULL,
+    page INTEGER,               -- first and last page (1-based) of a PDF passage; else NULL
+    end_page INTEGER,
+    page_starts TEXT,           -- the lines where its later pages begin ('140 171'), PDF
     title_length INTEGER NOT NULL,  -- content words in the title
     body_length INTEGER NOT NULL    -- content words in the text
 );

@@ -125,11 +125,14 @@ def read_library(
         title,
         line,
         end_line,
+        page,
+        end_page,
+        page_starts,
         title_length,
         body_length,
     ) in connection.execute(
-        "SELECT number, path, anchor, title, line, end_line, title_length, body_length"
-        " FROM passages ORDER BY path, position"
+        "SELECT number, path, anchor, title, line, end_line, page, end_page, page_starts,"
+        " title_length, body_length FROM passages ORDER BY path, position"
     ):
         if not documents or documents[-1].path != path:
             documents.append(DocumentInfo(path, titles[path], len(infos), 0, name))
@@ -144,6 +147,9 @@ def read_library(
                 end_line,
                 path,
                 name,
+                page,
+                end_page,
+                tuple(map(int, page_starts.split())) if page_starts else (),
             )
         )
         rows.append(row)

@@ -166,7 +166,8 @@ def _store_file(
         title_words, body_words = content_words(draft.title), content_words(draft.text)
         cursor = connection.execute(
             "INSERT INTO passages (path, position, anchor, title, text, line, end_line,"
-            " title_length, body_length) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " page, end_page, page_starts, title_length, body_length)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 stamp.path,
                 position,
@@ -175,6 +176,9 @@ def _store_file(
                 draft.text,
                 draft.line,
                 draft.end_line,
+                draft.page,
+                draft.end_page,
+                " ".join(map(str, draft.page_starts)) if draft.page_starts else None,
                 len(title_words),
                 len(body_words),
             ),

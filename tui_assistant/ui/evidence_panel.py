@@ -29,7 +29,7 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.markdown import MarkdownBlock
 
-from tui_assistant.core.documents.passage import Passage, line_range
+from tui_assistant.core.documents.passage import Passage, line_range, page_range
 from tui_assistant.core.excerpt import passage_excerpt
 from tui_assistant.core.outcome import Outcome, Quote, Reason
 from tui_assistant.core.retrieval.index import KeyFunction
@@ -62,6 +62,9 @@ CLOSEST = "closest"
 
 
 def location_suffix(passage: Passage) -> str:
+    """`:line–end_line`, or a PDF passage's ` p. 12–13`."""
+    if passage.page is not None:
+        return " " + page_range(passage.page, passage.end_page)
     return ":" + line_range(passage.line, passage.end_line)
 
 
@@ -95,7 +98,8 @@ def quoted_lines(passage: Passage, quotes: Iterable[Quote]) -> list[tuple[int, i
 
 
 def location_items(passage: Passage) -> WholeItems:
-    """`path:line–end_line` on one line, the path shortened from the left to fit."""
+    """`path:line–end_line` (a PDF's `path p. 12–13`) on one line, the path shortened
+    from the left to fit."""
     return WholeItems([(one_line(passage.source_path), location_suffix(passage))])
 
 

@@ -20,7 +20,7 @@ from tui_assistant.core.documents.markdown_inline import COMMENT_OPEN, without_c
 from tui_assistant.core.documents.passage import document_kind
 from tui_assistant.core.excerpt import FENCE
 
-_LINE_RANGE = re.compile(r":\d+(?:\u2013\d+)?$")
+_LINE_RANGE = re.compile(r"(?::| p\. )\d+(?:\u2013\d+)?$")  # `:12–40`, a PDF's ` p. 3–4`
 # A reStructuredText title adornment: one punctuation character repeated, from column 0.
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")
 
@@ -127,7 +127,8 @@ def _last_cells(text: str, width: int) -> str:
 
 
 def split_location(location: str) -> tuple[str, str]:
-    """`docs/a.md:12–40` as (`docs/a.md`, `:12–40`), so the path alone is shortened."""
+    """`docs/a.md:12–40` as (`docs/a.md`, `:12–40`), `docs/b.pdf p. 3` as (`docs/b.pdf`,
+    ` p. 3`), so the path alone is shortened."""
     found = _LINE_RANGE.search(location)
     return (location[: found.start()], found.group()) if found else (location, "")
 

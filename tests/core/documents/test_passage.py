@@ -424,4 +424,33 @@ def test_a_passage_location_is_its_path_and_line_range_with_an_en_dash() -> None
         "line": 1,
         "end_line": 11,
         "library": "lessons",
+        "page": None,
+        "end_page": None,
     }
+
+
+def test_a_pdf_passage_location_is_its_pages() -> None:
+    two = Passage("guide", "Guide", "text", "docs/guide.pdf", 40, 80, "docs", page=12, end_page=13)
+    one = Passage("guide", "Guide", "text", "docs/guide.pdf", 40, 50, "docs", page=12, end_page=12)
+
+    assert two.location == "docs/guide.pdf p. 12\N{EN DASH}13"
+    assert one.location == "docs/guide.pdf p. 12"
+    assert PassageRef.of(two).model_dump()["page"] == 12
+    assert PassageRef.of(two).model_dump()["end_page"] == 13
+
+
+def test_the_page_of_a_line_in_a_pdf_passage_counts_the_pages_begun_before_it() -> None:
+    passage = Passage(
+        "guide",
+        "Guide",
+        "text",
+        "docs/guide.pdf",
+        40,
+        90,
+        page=12,
+        end_page=14,
+        page_starts=(61, 80),
+    )
+
+    assert [passage.page_at(line) for line in (40, 60, 61, 79, 80, 90)] == [12, 12, 13, 13, 14, 14]
+    assert Passage("n", "N", "t", "notes.md", 1, 5).page_at(3) is None

@@ -7,8 +7,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from tests.core.documents.test_pdf import boiler_manual
 from tests.helpers import library_of, memory_library, write_lesson
 from tests.helpers.messy_library import EXPECTED_REASONS
+from tests.helpers.pdf_files import pdf_bytes
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.library.library import FileProblem, Library
 from tui_assistant.core.library.report import (
@@ -58,16 +60,16 @@ def test_documents_and_passages_are_counted_by_kind_with_every_kind_always_there
 
     assert data["documents"] == {
         "total": 5,
-        "by_kind": {"md": 2, "rst": 2, "txt": 1, "html": 0, "py": 0},
+        "by_kind": {"md": 2, "rst": 2, "txt": 1, "html": 0, "pdf": 0, "py": 0},
     }
     assert data["passages"] == {
         "total": 5,
-        "by_kind": {"md": 2, "rst": 2, "txt": 1, "html": 0, "py": 0},
+        "by_kind": {"md": 2, "rst": 2, "txt": 1, "html": 0, "pdf": 0, "py": 0},
     }
     only_markdown = report_of(library(["a.md"])).to_json()
     assert only_markdown["documents"] == {
         "total": 1,
-        "by_kind": {"md": 1, "rst": 0, "txt": 0, "html": 0, "py": 0},
+        "by_kind": {"md": 1, "rst": 0, "txt": 0, "html": 0, "pdf": 0, "py": 0},
     }
 
 
@@ -84,7 +86,7 @@ def test_passages_of_a_document_with_several_count_for_its_kind(tmp_path: Path) 
     assert data["documents"]["by_kind"]["md"] == 2
     assert data["passages"] == {
         "total": 4,
-        "by_kind": {"md": 4, "rst": 0, "txt": 0, "html": 0, "py": 0},
+        "by_kind": {"md": 4, "rst": 0, "txt": 0, "html": 0, "pdf": 0, "py": 0},
     }
 
 
@@ -94,6 +96,9 @@ def test_every_skip_of_a_real_folder_is_grouped_by_its_reason(messy: Path) -> No
     (messy / ".git").mkdir()
     (messy / ".git" / "HEAD.md").write_text("# Not read\n\ntext\n")
     (messy / "sub" / ".draft.md").write_text("# Draft\n\ntext\n")
+    (messy / "locked.pdf").write_bytes(pdf_bytes(boiler_manual(user_password="secret")))
+    (messy / "scan.pdf").write_bytes(pdf_bytes(boiler_manual(scanned_pages={0, 1, 2})))
+    (messy / "sub" / "cut.pdf").write_bytes(pdf_bytes(boiler_manual())[:900])
 
     data = report_of(memory_library(messy)).to_json()
 
@@ -110,6 +115,9 @@ def test_every_skip_of_a_real_folder_is_grouped_by_its_reason(messy: Path) -> No
         "no_text": 1,
         "built_site": 0,
         "index_page": 0,
+        "encrypted": 1,
+        "no_text_layer": 1,
+        "broken_pdf": 1,
         "not_regular": 1,
         "unreadable": 0,
         "other": 0,
@@ -118,6 +126,11 @@ def test_every_skip_of_a_real_folder_is_grouped_by_its_reason(messy: Path) -> No
     assert files[".git/"] == "hidden" and files["sub/.draft.md"] == "hidden"
     assert "HEAD.md" not in " ".join(files)
     assert files["big.md"] == "too_big" and files["link.md"] == "symlink"
+    assert (files["locked.pdf"], files["scan.pdf"], files["sub/cut.pdf"]) == (
+        "encrypted",
+        "no_text_layer",
+        "broken_pdf",
+    )
     assert {name: files[name] for name in EXPECTED_REASONS} == {
         "title-only.md": "no_text",
         "empty.md": "empty",
@@ -127,7 +140,7 @@ def test_every_skip_of_a_real_folder_is_grouped_by_its_reason(messy: Path) -> No
         "nul\nbyte.md": "binary",
         "pipe.md": "not_regular",
     }
-    assert skipped["total"] == len(skipped["files"]) == 12
+    assert skipped["total"] == len(skipped["files"]) == 15
 
 
 def test_an_id_collision_is_a_notice_not_a_skip() -> None:

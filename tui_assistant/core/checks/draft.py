@@ -58,6 +58,8 @@ class CheckedQuote:
     line: int | None = None
     end_line: int | None = None
     elsewhere: tuple[Passage, Quote] | None = None
+    page: int | None = None
+    end_page: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +102,7 @@ def check_draft(
             problem = f'quote "{_shown(quote.text)}" is not in {where}'
             if quote.elsewhere is not None:
                 passage, found = quote.elsewhere
-                problem += (
-                    f"; found at {location(passage.source_path, found.line, found.end_line)},"
-                    f" passage {passage.id}"
-                )
+                problem += f"; found at {_location(passage, found)}, passage {passage.id}"
             problems.append(problem)
     if not verdict.accepted and not problems:
         # Blank, no citation, a marker not written exactly, too many or too long quotes.
@@ -126,6 +125,10 @@ def check_draft(
     )
 
 
+def _location(passage: Passage, found: Quote) -> str:
+    return location(passage.source_path, found.line, found.end_line, found.page, found.end_page)
+
+
 def _spans(answer: str) -> list[tuple[str, tuple[str, ...]]]:
     return [(span.text, span.cites) for span in quoted_spans(answer)]
 
@@ -139,7 +142,15 @@ def _check_quote(
         for id_ in cites:
             found = find_quote(text, cited[id_])
             if found is not None:
-                return CheckedQuote(text, id_, True, found.line, found.end_line)
+                return CheckedQuote(
+                    text,
+                    id_,
+                    True,
+                    found.line,
+                    found.end_line,
+                    page=found.page,
+                    end_page=found.end_page,
+                )
     elsewhere = locate(text) if locate is not None else None
     return CheckedQuote(text, cites[0] if len(cites) == 1 else None, False, elsewhere=elsewhere)
 

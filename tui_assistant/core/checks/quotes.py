@@ -120,11 +120,15 @@ def find_quote(quote: str, passage: Passage) -> Quote | None:
         return None
     start, end = origin[position], origin[position + len(wanted) - 1] + 1
     first = first_text_line(passage)
+    line = first + passage.text.count("\n", 0, start)
+    end_line = first + passage.text.count("\n", 0, end - 1)
     return Quote(
         passage_id=passage.id,
         text=passage.text[start:end],
-        line=first + passage.text.count("\n", 0, start),
-        end_line=first + passage.text.count("\n", 0, end - 1),
+        line=line,
+        end_line=end_line,
+        page=passage.page_at(line),
+        end_page=passage.page_at(end_line),
     )
 
 

@@ -24,17 +24,23 @@ import unicodedata
 from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
 
+# Where a passage stands, written once for passages and the library's records of them.
+from tui_assistant.core.documents.place import PassageFields as PassageFields
+from tui_assistant.core.documents.place import line_range as line_range
+from tui_assistant.core.documents.place import location as location
+from tui_assistant.core.documents.place import page_range as page_range
+
 MAX_PASSAGE_CHARS = 4000
 TITLE_SEPARATOR = " \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} "
 PASSAGE_ID = re.compile(r"^[a-z0-9]+([-/#][a-z0-9]+)*$")
 
 # The kinds of documents, and the file names that make each (longest suffix first).
 # `py` (Python source read as API reference) is a kind a library asks for: not a default.
-DOCUMENT_KINDS = ("md", "rst", "txt", "html", "py")
-DEFAULT_DOCUMENT_KINDS = ("md", "rst", "txt", "html")
+DOCUMENT_KINDS = ("md", "rst", "txt", "html", "pdf", "py")
+DEFAULT_DOCUMENT_KINDS = ("md", "rst", "txt", "html", "pdf")
 _SUFFIXES = (
     (".rst.txt", "rst"), (".md", "md"), (".rst", "rst"), (".txt", "txt"), (".html", "html"),
-    (".htm", "html"), (".py", "py"),
+    (".htm", "html"), (".pdf", "pdf"), (".py", "py"),
 )  # fmt: skip
 
 _TITLE_SEPARATORS = (" - ", " \N{EN DASH} ", " \N{EM DASH} ", ": ", " | ")
@@ -44,24 +50,6 @@ _NOT_SLUG_CHARACTERS = re.compile(r"[^a-z0-9]+")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 Lines = list[tuple[int, str]]  # (1-based line number, line) pairs of a file
-
-
-class PassageFields:
-    """What a passage and the library's record of one share: where it stands, written
-    once for both (`location`; as JSON, `record.PassageRef`)."""
-
-    __slots__ = ()
-    id: str
-    title: str
-    source_path: str
-    line: int
-    end_line: int
-    library: str
-
-    @property
-    def location(self) -> str:
-        """`source_path:line–end_line` (`lessons/pasta-water.md:1–11`)."""
-        return location(self.source_path, self.line, self.end_line)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,16 +64,10 @@ class Passage(PassageFields):
     end_line: int = 1
     # The name of the library it belongs to.
     library: str = ""
-
-
-def line_range(line: int, end_line: int) -> str:
-    """`line–end_line`, with an en dash: how every file line range is written."""
-    return f"{line}\N{EN DASH}{end_line}"
-
-
-def location(source_path: str, line: int, end_line: int) -> str:
-    """`source_path:line–end_line`: where a passage or a quote stands in its file."""
-    return f"{source_path}:{line_range(line, end_line)}"
+    # The 1-based pages it stands on (PDF documents only).
+    page: int | None = None
+    end_page: int | None = None
+    page_starts: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +83,9 @@ class PassageDraft:
     text: str
     line: int
     end_line: int
+    page: int | None = None
+    end_page: int | None = None
+    page_starts: tuple[int, ...] = ()
 
     def passage(self, document_id: str, source_path: str) -> Passage:
         return Passage(
@@ -110,6 +95,9 @@ class PassageDraft:
             source_path=source_path,
             line=self.line,
             end_line=self.end_line,
+            page=self.page,
+            end_page=self.end_page,
+            page_starts=self.page_starts,
         )
 
 

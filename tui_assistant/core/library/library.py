@@ -3,9 +3,10 @@
 `Library` is the view retrieval and the UI read; `parse_document` turns one document's
 bytes into its title and passages (splitting is the pure `passages.split_document`).
 Pure: the folder is listed and read by `store/folder.py` (every document file, `*.md`,
-`*.rst`, `*.rst.txt`, `*.txt`, `*.html` or `*.htm` as `TUI_ASSISTANT_DOCUMENT_TYPES`
-allows, at any depth, names starting with `.` skipped, symlinks never followed, a file
-over its kind's size limit, not in its encoding or binary skipped with a one-line
+`*.rst`, `*.rst.txt`, `*.txt`, `*.html`, `*.htm` or `*.pdf` as
+`TUI_ASSISTANT_DOCUMENT_TYPES` allows, at any depth, names starting with `.` skipped,
+symlinks never followed, a file over its kind's size limit, not in its encoding or
+binary, or a PDF that cannot be read, skipped with a one-line
 warning naming it), and the index store
 (`store/index_store.py`) decides which files to read again.
 """
@@ -76,6 +77,10 @@ def printable_file_name(name: str) -> str:
 
 def parse_document(relative_path: str, data: bytes) -> Document | str:
     """A document file's bytes split into passages, or the reason it is skipped."""
+    if document_kind(relative_path) == "pdf":
+        from tui_assistant.core.documents.pdf import split_pdf  # PDFium loads for PDFs only
+
+        return split_pdf(relative_path, data)
     try:
         text = decode_document(relative_path, data)
     except NotText as problem:
@@ -120,6 +125,9 @@ class PassageInfo(PassageFields):
     end_line: int
     document: str  # the document's path relative to its library's folder
     library: str = ""
+    page: int | None = None
+    end_page: int | None = None
+    page_starts: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +223,9 @@ class Library:
             line=info.line,
             end_line=info.end_line,
             library=info.library,
+            page=info.page,
+            end_page=info.end_page,
+            page_starts=info.page_starts,
         )
 
     def get(self, passage_id: str) -> Passage | None:
