@@ -8,7 +8,7 @@ import pytest
 
 from tui_assistant.core.checks.quotes import find_quote
 from tui_assistant.core.documents.passage import Document, PassageDraft, file_lines
-from tui_assistant.core.documents.rst_text import only_shown, role_text
+from tui_assistant.core.documents.sphinx_markup import only_shown, role_text
 from tui_assistant.core.documents.split import split_document
 
 
