@@ -23,6 +23,10 @@ import re
 import unicodedata
 from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tui_assistant.core.documents.inclusion import Pending
 
 MAX_PASSAGE_CHARS = 4000
 TITLE_SEPARATOR = " \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} "
@@ -104,6 +108,9 @@ class PassageDraft:
     text: str
     line: int
     end_line: int
+    # The library-relative path of the file it cites when that is not its document (a
+    # file the document includes, the Python source an autodoc directive reads); "" else.
+    source: str = ""
 
     def passage(self, document_id: str, source_path: str) -> Passage:
         return Passage(
@@ -120,6 +127,11 @@ class PassageDraft:
 class Document:
     title: str
     passages: tuple[PassageDraft, ...]
+    # What the document asks to read from other files (`inclusion.Pending`), before its
+    # reader resolves it; then ().
+    pending: tuple[Pending, ...] = ()
+    # One line each about what it could not read (`include ../x.md: outside the library`).
+    notes: tuple[str, ...] = ()
 
 
 def document_kind(name: str) -> str | None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import copy
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from docutils import frontend, nodes
@@ -31,6 +31,7 @@ from docutils.utils import new_document
 
 from tui_assistant.core.display_text import one_line
 from tui_assistant.core.documents import rst_inline, rst_text
+from tui_assistant.core.documents.inclusion import rst_pending
 from tui_assistant.core.documents.passage import (
     Document,
     HeadingPath,
@@ -112,7 +113,16 @@ def split_rst(relative_path: str, text: str) -> Document:
         (text for title, text in zip(titles, texts, strict=True) if title.level == 1), None
     )
     document_title = level_one_title or file_title(relative_path)
-    return document_from_sections(document_title, level_one_title, sections)
+    document = document_from_sections(document_title, level_one_title, sections)
+    return replace(document, pending=tuple(rst_pending(lines)))
+
+
+def shown_rst(lines: list[str]) -> list[str]:
+    """reStructuredText `lines` (a block of a MyST document) as the page reads them,
+    one line for each."""
+    tree = _parse("\n".join(lines))
+    substitutions = rst_inline.substitutions(tree) if tree is not None else {}
+    return rst_text.shown_lines(lines, tree, rst_inline.Names(substitutions, {}))
 
 
 @cache

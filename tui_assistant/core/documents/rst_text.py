@@ -14,6 +14,7 @@ file's lines (a quote found on its third line is on the file's third line of it)
   code of `.. code-block::` is kept as written, without the directive line and its
   options; `.. toctree::`, `.. include::`, `.. autofunction::` and the like show
   nothing; `.. only::` shows its content when the HTML page would;
+- a field (`:param name: text`) reads `param name: text`;
 - labels (`.. _name:`), link targets, substitution definitions, comments and the
   file-wide metadata at the top (`:orphan:`) are no text: their lines are empty.
 
@@ -46,6 +47,7 @@ from tui_assistant.core.documents.sphinx_markup import (
     only_shown,
 )
 
+_FIELD = re.compile(r"^(\s*):([^:`\s][^:`]*):(?=\s|$)")
 _OPTION = re.compile(r"^\s+:[^:\s][^:]*:(?:\s|$)")
 
 
@@ -183,6 +185,9 @@ def _scan(lines: list[str]) -> _Plan:
             index = end
             continue
         at_top = False
+        field = _FIELD.match(line)
+        if field is not None:  # `:param name: text` reads `param name: text`
+            plan.prefixes[index] = (field.end(), f"{field.group(1)}{field.group(2)}: ")
         if stripped == "::":
             plan.empty.add(index)
         if stripped.endswith("::") and _paragraph_ends(lines, index):

@@ -78,8 +78,10 @@ VERSIONS = {
 def directive_kind(name: str) -> Kind:
     """How the directive `name` reads (`py:function` as `function`)."""
     name = name.lower().rsplit(":", 1)[-1]
-    if name in _NOTHING or name.startswith("auto"):
+    if name in _NOTHING:
         return Kind.NOTHING
+    if name.startswith("auto"):
+        return Kind.TEXT  # the object's name; its documentation is read from the source
     if name in _CODE:
         return Kind.CODE
     if name in LABELS:
