@@ -1,5 +1,9 @@
 """One update of the index store: the files whose stamps changed are read again and
-the removed ones dropped, passages and postings together, in one transaction."""
+the removed ones dropped, passages and postings together, in one transaction.
+
+A document is read again too when a file it read through its includes or autodoc
+directives changed, appeared or went away (the `dependencies` table keeps their stamps);
+a document another one includes is read there only (`_settle_included`)."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from array import array
 from collections.abc import Iterator
 from pathlib import Path
 
-from tui_assistant.core.documents.passage import Document
+from tui_assistant.core.documents.passage import Document, document_kind
 from tui_assistant.core.progress import Progress
 from tui_assistant.core.retrieval.index import (
     COUNT_TYPECODE,
@@ -18,10 +22,18 @@ from tui_assistant.core.retrieval.index import (
     new_postings,
 )
 from tui_assistant.core.words import content_words
-from tui_assistant.store.folder import UNREADABLE, FileStamp, Listing, read_document
+from tui_assistant.store.folder import (
+    UNREADABLE,
+    FileStamp,
+    FolderReader,
+    Listing,
+    current_stamp,
+    read_document,
+)
 from tui_assistant.store.snapshot import FIELDS, WordPostings
 
-# Called with (files read, files to read) while changed files are indexed.
+# Why a document another one includes is not one of its own (`_settle_included`).
+IN_PLACE = "read in place where"
 
 
 def update(
@@ -38,6 +50,8 @@ def update(
     changed = [
         stamp for stamp in listing.files if stored.get(stamp.path) != (stamp.size, stamp.mtime_ns)
     ]
+    stale = _with_changed_dependencies(connection, folder) - {stamp.path for stamp in changed}
+    changed += [stamp for stamp in listing.files if stamp.path in stale]
     if not removed and not changed:
         return ()
     connection.execute("BEGIN IMMEDIATE")
@@ -47,16 +61,68 @@ def update(
             _forget_passages(connection, path, postings)
         connection.executemany("DELETE FROM files WHERE path = ?", [(path,) for path in removed])
         for done, stamp in enumerate(changed, start=1):
-            _store_file(connection, stamp, read_document(folder, stamp.path), postings)
+            _read_and_store(connection, folder, stamp, postings)
             if progress is not None:
                 progress(done, len(changed))
+        settled = _settle_included(connection, folder, listing, postings)
         postings.write(connection)
         connection.execute("COMMIT")
     except BaseException:
         if connection.in_transaction:
             connection.execute("ROLLBACK")
         raise
-    return tuple(sorted([*removed, *(stamp.path for stamp in changed)]))
+    return tuple(sorted({*removed, *(stamp.path for stamp in changed), *settled}))
+
+
+def _read_and_store(
+    connection: sqlite3.Connection, folder: Path, stamp: FileStamp, postings: _PostingChanges
+) -> None:
+    reader = FolderReader(folder)
+    _store_file(connection, stamp, read_document(folder, stamp.path, reader=reader), postings)
+    connection.executemany(
+        "INSERT OR REPLACE INTO dependencies (path, target, size, mtime_ns) VALUES (?, ?, ?, ?)",
+        [(stamp.path, target, *found) for target, found in reader.stamps.items()],
+    )
+
+
+def _with_changed_dependencies(connection: sqlite3.Connection, folder: Path) -> set[str]:
+    """The documents one of whose dependencies changed since they were read."""
+    return {
+        path
+        for path, target, size, mtime_ns in connection.execute(
+            "SELECT path, target, size, mtime_ns FROM dependencies"
+        )
+        if current_stamp(folder, target) != (size, mtime_ns)
+    }
+
+
+def _settle_included(
+    connection: sqlite3.Connection, folder: Path, listing: Listing, postings: _PostingChanges
+) -> list[str]:
+    """A document another one includes is read there, in place, and is not one of its
+    own too (its passages would be there twice); one no longer included is read again.
+    Returns the paths whose passages this changed."""
+    listed = {stamp.path: stamp for stamp in listing.files}
+    including: dict[str, str] = {}
+    for source, path in connection.execute(
+        "SELECT source, min(path) FROM passages WHERE source IS NOT NULL GROUP BY source"
+    ):
+        if source in listed and document_kind(source) not in (None, "py") and source != path:
+            including[source] = path
+    settled: list[str] = []
+    for path, problem in connection.execute("SELECT path, problem FROM files").fetchall():
+        now_included = path in including
+        if now_included and problem is None:
+            _forget_passages(connection, path, postings)
+            connection.execute(
+                "UPDATE files SET title = NULL, problem = ? WHERE path = ?",
+                (f"{IN_PLACE} {including[path]} includes it", path),
+            )
+            settled.append(path)
+        elif not now_included and (problem or "").startswith(IN_PLACE) and path in listed:
+            _read_and_store(connection, folder, listed[path], postings)
+            settled.append(path)
+    return settled
 
 
 class _PostingChanges:
@@ -111,18 +177,24 @@ class _PostingChanges:
 
 
 def _changed(stored: Postings, gone: set[int] | None, extra: Postings | None) -> Postings:
-    """`stored` without the passages in `gone`, then with `extra` appended."""
+    """`stored` without the passages in `gone`, then with `extra` appended (without them
+    too: a passage added and dropped in one update, as an included document's is)."""
     if gone:
-        places = [i for i, number in enumerate(stored.numbers) if number not in gone]
-        stored = Postings(
-            array(NUMBER_TYPECODE, map(stored.numbers.__getitem__, places)),
-            array(COUNT_TYPECODE, map(stored.counts.__getitem__, places)),
-        )
+        stored = _without(stored, gone)
+        extra = _without(extra, gone) if extra is not None else None
     if extra is None:
         return stored
     if not stored.numbers:
         return extra
     return Postings(stored.numbers + extra.numbers, stored.counts + extra.counts)
+
+
+def _without(postings: Postings, gone: set[int]) -> Postings:
+    places = [i for i, number in enumerate(postings.numbers) if number not in gone]
+    return Postings(
+        array(NUMBER_TYPECODE, map(postings.numbers.__getitem__, places)),
+        array(COUNT_TYPECODE, map(postings.counts.__getitem__, places)),
+    )
 
 
 def _stored_postings(connection: sqlite3.Connection, word: str, field: str) -> Postings:
@@ -155,10 +227,12 @@ def _store_file(
     # A file that could not be read (permissions) is tried again at the next start:
     # making it readable does not change its size or mtime.
     size = -1 if problem is not None and problem.startswith(UNREADABLE) else stamp.size
+    notes = None if isinstance(read, str) or not read.notes else "\n".join(read.notes)
+    connection.execute("DELETE FROM dependencies WHERE path = ?", (stamp.path,))
     connection.execute(
-        "INSERT OR REPLACE INTO files (path, size, mtime_ns, title, problem)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (stamp.path, size, stamp.mtime_ns, title, problem),
+        "INSERT OR REPLACE INTO files (path, size, mtime_ns, title, problem, notes)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (stamp.path, size, stamp.mtime_ns, title, problem, notes),
     )
     if isinstance(read, str):
         return
@@ -166,7 +240,7 @@ def _store_file(
         title_words, body_words = content_words(draft.title), content_words(draft.text)
         cursor = connection.execute(
             "INSERT INTO passages (path, position, anchor, title, text, line, end_line,"
-            " title_length, body_length) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " source, title_length, body_length) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 stamp.path,
                 position,
@@ -175,6 +249,7 @@ def _store_file(
                 draft.text,
                 draft.line,
                 draft.end_line,
+                draft.source or None,
                 len(title_words),
                 len(body_words),
             ),

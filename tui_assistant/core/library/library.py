@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from tui_assistant.core.documents.inclusion import Reader
 from tui_assistant.core.documents.passage import (
     Document,
     Passage,
@@ -71,8 +72,9 @@ def printable_file_name(name: str) -> str:
     return "".join(shown)
 
 
-def parse_document(relative_path: str, data: bytes) -> Document | str:
-    """A document file's bytes split into passages, or the reason it is skipped."""
+def parse_document(relative_path: str, data: bytes, read: Reader | None = None) -> Document | str:
+    """A document file's bytes split into passages, or the reason it is skipped; `read`
+    gives the other files of the library it names (`inclusion.Reader`)."""
     if b"\x00" in data:
         return "binary file (contains NUL bytes)"
     try:
@@ -81,7 +83,7 @@ def parse_document(relative_path: str, data: bytes) -> Document | str:
         return "not UTF-8"
     if not text.strip():
         return "empty"
-    document = split_document(relative_path, text)
+    document = split_document(relative_path, text, read)
     if not document.passages:
         return "has no text (headings only)"
     return document
