@@ -80,7 +80,7 @@ def rewrite(lines: list[str], start: int = 0) -> Rewritten:
             if directive is not None:
                 end = fence_end(lines, index, marker)
                 closers.add(end)
-                index = _directive(result, index, end, opened.group(1), marker, directive)
+                index = _directive(result, lines, index, end, (opened.group(1), marker), directive)
                 continue
             if marker[0] != ":":
                 index = fence_end(lines, index, marker) + 1  # code: as written
@@ -151,18 +151,24 @@ def _labels(lines: list[str], start: int) -> dict[str, str]:
 
 
 def _directive(
-    result: Rewritten, index: int, end: int, indent: str, marker: str, directive: re.Match[str]
+    result: Rewritten,
+    lines: list[str],
+    index: int,
+    end: int,
+    fence: tuple[str, str],
+    directive: re.Match[str],
 ) -> int:
-    """Rewrite one directive's lines; the index to read on from (its content when its
-    content is text, else the line after it)."""
-    lines, shown = result.lines, result.lines
+    """Rewrite one directive's lines (`fence`: its indentation and marker); the index to
+    read on from (its content when its content is text, else the line after it)."""
+    shown = result.lines
+    indent, marker = fence
     name, argument = directive.group(1), directive.group(2)
     base = name.lower().rsplit(":", 1)[-1]
     content = _content_start(lines, index, end)
     for option in range(index + 1, content):
         shown[option] = ""
     if base in _RST_DIRECTIVES:
-        _rst_block(result, index, content, end)
+        _rst_block(result, lines, index, content, end)
         return end + 1
     if is_inserting(base):
         result.pending.append(Pending(base, argument, _options(lines, index, content), index + 1))
@@ -221,18 +227,17 @@ def _options(lines: list[str], index: int, content: int) -> dict[str, str]:
     return options
 
 
-def _rst_block(result: Rewritten, index: int, content: int, end: int) -> None:
+def _rst_block(result: Rewritten, lines: list[str], index: int, content: int, end: int) -> None:
     """An `eval-rst` block: its content read as the reStructuredText it is."""
     from tui_assistant.core.documents import rst  # docutils is loaded only for rst
 
-    lines = result.lines
     block = lines[content:end]
     margin = min((len(line) - len(line.lstrip()) for line in block if line.strip()), default=0)
     block = [line[margin:] for line in block]
     shown = rst.shown_rst(block)
     for offset, line in enumerate(shown):
-        lines[content + offset] = line
+        result.lines[content + offset] = line
     result.pending.extend(rst_pending(block, first_line=content + 1))
-    lines[index] = ""
+    result.lines[index] = ""
     if end < len(lines):
-        lines[end] = ""
+        result.lines[end] = ""
