@@ -115,7 +115,7 @@ def test_an_include_of_itself_or_in_a_circle_stops() -> None:
 def test_literalinclude_is_the_files_lines_as_code() -> None:
     read, _ = reader({"docs/examples/hello.py": "import shop\n\nshop.run()\nprint('done')\n"})
     text = "# Hello\n\nThe example:\n\n```{literalinclude} examples/hello.py\n:lines: 1-3\n```\n"
-    (own, code) = split_document("docs/hello.md", text, read).passages
+    (_, code) = split_document("docs/hello.md", text, read).passages
     assert (code.title, code.text, code.source, code.line, code.end_line) == (
         "Hello › hello.py",
         "import shop\n\nshop.run()",

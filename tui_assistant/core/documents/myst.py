@@ -180,11 +180,11 @@ def _directive(
             shown[number] = ""
         return end + 1
     if kind is Kind.CODE:
-        fence = marker if marker[0] != ":" else "```"
+        code_fence = marker if marker[0] != ":" else "```"
         language = argument.split()[0] if argument and base != "math" else ""
-        shown[index] = f"{indent}{fence}{language}"
+        shown[index] = f"{indent}{code_fence}{language}"
         if end < len(lines):
-            shown[end] = indent + fence
+            shown[end] = indent + code_fence
         return end + 1
     if kind is Kind.LABELLED:
         shown[index] = f"{indent}{LABELS[base]}: {with_roles(argument, result.labels)}".rstrip()
