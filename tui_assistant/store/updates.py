@@ -12,7 +12,7 @@ from array import array
 from collections.abc import Iterator
 from pathlib import Path
 
-from tui_assistant.core.documents.passage import Document, document_kind
+from tui_assistant.core.documents.passage import Document
 from tui_assistant.core.progress import Progress
 from tui_assistant.core.retrieval.index import (
     COUNT_TYPECODE,
@@ -78,10 +78,16 @@ def _read_and_store(
     connection: sqlite3.Connection, folder: Path, stamp: FileStamp, postings: _PostingChanges
 ) -> None:
     reader = FolderReader(folder)
-    _store_file(connection, stamp, read_document(folder, stamp.path, reader=reader), postings)
+    read = read_document(folder, stamp.path, reader=reader)
+    _store_file(connection, stamp, read, postings)
+    whole = set() if isinstance(read, str) else set(read.included)
     connection.executemany(
-        "INSERT OR REPLACE INTO dependencies (path, target, size, mtime_ns) VALUES (?, ?, ?, ?)",
-        [(stamp.path, target, *found) for target, found in reader.stamps.items()],
+        "INSERT OR REPLACE INTO dependencies (path, target, size, mtime_ns, whole)"
+        " VALUES (?, ?, ?, ?, ?)",
+        [
+            (stamp.path, target, *found, int(target in whole))
+            for target, found in reader.stamps.items()
+        ],
     )
 
 
@@ -104,11 +110,11 @@ def _settle_included(
     Returns the paths whose passages this changed."""
     listed = {stamp.path: stamp for stamp in listing.files}
     including: dict[str, str] = {}
-    for source, path in connection.execute(
-        "SELECT source, min(path) FROM passages WHERE source IS NOT NULL GROUP BY source"
+    for target, path in connection.execute(
+        "SELECT target, min(path) FROM dependencies WHERE whole = 1 GROUP BY target"
     ):
-        if source in listed and document_kind(source) not in (None, "py") and source != path:
-            including[source] = path
+        if target in listed and target != path:
+            including[target] = path
     settled: list[str] = []
     for path, problem in connection.execute("SELECT path, problem FROM files").fetchall():
         now_included = path in including

@@ -46,6 +46,7 @@ AUTODOC = frozenset(
 )  # fmt: skip
 _MODULE_SETTERS = frozenset({"currentmodule", "module"})
 _INCLUDES = frozenset({"include", "literalinclude"})
+_PART_OPTIONS = frozenset({"start-after", "end-before", "start-line", "end-line", "lines"})
 MAX_DEPTH = 4  # includes inside includes, at most this deep
 _RST_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+(?:py:)?([\w-]+)::\s*(.*?)\s*$")
 _RST_OPTION = re.compile(r"^\s+:([\w-]+):\s*(.*?)\s*$")
@@ -123,6 +124,7 @@ def resolve(
     """`document` with what its pending directives read put in place, and a note for
     each one that could not be."""
     notes = list(document.notes)
+    included = list(document.included)
     inserted: list[tuple[int, list[PassageDraft]]] = []
     module = ""
     for pending in document.pending:
@@ -137,6 +139,11 @@ def resolve(
             drafts, note = _autodoc(pending, module, read)
         elif pending.directive == "include":
             drafts, note = _included(pending, document_path, kind, read, split, chain)
+            whole = not {"start-after", "end-before", "start-line", "end-line"} & set(
+                pending.options
+            )
+            if drafts and whole:
+                included.append(drafts[0].source)
         else:
             drafts, note = _literal(pending, document_path, read)
         if note:
@@ -144,7 +151,9 @@ def resolve(
         if drafts:
             inserted.append((pending.line, drafts))
     passages = _placed(document, inserted)
-    return replace(document, passages=passages, pending=(), notes=tuple(notes))
+    return replace(
+        document, passages=passages, pending=(), notes=tuple(notes), included=tuple(included)
+    )
 
 
 def _placed(
@@ -188,9 +197,12 @@ def _included(
         return [], "includes itself (not read again)"
     if len(chain) >= MAX_DEPTH:
         return [], f"more than {MAX_DEPTH} includes deep (not read)"
-    text = read(path)
-    if isinstance(text, Unread):
-        return [], text.reason
+    whole = read(path)
+    if isinstance(whole, Unread):
+        return [], whole.reason
+    text = _part(whole, pending.options)
+    if text is None:
+        return [], "its start-after or end-before text is not in the file"
     included_kind = "rst" if path.endswith((".rst", ".rst.txt")) else kind
     if path.endswith(".md"):
         included_kind = "md"
@@ -210,7 +222,10 @@ def _literal(pending: Pending, document_path: str, read: Reader) -> tuple[list[P
     text = read(path)
     if isinstance(text, Unread):
         return [], text.reason
-    lines = list(enumerate(file_lines(text), start=1))
+    part = _part(text, pending.options)
+    if part is None:
+        return [], "its start-after or end-before text is not in the file"
+    lines = list(enumerate(file_lines(part), start=1))
     wanted = _line_numbers(pending.options.get("lines", ""))
     if wanted:
         lines = [(number, line) for number, line in lines if number in wanted]
@@ -222,6 +237,28 @@ def _literal(pending: Pending, document_path: str, read: Reader) -> tuple[list[P
         for chunk in cut(lines)
     ]
     return drafts, "" if drafts else "empty file"
+
+
+def _part(text: str, options: Mapping[str, str]) -> str | None:
+    """The part of `text` an include's `start-after`/`end-before` options keep, the rest
+    blanked so every kept line stays on its line; None when a marker is not there."""
+    start, end = 0, len(text)
+    after = options.get("start-after", "").strip("\"'")
+    before = options.get("end-before", "").strip("\"'")
+    if after:
+        found = text.find(after)
+        if found < 0:
+            return None
+        start = found + len(after)
+    if before:
+        found = text.find(before, start)
+        if found < 0:
+            return None
+        end = found
+    if (start, end) == (0, len(text)):
+        return text
+    blank = re.sub(r"[^\n]", "", text[:start])
+    return blank + text[start:end]
 
 
 def _line_numbers(spec: str) -> set[int]:
@@ -246,17 +283,55 @@ def _autodoc(pending: Pending, module: str, read: Reader) -> tuple[list[PassageD
         names.append(f"{module}.{target}")
     searched: list[str] = []
     for name in names:
-        found = _module_source(name, read)
-        if found is None:
-            continue
-        path, source = found
-        searched.append(path)
-        chosen = _chosen(python_api.api_objects(path, source), name, pending)
-        if chosen:
-            return [_api_draft(item, path) for item in chosen], ""
+        found = _documented(name, pending, read, searched)
+        if found:
+            return found, ""
     if searched:
         return [], f"not found with a docstring in {', '.join(dict.fromkeys(searched))}"
     return [], f"no Python source for {target} in the library"
+
+
+def _documented(
+    name: str, pending: Pending, read: Reader, searched: list[str], hops: int = 3
+) -> list[PassageDraft]:
+    """The passages of `name` from the module that holds it, or from the module it is
+    imported from there (a package re-exporting its private modules' objects), named as
+    the directive names it."""
+    found = _module_source(name, read)
+    if found is None:
+        return []
+    path, source = found
+    searched.append(path)
+    module = python_api.module_name(path)
+    chosen = _chosen(python_api.api_objects(path, source, module), name, pending)
+    if chosen or hops == 0 or not name.startswith(module + "."):
+        return [_api_draft(item, path) for item in chosen]
+    head, _, rest = name[len(module) + 1 :].partition(".")
+    imported = python_api.reexports(path, source)
+    origin = imported.get(head)
+    if origin is None:
+        for star in imported.get("*", "").split():
+            drafts = _documented(f"{star}.{head}", pending, read, searched, hops - 1)
+            if drafts:
+                origin = f"{star}.{head}"
+                break
+        else:
+            return []
+    target = f"{origin}.{rest}" if rest else origin
+    if origin == f"{module}.{head}":
+        return []  # `x = x`: nothing more to follow
+    drafts = _documented(target, pending, read, searched, hops - 1)
+    public = f"{module}.{head}"
+    return [
+        replace(
+            draft,
+            title=public + draft.title.removeprefix(origin),
+            anchor=slug(public) + draft.anchor.removeprefix(slug(origin)),
+        )
+        if draft.title.startswith(origin)
+        else draft
+        for draft in drafts
+    ]
 
 
 def _api_draft(item: python_api.ApiObject, path: str) -> PassageDraft:

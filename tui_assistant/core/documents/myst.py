@@ -46,6 +46,7 @@ _ATTRIBUTES = re.compile(r"^ {0,3}\{[.#%][^{}]*\}\s*$")
 _HEADING = re.compile(r"^( {0,3}#{1,6}[ \t]+)(.*?)[ \t]*$")
 _HEADING_ATTRIBUTES = re.compile(r"[ \t]*\{#[\w:.-]+(?:[ \t][^{}]*)?\}$")
 _COMMENT = re.compile(r"^ {0,3}%")
+_MD_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 _BLOCK_BREAK = re.compile(r"^ {0,3}\+\+\+")
 _OPTION = re.compile(r"^\s*:[\w-]+:(?:\s.*)?$")
 _RST_DIRECTIVES = ("eval-rst", "eval-rest")
@@ -236,7 +237,8 @@ def _rst_block(result: Rewritten, lines: list[str], index: int, content: int, en
     block = [line[margin:] for line in block]
     shown = rst.shown_rst(block)
     for offset, line in enumerate(shown):
-        result.lines[content + offset] = line
+        # A `#` line of reStructuredText (a comment in a literal block) is no heading.
+        result.lines[content + offset] = "    " + line if _MD_HEADING.match(line) else line
     result.pending.extend(rst_pending(block, first_line=content + 1))
     result.lines[index] = ""
     if end < len(lines):

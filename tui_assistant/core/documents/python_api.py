@@ -60,12 +60,14 @@ def module_name(relative_path: str) -> str:
     return ".".join(parts)
 
 
-def api_objects(relative_path: str, source: str) -> list[ApiObject]:
+def api_objects(relative_path: str, source: str, module: str | None = None) -> list[ApiObject]:
     """The documented public objects of one module, in source order; [] when the
-    module is private or its source does not parse."""
-    module = module_name(relative_path)
-    if any(part.startswith("_") and part != "__init__" for part in module.split(".")):
-        return []
+    module is private or its source does not parse. `module` names it (any module,
+    private too, as a package re-exporting from it asks for); else its path does."""
+    if module is None:
+        module = module_name(relative_path)
+        if any(part.startswith("_") and part != "__init__" for part in module.split(".")):
+            return []
     try:
         tree = ast.parse(source, filename=relative_path)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -79,6 +81,40 @@ def api_objects(relative_path: str, source: str) -> list[ApiObject]:
     for node in tree.body:
         if isinstance(node, Definition) and (exported is None or node.name in exported):
             found.extend(_objects(node, module, in_class=False))
+    return found
+
+
+def reexports(relative_path: str, source: str) -> dict[str, str]:
+    """The names a module imports from others (`from ._core import retry as r`) or
+    binds to another name (`ib = attrib`), each with the dotted name it has where it is
+    defined (`r` -> `stamina._core.retry`); `*` maps to the modules it imports all
+    of, space-separated (`from attr.validators import *`)."""
+    try:
+        tree = ast.parse(source, filename=relative_path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    module = module_name(relative_path)
+    package = module.split(".")
+    if not relative_path.endswith("__init__.py"):
+        package = package[:-1]
+    found: dict[str, str] = {}
+    stars: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    found[target.id] = f"{module}.{node.value.id}"
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        base = package[: len(package) - node.level + 1] if node.level else []
+        origin = ".".join([*base, *(node.module or "").split(".")]).strip(".")
+        for alias in node.names:
+            if alias.name == "*":
+                stars.append(origin)
+            else:
+                found[alias.asname or alias.name] = f"{origin}.{alias.name}"
+    if stars:
+        found["*"] = " ".join(stars)
     return found
 
 

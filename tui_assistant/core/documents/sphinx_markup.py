@@ -39,6 +39,7 @@ _NOTHING = frozenset(
         "sectnum", "role", "default-role", "default-domain", "module", "currentmodule",
         "autosummary", "tabularcolumns", "raw", "todo", "todolist", "title", "target-notes",
         "header", "footer", "image", "program", "replace", "unicode", "date",
+        "towncrier-draft-entries", "autodoc2-summary",
     }
 )  # fmt: skip
 _CODE = frozenset(
