@@ -51,17 +51,34 @@ def shop(tmp_path: Path) -> Path:
     return folder
 
 
-def test_an_included_changelog_is_read_in_place_citing_its_own_lines(
+def test_an_include_of_a_file_outside_the_documents_is_read_in_place(
+    shop: Path, data_dir: Path
+) -> None:
+    write(shop, "docs/_snippets/install.inc", "Run `pip install shop`.\n")
+    write(shop, "docs/install.md", "# Install\n\n```{include} _snippets/install.inc\n```\n")
+    library = open_(shop, data_dir)
+    (install,) = [info for info in library if info.document == "docs/install.md"]
+    assert (install.source_path, install.line, install.end_line) == (
+        "shop/docs/_snippets/install.inc",
+        1,
+        1,
+    )
+    assert library.get(install.id).text == "Run `pip install shop`."  # type: ignore[union-attr]
+
+
+def test_an_included_document_is_in_the_library_once_citing_its_own_lines(
     shop: Path, data_dir: Path
 ) -> None:
     library = open_(shop, data_dir)
-    by_title = {info.title: info for info in library}
-    newest = by_title["Changes › Version 8.2.0"]
-    assert (newest.source_path, newest.line, newest.end_line) == ("shop/CHANGES.rst", 1, 4)
-    assert "colours on Windows" in library.get(newest.id).text  # type: ignore[union-attr]
-    # It is not a document of its own as well: its text is in the library once.
-    assert [info.id for info in library if "8.1.0" in info.title] == ["docs/changes#version-8-1-0"]
-    assert problems(library)["CHANGES.rst"] == "read in place where docs/changes.md includes it"
+    cited = [info for info in library if info.source_path == "shop/CHANGES.rst"]
+    # The changelog's passages are its own; the page that includes it adds no copy.
+    assert [(info.id, info.line, info.end_line) for info in cited] == [
+        ("changes", 1, 4),
+        ("changes#version-8-1-0", 6, 9),
+    ]
+    assert problems(library)["docs/changes.md"] == (
+        "has no text of its own (what it includes is read as its own document)"
+    )
 
 
 def test_autodoc_reads_the_python_source_and_says_what_it_could_not(
@@ -82,26 +99,25 @@ def test_autodoc_reads_the_python_source_and_says_what_it_could_not(
 def test_a_change_to_an_included_file_reads_its_includer_again(
     shop: Path, data_dir: Path, reads: list[str]
 ) -> None:
+    write(shop, "docs/_snippets/install.inc", "Run `pip install shop`.\n")
+    write(shop, "docs/install.md", "# Install\n\n```{include} _snippets/install.inc\n```\n")
     closed(open_(shop, data_dir))
     reads.clear()
-    write(shop, "CHANGES.rst", CHANGES_RST.replace("zsh", "fish"))
+    write(shop, "docs/_snippets/install.inc", "Run `uv add shop`.\n")
     library = open_(shop, data_dir)
-    assert "docs/changes.md" in reads and "docs/api.md" not in reads
-    texts = [library.get(info.id).text for info in library if "8.1.0" in info.title]  # type: ignore[union-attr]
-    assert texts == ["-   Shell completion for fish."]
+    assert reads == ["docs/install.md"]
+    texts = [library.get(info.id).text for info in library if info.document == "docs/install.md"]  # type: ignore[union-attr]
+    assert texts == ["Run `uv add shop`."]
     closed(library)
     reads.clear()
     write(shop, "src/shop/cart.py", CART.replace("tax included", "tax and all"))
+    closed(open_(shop, data_dir))
+    assert reads == ["docs/api.md"]
+    reads.clear()
+    (shop / "src/shop/cart.py").unlink()
     library = open_(shop, data_dir)
     assert reads == ["docs/api.md"]
-
-
-def test_a_file_no_longer_included_is_a_document_again(shop: Path, data_dir: Path) -> None:
-    closed(open_(shop, data_dir))
-    write(shop, "docs/changes.md", "# Changes\n\nSee the changelog.\n")
-    library = open_(shop, data_dir)
-    assert "CHANGES.rst" not in problems(library)
-    assert any(info.source_path == "shop/CHANGES.rst" for info in library)
+    assert not any(info.source_path.endswith(".py") for info in library)
 
 
 def test_an_include_outside_the_library_is_never_read(tmp_path: Path, data_dir: Path) -> None:

@@ -77,7 +77,6 @@ CREATE TABLE dependencies (
     target TEXT NOT NULL,
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL,
-    whole INTEGER NOT NULL,     -- 1: included whole, so not a document of its own
     PRIMARY KEY (path, target)
 ) WITHOUT ROWID;
 CREATE TABLE passages (

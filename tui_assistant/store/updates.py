@@ -2,14 +2,16 @@
 the removed ones dropped, passages and postings together, in one transaction.
 
 A document is read again too when a file it read through its includes or autodoc
-directives changed, appeared or went away (the `dependencies` table keeps their stamps);
-a document another one includes is read there only (`_settle_included`)."""
+directives changed, appeared or went away (the `dependencies` table keeps their stamps).
+What a document includes from another document of the library is that document's
+passages already: it is not stored twice (`_own_passages`)."""
 
 from __future__ import annotations
 
 import sqlite3
 from array import array
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from tui_assistant.core.documents.passage import Document
@@ -32,9 +34,6 @@ from tui_assistant.store.folder import (
 )
 from tui_assistant.store.snapshot import FIELDS, WordPostings
 
-# Why a document another one includes is not one of its own (`_settle_included`).
-IN_PLACE = "read in place where"
-
 
 def update(
     connection: sqlite3.Connection, folder: Path, listing: Listing, progress: Progress | None
@@ -50,6 +49,7 @@ def update(
     changed = [
         stamp for stamp in listing.files if stored.get(stamp.path) != (stamp.size, stamp.mtime_ns)
     ]
+    listed = {stamp.path for stamp in listing.files}
     stale = _with_changed_dependencies(connection, folder) - {stamp.path for stamp in changed}
     changed += [stamp for stamp in listing.files if stamp.path in stale]
     if not removed and not changed:
@@ -61,34 +61,49 @@ def update(
             _forget_passages(connection, path, postings)
         connection.executemany("DELETE FROM files WHERE path = ?", [(path,) for path in removed])
         for done, stamp in enumerate(changed, start=1):
-            _read_and_store(connection, folder, stamp, postings)
+            _read_and_store(connection, folder, stamp, postings, listed)
             if progress is not None:
                 progress(done, len(changed))
-        settled = _settle_included(connection, folder, listing, postings)
         postings.write(connection)
         connection.execute("COMMIT")
     except BaseException:
         if connection.in_transaction:
             connection.execute("ROLLBACK")
         raise
-    return tuple(sorted({*removed, *(stamp.path for stamp in changed), *settled}))
+    return tuple(sorted([*removed, *(stamp.path for stamp in changed)]))
 
 
 def _read_and_store(
-    connection: sqlite3.Connection, folder: Path, stamp: FileStamp, postings: _PostingChanges
+    connection: sqlite3.Connection,
+    folder: Path,
+    stamp: FileStamp,
+    postings: _PostingChanges,
+    listed: Collection[str],
 ) -> None:
     reader = FolderReader(folder)
-    read = read_document(folder, stamp.path, reader=reader)
+    read = _own_passages(read_document(folder, stamp.path, reader=reader), listed)
     _store_file(connection, stamp, read, postings)
-    whole = set() if isinstance(read, str) else set(read.included)
     connection.executemany(
-        "INSERT OR REPLACE INTO dependencies (path, target, size, mtime_ns, whole)"
-        " VALUES (?, ?, ?, ?, ?)",
-        [
-            (stamp.path, target, *found, int(target in whole))
-            for target, found in reader.stamps.items()
-        ],
+        "INSERT OR REPLACE INTO dependencies (path, target, size, mtime_ns) VALUES (?, ?, ?, ?)",
+        [(stamp.path, target, *found) for target, found in reader.stamps.items()],
     )
+
+
+def _own_passages(read: Document | str, listed: Collection[str]) -> Document | str:
+    """`read` without the passages it includes from other documents of the library
+    (`listed`), which are there as those documents' own, citing the same lines."""
+    if isinstance(read, str):
+        return read
+    own = tuple(
+        draft
+        for draft in read.passages
+        if not draft.source or draft.source not in listed or draft.source.endswith(".py")
+    )
+    if own == read.passages:
+        return read
+    if not own:
+        return "has no text of its own (what it includes is read as its own document)"
+    return replace(read, passages=own)
 
 
 def _with_changed_dependencies(connection: sqlite3.Connection, folder: Path) -> set[str]:
@@ -100,35 +115,6 @@ def _with_changed_dependencies(connection: sqlite3.Connection, folder: Path) -> 
         )
         if current_stamp(folder, target) != (size, mtime_ns)
     }
-
-
-def _settle_included(
-    connection: sqlite3.Connection, folder: Path, listing: Listing, postings: _PostingChanges
-) -> list[str]:
-    """A document another one includes is read there, in place, and is not one of its
-    own too (its passages would be there twice); one no longer included is read again.
-    Returns the paths whose passages this changed."""
-    listed = {stamp.path: stamp for stamp in listing.files}
-    including: dict[str, str] = {}
-    for target, path in connection.execute(
-        "SELECT target, min(path) FROM dependencies WHERE whole = 1 GROUP BY target"
-    ):
-        if target in listed and target != path:
-            including[target] = path
-    settled: list[str] = []
-    for path, problem in connection.execute("SELECT path, problem FROM files").fetchall():
-        now_included = path in including
-        if now_included and problem is None:
-            _forget_passages(connection, path, postings)
-            connection.execute(
-                "UPDATE files SET title = NULL, problem = ? WHERE path = ?",
-                (f"{IN_PLACE} {including[path]} includes it", path),
-            )
-            settled.append(path)
-        elif not now_included and (problem or "").startswith(IN_PLACE) and path in listed:
-            _read_and_store(connection, folder, listed[path], postings)
-            settled.append(path)
-    return settled
 
 
 class _PostingChanges:

@@ -46,7 +46,6 @@ AUTODOC = frozenset(
 )  # fmt: skip
 _MODULE_SETTERS = frozenset({"currentmodule", "module"})
 _INCLUDES = frozenset({"include", "literalinclude"})
-_PART_OPTIONS = frozenset({"start-after", "end-before", "start-line", "end-line", "lines"})
 MAX_DEPTH = 4  # includes inside includes, at most this deep
 _RST_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+(?:py:)?([\w-]+)::\s*(.*?)\s*$")
 _RST_OPTION = re.compile(r"^\s+:([\w-]+):\s*(.*?)\s*$")
@@ -124,7 +123,6 @@ def resolve(
     """`document` with what its pending directives read put in place, and a note for
     each one that could not be."""
     notes = list(document.notes)
-    included = list(document.included)
     inserted: list[tuple[int, list[PassageDraft]]] = []
     module = ""
     for pending in document.pending:
@@ -139,11 +137,6 @@ def resolve(
             drafts, note = _autodoc(pending, module, read)
         elif pending.directive == "include":
             drafts, note = _included(pending, document_path, kind, read, split, chain)
-            whole = not {"start-after", "end-before", "start-line", "end-line"} & set(
-                pending.options
-            )
-            if drafts and whole:
-                included.append(drafts[0].source)
         else:
             drafts, note = _literal(pending, document_path, read)
         if note:
@@ -151,9 +144,7 @@ def resolve(
         if drafts:
             inserted.append((pending.line, drafts))
     passages = _placed(document, inserted)
-    return replace(
-        document, passages=passages, pending=(), notes=tuple(notes), included=tuple(included)
-    )
+    return replace(document, passages=passages, pending=(), notes=tuple(notes))
 
 
 def _placed(

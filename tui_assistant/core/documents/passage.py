@@ -132,7 +132,6 @@ class Document:
     pending: tuple[Pending, ...] = ()
     # One line each about what it could not read (`include ../x.md: outside the library`).
     notes: tuple[str, ...] = ()
-    included: tuple[str, ...] = ()  # the files it includes whole, read in it in place
 
 
 def document_kind(name: str) -> str | None:
