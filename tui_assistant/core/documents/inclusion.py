@@ -327,11 +327,14 @@ def _documented(
 
 def _api_draft(item: python_api.ApiObject, path: str) -> PassageDraft:
     """An object's passage: its docstring read as the reStructuredText Sphinx reads."""
-    from tui_assistant.core.documents import rst  # docutils is loaded only for rst
+    from tui_assistant.core.documents import myst, rst  # docutils is loaded only for rst
 
     lines = item.docstring.split("\n")
-    text = "\n".join(rst.shown_rst(lines)).strip() if _RST_MARKUP.search(item.docstring) else ""
-    text = text or item.docstring
+    if "}`" in item.docstring:  # MyST roles, which some projects write in docstrings
+        lines = [myst.with_roles(line, {}) for line in lines]
+    text = "\n".join(lines)
+    if _RST_MARKUP.search(text):
+        text = "\n".join(rst.shown_rst(lines)).strip() or text
     return PassageDraft(slug(item.qualname), item.title, text, item.line, item.end_line, path)
 
 
