@@ -188,12 +188,9 @@ def _included(
         return [], "includes itself (not read again)"
     if len(chain) >= MAX_DEPTH:
         return [], f"more than {MAX_DEPTH} includes deep (not read)"
-    whole = read(path)
-    if isinstance(whole, Unread):
-        return [], whole.reason
-    text = _part(whole, pending.options)
-    if text is None:
-        return [], "its start-after or end-before text is not in the file"
+    text = _read_part(path, pending, read)
+    if isinstance(text, Unread):
+        return [], text.reason
     included_kind = "rst" if path.endswith((".rst", ".rst.txt")) else kind
     if path.endswith(".md"):
         included_kind = "md"
@@ -210,13 +207,10 @@ def _literal(pending: Pending, document_path: str, read: Reader) -> tuple[list[P
     path = library_path(document_path, pending.argument)
     if isinstance(path, Unread):
         return [], path.reason
-    text = read(path)
+    text = _read_part(path, pending, read)
     if isinstance(text, Unread):
         return [], text.reason
-    part = _part(text, pending.options)
-    if part is None:
-        return [], "its start-after or end-before text is not in the file"
-    lines = list(enumerate(file_lines(part), start=1))
+    lines = list(enumerate(file_lines(text), start=1))
     wanted = _line_numbers(pending.options.get("lines", ""))
     if wanted:
         lines = [(number, line) for number, line in lines if number in wanted]
@@ -228,6 +222,17 @@ def _literal(pending: Pending, document_path: str, read: Reader) -> tuple[list[P
         for chunk in cut(lines)
     ]
     return drafts, "" if drafts else "empty file"
+
+
+def _read_part(path: str, pending: Pending, read: Reader) -> str | Unread:
+    """The text of the file at `path` an include keeps (`_part`), or why there is none."""
+    text = read(path)
+    if isinstance(text, Unread):
+        return text
+    part = _part(text, pending.options)
+    if part is None:
+        return Unread("its start-after or end-before text is not in the file")
+    return part
 
 
 def _part(text: str, options: Mapping[str, str]) -> str | None:
