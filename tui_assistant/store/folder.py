@@ -5,7 +5,9 @@ allow) at any depth; names starting with `.` skipped (listed as hidden, without 
 warning); symlinks (files and
 folders) never followed, so no question and no document can make the app read outside
 the folder; a file over 1 MiB, not UTF-8 or binary is skipped with a one-line reason.
-Splitting what is read is the pure `core.library.parse_document`.
+Splitting what is read is the pure `core.library.parse_document`; the other files a
+document names (includes, autodoc sources) are read by a `FolderReader`, under the same
+rules and never outside the folder.
 """
 
 from __future__ import annotations

@@ -168,3 +168,21 @@ def test_autodoc_without_the_source_in_the_library_says_so() -> None:
     (only,) = document.passages
     assert only.text == "shop.Cart"
     assert document.notes == ("autoclass shop.Cart: no Python source for shop.Cart in the library",)
+
+
+def test_an_include_keeps_to_start_after_and_end_before_on_the_files_own_lines() -> None:
+    readme = "# Shop\n\n<!-- begin -->\nShop keeps carts.\n<!-- end -->\n\nBadges.\n"
+    read, _ = reader({"README.md": readme})
+    text = '# Index\n\n```{include} ../README.md\n:start-after: "<!-- begin -->"\n:end-before: <!-- end -->\n```\n'
+    (only,) = split_document("docs/index.md", text, read).passages
+    assert (only.text, only.source, only.line, only.end_line) == (
+        "Shop keeps carts.",
+        "README.md",
+        4,
+        4,
+    )
+    missing = text.replace("begin", "start")
+    document = split_document("docs/index.md", missing, read)
+    assert document.notes == (
+        "include ../README.md: its start-after or end-before text is not in the file",
+    )
