@@ -1,7 +1,8 @@
 """Markdown as documentation sites write it, read as their pages show it, line for line.
 
 - VitePress, VuePress and Docusaurus containers: `::: tip`, `::: warning Title`,
-  `:::note[Title]` read `Tip:`, `Title:`; `::: details Title` reads `Title`; `::: code-group`
+  `:::note[Title]` read `Tip:`, `Title:`; `::: details Title` reads `Title` (else
+  `Details`); `::: code-group`
   and the closing `:::` are no text;
 - mkdocs-material admonitions and tabs: `!!! note "Title"`, `??? tip`, `???+ tip` read
   `Title:` / `Tip:`, `=== "Tab"` reads `Tab`, and the content indented under them is read
@@ -87,8 +88,10 @@ def _shown(line: str) -> str:
         if line.lstrip(" :").startswith("{"):
             return line  # a MyST directive: `myst.py` reads it
         title = bracket or rest
+        if name == "details":
+            return f"{indent}{title or 'Details'}"
         if name in _SILENT or not name:
-            return f"{indent}{title}".rstrip() if name == "details" else ""
+            return ""
         return f"{indent}{title or name.capitalize()}:"
     alert = _ALERT.match(line)
     if alert is not None:
