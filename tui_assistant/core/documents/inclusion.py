@@ -337,10 +337,14 @@ def _api_draft(item: python_api.ApiObject, path: str) -> PassageDraft:
     lines = item.docstring.split("\n")
     if "}`" in item.docstring:  # MyST roles, which some projects write in docstrings
         lines = [myst.with_roles(line, {}) for line in lines]
-    text = "\n".join(lines)
-    if _RST_MARKUP.search(text):
-        text = "\n".join(rst.shown_rst(lines)).strip() or text
-    return PassageDraft(slug(item.qualname), item.title, text, item.line, item.end_line, path)
+    if _RST_MARKUP.search("\n".join(lines)):
+        lines = rst.shown_rst(lines)
+    end_line = item.end_line
+    while len(lines) > 1 and not lines[-1].strip():
+        lines.pop()  # the text still ends on its last file line
+        end_line -= 1
+    text = "\n".join(lines).strip() or item.docstring
+    return PassageDraft(slug(item.qualname), item.title, text, item.line, end_line, path)
 
 
 def _module_source(name: str, read: Reader) -> tuple[str, str] | None:
