@@ -22,6 +22,7 @@ SETS: list[tuple[str, str, str]] = [
     ("npm-cli-docs", "eval/npm-cli-docs.jsonl", "eval/npm-cli-docs"),
     ("starlette-docs", "eval/starlette-docs.jsonl", "eval/starlette-docs"),
     ("pytest-docs", "eval/pytest-docs.jsonl", "eval/pytest-docs"),
+    ("attrs-docs", "eval/attrs-docs.jsonl", "eval/attrs-docs"),
     ("rust-book-guide", "eval/rust-book-guide.jsonl", "eval/rust-book-guide"),
     ("fish-api", "eval/fish-api.jsonl", "eval/fish-api"),
     ("notes-small", "eval/notes-small.jsonl", "eval/notes-small"),

@@ -27,9 +27,9 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = store.read_document
 
-    def counting(folder: Path, relative_path: str) -> object:
+    def counting(folder: Path, relative_path: str, **options: object) -> object:
         seen.append(relative_path)
-        return real(folder, relative_path)
+        return real(folder, relative_path, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(store, "read_document", counting)
     return seen

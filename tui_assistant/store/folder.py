@@ -7,7 +7,9 @@ why (`core.library.built_site`); symlinks (files and folders) never followed, so
 question and no document can make the app read outside the folder; a file over its
 kind's size limit (`MAX_BYTES`), not text in its encoding or binary (a PDF: encrypted,
 broken or without a text layer) is skipped with a one-line reason.
-Splitting what is read is the pure `core.library.parse_document`.
+Splitting what is read is the pure `core.library.parse_document`; the other files a
+document names (includes, autodoc sources) are read by a `FolderReader`, under the same
+rules and never outside the folder.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tui_assistant.core.documents.html import NotText
+from tui_assistant.core.documents.inclusion import Unread
 from tui_assistant.core.documents.passage import DEFAULT_DOCUMENT_KINDS, Document, document_kind
 from tui_assistant.core.documents.split import decode_document
 from tui_assistant.core.library.built_site import skipped_in_site
@@ -139,8 +142,12 @@ def _is_utf8(name: str) -> bool:
     return True
 
 
-def read_document(folder: Path, relative_path: str) -> Document | str:
-    """Read and split one document: its passages, or why it is skipped."""
+def read_document(
+    folder: Path, relative_path: str, reader: FolderReader | None = None
+) -> Document | str:
+    """Read and split one document: its passages, or why it is skipped. The files its
+    includes and autodoc directives name are read by `reader` (one confined to `folder`
+    when none is given), which keeps their stamps."""
     limit = max_bytes(relative_path)
     try:
         data = _read_capped(os.path.join(folder, relative_path), limit)
@@ -150,7 +157,69 @@ def read_document(folder: Path, relative_path: str) -> Document | str:
         return f"{UNREADABLE} ({error.strerror or error})"
     if data is None:
         return f"larger than {limit // MIB} MiB"
-    return parse_document(relative_path, data)
+    return parse_document(relative_path, data, reader or FolderReader(folder))
+
+
+class FolderReader:
+    """Reads the files a document names (`inclusion.Reader`), never outside `folder`:
+    a path that is absolute or climbs out of it (`..`), or that passes through a symlink
+    or a name starting with `.`, is refused with its reason; a file is read as a
+    document is (a regular file, within its kind's size limit, UTF-8).
+
+    `stamps` keeps each path it was asked for with its (size, mtime_ns) then, (-1, -1)
+    when there was no such file: a document is read again when one of them changes."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.stamps: dict[str, tuple[int, int]] = {}
+
+    def __call__(self, relative_path: str) -> str | Unread:
+        refused = self._refused(relative_path)
+        if refused is not None:
+            return Unread(refused)
+        path = os.path.join(self.folder, relative_path)
+        try:
+            info = os.lstat(path)
+        except OSError:
+            self.stamps[relative_path] = (-1, -1)
+            return Unread("not found in the library")
+        self.stamps[relative_path] = (info.st_size, info.st_mtime_ns)
+        try:
+            data = _read_capped(path, max_bytes(relative_path))
+        except (_NotRegularFile, OSError):
+            return Unread("is not a regular file that can be read (not read)")
+        if data is None:
+            return Unread(f"larger than {max_bytes(relative_path) // MIB} MiB (not read)")
+        try:
+            return data.decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError:
+            return Unread("not UTF-8 (not read)")
+
+    def _refused(self, relative_path: str) -> str | None:
+        parts = relative_path.split("/")
+        if os.path.isabs(relative_path) or "\\" in relative_path:
+            return "absolute path (not read)"
+        if any(part in ("", ".", "..") for part in parts):
+            return "outside the library (not read)"
+        if any(part.startswith(".") for part in parts):
+            return "hidden (name starts with '.'; not read)"
+        for end in range(1, len(parts) + 1):
+            try:
+                info = os.lstat(os.path.join(self.folder, *parts[:end]))
+            except OSError:
+                return None  # missing: said when it is read
+            if stat.S_ISLNK(info.st_mode):
+                return "is a symlink (not followed)"
+        return None
+
+
+def current_stamp(folder: Path, relative_path: str) -> tuple[int, int]:
+    """A file's (size, mtime_ns) now, as `FolderReader.stamps` keeps it."""
+    try:
+        info = os.lstat(os.path.join(folder, relative_path))
+    except OSError:
+        return (-1, -1)
+    return (info.st_size, info.st_mtime_ns)
 
 
 def read_document_text(folder: Path, relative_path: str) -> str | None:

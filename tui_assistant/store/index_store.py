@@ -15,8 +15,8 @@ mode), which it keeps open, so the passage text it shows is the text it indexed 
 when another process updates the store meanwhile.
 
 The database is a plain SQLite file: `sqlite3 <data dir>/libraries/<name>.sqlite3`
-opens it (`files`, `passages`, `postings`, `meta`; `vector_models` and `piece_vectors`
-for hybrid retrieval).
+opens it (`files`, `passages`, `postings`, `dependencies`, `meta`; `vector_models` and
+`piece_vectors` for hybrid retrieval).
 """
 
 from __future__ import annotations
@@ -48,7 +48,9 @@ logger = logging.getLogger(__name__)
 
 # Bump when the tables change meaning: an older store is then rebuilt (as it is when the
 # documents' passage rules, PARSER_VERSION, or the stored words, NORMALISER_VERSION, do).
-SCHEMA_VERSION = 3  # 3: passages' pages (PDF); 2: HTML comments are not text, rst and txt
+SCHEMA_VERSION = 4  # 2: HTML comments are not text; titles are plain; rst and txt documents
+# 3: passages' pages (PDF); 4: passages cite the file they come from (`source`), files keep
+# notes and dependencies
 # "TUIA": marks the file as ours, so a foreign database at our path is never read.
 APPLICATION_ID = 0x54554941
 STORE_FOLDER = "libraries"
@@ -66,8 +68,18 @@ CREATE TABLE files (
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL,
     title TEXT,                 -- the document title; NULL when skipped
-    problem TEXT                -- why the file was skipped; NULL when read
+    problem TEXT,               -- why the file was skipped; NULL when read
+    notes TEXT                  -- what it names and could not be read, one per line
 );
+-- The other files a document read (includes, autodoc sources) with their stamps when it
+-- was read ((-1, -1): there was none): the document is read again when one changes.
+CREATE TABLE dependencies (
+    path TEXT NOT NULL REFERENCES files (path) ON DELETE CASCADE,
+    target TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    PRIMARY KEY (path, target)
+) WITHOUT ROWID;
 CREATE TABLE passages (
     number INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused, so postings stay sorted
     path TEXT NOT NULL REFERENCES files (path),
@@ -80,6 +92,7 @@ CREATE TABLE passages (
     page INTEGER,               -- first and last page (1-based) of a PDF passage; else NULL
     end_page INTEGER,
     page_starts TEXT,           -- the lines where its later pages begin ('140 171'), PDF
+    source TEXT,                -- the file it cites when not its document; NULL else
     title_length INTEGER NOT NULL,  -- content words in the title
     body_length INTEGER NOT NULL    -- content words in the text
 );

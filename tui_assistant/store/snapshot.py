@@ -103,13 +103,16 @@ def read_library(
         name = library_name(display_folder) or "library"
     problems: list[FileProblem] = list(listing.problems)
     titles: dict[str, str] = {}
-    for path, title, problem in connection.execute(
-        "SELECT path, title, problem FROM files ORDER BY path"
+    for path, title, problem, notes in connection.execute(
+        "SELECT path, title, problem, notes FROM files ORDER BY path"
     ):
         if problem is not None:
             problems.append(FileProblem(path, problem))
         else:
             titles[path] = title
+        problems.extend(
+            FileProblem(path, note, skipped=False) for note in (notes or "").splitlines()
+        )
     ids, notices = document_ids(titles)
     problems.extend(notices)
     problems.sort(key=lambda problem: problem.path)
@@ -128,11 +131,12 @@ def read_library(
         page,
         end_page,
         page_starts,
+        source,
         title_length,
         body_length,
     ) in connection.execute(
         "SELECT number, path, anchor, title, line, end_line, page, end_page, page_starts,"
-        " title_length, body_length FROM passages ORDER BY path, position"
+        " source, title_length, body_length FROM passages ORDER BY path, position"
     ):
         if not documents or documents[-1].path != path:
             documents.append(DocumentInfo(path, titles[path], len(infos), 0, name))
@@ -142,7 +146,7 @@ def read_library(
             PassageInfo(
                 passage_id(ids[path], anchor),
                 title,
-                f"{display_folder}/{path}",
+                f"{display_folder}/{source or path}",
                 line,
                 end_line,
                 path,

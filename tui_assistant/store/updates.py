@@ -1,11 +1,17 @@
 """One update of the index store: the files whose stamps changed are read again and
-the removed ones dropped, passages and postings together, in one transaction."""
+the removed ones dropped, passages and postings together, in one transaction.
+
+A document is read again too when a file it read through its includes or autodoc
+directives changed, appeared or went away (the `dependencies` table keeps their stamps).
+What a document includes from another document of the library is that document's
+passages already: it is not stored twice (`_own_passages`)."""
 
 from __future__ import annotations
 
 import sqlite3
 from array import array
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from tui_assistant.core.documents.passage import Document
@@ -18,10 +24,15 @@ from tui_assistant.core.retrieval.index import (
     new_postings,
 )
 from tui_assistant.core.words import content_words
-from tui_assistant.store.folder import UNREADABLE, FileStamp, Listing, read_document
+from tui_assistant.store.folder import (
+    UNREADABLE,
+    FileStamp,
+    FolderReader,
+    Listing,
+    current_stamp,
+    read_document,
+)
 from tui_assistant.store.snapshot import FIELDS, WordPostings
-
-# Called with (files read, files to read) while changed files are indexed.
 
 
 def update(
@@ -38,6 +49,9 @@ def update(
     changed = [
         stamp for stamp in listing.files if stored.get(stamp.path) != (stamp.size, stamp.mtime_ns)
     ]
+    listed = {stamp.path for stamp in listing.files}
+    stale = _with_changed_dependencies(connection, folder) - {stamp.path for stamp in changed}
+    changed += [stamp for stamp in listing.files if stamp.path in stale]
     if not removed and not changed:
         return ()
     connection.execute("BEGIN IMMEDIATE")
@@ -47,7 +61,7 @@ def update(
             _forget_passages(connection, path, postings)
         connection.executemany("DELETE FROM files WHERE path = ?", [(path,) for path in removed])
         for done, stamp in enumerate(changed, start=1):
-            _store_file(connection, stamp, read_document(folder, stamp.path), postings)
+            _read_and_store(connection, folder, stamp, postings, listed)
             if progress is not None:
                 progress(done, len(changed))
         postings.write(connection)
@@ -57,6 +71,50 @@ def update(
             connection.execute("ROLLBACK")
         raise
     return tuple(sorted([*removed, *(stamp.path for stamp in changed)]))
+
+
+def _read_and_store(
+    connection: sqlite3.Connection,
+    folder: Path,
+    stamp: FileStamp,
+    postings: _PostingChanges,
+    listed: Collection[str],
+) -> None:
+    reader = FolderReader(folder)
+    read = _own_passages(read_document(folder, stamp.path, reader=reader), listed)
+    _store_file(connection, stamp, read, postings)
+    connection.executemany(
+        "INSERT OR REPLACE INTO dependencies (path, target, size, mtime_ns) VALUES (?, ?, ?, ?)",
+        [(stamp.path, target, *found) for target, found in reader.stamps.items()],
+    )
+
+
+def _own_passages(read: Document | str, listed: Collection[str]) -> Document | str:
+    """`read` without the passages it includes from other documents of the library
+    (`listed`), which are there as those documents' own, citing the same lines."""
+    if isinstance(read, str):
+        return read
+    own = tuple(
+        draft
+        for draft in read.passages
+        if not draft.source or draft.source not in listed or draft.source.endswith(".py")
+    )
+    if own == read.passages:
+        return read
+    if not own:
+        return "has no text of its own (what it includes is read as its own document)"
+    return replace(read, passages=own)
+
+
+def _with_changed_dependencies(connection: sqlite3.Connection, folder: Path) -> set[str]:
+    """The documents one of whose dependencies changed since they were read."""
+    return {
+        path
+        for path, target, size, mtime_ns in connection.execute(
+            "SELECT path, target, size, mtime_ns FROM dependencies"
+        )
+        if current_stamp(folder, target) != (size, mtime_ns)
+    }
 
 
 class _PostingChanges:
@@ -111,18 +169,24 @@ class _PostingChanges:
 
 
 def _changed(stored: Postings, gone: set[int] | None, extra: Postings | None) -> Postings:
-    """`stored` without the passages in `gone`, then with `extra` appended."""
+    """`stored` without the passages in `gone`, then with `extra` appended (without them
+    too: a passage added and dropped in one update, as an included document's is)."""
     if gone:
-        places = [i for i, number in enumerate(stored.numbers) if number not in gone]
-        stored = Postings(
-            array(NUMBER_TYPECODE, map(stored.numbers.__getitem__, places)),
-            array(COUNT_TYPECODE, map(stored.counts.__getitem__, places)),
-        )
+        stored = _without(stored, gone)
+        extra = _without(extra, gone) if extra is not None else None
     if extra is None:
         return stored
     if not stored.numbers:
         return extra
     return Postings(stored.numbers + extra.numbers, stored.counts + extra.counts)
+
+
+def _without(postings: Postings, gone: set[int]) -> Postings:
+    places = [i for i, number in enumerate(postings.numbers) if number not in gone]
+    return Postings(
+        array(NUMBER_TYPECODE, map(postings.numbers.__getitem__, places)),
+        array(COUNT_TYPECODE, map(postings.counts.__getitem__, places)),
+    )
 
 
 def _stored_postings(connection: sqlite3.Connection, word: str, field: str) -> Postings:
@@ -155,10 +219,12 @@ def _store_file(
     # A file that could not be read (permissions) is tried again at the next start:
     # making it readable does not change its size or mtime.
     size = -1 if problem is not None and problem.startswith(UNREADABLE) else stamp.size
+    notes = None if isinstance(read, str) or not read.notes else "\n".join(read.notes)
+    connection.execute("DELETE FROM dependencies WHERE path = ?", (stamp.path,))
     connection.execute(
-        "INSERT OR REPLACE INTO files (path, size, mtime_ns, title, problem)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (stamp.path, size, stamp.mtime_ns, title, problem),
+        "INSERT OR REPLACE INTO files (path, size, mtime_ns, title, problem, notes)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (stamp.path, size, stamp.mtime_ns, title, problem, notes),
     )
     if isinstance(read, str):
         return
@@ -166,8 +232,8 @@ def _store_file(
         title_words, body_words = content_words(draft.title), content_words(draft.text)
         cursor = connection.execute(
             "INSERT INTO passages (path, position, anchor, title, text, line, end_line,"
-            " page, end_page, page_starts, title_length, body_length)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " page, end_page, page_starts, source, title_length, body_length)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 stamp.path,
                 position,
@@ -179,6 +245,7 @@ def _store_file(
                 draft.page,
                 draft.end_page,
                 " ".join(map(str, draft.page_starts)) if draft.page_starts else None,
+                draft.source or None,
                 len(title_words),
                 len(body_words),
             ),

@@ -159,3 +159,36 @@ def test_any_text_reads_without_an_error(source: str) -> None:
     for item in api_objects("any.py", source):
         assert item.line <= item.end_line
         assert item.docstring.strip()
+
+
+def test_names_with_a_docstring_after_them_are_data_and_attributes() -> None:
+    source = '''\
+TIMEOUT = 5
+"""Seconds to wait for the shop's server."""
+
+_PRIVATE = 1
+"""Not public."""
+
+UNDOCUMENTED = 2
+
+
+class Cart:
+    """A cart."""
+
+    limit: int = 10
+    """How many items a cart holds."""
+'''
+    found = {item.qualname: item for item in api_objects("shop/config.py", source)}
+    assert set(found) == {"shop.config.TIMEOUT", "shop.config.Cart", "shop.config.Cart.limit"}
+    timeout, limit = found["shop.config.TIMEOUT"], found["shop.config.Cart.limit"]
+    assert (timeout.kind, timeout.title, timeout.line, timeout.end_line) == (
+        "data",
+        "shop.config.TIMEOUT",
+        1,
+        2,
+    )
+    assert (limit.kind, limit.docstring, limit.line) == (
+        "attribute",
+        "How many items a cart holds.",
+        13,
+    )

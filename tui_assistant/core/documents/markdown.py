@@ -9,15 +9,20 @@
 - HTML comments outside code are not text: they are left out of every passage, a
   section holding only comments makes none, and a heading inside a comment is none;
 - heading texts are plain (`markup.plain_inline`): `### [Read this](https://...)` is
-  titled `Read this`.
+  titled `Read this`;
+- MyST's roles, labels and directives (`myst.py`) and the containers, admonitions,
+  tabs, alerts and components documentation sites write (`site_markdown.py`) read as
+  the page shows them, line for line, before headings are found.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from tui_assistant.core.display_text import clean_display_text
+from tui_assistant.core.documents import myst, site_markdown
 from tui_assistant.core.documents.markdown_inline import (
     COMMENT_CLOSE,
     COMMENT_OPEN,
@@ -48,6 +53,8 @@ def split_markdown(relative_path: str, text: str) -> Document:
     """The title and passages of one Markdown document (`text` already decoded)."""
     lines = file_lines(text)
     title, body_start = _front_matter_title(lines)
+    rewritten = myst.rewrite(lines, body_start)
+    lines = site_markdown.rewrite(rewritten.lines, body_start)
     fences: dict[int, int] = {}
     sections = [
         section
@@ -62,7 +69,8 @@ def split_markdown(relative_path: str, text: str) -> Document:
         title = level_one_title = _heading_title(sections)
     if title is None:
         title = file_title(relative_path)
-    return document_from_sections(title, level_one_title, sections)
+    document = document_from_sections(title, level_one_title, sections)
+    return replace(document, pending=tuple(rewritten.pending))
 
 
 def _heading_title(sections: list[Section]) -> str | None:

@@ -6,7 +6,8 @@ them), but what a rendered page never shows as words is left out:
 - HTML tags (`<a id="old-heading"></a>`, `<span class="filename">`, `<div>`): a tag is
   no text, the text between tags is; an image (`<img alt="...">`) is its alt text; an
   mdBook listing (`<Listing number="3-2" caption="...">`) reads `Listing 3-2: ...`;
-- link reference definitions (`[atomic]: ../std/sync/atomic/index.html`);
+- link reference definitions (`[atomic]: ../std/sync/atomic/index.html`) and
+  thematic breaks (`---`);
 - mdBook's preprocessor lines (`{{#include ...}}`, `{{#rustdoc_include ...}}`), which
   insert code from other files; a code block made only of them is no text at all.
 
@@ -29,6 +30,7 @@ _TAG = re.compile(
 )
 _ATTRIBUTE = re.compile(r"([A-Za-z_:][\w.:-]*)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
 _CODE_SPAN = re.compile(r"(`+)(?:.*?[^`])?\1(?!`)")
+_THEMATIC_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")  # a rule: no words
 _PREPROCESSOR = re.compile(r"^\s*\{\{#[A-Za-z_]+(?:\s.*)?\}\}\s*$")
 _LINK_TITLE = r"(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?[ \t]*$"
 _LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]+\]:[ \t]*\S+" + _LINK_TITLE)
@@ -100,7 +102,7 @@ def _prose(lines: Lines) -> Lines:
             can_define and _LINK_LABEL.match(line) and _LINK_DESTINATION.match(following)
         )
         definition = destination_next or (can_define and bool(_LINK_DEFINITION.match(line)))
-        if definition or blank or _PREPROCESSOR.match(line):
+        if definition or blank or _PREPROCESSOR.match(line) or _THEMATIC_BREAK.match(line):
             shown.append((number, ""))
             can_define = definition or blank
             continue

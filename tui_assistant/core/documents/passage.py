@@ -23,6 +23,10 @@ import re
 import unicodedata
 from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tui_assistant.core.documents.inclusion import Pending
 
 # Where a passage stands, written once for passages and the library's records of them.
 from tui_assistant.core.documents.place import PassageFields as PassageFields
@@ -86,6 +90,9 @@ class PassageDraft:
     page: int | None = None
     end_page: int | None = None
     page_starts: tuple[int, ...] = ()
+    # The library-relative path of the file it cites when that is not its document (a
+    # file the document includes, the Python source an autodoc directive reads); "" else.
+    source: str = ""
 
     def passage(self, document_id: str, source_path: str) -> Passage:
         return Passage(
@@ -105,10 +112,15 @@ class PassageDraft:
 class Document:
     title: str
     passages: tuple[PassageDraft, ...]
+    # What the document asks to read from other files (`inclusion.Pending`), before its
+    # reader resolves it; then ().
+    pending: tuple[Pending, ...] = ()
+    # One line each about what it could not read (`include ../x.md: outside the library`).
+    notes: tuple[str, ...] = ()
 
 
 def document_kind(name: str) -> str | None:
-    """`md`, `rst`, `txt`, `html` or `py` for a document's file name (`notes.rst.txt` is `rst`);
+    """`md`, `rst`, `txt`, `html`, `pdf` or `py` for a file name (`notes.rst.txt` is `rst`);
     None for a file that is not a document."""
     for suffix, kind in _SUFFIXES:
         if name.endswith(suffix):

@@ -15,7 +15,9 @@ with a docstring is one passage:
 Public: no part of the module path or the name starts with `_` (dunder methods
 included, `__init__` excepted, whose docstring documents its class), and a module's
 `__all__`, when it is a literal list or tuple of strings, names its public top-level
-objects. A property is titled without a signature; an `@overload` stub is not a
+objects. A name assigned with a docstring right after it (module data, a class
+attribute) is documented too, titled without a signature. A property is titled without a
+signature; an `@overload` stub is not a
 passage (its implementation is). A file that does not parse has no passages.
 """
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 
 from tui_assistant.core.documents.passage import Document, PassageDraft, UniqueIds, slug
 
@@ -39,7 +42,7 @@ class ApiObject:
     """One documented object of a module, as its source says."""
 
     qualname: str  # dotted, from the module's name: `shop.cart.Cart.add`
-    kind: str  # `module`, `class`, `function`, `method` or `property`
+    kind: str  # `module`, `class`, `function`, `method`, `property`, `data`, `attribute`
     signature: str  # `(item, quantity=1)`; "" for a module, a property, a class without __init__
     docstring: str  # dedented, one line for each of its file lines
     line: int  # the `def`/`class` line; 1 for a module
@@ -60,12 +63,14 @@ def module_name(relative_path: str) -> str:
     return ".".join(parts)
 
 
-def api_objects(relative_path: str, source: str) -> list[ApiObject]:
+def api_objects(relative_path: str, source: str, module: str | None = None) -> list[ApiObject]:
     """The documented public objects of one module, in source order; [] when the
-    module is private or its source does not parse."""
-    module = module_name(relative_path)
-    if any(part.startswith("_") and part != "__init__" for part in module.split(".")):
-        return []
+    module is private or its source does not parse. `module` names it (any module,
+    private too, as a package re-exporting from it asks for); else its path does."""
+    if module is None:
+        module = module_name(relative_path)
+        if any(part.startswith("_") and part != "__init__" for part in module.split(".")):
+            return []
     try:
         tree = ast.parse(source, filename=relative_path)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -79,6 +84,61 @@ def api_objects(relative_path: str, source: str) -> list[ApiObject]:
     for node in tree.body:
         if isinstance(node, Definition) and (exported is None or node.name in exported):
             found.extend(_objects(node, module, in_class=False))
+    found.extend(
+        item
+        for item in _documented_names(tree.body, module, "data")
+        if exported is None or item.qualname.rsplit(".", 1)[-1] in exported
+    )
+    return found
+
+
+def _documented_names(body: list[ast.stmt], prefix: str, kind: str) -> Iterator[ApiObject]:
+    """Names assigned with a docstring right after them (`TIMEOUT = 5`, then a string),
+    as Sphinx's autodoc reads module data and class attributes."""
+    for node, following in pairwise(body):
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        if not isinstance(node, ast.Assign | ast.AnnAssign) or len(targets) != 1:
+            continue
+        target = targets[0]
+        if not isinstance(target, ast.Name) or target.id.startswith("_"):
+            continue
+        documented = _docstring(ast.Module(body=[following], type_ignores=[]))
+        if documented is not None:
+            text, _, end_line = documented
+            yield ApiObject(f"{prefix}.{target.id}", kind, "", text, node.lineno, end_line)
+
+
+def reexports(relative_path: str, source: str) -> dict[str, str]:
+    """The names a module imports from others (`from ._core import retry as r`) or
+    binds to another name (`ib = attrib`), each with the dotted name it has where it is
+    defined (`r` -> `stamina._core.retry`); `*` maps to the modules it imports all
+    of, space-separated (`from attr.validators import *`)."""
+    try:
+        tree = ast.parse(source, filename=relative_path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    module = module_name(relative_path)
+    package = module.split(".")
+    if not relative_path.endswith("__init__.py"):
+        package = package[:-1]
+    found: dict[str, str] = {}
+    stars: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    found[target.id] = f"{module}.{node.value.id}"
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        base = package[: len(package) - node.level + 1] if node.level else []
+        origin = ".".join([*base, *(node.module or "").split(".")]).strip(".")
+        for alias in node.names:
+            if alias.name == "*":
+                stars.append(origin)
+            else:
+                found[alias.asname or alias.name] = f"{origin}.{alias.name}"
+    if stars:
+        found["*"] = " ".join(stars)
     return found
 
 
@@ -118,6 +178,7 @@ def _objects(node: Definition, prefix: str, in_class: bool) -> Iterator[ApiObjec
         for child in node.body:
             if isinstance(child, Definition) and child is not init:
                 yield from _objects(child, qualname, in_class=True)
+        yield from _documented_names(node.body, qualname, "attribute")
         return
     if name == "__init__" or _decorated(node, "overload"):
         return

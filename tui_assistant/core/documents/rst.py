@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import copy
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from docutils import frontend, nodes
@@ -30,7 +30,8 @@ from docutils.parsers.rst import Parser
 from docutils.utils import new_document
 
 from tui_assistant.core.display_text import one_line
-from tui_assistant.core.documents import rst_text
+from tui_assistant.core.documents import rst_inline, rst_text
+from tui_assistant.core.documents.inclusion import rst_pending
 from tui_assistant.core.documents.passage import (
     Document,
     HeadingPath,
@@ -72,13 +73,13 @@ def split_rst(relative_path: str, text: str) -> Document:
     lines = file_lines(text)
     tree = _parse("\n".join(lines))
     titles = _titles(tree, lines) if tree is not None else []
-    substitutions = rst_text.substitutions(tree) if tree is not None else {}
-    unlabelled = rst_text.Names(substitutions, {})
+    substitutions = rst_inline.substitutions(tree) if tree is not None else {}
+    unlabelled = rst_inline.Names(substitutions, {})
     texts = [
-        one_line(rst_text.inline_text(title.node, unlabelled)) or "section" for title in titles
+        one_line(rst_inline.inline_text(title.node, unlabelled)) or "section" for title in titles
     ]
     starts, labels = _heading_starts(lines, titles, texts)
-    shown = rst_text.shown_lines(lines, tree, rst_text.Names(substitutions, labels))
+    shown = rst_text.shown_lines(lines, tree, rst_inline.Names(substitutions, labels))
     # Titles below the third level stay in their passage's text: a long one is cut there.
     opening = {start: index for index, start in enumerate(starts)}
     breaks = {
@@ -112,7 +113,16 @@ def split_rst(relative_path: str, text: str) -> Document:
         (text for title, text in zip(titles, texts, strict=True) if title.level == 1), None
     )
     document_title = level_one_title or file_title(relative_path)
-    return document_from_sections(document_title, level_one_title, sections)
+    document = document_from_sections(document_title, level_one_title, sections)
+    return replace(document, pending=tuple(rst_pending(lines)))
+
+
+def shown_rst(lines: list[str]) -> list[str]:
+    """reStructuredText `lines` (a block of a MyST document) as the page reads them,
+    one line for each."""
+    tree = _parse("\n".join(lines))
+    substitutions = rst_inline.substitutions(tree) if tree is not None else {}
+    return rst_text.shown_lines(lines, tree, rst_inline.Names(substitutions, {}))
 
 
 @cache
@@ -127,7 +137,7 @@ def _parse(text: str) -> nodes.document | None:
     """The document's doctree, as docutils' parser alone reads it; None when it cannot."""
     document = new_document("<rst>", copy.copy(_settings()))
     try:
-        rst_text.register_unknown(rst_text.directive_names(text))
+        rst_inline.register_unknown(rst_inline.directive_names(text))
         Parser().parse(text, document)
     except Exception as error:  # a document docutils cannot parse
         logger.debug("reStructuredText not parsed (%s); read as one section", error)
@@ -171,12 +181,12 @@ def _heading_starts(
         index = title.start - 2  # the line above, 0-based
         while index >= previous_end:
             line = lines[index]
-            label = rst_text.label_name(line)
+            label = rst_inline.label_name(line)
             if label is not None:
                 labels.setdefault(label, text)
             elif line.strip() and not (
-                rst_text.is_object_marker(line)
-                or (previous_end == 0 and rst_text.is_metadata(line))
+                rst_inline.is_object_marker(line)
+                or (previous_end == 0 and rst_inline.is_metadata(line))
             ):
                 break
             if line.strip():

@@ -20,6 +20,7 @@ from functools import cached_property
 from pathlib import Path
 
 from tui_assistant.core.documents.html import NotText, html_passages
+from tui_assistant.core.documents.inclusion import Reader
 from tui_assistant.core.documents.passage import (
     Document,
     Passage,
@@ -75,8 +76,9 @@ def printable_file_name(name: str) -> str:
     return "".join(shown)
 
 
-def parse_document(relative_path: str, data: bytes) -> Document | str:
-    """A document file's bytes split into passages, or the reason it is skipped."""
+def parse_document(relative_path: str, data: bytes, read: Reader | None = None) -> Document | str:
+    """A document file's bytes split into passages, or the reason it is skipped; `read`
+    gives the other files of the library it names (`inclusion.Reader`)."""
     if document_kind(relative_path) == "pdf":
         from tui_assistant.core.documents.pdf import split_pdf  # PDFium loads for PDFs only
 
@@ -89,7 +91,7 @@ def parse_document(relative_path: str, data: bytes) -> Document | str:
         return "empty"
     if document_kind(relative_path) == "html":
         return html_passages(relative_path, text)
-    document = split_document(relative_path, text)
+    document = split_document(relative_path, text, read)
     if not document.passages:
         return "has no text (headings only)"
     return document
