@@ -112,7 +112,7 @@ def version_key(version: str) -> tuple[tuple[int, ...], int, str]:
     rest = match.group(2).lower()
     if not rest or rest.startswith("+"):
         rank = 2
-    elif re.match(r"^[.-]?(post|rev|r)\d*", rest):
+    elif re.match(r"^[._-]?(post|rev|r)[._-]?\d*$", rest):
         rank = 3
     else:
         rank = 1
