@@ -201,3 +201,15 @@ def test_readable_lines_and_usage_errors(
     monkeypatch.setenv("TUI_ASSISTANT_PYPI_INDEX_URL", "http://pypi.example/simple")
     assert cli.main(["fetch", "pypi:shop"]) == 2
     assert "TUI_ASSISTANT_PYPI_INDEX_URL: https is required" in capsys.readouterr().err
+
+
+def test_a_question_naming_a_function_answers_from_its_api_reference(
+    registry: FakeRegistry, capsys: pytest.CaptureFixture[str]
+) -> None:
+    registry.add_sdist("shop", "1.0", shop_files("1.0"))
+    fetch_json(capsys, "pypi:shop==1.0")
+    assert cli.main(["ask", "--json", "--library", "shop", "what does Cart.add do?"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["outcome"] == "answered"
+    assert answer["title"] == "shop.Cart.add(item, quantity=1)"
+    assert answer["source_path"] == "shop@1.0/src/shop/__init__.py"
