@@ -153,3 +153,22 @@ def test_proxies_come_from_the_environment() -> None:
 
     with new_client() as client:
         assert client.trust_env is True
+
+
+def test_ctrl_c_during_a_download_leaves_no_half_library(tmp_path: Path) -> None:
+    from tests.helpers.fake_registry import FakeRegistry
+    from tui_assistant.registry.specs import parse_spec
+
+    with FakeRegistry() as registry:
+        registry.add_sdist("shop", "1.0", {"README.md": "# shop\n\nCarts.\n"})
+        fetcher = Fetcher(tmp_path / "data", Registries(registry.index_url, registry.npm_url))
+
+        def interrupted(done: int, total: int | None) -> None:
+            raise KeyboardInterrupt
+
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                fetcher.fetch(parse_spec("pypi:shop==1.0"), interrupted)
+        finally:
+            fetcher.close()
+    assert list((tmp_path / "data" / "fetched").iterdir()) == []

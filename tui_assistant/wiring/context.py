@@ -398,6 +398,7 @@ def list_gaps(settings: Settings, library: str | None = None, limit: int | None 
     """The questions the libraries could not answer, grouped (`gaps`); `library` narrows
     to one of them by name (`LookupError` for an unknown one). Reads no library."""
     specs = settings.libraries
+    library = choose_library(library, (spec.name for spec in specs))
     chosen = [spec for spec in specs if library is None or spec.name == library]
     if not chosen:
         names = ", ".join(spec.name for spec in specs)
