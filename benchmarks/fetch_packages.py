@@ -94,9 +94,8 @@ def packages() -> None:
             if result.get("status") not in ("fetched", "no_docs"):
                 print(f"| {spec} | failed: {result.get('detail') or done.stderr.strip()} |")
                 continue
-            asked = json.loads(
-                run(data, "ask", "--json", "--library", result["library"], question).stdout
-            )
+            library = result["library"]
+            asked = json.loads(run(data, "ask", "--json", "--library", library, question).stdout)
             shown = [p["id"] for p in asked["passages"] or asked["nearest"]]
             rank = next((i for i, pid in enumerate(shown, 1) if re.search(expected, pid)), None)
             found = (
@@ -106,7 +105,7 @@ def packages() -> None:
             )
             docs = "yes" if result["status"] == "fetched" else "no"
             print(
-                f"| {result['library']} | {docs} | {result['documents']:,} | {result['passages']:,} "
+                f"| {library} | {docs} | {result['documents']:,} | {result['passages']:,} "
                 f"| {seconds:.1f} | {question} | {found} |"
             )
 
