@@ -213,3 +213,39 @@ def test_a_question_naming_a_function_answers_from_its_api_reference(
     assert answer["outcome"] == "answered"
     assert answer["title"] == "shop.Cart.add(item, quantity=1)"
     assert answer["source_path"] == "shop@1.0/src/shop/__init__.py"
+
+
+HOSTILE = {
+    "absolute path": ([("/etc/evil.md", "file", "")], "absolute path"),
+    "dot-dot": ([("shop-1.0/../../evil.md", "file", "")], "'..'"),
+    "device": ([("shop-1.0/docs/dev.md", "device", "")], "device or pipe"),
+    "too many files": ([(f"shop-1.0/docs/p{i}.md", "file", "") for i in range(40)], "more than 30"),
+    "bomb": ([("shop-1.0/docs/zeros.txt", "zeros", "")], "decompression bomb"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_a_hostile_archive_served_by_the_index_is_refused_and_leaves_nothing(
+    case: str,
+    registry: FakeRegistry,
+    clean_env: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.helpers.fake_registry import Member, tar_of
+    from tui_assistant.registry import fetcher
+
+    small = fetcher.Limits(members=30, expanded_bytes=4 << 20)
+    monkeypatch.setattr(fetcher, "Limits", lambda: small)
+    entries, said = HOSTILE[case]
+    members = [Member("shop-1.0/README.md", b"# shop\n\nCarts.\n")]
+    for name, kind, target in entries:
+        if kind == "zeros":
+            members.append(Member(name, bytes(16 << 20)))
+        else:
+            members.append(Member(name, b"# x\n\ny\n", kind=kind, target=target))
+    registry.add_pypi_archive("shop", "shop-1.0.tar.gz", tar_of(members))
+    [result] = fetch_json(capsys, "pypi:shop==1.0", code=1)
+    assert result["status"] == "failed" and said in result["detail"]
+    assert list((clean_env / "fetched").iterdir()) == []
+    assert not (clean_env.parent / "evil.md").exists()
