@@ -1,5 +1,5 @@
 """Command line: the TUI (default), `ask`, `eval`, `passages`, `library`, `status`,
-`gaps` and `mcp`.
+`gaps`, `mcp` and `fetch`.
 
 Exit status: 0 when the command ran, 2 for a usage or configuration error (one line on
 stderr, no traceback), 130 when interrupted. The headless commands never import
@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from tui_assistant import PROG, __version__
+from tui_assistant.commands import fetch
 from tui_assistant.compat import LIBRARY_OPTIONS, PASSAGES_COMMAND_ALIASES
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.display_text import clean_display_text, one_line
@@ -123,11 +124,18 @@ def build_parser() -> argparse.ArgumentParser:
         "check, status, gaps and ask. Needs the mcp extra.",
     )
     mcp.add_argument(
+        "--library-from",
+        type=Path,
+        metavar="FILE",
+        help="also serve the fetched libraries of FILE's pinned dependencies (see fetch --from)",
+    )
+    mcp.add_argument(
         "--http",
         metavar="[HOST:]PORT",
         help="serve over streamable HTTP on HOST (127.0.0.1 unless given) and PORT; any "
         "address but loopback needs TUI_ASSISTANT_MCP_TOKEN",
     )
+    fetch.register(commands)
     return parser
 
 
@@ -334,6 +342,8 @@ def _run_mcp(args: argparse.Namespace) -> int:
         raise UsageError(
             "the mcp command needs the MCP SDK: pip install 'tui-assistant[mcp]'"
         ) from None
+    if args.library_from is not None:
+        args.library = fetch.project_libraries(args.library_from, getattr(args, "library", []))
     # An address or token that cannot serve is said before the library is read.
     http = parse_http_address(args.http) if args.http is not None else None
     token = check_token_rule(http, _settings(args)) if http is not None else None

@@ -206,6 +206,11 @@ def format_status(status: StatusResult) -> str:
             "\n".join(
                 [
                     f"library: {library.name}",
+                    *(
+                        [f"package: {library.package} {library.version} ({library.origin})"]
+                        if library.package
+                        else []
+                    ),
                     f"documents: {library.documents:,}",
                     f"passages: {library.passages:,}",
                     f"vectors: {vectors if library.embedding_model else 'off'}",

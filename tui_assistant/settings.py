@@ -103,6 +103,9 @@ class Settings(BaseSettings):
     gaps: bool = True
     # The bearer token `mcp --http` requires; needed to serve on a non-loopback address.
     mcp_token: SecretStr | None = None
+    # Where `fetch` looks packages up; unset: the index pip and npm are configured with.
+    pypi_index_url: str | None = None
+    npm_registry: str | None = None
 
     @field_validator(
         "api_key",
@@ -111,6 +114,8 @@ class Settings(BaseSettings):
         "mcp_token",
         "embedding_base_url",
         "embedding_api_key",
+        "pypi_index_url",
+        "npm_registry",
         mode="before",
     )
     @classmethod
@@ -201,6 +206,13 @@ class Settings(BaseSettings):
     def _concurrency_in_range(cls, value: int) -> int:
         if not 1 <= value <= MAX_EMBEDDING_CONCURRENCY:
             raise ValueError(f"must be from 1 to {MAX_EMBEDDING_CONCURRENCY}")
+        return value
+
+    @field_validator("pypi_index_url", "npm_registry")
+    @classmethod
+    def _usable_registry_url(cls, value: str | None) -> str | None:
+        if value is not None:
+            check_base_url(value)
         return value
 
     @field_validator("document_types")
@@ -349,7 +361,7 @@ def load_settings(
                 raise UsageError(f"--library: {error}") from None
         if retrieval is not None:
             overrides["retrieval"] = retrieval
-        return Settings(**overrides)  # type: ignore[arg-type]
+        settings = Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as error:
         raise ConfigError(describe(error)) from None
     except UnicodeDecodeError as error:
@@ -361,6 +373,13 @@ def load_settings(
         raise ConfigError(
             f"{ENV_FILE} in the working folder cannot be read ({error.strerror or error})"
         ) from None
+    from tui_assistant.registry.libraries import with_fetched
+
+    try:
+        fetched = with_fetched(settings.library, settings.data_dir)
+    except ValueError as error:
+        raise UsageError(f"--library: {error}") from None
+    return settings.model_copy(update={"library": fetched})
 
 
 def describe(error: ValidationError) -> str:

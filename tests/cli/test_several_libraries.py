@@ -122,7 +122,12 @@ def test_status_lists_each_library_and_what_answers(
         "watch",
         "retrieval",
         "embedding_problem",
+        "package",
+        "version",
+        "origin",
     }
+    # Folders, not fetched packages.
+    assert (kitchen["package"], kitchen["version"], kitchen["origin"]) == (None, None, None)
     assert (kitchen["name"], kitchen["passages"], kitchen["retrieval"]) == ("kitchen", 2, "ranked")
     assert (garden["name"], garden["vectors"], garden["embedding_model"]) == ("garden", 0, None)
     assert cli.main(["status", *libraries]) == 0

@@ -24,6 +24,7 @@ from tui_assistant.core.retrieval.types import Retriever
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.core.words import stem
 from tui_assistant.errors import ConfigError, EmbeddingUnavailable, TuiAssistantError
+from tui_assistant.registry.libraries import choose_library, document_kinds_of, fetched_facts
 from tui_assistant.settings import Settings
 from tui_assistant.store.gaps import gaps_path, read_gaps, record_gap
 from tui_assistant.store.history import now
@@ -154,7 +155,9 @@ class AppContext:
 
     def service_for(self, name: str | None) -> AnswerService:
         """The service answering a question over every library (`name` None), or one of
-        several narrowed to library `name`; `LookupError` (one line) for an unknown name."""
+        several narrowed to library `name` (a package's bare name: its newest version);
+        `LookupError` (one line) for an unknown name."""
+        name = choose_library(name, self.names)
         if name is None or (name == self.library.name and not self.library.combined):
             return self.service
         if name not in self.library.parts:
@@ -240,7 +243,7 @@ def load_library(settings: Settings, progress: Progress | None = None) -> Librar
                     settings.data_dir,
                     stem,
                     progress,
-                    settings.document_kinds,
+                    document_kinds_of(spec.folder, settings.document_kinds),
                     name=spec.name,
                 )
             )
@@ -395,6 +398,7 @@ def list_gaps(settings: Settings, library: str | None = None, limit: int | None 
     """The questions the libraries could not answer, grouped (`gaps`); `library` narrows
     to one of them by name (`LookupError` for an unknown one). Reads no library."""
     specs = settings.libraries
+    library = choose_library(library, (spec.name for spec in specs))
     chosen = [spec for spec in specs if library is None or spec.name == library]
     if not chosen:
         names = ", ".join(spec.name for spec in specs)
@@ -431,4 +435,5 @@ def describe_library(
         vectors = VectorFacts(None, reason=reason)
     else:
         vectors = vector_facts(store, library, choice, embedder)
-    return build_report(library, retrieval, StoreFacts(str(store), size), vectors)
+    report = build_report(library, retrieval, StoreFacts(str(store), size), vectors)
+    return replace(report, fetched=fetched_facts(library.folder))

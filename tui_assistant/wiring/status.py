@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.retrieval.model_identity import ModelIdentity
+from tui_assistant.registry.libraries import fetched_facts
 from tui_assistant.store.index_store import store_path
 from tui_assistant.wiring.context import AppContext, embedding_identity
 
@@ -32,6 +33,15 @@ class LibraryStatus(BaseModel):
     embedding_problem: str | None = Field(
         default=None,
         description="why passages or questions cannot be embedded now (one line); null when fine",
+    )
+    package: str | None = Field(
+        default=None, description="the package a fetched library is of; null for a folder"
+    )
+    version: str | None = Field(
+        default=None, description="the package's version; null for a folder"
+    )
+    origin: str | None = Field(
+        default=None, description="the archive a fetched library came from; null for a folder"
     )
 
 
@@ -62,6 +72,7 @@ def status_of(context: AppContext, watching: bool) -> StatusResult:
                 watch=watching,
                 retrieval=context.retrieval,
                 embedding_problem=embedding.problem,
+                **fetched_facts(part.folder),
             )
             for name, part in context.library.parts.items()
         ]

@@ -237,6 +237,9 @@ def test_the_json_keys_are_the_same_for_any_library() -> None:
         "notices",
         "store",
         "vectors",
+        "package",
+        "version",
+        "origin",
     ]
     assert empty_ish["store"] == {"path": STORE.path, "bytes": STORE.size}
 

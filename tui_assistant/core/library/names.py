@@ -1,7 +1,8 @@
 """Libraries by name: several libraries searched at once, and their passages told apart.
 
 A library's name is given (`NAME=DIR`) or taken from its folder's name as a slug
-(`Fastify Docs/` is `fastify-docs`); it matches `^[a-z0-9][a-z0-9-]*$`. With several
+(`Fastify Docs/` is `fastify-docs`); it matches `^[a-z0-9][a-z0-9-]*$`, or, for a library
+fetched from a package registry, `NAME@VERSION` (`flask@3.1.3`). With several
 libraries every passage id is `NAME:ID`; a plain id never holds `:`, so the two forms
 cannot be confused. Pure: names and strings only.
 """
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from tui_assistant.core.documents.passage import bare_slug
 
-LIBRARY_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+LIBRARY_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$|^[a-z0-9][a-z0-9._-]*@[A-Za-z0-9.+_-]+$")
 # Between a library's name and a passage id (`fastify:guides/hooks`).
 NAME_SEPARATOR = ":"
 

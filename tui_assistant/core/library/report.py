@@ -9,7 +9,8 @@ counts them, and gives the report as one JSON object or as readable lines (the
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Literal
 
 from tui_assistant.core.display_text import clean_display_text, one_line
@@ -133,6 +134,9 @@ class LibraryReport:
     notices: tuple[FileProblem, ...]
     store: StoreFacts
     vectors: VectorFacts
+    # A fetched library's `package`, `version` and `origin` (its archive); None each
+    # for a folder.
+    fetched: Mapping[str, str | None] = field(default_factory=dict)
 
     @property
     def passage_count(self) -> int:
@@ -183,6 +187,7 @@ class LibraryReport:
                     for kept in self.vectors.kept
                 ],
             },
+            **{key: self.fetched.get(key) for key in ("package", "version", "origin")},
         }
 
 
@@ -225,6 +230,14 @@ def format_report(report: LibraryReport) -> str:
     """The report as readable lines, safe for a terminal (file names escaped)."""
     lines = [
         f"library: {report.name} ({report.folder})",
+        *(
+            [
+                f"package: {report.fetched['package']} {report.fetched['version']}"
+                f" ({report.fetched['origin']})"
+            ]
+            if report.fetched.get("package")
+            else []
+        ),
         f"documents: {_by_kind(report.documents)}",
         f"passages: {_by_kind(report.passages)}",
     ]

@@ -39,6 +39,7 @@ from tui_assistant.core.retrieval.confidence import (
 )
 from tui_assistant.core.retrieval.fitted import RANKED_MODEL
 from tui_assistant.core.retrieval.index import KeyFunction
+from tui_assistant.core.retrieval.named import named_in, named_index
 from tui_assistant.core.retrieval.types import (
     NEAREST_SHOWN,
     NO_SHARED_WORD,
@@ -130,6 +131,10 @@ class Ranking:
         return len(unknown) / self.key_count if self.key_count else 0.0
 
 
+# How far ahead of the best word score a passage named by its API name is put.
+NAMED_LEAD = 1.0
+
+
 class RankedRetriever:
     """BM25F scores over the postings of the question's words; refuses unless confident."""
 
@@ -145,6 +150,11 @@ class RankedRetriever:
         self._body_norms = _length_norms(self.index.body_lengths, BODY_LENGTH_EFFECT)
         self._path, path_lengths = path_postings(library, self.key)
         self._path_norms = _length_norms(path_lengths, PATH_LENGTH_EFFECT)
+        self._named = named_index(
+            (number, library.info(number).title)
+            for number in range(len(library))
+            if library.info(number).source_path.endswith(".py")
+        )
 
     def retrieve(self, question: str, count: int = 1) -> Evidence | NoEvidence:
         return self.search(question, count, 0).found
@@ -216,6 +226,15 @@ class RankedRetriever:
                 matched.setdefault(number, []).append(key)
         if not scores:
             return None
+        # A passage the question names by its API name comes first (Python source only).
+        named = named_in(question, self._named) if self._named else []
+        if named:
+            top = max(scores.values())
+            # Named exactly, the object is what the question's words are about.
+            held = [key for key in weights if key in matched_anywhere]
+            for position, number in enumerate(named):
+                scores[number] = top * (1.0 + NAMED_LEAD * (len(named) - position))
+                matched[number] = held
         # Highest score first; equal scores in passage order, so results are repeatable.
         best, runner_up = _top_two(scores)
         best_score = scores[best]

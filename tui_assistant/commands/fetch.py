@@ -1,0 +1,173 @@
+"""`tui-assistant fetch`: packages' documentation from their registries, as libraries.
+
+`fetch SPEC...` or `fetch --from FILE` (a project's pinned dependencies). One line per
+SPEC on standard output (`--json`: one object per line); progress on standard error
+when it is a terminal. Exit status 0 when every SPEC is fetched or present (a release
+with no docs included), 1 when one failed, 2 for a usage error before any network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tui_assistant.core.display_text import clean_display_text, one_line
+from tui_assistant.errors import UsageError
+
+if TYPE_CHECKING:
+    from tui_assistant.registry.fetcher import FetchResult, Registries
+    from tui_assistant.registry.lockfiles import Dependencies
+    from tui_assistant.registry.specs import PackageSpec
+    from tui_assistant.settings import Settings
+
+# Packages fetched at once: the work is mostly waiting on the network.
+PARALLEL_FETCHES = 4
+
+
+def register(commands: argparse._SubParsersAction[Any]) -> None:
+    """Add `fetch` to the command line."""
+    command = commands.add_parser(
+        "fetch",
+        help="get packages' documentation from PyPI or npm as libraries",
+        description="Download each release's source archive from its registry, check its "
+        "digest, and keep its documentation folder, README, changelog and (Python) source "
+        "files in the data folder as the library NAME@VERSION. Nothing in it is run.",
+    )
+    command.add_argument(
+        "specs", nargs="*", metavar="SPEC", help="pypi:NAME[==VERSION] or npm:NAME[@VERSION]"
+    )
+    command.add_argument(
+        "--from",
+        dest="from_file",
+        type=Path,
+        metavar="FILE",
+        help="fetch the pinned dependencies of requirements*.txt, uv.lock, poetry.lock, "
+        "pyproject.toml, package-lock.json or package.json",
+    )
+    command.add_argument("--json", action="store_true", help="one JSON object per SPEC")
+    command.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tui_assistant.output import ProgressLine
+    from tui_assistant.registry.fetcher import Fetcher
+    from tui_assistant.settings import load_settings
+
+    specs = _specs(args)
+    settings = load_settings()
+    fetcher = Fetcher(settings.data_dir, registries(settings))
+    failed = False
+    pool = ThreadPoolExecutor(PARALLEL_FETCHES)
+    try:
+        with ProgressLine("fetching", "packages") as progress:
+            for done, result in enumerate(pool.map(fetcher.fetch, specs), start=1):
+                failed = failed or result.status == "failed"
+                _show(result, args.json)
+                if progress is not None:
+                    progress(done, len(specs))
+    except KeyboardInterrupt:
+        # Downloads stop at their next chunk; staging folders are removed on the way out.
+        fetcher.stopping.set()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        fetcher.close()
+    return 1 if failed else 0
+
+
+def registries(settings: Settings) -> Registries:
+    """The settings' registries, else the ones pip and npm are configured with."""
+    from tui_assistant.registry.fetcher import Registries
+    from tui_assistant.registry.npm import npm_registry
+    from tui_assistant.registry.pypi import pip_index_url
+
+    return Registries(
+        settings.pypi_index_url or pip_index_url(), settings.npm_registry or npm_registry()
+    )
+
+
+def _specs(args: argparse.Namespace) -> list[PackageSpec]:
+    from tui_assistant.registry.specs import parse_spec
+
+    if bool(args.specs) == (args.from_file is not None):
+        raise UsageError("give SPECs (pypi:NAME[==VERSION], npm:NAME[@VERSION]) or --from FILE")
+    if args.from_file is not None:
+        found = read_project_file(args.from_file)
+        for unpinned in found.unpinned:
+            print(
+                f"not pinned, not fetched: {clean_display_text(one_line(unpinned))}",
+                file=sys.stderr,
+            )
+        if not found.pinned:
+            raise UsageError(f"{args.from_file} pins no dependency to one version")
+        return list(found.pinned)
+    specs: list[PackageSpec] = []
+    for text in args.specs:
+        try:
+            specs.append(parse_spec(text))
+        except ValueError as error:
+            raise UsageError(f"SPEC {error}") from None
+    return list(dict.fromkeys(specs))
+
+
+def read_project_file(path: Path) -> Dependencies:
+    """The dependencies `path` pins; UsageError with one line when it cannot be read."""
+    from tui_assistant.registry.lockfiles import LockfileError, read_dependencies
+
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise UsageError(f"--from: {path} does not exist") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"--from: {path} is not UTF-8 text") from None
+    except OSError as error:
+        raise UsageError(f"--from: {path} cannot be read ({error.strerror or error})") from None
+    try:
+        return read_dependencies(path.name, text)
+    except LockfileError as error:
+        raise UsageError(f"--from: {error}") from None
+
+
+def _show(result: FetchResult, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(result.to_json(), ensure_ascii=True), flush=True)
+        return
+    what = result.library or result.spec
+    if result.status == "failed":
+        line = f"failed   {what}: {result.detail}"
+    else:
+        counts = f"{result.documents:,} documents, {result.passages:,} passages"
+        word = {"fetched": "fetched", "present": "present", "no_docs": "no docs"}[result.status]
+        line = f"{word:<8} {what}: {counts}" + (f" ({result.detail})" if result.detail else "")
+    print(clean_display_text(one_line(line)), flush=True)
+
+
+def project_libraries(path: Path, entries: list[str]) -> list[str]:
+    """`--library` `entries` and the fetched libraries of `path`'s pinned dependencies
+    (`mcp --library-from`); a dependency not fetched yet is a warning on stderr."""
+    from tui_assistant.registry.libraries import libraries_dir, read_metadata
+    from tui_assistant.settings import load_settings
+
+    found = read_project_file(path)
+    folder = libraries_dir(load_settings().data_dir)
+    names: list[str] = []
+    for spec in found.pinned:
+        name = f"{spec.library_base}@{spec.version}"
+        if read_metadata(folder / name) is None:
+            print(
+                f"warning: {spec} is not fetched (tui-assistant fetch --from {path})",
+                file=sys.stderr,
+            )
+        else:
+            names.append(name)
+    if not names:
+        raise UsageError(
+            f"--library-from: none of {path}'s pinned dependencies is fetched"
+            f" (tui-assistant fetch --from {path})"
+        )
+    return [*entries, *names]

@@ -1,0 +1,247 @@
+"""One package fetched into the data folder: look up, download, check, unpack, index.
+
+A release already fetched is `present` and costs no network when its version is
+named. Everything is unpacked into a staging folder inside the fetched libraries'
+folder and renamed into place only once complete, so an interrupted fetch (Ctrl-C, a
+failure) leaves no half library; the staging folder is removed on the way out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from tui_assistant.core.documents.passage import DOCUMENT_KINDS
+from tui_assistant.core.words import stem
+from tui_assistant.errors import LibraryError
+from tui_assistant.registry import npm, pypi
+from tui_assistant.registry.archive import Limits, unpack
+from tui_assistant.registry.libraries import (
+    STAGING_PREFIX,
+    FetchedMetadata,
+    libraries_dir,
+    read_metadata,
+    write_metadata,
+)
+from tui_assistant.registry.specs import PackageSpec, library_name_of
+from tui_assistant.registry.transport import FetchError, Progress, Registry, new_client
+
+Status = Literal["fetched", "present", "no_docs", "failed"]
+# A staging folder older than this was left by a process that is gone.
+STALE_STAGING_SECONDS = 3600.0
+
+
+@dataclass(frozen=True, slots=True)
+class FetchResult:
+    """What became of one SPEC (`fetch --json` prints it as one object)."""
+
+    spec: str
+    library: str | None
+    package: str
+    version: str | None
+    status: Status
+    documents: int
+    passages: int
+    detail: str | None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "spec": self.spec,
+            "library": self.library,
+            "package": self.package,
+            "version": self.version,
+            "status": self.status,
+            "documents": self.documents,
+            "passages": self.passages,
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Registries:
+    """Where each registry is asked (the settings', else the user's tools')."""
+
+    pypi: str
+    npm: str
+
+
+class Fetcher:
+    """Fetches packages into `data_dir` over one HTTP client."""
+
+    def __init__(
+        self, data_dir: Path, registries: Registries, limits: Limits | None = None
+    ) -> None:
+        self.data_dir = data_dir
+        self.registries = registries
+        self.limits = limits or Limits()
+        self.client = new_client()
+        self._registries: dict[str, Registry] = {}
+        # Set on Ctrl-C: every fetch in flight stops at its next downloaded chunk.
+        self.stopping = threading.Event()
+
+    def close(self) -> None:
+        self.client.close()
+
+    def fetch(self, spec: PackageSpec, progress: Progress | None = None) -> FetchResult:
+        """Fetch `spec`; a failure is a `failed` result with its one line, never raised
+        (a Ctrl-C is: it stops the command)."""
+        try:
+            return self._fetch(spec, progress)
+        except FetchError as error:
+            return FetchResult(str(spec), None, spec.name, spec.version, "failed", 0, 0, str(error))
+
+    def _registry(self, spec: PackageSpec) -> Registry:
+        found = self._registries.get(spec.registry)
+        if found is None:
+            if spec.registry == "pypi":
+                found = Registry(self.client, self.registries.pypi, "the PyPI index")
+            else:
+                found = Registry(self.client, self.registries.npm, "the npm registry")
+            self._registries[spec.registry] = found
+        return found
+
+    def _fetch(self, spec: PackageSpec, progress: Progress | None) -> FetchResult:
+        registry = self._registry(spec)
+        if spec.version is not None:
+            here = self._present(spec, spec.version)
+            if here is not None:
+                return here
+        finder = pypi.find_release if spec.registry == "pypi" else npm.find_release
+        release = finder(registry, spec.name, spec.version)
+        here = self._present(spec, release.version)
+        if here is not None:
+            return here
+        name = library_name_of(spec.registry, release.name, release.version)
+        folder = libraries_dir(self.data_dir) / name
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        _remove_stale_staging(folder.parent)
+        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder.parent))
+        try:
+            downloaded = registry.download(release.url, staging / "archive", self._told(progress))
+            _check_digest(release, downloaded.sha256, downloaded.sha512, downloaded.sha1)
+            kept = staging / "library"
+            kept.mkdir()
+            unpacked = unpack(
+                downloaded.path, release.filename, kept, spec.registry == "pypi", self.limits
+            )
+            if not unpacked.files:
+                return FetchResult(
+                    str(spec),
+                    None,
+                    release.name,
+                    release.version,
+                    "no_docs",
+                    0,
+                    0,
+                    "the release has no documentation, README or source to keep",
+                )
+            write_metadata(
+                kept,
+                FetchedMetadata(
+                    package=release.name,
+                    version=release.version,
+                    registry=spec.registry,
+                    index_url=registry.base_url,
+                    archive_url=release.url,
+                    sha256=downloaded.sha256,
+                    fetched_at=_now(),
+                    documentation=unpacked.documentation,
+                ),
+            )
+            if self.stopping.is_set():
+                raise FetchError("interrupted")
+            kept.rename(folder)
+        except OSError as error:
+            raise FetchError(f"cannot write {folder} ({error.strerror or error})") from None
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+        documents, passages = count_passages(folder, self.data_dir, name)
+        detail = None
+        status: Status = "fetched"
+        if not unpacked.documentation:
+            status = "no_docs"
+            detail = "no documentation folder: the README and changelog" + (
+                " and the API reference from the source" if spec.registry == "pypi" else ""
+            )
+        return FetchResult(
+            str(spec), name, release.name, release.version, status, documents, passages, detail
+        )
+
+    def _told(self, progress: Progress | None) -> Progress:
+        def told(done: int, total: int | None) -> None:
+            if self.stopping.is_set():
+                raise FetchError("interrupted")
+            if progress is not None:
+                progress(done, total)
+
+        return told
+
+    def _present(self, spec: PackageSpec, version: str) -> FetchResult | None:
+        name = library_name_of(spec.registry, spec.name, version)
+        folder = libraries_dir(self.data_dir) / name
+        metadata = read_metadata(folder)
+        if metadata is None:
+            return None
+        if metadata.registry != spec.registry:
+            raise FetchError(f"the library {name} holds {metadata.registry}:{metadata.package}")
+        documents, passages = count_passages(folder, self.data_dir, name)
+        return FetchResult(
+            str(spec),
+            name,
+            metadata.package,
+            metadata.version,
+            "present",
+            documents,
+            passages,
+            None,
+        )
+
+
+def count_passages(folder: Path, data_dir: Path, name: str) -> tuple[int, int]:
+    """Index a fetched library in its store now (so its first use is quick) and count
+    its documents and passages."""
+    from tui_assistant.store.index_store import open_library
+
+    try:
+        library = open_library(folder, data_dir, stem, kinds=DOCUMENT_KINDS, name=name)
+    except LibraryError:
+        return 0, 0
+    try:
+        return len(library.documents), len(library)
+    finally:
+        library.close()
+
+
+def _check_digest(release: pypi.Release, sha256: str, sha512: str, sha1: str) -> None:
+    """The archive's digest against the registry's metadata, before anything is unpacked."""
+    if release.sha256 is not None:
+        expected, got, algorithm = release.sha256.lower(), sha256, "sha256"
+    elif release.sha512_integrity is not None:
+        expected, got, algorithm = release.sha512_integrity, sha512, "sha512"
+    elif release.sha1 is not None:
+        expected, got, algorithm = release.sha1.lower(), sha1, "sha1"
+    else:
+        raise FetchError(f"the registry gives no digest for {release.filename}: not unpacked")
+    if expected != got:
+        raise FetchError(
+            f"{release.filename}'s {algorithm} does not match the registry's: not unpacked"
+        )
+
+
+def _remove_stale_staging(parent: Path) -> None:
+    for entry in parent.glob(f"{STAGING_PREFIX}*"):
+        with contextlib.suppress(OSError):
+            if time.time() - entry.stat().st_mtime > STALE_STAGING_SECONDS:
+                shutil.rmtree(entry, ignore_errors=True)
+
+
+def _now() -> str:
+    from tui_assistant.store.history import now
+
+    return now()

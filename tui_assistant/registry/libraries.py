@@ -1,0 +1,179 @@
+"""Where fetched libraries live, what they are, and which one a name means.
+
+A fetched library is a folder `fetched/NAME@VERSION/` in the data folder, holding
+the documents kept from the release's archive and `.fetched.json` (its name starts
+with `.`, so the library never reads it as a document): the package, its version, the
+registry, the archive's URL and sha256, and when it was fetched. It is read offline
+ever after. `--library NAME@VERSION` names one; `--library NAME` the newest fetched
+version, by version order (release numbers as numbers, a pre-release before its
+release).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from tui_assistant.core.documents.passage import DOCUMENT_KINDS
+from tui_assistant.core.library.names import LibrarySpec, check_distinct, library_name
+from tui_assistant.registry.specs import VERSION_TEXT
+
+LIBRARIES_FOLDER = "fetched"
+METADATA_FILE = ".fetched.json"
+# A half-made library is unpacked here first, then renamed into place.
+STAGING_PREFIX = ".staging-"
+# `flask@3.1.3`; `flask` alone asks for the newest fetched version.
+FETCHED_NAME = re.compile(r"^[a-z0-9][a-z0-9._-]*@[A-Za-z0-9.+_-]+$")
+_BARE_NAME = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+_RELEASE = re.compile(r"^v?(\d+(?:\.\d+)*)(.*)$")
+
+
+@dataclass(frozen=True, slots=True)
+class FetchedMetadata:
+    """What `.fetched.json` says of a fetched library."""
+
+    package: str
+    version: str
+    registry: str
+    index_url: str
+    archive_url: str
+    sha256: str
+    fetched_at: str
+    documentation: bool
+
+    @property
+    def library(self) -> str:
+        from tui_assistant.registry.specs import library_name_of
+
+        return library_name_of(self.registry, self.package, self.version)  # type: ignore[arg-type]
+
+
+def libraries_dir(data_dir: Path) -> Path:
+    return data_dir / LIBRARIES_FOLDER
+
+
+def library_dir(data_dir: Path, name: str) -> Path:
+    """The folder of the fetched library `NAME@VERSION`."""
+    if not FETCHED_NAME.match(name):
+        raise ValueError(f"{name!r} is not a fetched library's name (NAME@VERSION)")
+    return libraries_dir(data_dir) / name
+
+
+def write_metadata(folder: Path, metadata: FetchedMetadata) -> None:
+    text = json.dumps(asdict(metadata), indent=2, sort_keys=True)
+    (folder / METADATA_FILE).write_text(text + "\n", encoding="utf-8")
+
+
+def read_metadata(folder: Path) -> FetchedMetadata | None:
+    """The metadata of a fetched library's folder; None for any other folder (or a
+    metadata file that is not ours)."""
+    try:
+        data = json.loads((folder / METADATA_FILE).read_text(encoding="utf-8"))
+        return FetchedMetadata(**{key: data[key] for key in FetchedMetadata.__dataclass_fields__})
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def fetched_facts(folder: Path) -> dict[str, str | None]:
+    """`package`, `version` and `origin` (the archive's URL) of a fetched library's
+    folder, each None for any other folder (`status`, `library`)."""
+    metadata = read_metadata(folder)
+    if metadata is None:
+        return {"package": None, "version": None, "origin": None}
+    return {
+        "package": metadata.package,
+        "version": metadata.version,
+        "origin": metadata.archive_url,
+    }
+
+
+def document_kinds_of(folder: Path, configured: tuple[str, ...]) -> tuple[str, ...]:
+    """The kinds of documents a library folder is read with: a fetched library's are
+    every kind the app reads (its Python source is its API reference), any other
+    folder's what `TUI_ASSISTANT_DOCUMENT_TYPES` says."""
+    if (folder / METADATA_FILE).is_file():
+        return DOCUMENT_KINDS
+    return configured
+
+
+def version_key(version: str) -> tuple[tuple[int, ...], int, str]:
+    """An order of versions across PEP 440 and semver: the release numbers as numbers
+    (trailing zeros ignored), then a pre-release (`rc1`, `-beta.2`, `.dev0`) before the
+    release and a post-release after it, then the rest as text."""
+    match = _RELEASE.match(version)
+    if match is None:
+        return ((), 0, version)
+    numbers = [int(part) for part in match.group(1).split(".")]
+    while len(numbers) > 1 and numbers[-1] == 0:
+        numbers.pop()
+    rest = match.group(2).lower()
+    if not rest or rest.startswith("+"):
+        rank = 2
+    elif re.match(r"^[._-]?(post|rev|r)[._-]?\d*$", rest):
+        rank = 3
+    else:
+        rank = 1
+    return (tuple(numbers), rank, rest)
+
+
+def fetched_names(data_dir: Path) -> Iterator[str]:
+    """The names of the libraries fetched into the data folder."""
+    try:
+        entries = list(libraries_dir(data_dir).iterdir())
+    except OSError:
+        return
+    for entry in sorted(entries):
+        if FETCHED_NAME.match(entry.name) and (entry / METADATA_FILE).is_file():
+            yield entry.name
+
+
+def newest(names: Iterable[str], base: str) -> str | None:
+    """The newest `base@VERSION` among `names`."""
+    versions = [name.partition("@")[2] for name in names if name.partition("@")[0] == base]
+    if not versions:
+        return None
+    return f"{base}@{max(versions, key=version_key)}"
+
+
+def resolve_fetched(entry: str, data_dir: Path) -> Path | None:
+    """The folder of the fetched library `entry` names (`flask@3.1.3`, or `flask`: the
+    newest fetched version); None when `entry` names none."""
+    if FETCHED_NAME.match(entry):
+        version = entry.partition("@")[2]
+        if VERSION_TEXT.match(version) and (libraries_dir(data_dir) / entry).is_dir():
+            return libraries_dir(data_dir) / entry
+        return None
+    if _BARE_NAME.match(entry):
+        found = newest(fetched_names(data_dir), entry)
+        return libraries_dir(data_dir) / found if found else None
+    return None
+
+
+def with_fetched(specs: tuple[LibrarySpec, ...], data_dir: Path) -> tuple[LibrarySpec, ...]:
+    """`specs` with each entry that names a fetched library (`flask@3.1.3`, `flask`)
+    rather than a folder of the working directory read from the data folder, named
+    after the library unless a name was given (`docs=flask`). Raises ValueError when two
+    entries end up with one name."""
+    resolved: list[LibrarySpec] = []
+    for spec in specs:
+        entry = str(spec.folder)
+        folder = None if spec.folder.is_dir() else resolve_fetched(entry, data_dir)
+        if folder is None:
+            resolved.append(spec)
+            continue
+        named = spec.name != library_name(spec.folder.name)
+        resolved.append(LibrarySpec(spec.name if named else folder.name, folder))
+    check_distinct(resolved)
+    return tuple(resolved)
+
+
+def choose_library(name: str | None, names: Iterable[str]) -> str | None:
+    """The library a question narrowed to `name` searches: `name` itself, or for a
+    package's bare name (`flask`) its newest version among `names`."""
+    known = list(names)
+    if name is None or name in known:
+        return name
+    return newest(known, name) or name
