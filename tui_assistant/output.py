@@ -85,7 +85,13 @@ def print_readable(outcome: Outcome) -> None:
     lines: list[str] = [f"? {question_line(outcome.question)}"]
     evidence = outcome.evidence
     if outcome.answered and evidence is not None:
-        lines.append(f"answered from {evidence.passage.title} [{evidence.passage.id}]")
+        cited = f"{evidence.passage.title} [{evidence.passage.id}]"
+        if outcome.chosen_by == "model":
+            # The library was not sure: say whose choice the passage is.
+            words = outcome.answered_words()
+            lines.append(f"{words} (the library was not sure); it cites {cited}")
+        else:
+            lines.append(f"answered from {cited}")
         lines.append("")
         lines.append(collapse_blank_lines(outcome.answer or ""))
         lines.append("")
@@ -93,6 +99,8 @@ def print_readable(outcome: Outcome) -> None:
         other = [passage for passage in outcome.passages if passage.id != evidence.passage.id]
         # The other passages were sent with the question, or are retrieval's runners-up.
         also = "also sent" if outcome.from_model else "runner-up"
+        if outcome.chosen_by == "model":
+            also = "other possible passage"
         lines.extend(f"{also}: {passage.location} [{passage.id}]" for passage in other)
         for quote in outcome.quotes:
             where = f"{quote.passage_id}, lines {line_range(quote.line, quote.end_line)}"
@@ -102,6 +110,8 @@ def print_readable(outcome: Outcome) -> None:
             lines.extend(f"  ! {sentence}" for sentence in outcome.support.unsupported_sentences)
     elif outcome.reason is Reason.AMBIGUOUS and outcome.nearest:
         lines.append(outcome.describe())
+        if outcome.model_detail:
+            lines.append(f"the model's answer was refused: {outcome.model_detail}")
         lines.extend(possible_passages(outcome.nearest, normalise_distinct(outcome.question)))
     else:
         lines.append(outcome.describe())

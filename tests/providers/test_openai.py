@@ -246,6 +246,22 @@ async def test_the_key_appears_in_no_outcome_detail_or_repr(library: Library) ->
     )
     assert API_KEY not in shown
     assert outcome.reason is Reason.PROVIDER_ERROR
+    assert OutcomeRecord.of(outcome).detail == "HTTP 401: the server refused the API key"
+
+
+@respx.mock
+async def test_a_quote_of_the_key_is_named_in_the_refusal_without_the_key(
+    library: Library,
+) -> None:
+    answer = f'Your key is "Bearer {API_KEY} ok" [source:pasta-water]'
+    respx.post(f"{BASE_URL}/chat/completions").respond(json=completion(answer))
+
+    outcome = await ask(make_service(library))
+
+    record = OutcomeRecord.of(outcome).to_json()
+    assert record["reason"] == "unverified"
+    assert record["detail"] == 'quote not in the passage: "Bearer [API key] ok"'
+    assert API_KEY not in json.dumps(record) and API_KEY not in outcome.describe()
 
 
 @respx.mock

@@ -13,7 +13,8 @@ What it guarantees, whatever the server does:
   `client.stream(...)` block closes the connection at once;
 - redirects are not followed, and the body is streamed in with a size cap, so a huge
   response is refused without being held in memory;
-- failure details are plain words ("HTTP 500"), never provider text, never the key.
+- failure details are plain words ("HTTP 500"), never provider text, never the key;
+  an answer that holds the key has it replaced before anything reads it.
 
 It asks for a structured answer (`response_format` with a JSON schema) and decodes one
 here into its text and its (passage id, quote) pairs; a server without structured
@@ -40,6 +41,8 @@ from tui_assistant.providers.prompt import build_messages, response_format
 from tui_assistant.store.ledger import CallLedger
 
 MAX_RESPONSE_BYTES: Final = 1024 * 1024
+# What stands in an answer where the server wrote the API key.
+REDACTED_KEY: Final = "[API key]"
 # Statuses after which a structured request is tried once more as plain text (and a 500
 # whose body names `response_format`: llama-cpp-python's server answers that way).
 REJECTED_REQUEST_STATUSES: Final = frozenset({400, 422})
@@ -190,7 +193,9 @@ class OpenAIProvider:
                 # This server does not take that form: the next one, else plain text.
                 self._formats.pop(0)
                 self.structured = bool(self._formats)
-        content = parse_answer(raw)
+        # A server can put the key it was sent in its answer; from here on (the answer,
+        # a quote named in a refusal's reason) it is never the key.
+        content = parse_answer(raw).replace(key, REDACTED_KEY)
         return structured_answer(content) if structured else ModelAnswer(content)
 
     async def aclose(self) -> None:

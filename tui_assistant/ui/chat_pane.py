@@ -44,6 +44,7 @@ class TurnView(Vertical):
         color: $text-error;
         text-style: bold;
     }
+    TurnView .chosen { padding-left: 2; color: $text-warning; }
     TurnView .unsure {
         padding-left: 1;
         border-left: thick $warning;
@@ -82,7 +83,12 @@ class TurnView(Vertical):
     def _outcome_widgets(turn: Turn) -> list[Widget]:
         record = turn.record
         if record.answered:
-            widgets: list[Widget] = [
+            widgets: list[Widget] = []
+            if record.chosen_by == "model":
+                # The library was not sure: the passage is the model's choice, said first.
+                chosen = f"{one_line(turn.status)} (the library was not sure)"
+                widgets.append(Static(literal(chosen), classes="chosen"))
+            widgets += [
                 MarkdownView(
                     record.answer or "", flagged=record.unsupported_sentences, classes="answer"
                 ),
