@@ -40,6 +40,7 @@ from tui_assistant.providers.openai import (
     OpenAIProvider,
     chat_completions_url,
     new_http_client,
+    without_key,
 )
 from tui_assistant.store.ledger import CallLedger
 
@@ -390,3 +391,13 @@ def test_the_fake_server_stops_cleanly_while_a_request_hangs() -> None:
         assert client.recv(100) == b""  # the server closed the hanging connection
     assert server.requests[0].json() == {"messages": []}
     assert not [thread for thread in threading.enumerate() if thread.name == "fake-openai-server"]
+
+
+def test_the_key_is_replaced_in_an_answer_but_a_placeholder_key_changes_no_word() -> None:
+    assert without_key(f"key {API_KEY}, again {API_KEY}.", API_KEY) == (
+        "key [API key], again [API key]."
+    )
+    # `ollama`, `local`, `k`: values for servers that ignore the key, not secrets.
+    assert without_key("Run ollama locally, keep it local.", "ollama") == (
+        "Run ollama locally, keep it local."
+    )

@@ -52,6 +52,12 @@ _REASON_WORDS: dict[Reason, str] = {
 ChosenBy = Literal["library", "model"]
 
 
+def model_choice_words(count: int) -> str:
+    """An answer the model chose among `count` passages the library was not sure of:
+    `answered by the model from 3 possible passages`."""
+    return f"answered by the model from {count} possible passage{'s' * (count != 1)}"
+
+
 def describe_reason(reason: Reason) -> str:
     """The reason in plain words, for status bars and readable output."""
     return _REASON_WORDS[reason]
@@ -123,10 +129,7 @@ class Outcome:
     def answered_words(self) -> str:
         """`answered`, or when the library was not sure, whose choice the passage is:
         `answered by the model from 3 possible passages`."""
-        if self.chosen_by != "model":
-            return "answered"
-        count = len(self.passages)
-        return f"answered by the model from {count} possible passage{'s' * (count != 1)}"
+        return model_choice_words(len(self.passages)) if self.chosen_by == "model" else "answered"
 
     def describe(self) -> str:
         """What happened, on one line: `answered`, `not sure: 3 possible passages, best

@@ -43,6 +43,9 @@ from tui_assistant.store.ledger import CallLedger
 MAX_RESPONSE_BYTES: Final = 1024 * 1024
 # What stands in an answer where the server wrote the API key.
 REDACTED_KEY: Final = "[API key]"
+# Shorter values are placeholders for servers that ignore the key (`ollama`, `local`):
+# replacing them would change ordinary words of an answer, and they keep nothing secret.
+MIN_REDACTED_KEY_CHARS: Final = 12
 # Statuses after which a structured request is tried once more as plain text (and a 500
 # whose body names `response_format`: llama-cpp-python's server answers that way).
 REJECTED_REQUEST_STATUSES: Final = frozenset({400, 422})
@@ -78,6 +81,15 @@ def parse_answer(body: bytes) -> str:
     if not isinstance(content, str):
         raise _provider_error("the response has no answer text")
     return content
+
+
+def without_key(content: str, key: str) -> str:
+    """Pure: `content` with every copy of the API key replaced: a server can put the key
+    it was sent in its answer, and from here on (the answer, a quote named in a
+    refusal's reason) it is never the key."""
+    if len(key) < MIN_REDACTED_KEY_CHARS:
+        return content
+    return content.replace(key, REDACTED_KEY)
 
 
 def structured_answer(content: str) -> ModelAnswer:
@@ -193,9 +205,7 @@ class OpenAIProvider:
                 # This server does not take that form: the next one, else plain text.
                 self._formats.pop(0)
                 self.structured = bool(self._formats)
-        # A server can put the key it was sent in its answer; from here on (the answer,
-        # a quote named in a refusal's reason) it is never the key.
-        content = parse_answer(raw).replace(key, REDACTED_KEY)
+        content = without_key(parse_answer(raw), key)
         return structured_answer(content) if structured else ModelAnswer(content)
 
     async def aclose(self) -> None:
