@@ -326,6 +326,8 @@ def test_history_written_by_earlier_versions_still_loads(tmp_path: Path) -> None
     # Read back, each is written again as it was read, its passages of no library name.
     earlier = json.loads(EARLIER_RECORDS[1])["outcome"]
     earlier["nearest"] = [{**near, "library": ""} for near in earlier["nearest"]]
+    # Fields added since read as null: nobody chose, no model answer was refused.
+    earlier |= {"chosen_by": None, "detail": None}
     assert earlier == second.record.to_json()
 
 

@@ -13,11 +13,12 @@ from pydantic import SecretStr
 
 from tests.helpers import FixedRetriever
 from tests.helpers.cloud_pages import UNSURE_QUESTIONS, write_cloud_pages
-from tests.helpers.fake_openai_server import CitePassage, FakeOpenAIServer
+from tests.helpers.fake_openai_server import CitePassage, FakeOpenAIServer, Hang
 from tests.helpers.tui import (
     ask,
     chat_text,
     concluded,
+    evidence_text,
     make_app,
     make_context,
     running,
@@ -164,5 +165,30 @@ async def test_a_models_pick_among_unsure_passages_is_never_shown_as_a_sure_answ
                 assert f"{said} (the library was not sure)" in chat_text(app)
                 assert chat_width(app) >= MIN_CHAT_WIDTH
             assert model_server.request_count == len(UNSURE_QUESTIONS)
+    finally:
+        await provider.aclose()
+
+
+async def test_while_the_model_thinks_no_unsure_candidate_is_shown_as_chosen(
+    tmp_path: Path, model_server: FakeOpenAIServer
+) -> None:
+    model_server.behaviour = Hang()
+    provider = OpenAIProvider(
+        client=new_http_client(5.0),
+        base_url=model_server.base_url,
+        model="fake-model",
+        api_key=SecretStr("test-key"),
+    )
+    folder = write_cloud_pages(tmp_path / "cloud")
+    app = make_app(make_context(folder, tmp_path / "data", provider, retrieval="ranked"))
+    try:
+        async with running(app, SMALL) as pilot:
+            await ask(pilot, UNSURE_QUESTIONS[0])
+            await wait_until(pilot, lambda: model_server.request_count == 1)
+            assert status(app).startswith("asking")
+            assert "1/3 · candidate" in evidence_text(app)
+            assert "chosen" not in evidence_text(app)
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: status(app) == "cancelled")
     finally:
         await provider.aclose()

@@ -242,7 +242,9 @@ class EvidencePanel(Vertical):
 
     def show_evidence(self, evidence: Evidence, question: str | None = None) -> None:
         """The passages retrieval chose for a question, before its outcome is known."""
-        roles = ("chosen", *("candidate" for _ in evidence.passages[1:]))
+        # An unsure question's candidates: none is chosen until the model's answer is in.
+        first = "candidate" if evidence.model_picks else "chosen"
+        roles = (first, *("candidate" for _ in evidence.passages[1:]))
         self._show_list(evidence.passages, roles, evidence, question, (), "answer evidence")
 
     def show_passage(self, passage: Passage) -> None:
