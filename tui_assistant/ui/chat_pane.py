@@ -185,7 +185,10 @@ class ChatPane(VerticalScroll):
         self.anchor()
 
     def add_notice(self, text: str, *, warning: bool = True) -> None:
+        """A line about what just happened (a warning, where an export went): the pane
+        follows the bottom again, so it is in view even under a long answer."""
         self.mount(Static(literal(text), classes="notice" if warning else "info"))
+        self.anchor()
 
     def open_at_match(self, turn: TurnView, answer: MarkdownView) -> None:
         """A turn taller than the pane opens at its answer's sentence that best matches

@@ -16,6 +16,7 @@ from tui_assistant.core.checks.answer import (
 )
 from tui_assistant.core.checks.citations import NOT_GIVEN
 from tui_assistant.core.checks.quotes import EMPTY_QUOTE, TOO_LONG, TOO_MANY
+from tui_assistant.core.documents.passage import Passage
 
 # Words of CONFIG, long enough to be a quote.
 PER = "per project, per user"
@@ -192,6 +193,24 @@ def test_a_quote_of_a_passage_not_sent_is_refused_even_if_it_stands_there() -> N
 def test_an_answer_with_a_word_of_its_own_or_a_quote_has_text(text: str) -> None:
     assert has_own_text(text)
     assert check_plain_answer(text, SENT, with_support=False).problem != NO_TEXT
+
+
+def test_a_one_word_quote_of_a_long_specific_string_is_checked_as_usual() -> None:
+    line = Passage(
+        id="npm/line",
+        title="Line",
+        text="Add this line:\n\n    @myco:registry=https://npm.example.com/\n",
+        source_path="docs/npm/line.md",
+    )
+
+    check = check_plain_answer(
+        'Add "@myco:registry=https://npm.example.com/" [source:npm/line]', [line]
+    )
+
+    assert check.accepted, check.problem
+    assert check_plain_answer('Add "@myco:registry" [source:npm/line]', [line]).problem == (
+        'a quote of fewer than 3 words: "@myco:registry"'
+    )
 
 
 def test_a_problem_quoting_the_model_is_one_short_clean_line() -> None:

@@ -15,7 +15,8 @@ A structured answer's (id, quote) pairs are checked as they are (`answers`); onl
 plain text is read by these rules.
 
 A quote must say something: an empty or whitespace-only quote, and one of fewer than
-`MIN_QUOTE_WORDS` words, refuses the answer (each with its reason).
+`MIN_QUOTE_WORDS` words (unless it is one long specific string), refuses the answer
+(each with its reason).
 
 A quote that checks out is reported with the file lines it spans, and with the
 passage's own words, so no text of the model's reaches the outcome as a quote. The
@@ -39,8 +40,11 @@ MAX_QUOTE_CHARS = 1000
 # One or two words ("the server", "10 grams") stand in almost any passage on the topic,
 # so finding them proves next to nothing while the answer looks checked; three words is
 # the shortest span that is usually a phrase of that passage alone. The sentences a
-# structured answer may quote (`providers.prompt`) have at least as many.
+# structured answer may quote (`providers.prompt`) have at least as many. A shorter
+# quote of this many characters is one specific string (a setting line, a URL, a long
+# name: "@acme:registry=https://npm.acme.test/"), as particular as a phrase.
 MIN_QUOTE_WORDS = 3
+SPECIFIC_QUOTE_CHARS = 20
 # How much of a failed quote its reason shows.
 SHOWN_QUOTE_CHARS = 60
 
@@ -127,8 +131,10 @@ def check_quotes(
 
 
 def too_short(quote: str) -> bool:
-    """Whether `quote` has fewer than `MIN_QUOTE_WORDS` words (as every check reads it)."""
-    return len(flat(quote.strip(EDGE_PUNCTUATION)).split()) < MIN_QUOTE_WORDS
+    """Whether `quote` (as every check reads it) has fewer than `MIN_QUOTE_WORDS` words
+    and fewer than `SPECIFIC_QUOTE_CHARS` characters."""
+    words = flat(quote.strip(EDGE_PUNCTUATION))
+    return len(words.split()) < MIN_QUOTE_WORDS and len(words) < SPECIFIC_QUOTE_CHARS
 
 
 def shown_quote(quote: str) -> str:
