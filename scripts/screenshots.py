@@ -61,9 +61,8 @@ class ScriptedProvider:
 
     async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
         passage = passages[0]
-        return ModelAnswer(
-            SCRIPTED_ANSWERS.get(passage.id, f"The steps are set out in this part. [source:{passage.id}]")
-        )
+        default = f"The steps are set out in this part. [source:{passage.id}]"
+        return ModelAnswer(SCRIPTED_ANSWERS.get(passage.id, default))
 
 
 class WaitingProvider:
