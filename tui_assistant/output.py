@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
+from tui_assistant.core.checks.quotes import without_quote
 from tui_assistant.core.display_text import (
     clean_display_text,
     collapse_blank_lines,
@@ -111,7 +112,8 @@ def print_readable(outcome: Outcome) -> None:
     elif outcome.reason is Reason.AMBIGUOUS and outcome.nearest:
         lines.append(outcome.describe())
         if outcome.model_detail:
-            lines.append(f"the model's answer was refused: {outcome.model_detail}")
+            why = without_quote(outcome.model_detail)  # no unchecked model text here
+            lines.append(f"the model's answer was refused: {why}")
         lines.extend(possible_passages(outcome.nearest, normalise_distinct(outcome.question)))
     else:
         lines.append(outcome.describe())

@@ -276,7 +276,9 @@ def test_hostile_answers_over_several_passages_are_refused_with_a_reason(
 
     assert outcome.kind is OutcomeKind.REFUSED
     assert outcome.reason is Reason.UNVERIFIED
-    assert outcome.detail == problem
+    assert OutcomeRecord.of(outcome).detail == problem
+    # The screen's words name no quote of the model's.
+    assert outcome.detail == problem.partition(': "')[0]
     assert outcome.passages == (HOSTILE, CONFIG)
     assert OutcomeRecord.of(outcome).to_json()["quotes"] == [] and outcome.answer is None
 

@@ -83,12 +83,12 @@ REFUSALS: dict[str, Refusal] = {
     "blank": unverified("  \n\t ", "blank answer"),
     "citation-only": unverified("From the docs: [source:pasta-water]", "no text beyond citations"),
     "empty-quote": unverified('Salt it: "" [source:pasta-water]', "an empty quote"),
+    # The screen names no unchecked model text: `ask --json`'s detail adds the quote.
     "short-quote": unverified(
-        'Use "10 grams" [source:pasta-water]', 'a quote of fewer than 3 words: "10 grams"'
+        'Use "10 grams" [source:pasta-water]', "a quote of fewer than 3 words"
     ),
     "quote-not-in-passage": unverified(
-        'Use "a cup of salt per pot" [source:pasta-water]',
-        'quote not in the passage: "a cup of salt per pot"',
+        'Use "a cup of salt per pot" [source:pasta-water]', "quote not in the passage"
     ),
     "over-16000-characters": unverified(LONG_ANSWER, "answer longer than 16,000 characters"),
     "null-content": provider_error(NULL_CONTENT, "the response has no answer text"),

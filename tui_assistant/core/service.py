@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from tui_assistant.core.checks.answer import ModelAnswer, check_model_answer
+from tui_assistant.core.checks.quotes import without_quote
 from tui_assistant.core.checks.support import SupportMode
 from tui_assistant.core.conversation import Conversation, is_repeat_request
 from tui_assistant.core.display_text import one_line, shortened
@@ -189,8 +190,10 @@ class AnswerService:
         sent = evidence.close
         check = check_model_answer(answer, sent, with_support=self.support_mode != "off")
         if not check.accepted:
-            outcome = refused(question, Reason.UNVERIFIED, evidence, check.problem, sent)
-            return replace(outcome, model_detail=_one_plain_line(check.problem or ""))
+            problem = check.problem or ""
+            # The screen says the problem in the app's words; the record names the quote.
+            outcome = refused(question, Reason.UNVERIFIED, evidence, without_quote(problem), sent)
+            return replace(outcome, model_detail=_one_plain_line(problem))
         support = check.support
         if support is not None and self.support_mode == "strict" and not support.supported:
             count = len(support.unsupported_sentences)

@@ -147,6 +147,14 @@ def not_in_passage(quote: str) -> str:
     return f"{NOT_IN_PASSAGE}: {shown_quote(quote)}"
 
 
+def without_quote(problem: str) -> str:
+    """A problem in the app's words alone, without the model's quote it may name
+    (`quote not in the passage`): what a screen shows, where no unchecked model text
+    goes; `ask --json` keeps the quote."""
+    head, marker, _ = problem.partition(': "')
+    return head if marker and problem.endswith('"') else problem
+
+
 def short_quote(quote: str) -> str:
     """`a quote of fewer than 3 words: "…"`."""
     return f"{SHORT_QUOTE}: {shown_quote(quote)}"
