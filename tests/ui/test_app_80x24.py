@@ -5,7 +5,7 @@ the question, and a model's pick among unsure passages never shown as a sure ans
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -132,14 +132,14 @@ async def test_a_long_answer_opens_at_the_sentence_that_matches_not_its_end(
 
 @pytest.fixture
 def model_server() -> Iterator[FakeOpenAIServer]:
+    """A model that cites the first passage it is sent, and passes every check."""
     with FakeOpenAIServer(CitePassage("Set it in the function's settings.")) as server:
         yield server
 
 
-async def test_a_models_pick_among_unsure_passages_is_never_shown_as_a_sure_answer(
-    tmp_path: Path, model_server: FakeOpenAIServer
-) -> None:
-    # A model that cites the first passage it is sent, and passes every check.
+@pytest.fixture
+async def model_app(tmp_path: Path, model_server: FakeOpenAIServer) -> AsyncIterator[AssistantApp]:
+    """The app in model mode over the cloud pages, with real retrieval (`ranked`)."""
     provider = OpenAIProvider(
         client=new_http_client(5.0),
         base_url=model_server.base_url,
@@ -147,48 +147,40 @@ async def test_a_models_pick_among_unsure_passages_is_never_shown_as_a_sure_answ
         api_key=SecretStr("test-key"),
     )
     folder = write_cloud_pages(tmp_path / "cloud")
-    app = make_app(make_context(folder, tmp_path / "data", provider, retrieval="ranked"))
-    try:
-        async with running(app, SMALL) as pilot:
-            for number, question in enumerate(UNSURE_QUESTIONS, start=1):
-                await ask(pilot, question)
-                await wait_until(
-                    pilot, lambda number=number: len(app.main.transcript.turns) == number
-                )
-                await wait_until(pilot, lambda: concluded(app))
-                said = "answered by the model from 3 possible passages"
-                assert status(app) == said
-                assert status_line(app).startswith(said)
-                # Not in the colour of a sure answer.
-                assert app.main.status_bar.has_class("-chosen")
-                assert not app.main.status_bar.has_class("-answered")
-                assert f"{said} (the library was not sure)" in chat_text(app)
-                assert chat_width(app) >= MIN_CHAT_WIDTH
-            assert model_server.request_count == len(UNSURE_QUESTIONS)
-    finally:
-        await provider.aclose()
+    yield make_app(make_context(folder, tmp_path / "data", provider, retrieval="ranked"))
+    await provider.aclose()
+
+
+async def test_a_models_pick_among_unsure_passages_is_never_shown_as_a_sure_answer(
+    model_app: AssistantApp, model_server: FakeOpenAIServer
+) -> None:
+    app = model_app
+    async with running(app, SMALL) as pilot:
+        for number, question in enumerate(UNSURE_QUESTIONS, start=1):
+            await ask(pilot, question)
+            await wait_until(pilot, lambda number=number: len(app.main.transcript.turns) == number)
+            await wait_until(pilot, lambda: concluded(app))
+            said = "answered by the model from 3 possible passages"
+            assert status(app) == said
+            assert status_line(app).startswith(said)
+            # Not in the colour of a sure answer.
+            assert app.main.status_bar.has_class("-chosen")
+            assert not app.main.status_bar.has_class("-answered")
+            assert f"{said} (the library was not sure)" in chat_text(app)
+            assert chat_width(app) >= MIN_CHAT_WIDTH
+        assert model_server.request_count == len(UNSURE_QUESTIONS)
 
 
 async def test_while_the_model_thinks_no_unsure_candidate_is_shown_as_chosen(
-    tmp_path: Path, model_server: FakeOpenAIServer
+    model_app: AssistantApp, model_server: FakeOpenAIServer
 ) -> None:
+    app = model_app
     model_server.behaviour = Hang()
-    provider = OpenAIProvider(
-        client=new_http_client(5.0),
-        base_url=model_server.base_url,
-        model="fake-model",
-        api_key=SecretStr("test-key"),
-    )
-    folder = write_cloud_pages(tmp_path / "cloud")
-    app = make_app(make_context(folder, tmp_path / "data", provider, retrieval="ranked"))
-    try:
-        async with running(app, SMALL) as pilot:
-            await ask(pilot, UNSURE_QUESTIONS[0])
-            await wait_until(pilot, lambda: model_server.request_count == 1)
-            assert status(app).startswith("asking")
-            assert "1/3 · candidate" in evidence_text(app)
-            assert "chosen" not in evidence_text(app)
-            await pilot.press("escape")
-            await wait_until(pilot, lambda: status(app) == "cancelled")
-    finally:
-        await provider.aclose()
+    async with running(app, SMALL) as pilot:
+        await ask(pilot, UNSURE_QUESTIONS[0])
+        await wait_until(pilot, lambda: model_server.request_count == 1)
+        assert status(app).startswith("asking")
+        assert "1/3 · candidate" in evidence_text(app)
+        assert "chosen" not in evidence_text(app)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: status(app) == "cancelled")
