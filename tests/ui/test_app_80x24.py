@@ -104,15 +104,16 @@ def long_page() -> str:
     )
 
 
+@pytest.mark.parametrize("size", [SMALL, (120, 35)])
 async def test_a_long_answer_opens_at_the_sentence_that_matches_not_its_end(
-    tmp_path: Path,
+    tmp_path: Path, size: tuple[int, int]
 ) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "deploying.md").write_text(long_page(), "utf-8")
     (folder / "other.md").write_text("# Other\n\nNothing about building here.\n", "utf-8")
     app = make_app(make_context(folder, tmp_path / "data", retrieval="ranked"))
-    async with running(app, SMALL) as pilot:
+    async with running(app, size) as pilot:
         await ask(pilot, "how do I clear the build cache")
         await wait_until(pilot, lambda: concluded(app) and status(app) == "answered")
         chat = app.main.query_one(ChatPane)
@@ -128,6 +129,9 @@ async def test_a_long_answer_opens_at_the_sentence_that_matches_not_its_end(
         assert "clear the build cache" in shown() and "purge command" in shown()
         assert "prints the address of the service" not in shown()
         assert chat.max_scroll_y > 0  # the answer is longer than the pane
+        # A command's notice below it brings the bottom back into view.
+        chat.add_notice("exported 1 turn", warning=False)
+        await wait_until(pilot, lambda: "exported 1 turn" in shown())
 
 
 @pytest.fixture

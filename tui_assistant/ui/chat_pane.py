@@ -185,10 +185,12 @@ class ChatPane(VerticalScroll):
         self.anchor()
 
     def add_notice(self, text: str, *, warning: bool = True) -> None:
-        """A line about what just happened (a warning, where an export went): the pane
-        follows the bottom again, so it is in view even under a long answer."""
+        """A warning, or a line about what a command did (`warning=False`: where an
+        export went, history cleared); the latter brings the pane back to its bottom, so
+        it is in view even under a long answer opened at its match."""
         self.mount(Static(literal(text), classes="notice" if warning else "info"))
-        self.anchor()
+        if not warning:
+            self.anchor()
 
     def open_at_match(self, turn: TurnView, answer: MarkdownView) -> None:
         """A turn taller than the pane opens at its answer's sentence that best matches
@@ -201,6 +203,9 @@ class ChatPane(VerticalScroll):
         best = answer.best
         y = line_in(*best, self) if best is not None and best[0].is_attached else top
         start = top if y - top + SENTENCE_LINES_SHOWN <= height else y - height // 3
+        # Unanchored until the next question (`begin_turn`), so a later layout (the side
+        # column giving back its width) does not take the pane back to the answer's end.
+        self.anchor(False)
         self.scroll_to(y=start, animate=False)
 
     def begin_turn(self, question: str) -> TurnView:
