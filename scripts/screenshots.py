@@ -48,8 +48,8 @@ SCRIPTED_ANSWERS = {
     ),
     "registry#scoped-packages": (
         'Add "@myco:registry=https://npm.example.com/" to a config file '
-        "[source:registry#scoped-packages]. The per-user config file is "
-        '"~/.npmrc" [source:npmrc#files].'
+        "[source:registry#scoped-packages]. The per-user one is listed as "
+        '"per-user config file: ~/.npmrc" [source:npmrc#files].'
     ),
 }
 
@@ -61,9 +61,8 @@ class ScriptedProvider:
 
     async def complete(self, question: str, passages: Sequence[Passage]) -> ModelAnswer:
         passage = passages[0]
-        return ModelAnswer(
-            SCRIPTED_ANSWERS.get(passage.id, f"See the passage. [source:{passage.id}]")
-        )
+        default = f"The steps are set out in this part. [source:{passage.id}]"
+        return ModelAnswer(SCRIPTED_ANSWERS.get(passage.id, default))
 
 
 class WaitingProvider:

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
+from tui_assistant.core.checks.quotes import without_quote
 from tui_assistant.core.display_text import (
     clean_display_text,
     collapse_blank_lines,
@@ -85,7 +86,13 @@ def print_readable(outcome: Outcome) -> None:
     lines: list[str] = [f"? {question_line(outcome.question)}"]
     evidence = outcome.evidence
     if outcome.answered and evidence is not None:
-        lines.append(f"answered from {evidence.passage.title} [{evidence.passage.id}]")
+        cited = f"{evidence.passage.title} [{evidence.passage.id}]"
+        if outcome.chosen_by == "model":
+            # The library was not sure: say whose choice the passage is.
+            words = outcome.answered_words()
+            lines.append(f"{words} (the library was not sure); it cites {cited}")
+        else:
+            lines.append(f"answered from {cited}")
         lines.append("")
         lines.append(collapse_blank_lines(outcome.answer or ""))
         lines.append("")
@@ -93,6 +100,8 @@ def print_readable(outcome: Outcome) -> None:
         other = [passage for passage in outcome.passages if passage.id != evidence.passage.id]
         # The other passages were sent with the question, or are retrieval's runners-up.
         also = "also sent" if outcome.from_model else "runner-up"
+        if outcome.chosen_by == "model":
+            also = "other possible passage"
         lines.extend(f"{also}: {passage.location} [{passage.id}]" for passage in other)
         for quote in outcome.quotes:
             where = f"{quote.passage_id}, lines {line_range(quote.line, quote.end_line)}"
@@ -102,6 +111,9 @@ def print_readable(outcome: Outcome) -> None:
             lines.extend(f"  ! {sentence}" for sentence in outcome.support.unsupported_sentences)
     elif outcome.reason is Reason.AMBIGUOUS and outcome.nearest:
         lines.append(outcome.describe())
+        if outcome.model_detail:
+            why = without_quote(outcome.model_detail)  # no unchecked model text here
+            lines.append(f"the model's answer was refused: {why}")
         lines.extend(possible_passages(outcome.nearest, normalise_distinct(outcome.question)))
     else:
         lines.append(outcome.describe())

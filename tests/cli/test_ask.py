@@ -79,6 +79,8 @@ ASK_JSON_FIELDS = {
     "quotes",
     "support",
     "elapsed_ms",
+    "chosen_by",
+    "detail",
 }
 PASSAGE_FIELDS = {"id", "title", "source_path", "line", "end_line", "library", "page", "end_page"}
 
@@ -118,6 +120,7 @@ def test_ask_json_has_every_documented_field_when_answered(
     assert (row["page"], row["end_page"]) == (None, None)
     assert (row["nearest"], row["quotes"], row["support"]) == ([], [], None)
     assert row["citations"] == ["pasta-water"]
+    assert (row["chosen_by"], row["detail"]) == ("library", None)
     # Deterministic mode answers with the passage's own text.
     assert row["answer"] and row["answer"] in (BUNDLED_LESSONS / "pasta-water.md").read_text()
 

@@ -139,6 +139,25 @@ async def test_in_model_mode_the_candidates_go_to_the_model_which_may_resolve_it
     assert data["outcome"] == "answered" and data["reason"] is None
     assert data["passage_id"] == "azure" and data["citations"] == ["azure"]
     assert {p["id"] for p in data["passages"]} == {"aws", "azure", "google"}
+    # Never dressed as a sure answer: the choice is said to be the model's.
+    assert data["chosen_by"] == "model" and data["detail"] is None
+    assert outcome.describe() == "answered by the model from 3 possible passages"
+
+
+async def test_a_sure_question_answered_by_a_model_was_chosen_by_the_library(
+    library: Library,
+) -> None:
+    service = AnswerService(FixedRetriever(library, sure(library, 2)), CitingProvider())
+    outcome = await service.ask("memory on azure?", Conversation())
+    data = OutcomeRecord.of(outcome).to_json()
+    assert (data["chosen_by"], data["detail"]) == ("library", None)
+    assert outcome.describe() == "answered"
+    deterministic = AnswerService(FixedRetriever(library, sure(library, 1)))
+    data = OutcomeRecord.of(await deterministic.ask("memory on azure?", Conversation())).to_json()
+    assert data["chosen_by"] == "library"
+    refused = AnswerService(FixedRetriever(library, ambiguous(library)))
+    data = OutcomeRecord.of(await refused.ask("memory size?", Conversation())).to_json()
+    assert (data["chosen_by"], data["detail"]) == (None, None)
 
 
 async def test_a_model_answer_failing_the_checks_leaves_the_ambiguous_refusal(
@@ -151,6 +170,8 @@ async def test_a_model_answer_failing_the_checks_leaves_the_ambiguous_refusal(
     assert (data["outcome"], data["reason"]) == ("refused", "ambiguous")
     assert data["passage_id"] is None
     assert [p["id"] for p in data["nearest"]] == ["aws", "azure", "google"]
+    assert data["chosen_by"] is None
+    assert data["detail"] == "cites a passage it was not sent"
 
 
 async def test_a_provider_failure_on_an_ambiguous_question_keeps_its_reason(
@@ -162,6 +183,7 @@ async def test_a_provider_failure_on_an_ambiguous_question_keeps_its_reason(
     outcome = await service.ask("memory size?", Conversation())
     assert outcome.kind is OutcomeKind.REFUSED and outcome.reason is Reason.PROVIDER_ERROR
     assert OutcomeRecord.of(outcome).to_json()["passage_id"] is None
+    assert OutcomeRecord.of(outcome).to_json()["detail"] == "HTTP 500"
     assert [p.id for p in outcome.nearest] == ["aws", "azure", "google"]
 
 
@@ -191,6 +213,7 @@ async def test_an_ambiguous_question_cancelled_keeps_its_candidates_and_no_passa
     [outcome] = conversation.turns
     assert (outcome.kind, outcome.reason) == (OutcomeKind.CANCELLED, Reason.CANCELLED)
     assert outcome.evidence is None
+    assert OutcomeRecord.of(outcome).to_json()["detail"] is None
     assert [p.id for p in outcome.nearest] == ["aws", "azure", "google"]
     # What the TUI calls for the same cancel is the same outcome.
     pending = service.start("memory size?", Conversation())

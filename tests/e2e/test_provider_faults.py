@@ -126,6 +126,9 @@ def test_each_fault_gives_the_documented_outcome_as_one_json_line(
     [line] = result.stdout.splitlines()
     row = json.loads(line)
     assert (row["outcome"], row["reason"]) == (fault.outcome, fault.reason.value)
+    # Why, in one plain line (a failed quote named after the screen's words).
+    assert row["detail"] is not None and row["detail"].startswith(fault.detail)
+    assert row["chosen_by"] is None
     assert row["answer"] is None
     assert row["citations"] == []
     assert row["support"] is None

@@ -68,7 +68,7 @@ def provider_error(behaviour: Behaviour | None, detail: str) -> Refusal:
     return Refusal(behaviour, Reason.PROVIDER_ERROR, detail)
 
 
-NOT_GIVEN = "cites a source it was not given"
+NOT_GIVEN = "cites a passage it was not sent"
 LONG_ANSWER = "Salt the water well. " * 800 + "[source:pasta-water]"
 
 REFUSALS: dict[str, Refusal] = {
@@ -81,6 +81,15 @@ REFUSALS: dict[str, Refusal] = {
     ),
     "no-citation": unverified("Use about 10 grams per litre.", "no [source:ID] citation"),
     "blank": unverified("  \n\t ", "blank answer"),
+    "citation-only": unverified("From the docs: [source:pasta-water]", "no text beyond citations"),
+    "empty-quote": unverified('Salt it: "" [source:pasta-water]', "an empty quote"),
+    # The screen names no unchecked model text: `ask --json`'s detail adds the quote.
+    "short-quote": unverified(
+        'Use "10 grams" [source:pasta-water]', "a quote of fewer than 3 words"
+    ),
+    "quote-not-in-passage": unverified(
+        'Use "a cup of salt per pot" [source:pasta-water]', "quote not in the passage"
+    ),
     "over-16000-characters": unverified(LONG_ANSWER, "answer longer than 16,000 characters"),
     "null-content": provider_error(NULL_CONTENT, "the response has no answer text"),
     "not-json": provider_error(NOT_JSON, "the response is not JSON"),

@@ -258,6 +258,8 @@ def test_ask_is_one_line_of_ask_json(tools: LibraryTools) -> None:
     assert {k: v for k, v in got.items() if k != "elapsed_ms"} == {
         k: v for k, v in expected.items() if k != "elapsed_ms"
     }
+    # Who chose the passage, and (for a refused model answer) why: as `ask --json` says.
+    assert {"chosen_by", "detail"} <= got.keys()
 
 
 def test_the_bundled_lessons_answer(tmp_path: Path) -> None:

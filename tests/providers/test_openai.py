@@ -40,6 +40,7 @@ from tui_assistant.providers.openai import (
     OpenAIProvider,
     chat_completions_url,
     new_http_client,
+    without_key,
 )
 from tui_assistant.store.ledger import CallLedger
 
@@ -246,6 +247,22 @@ async def test_the_key_appears_in_no_outcome_detail_or_repr(library: Library) ->
     )
     assert API_KEY not in shown
     assert outcome.reason is Reason.PROVIDER_ERROR
+    assert OutcomeRecord.of(outcome).detail == "HTTP 401: the server refused the API key"
+
+
+@respx.mock
+async def test_a_quote_of_the_key_is_named_in_the_refusal_without_the_key(
+    library: Library,
+) -> None:
+    answer = f'Your key is "Bearer {API_KEY} ok" [source:pasta-water]'
+    respx.post(f"{BASE_URL}/chat/completions").respond(json=completion(answer))
+
+    outcome = await ask(make_service(library))
+
+    record = OutcomeRecord.of(outcome).to_json()
+    assert record["reason"] == "unverified"
+    assert record["detail"] == 'quote not in the passage: "Bearer [API key] ok"'
+    assert API_KEY not in json.dumps(record) and API_KEY not in outcome.describe()
 
 
 @respx.mock
@@ -374,3 +391,13 @@ def test_the_fake_server_stops_cleanly_while_a_request_hangs() -> None:
         assert client.recv(100) == b""  # the server closed the hanging connection
     assert server.requests[0].json() == {"messages": []}
     assert not [thread for thread in threading.enumerate() if thread.name == "fake-openai-server"]
+
+
+def test_the_key_is_replaced_in_an_answer_but_a_placeholder_key_changes_no_word() -> None:
+    assert without_key(f"key {API_KEY}, again {API_KEY}.", API_KEY) == (
+        "key [API key], again [API key]."
+    )
+    # `ollama`, `local`, `k`: values for servers that ignore the key, not secrets.
+    assert without_key("Run ollama locally, keep it local.", "ollama") == (
+        "Run ollama locally, keep it local."
+    )

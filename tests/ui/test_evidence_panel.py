@@ -16,7 +16,6 @@ from tests.helpers.tui import drawn_lines, screen_lines, wait_until
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Outcome, Quote, answered, not_found
 from tui_assistant.core.retrieval.types import Evidence, NoEvidence
-from tui_assistant.ui.candidate_list import fit_title
 from tui_assistant.ui.evidence_panel import (
     HINT,
     NEAREST_TITLE,
@@ -515,12 +514,3 @@ async def test_a_passage_picked_in_the_library_is_read_for_the_latest_question()
         assert underlined(app) == [
             "To give a function more memory, set memorySize in its settings."
         ]
-
-
-def test_a_listed_title_gives_up_its_leading_headings_before_its_last() -> None:
-    title = "V5 Migration Guide › Breaking Changes › Remove support for DELETE bodies"
-    assert fit_title(title, 80) == title
-    assert fit_title(title, 60) == "\u2026 › Breaking Changes › Remove support for DELETE bodies"
-    assert fit_title(title, 40) == "\u2026 › Remove support for DELETE bodies"
-    cut = fit_title(title, 20)
-    assert cut.startswith("Remove support for") and cut.endswith("\u2026") and len(cut) <= 20

@@ -137,6 +137,18 @@ def _sentences(text: str) -> list[tuple[int, int, int]]:
     return found
 
 
+def prose_sentences(text: str) -> list[str]:
+    """The sentences of `text` as a reader reads them: lines a file wraps inside a
+    paragraph joined (each sentence on one line, whitespace runs made one space), fenced
+    code and headings left out."""
+    lines = flowed(text).split("\n")
+    code = _in_fences(lines)
+    prose = "\n".join(
+        "" if code[number] or _HEADING.match(line) else line for number, line in enumerate(lines)
+    )
+    return [" ".join(prose[start:end].split()) for start, end in sentence_spans(prose)]
+
+
 def passage_excerpt(passage: Passage, keys: Collection[str], count: int = 2) -> str:
     """`excerpt` of a passage's text, as plain words: a Markdown passage's sentences
     without their marks (link text without its URL, code without backticks)."""

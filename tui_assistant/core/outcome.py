@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.retrieval.types import Evidence, Mode, NoEvidence
@@ -47,6 +47,17 @@ _REASON_WORDS: dict[Reason, str] = {
 }
 
 
+# Who chose the passage an answer stands on: retrieval, sure of it; or the model, among
+# candidates retrieval was not sure of (`Outcome.chosen_by`).
+ChosenBy = Literal["library", "model"]
+
+
+def model_choice_words(count: int) -> str:
+    """An answer the model chose among `count` passages the library was not sure of:
+    `answered by the model from 3 possible passages`."""
+    return f"answered by the model from {count} possible passage{'s' * (count != 1)}"
+
+
 def describe_reason(reason: Reason) -> str:
     """The reason in plain words, for status bars and readable output."""
     return _REASON_WORDS[reason]
@@ -83,7 +94,9 @@ class Outcome:
     `passages` are the ones answered from: the passage shown in deterministic mode, the
     passages sent in model mode. `nearest` are a `no_evidence` refusal's places to look.
     `from_model`: the answer is a model's, checked; else it is the passage's own text
-    (deterministic mode).
+    (deterministic mode). `model_detail`: why a model's answer was refused or never came
+    (the provider's failure, the check that failed, the deadline), in the app's own plain
+    words on one line; None when there was no such refusal.
     """
 
     question: str
@@ -101,21 +114,37 @@ class Outcome:
     quotes: tuple[Quote, ...] = ()
     confidence: float | None = None
     from_model: bool = False
+    model_detail: str | None = None
 
     @property
     def answered(self) -> bool:
         return self.kind is OutcomeKind.ANSWERED
 
+    @property
+    def chosen_by(self) -> ChosenBy | None:
+        """Who chose the passage answered from: `library` when retrieval was sure of it,
+        `model` when the library was not sure and the model's checked answer cites one
+        of the candidates; None unless answered."""
+        if not self.answered:
+            return None
+        return "model" if self.evidence is not None and self.evidence.model_picks else "library"
+
+    def answered_words(self) -> str:
+        """`answered`, or when the library was not sure, whose choice the passage is:
+        `answered by the model from 3 possible passages`."""
+        return model_choice_words(len(self.passages)) if self.chosen_by == "model" else "answered"
+
     def describe(self) -> str:
         """What happened, on one line: `answered`, `not sure: 3 possible passages, best
         first`, `refused: <why>`, `timed out`, ... (the screen says which keys open what)."""
         if self.kind is OutcomeKind.ANSWERED:
+            said = self.answered_words()
             flagged = len(self.support.unsupported_sentences) if self.support else 0
             if flagged:
                 # warn mode: shown, but the reader should know part of it is not backed.
                 sentences = "sentence" if flagged == 1 else "sentences"
-                return f"answered: {flagged} {sentences} not backed by the passage"
-            return "answered"
+                return f"{said}: {flagged} {sentences} not backed by the passage"
+            return said
         if self.kind is OutcomeKind.TIMED_OUT:
             return "timed out" + (f": {self.detail}" if self.detail else "")
         if self.kind is OutcomeKind.CANCELLED:

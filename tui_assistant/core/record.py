@@ -120,6 +120,19 @@ class OutcomeRecord(BaseModel):
     score: int | float | None
     runner_up_score: int | float | None
     confidence: float | None
+    # Records written before these fields read as null.
+    chosen_by: Literal["library", "model"] | None = Field(
+        default=None,
+        description=(
+            "who chose the passage answered from: library (retrieval was sure) or model "
+            "(the library was not sure; the model's checked answer cites a candidate); "
+            "null unless answered"
+        ),
+    )
+    detail: str | None = Field(
+        default=None,
+        description="why a model answer was refused, in one plain line; null otherwise",
+    )
 
     @classmethod
     def of(cls, outcome: Outcome) -> OutcomeRecord:
@@ -149,6 +162,8 @@ class OutcomeRecord(BaseModel):
             score=evidence.score if evidence else None,
             runner_up_score=evidence.runner_up_score if evidence else None,
             confidence=outcome.confidence,
+            chosen_by=outcome.chosen_by,
+            detail=None if answered else outcome.model_detail,
         )
 
     def to_json(self) -> dict[str, object]:

@@ -22,14 +22,17 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from tui_assistant.core.checks.answer import ModelAnswer, check_model_answer
+from tui_assistant.core.checks.quotes import without_quote
 from tui_assistant.core.checks.support import SupportMode
 from tui_assistant.core.conversation import Conversation, is_repeat_request
+from tui_assistant.core.display_text import one_line, shortened
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import (
     Outcome,
     Reason,
     answered,
     cancelled,
+    describe_reason,
     not_found,
     refused,
     timed_out,
@@ -40,6 +43,8 @@ from tui_assistant.errors import ProviderFailure
 # A longer question is refused before anything else happens.
 MAX_QUESTION_CHARS = 4000
 EMPTY_QUESTION = "the question is empty"
+# A refusal's `model_detail` is one line of at most this many characters.
+MAX_DETAIL_CHARS = 200
 # Passages retrieved for an answer: its own and the next ones, one key away in the
 # evidence panel (a model gets only those close to the answer's, `Evidence.close`).
 CANDIDATES_SHOWN = 3
@@ -155,12 +160,16 @@ class AnswerService:
                 answer = await self.provider.complete(question, sent)
         except ProviderFailure as failure:
             outcome = refused(question, failure.reason, evidence, failure.detail, sent)
+            why = failure.detail or describe_reason(failure.reason)
+            outcome = replace(outcome, model_detail=_one_plain_line(why))
         except TimeoutError:
             detail = f"no answer within {self.deadline_seconds:g} s"
             outcome = timed_out(question, evidence, detail, sent)
+            outcome = replace(outcome, model_detail=detail)
         except Exception as error:  # a provider bug ends as a refusal, not a crash
             detail = f"unexpected {type(error).__name__}"
             outcome = refused(question, Reason.PROVIDER_ERROR, evidence, detail, sent)
+            outcome = replace(outcome, model_detail=detail)
         else:
             outcome = self.judge(question, evidence, answer)
         if pending.ambiguous is not None:
@@ -181,13 +190,17 @@ class AnswerService:
         sent = evidence.close
         check = check_model_answer(answer, sent, with_support=self.support_mode != "off")
         if not check.accepted:
-            return refused(question, Reason.UNVERIFIED, evidence, check.problem, sent)
+            problem = check.problem or ""
+            # The screen says the problem in the app's words; the record names the quote.
+            outcome = refused(question, Reason.UNVERIFIED, evidence, without_quote(problem), sent)
+            return replace(outcome, model_detail=_one_plain_line(problem))
         support = check.support
         if support is not None and self.support_mode == "strict" and not support.supported:
             count = len(support.unsupported_sentences)
             detail = f"{count} sentence{'' if count == 1 else 's'}"
             outcome = refused(question, Reason.UNSUPPORTED, evidence, detail, sent)
-            return replace(outcome, support=support)
+            why = f"{detail} not backed by the passages cited"
+            return replace(outcome, support=support, model_detail=why)
         return answered(
             question,
             evidence,
@@ -282,8 +295,19 @@ def _resolved(outcome: Outcome, ambiguous: NoEvidence) -> Outcome:
         return replace(outcome, evidence=chosen)
     if outcome.reason in (Reason.UNVERIFIED, Reason.UNSUPPORTED):
         refusal = not_found(outcome.question, ambiguous)
-        return replace(refusal, passages=outcome.passages, support=outcome.support)
+        return replace(
+            refusal,
+            passages=outcome.passages,
+            support=outcome.support,
+            model_detail=outcome.model_detail,
+        )
     return replace(outcome, evidence=None, nearest=ambiguous.nearest)
+
+
+def _one_plain_line(text: str) -> str:
+    """A reason for the record: one line, safe on a terminal, not too long (a quote of
+    the model's in it is already shortened)."""
+    return shortened(one_line(text), MAX_DETAIL_CHARS)
 
 
 def _ms(started: float) -> int:

@@ -13,7 +13,8 @@ What it guarantees, whatever the server does:
   `client.stream(...)` block closes the connection at once;
 - redirects are not followed, and the body is streamed in with a size cap, so a huge
   response is refused without being held in memory;
-- failure details are plain words ("HTTP 500"), never provider text, never the key.
+- failure details are plain words ("HTTP 500"), never provider text, never the key;
+  an answer that holds the key has it replaced before anything reads it.
 
 It asks for a structured answer (`response_format` with a JSON schema) and decodes one
 here into its text and its (passage id, quote) pairs; a server without structured
@@ -40,6 +41,11 @@ from tui_assistant.providers.prompt import build_messages, response_format
 from tui_assistant.store.ledger import CallLedger
 
 MAX_RESPONSE_BYTES: Final = 1024 * 1024
+# What stands in an answer where the server wrote the API key.
+REDACTED_KEY: Final = "[API key]"
+# Shorter values are placeholders for servers that ignore the key (`ollama`, `local`):
+# replacing them would change ordinary words of an answer, and they keep nothing secret.
+MIN_REDACTED_KEY_CHARS: Final = 12
 # Statuses after which a structured request is tried once more as plain text (and a 500
 # whose body names `response_format`: llama-cpp-python's server answers that way).
 REJECTED_REQUEST_STATUSES: Final = frozenset({400, 422})
@@ -75,6 +81,15 @@ def parse_answer(body: bytes) -> str:
     if not isinstance(content, str):
         raise _provider_error("the response has no answer text")
     return content
+
+
+def without_key(content: str, key: str) -> str:
+    """Pure: `content` with every copy of the API key replaced: a server can put the key
+    it was sent in its answer, and from here on (the answer, a quote named in a
+    refusal's reason) it is never the key."""
+    if len(key) < MIN_REDACTED_KEY_CHARS:
+        return content
+    return content.replace(key, REDACTED_KEY)
 
 
 def structured_answer(content: str) -> ModelAnswer:
@@ -190,7 +205,7 @@ class OpenAIProvider:
                 # This server does not take that form: the next one, else plain text.
                 self._formats.pop(0)
                 self.structured = bool(self._formats)
-        content = parse_answer(raw)
+        content = without_key(parse_answer(raw), key)
         return structured_answer(content) if structured else ModelAnswer(content)
 
     async def aclose(self) -> None:

@@ -2,6 +2,12 @@
 
 Pure. The user message holds the question and the passages it was given, each as its id,
 title path and text; never other passages, never earlier turns.
+
+A passage goes out with the line breaks inside its paragraphs flowed into spaces
+(`excerpt.flowed`: a file's hard wraps are not sentence ends), so the sentences offered
+as quotes, and those a model copies from the text, are whole ("…and then run it", not
+"…and then"). The quote check compares with whitespace normalised, so a quote of a
+flowed sentence still stands in the passage and maps back to its file lines.
 """
 
 from __future__ import annotations
@@ -10,13 +16,12 @@ import json
 from collections.abc import Sequence
 from typing import Any, Final
 
-from tui_assistant.core.checks.quotes import MAX_QUOTE_CHARS
-from tui_assistant.core.checks.support import split_sentences
+from tui_assistant.core.checks.quotes import MAX_QUOTE_CHARS, too_short
 from tui_assistant.core.documents.passage import Passage
+from tui_assistant.core.excerpt import flowed, prose_sentences
 
-# A structured answer quotes one of a passage's sentences of at least this many words,
-# from at most this many of them.
-MIN_QUOTED_WORDS = 3
+# A structured answer quotes one of a passage's sentences (none shorter than the quote
+# check allows, `quotes.MIN_QUOTE_WORDS`), from at most this many of them.
 MAX_QUOTE_CHOICES = 60
 # Small models copy phrases such as "the passage is evidence" into their answers, and
 # cite far more often after seeing one worked example than from instructions alone
@@ -125,15 +130,16 @@ def response_format(passages: Sequence[Passage], kind: str = "json_schema") -> d
 
 
 def _quote_schema(passage: Passage) -> dict[str, Any]:
-    """The passage's sentences as the quotes allowed (any string when it has none)."""
+    """The passage's sentences as the quotes allowed (any string when it has none): its
+    prose, each sentence whole however the file wraps it, code and headings aside."""
     sentences = [
-        " ".join(sentence.split())
-        for sentence in split_sentences(passage.text)
-        if len(sentence.split()) >= MIN_QUOTED_WORDS and len(sentence) <= MAX_QUOTE_CHARS
+        sentence
+        for sentence in prose_sentences(passage.text)
+        if not too_short(sentence) and len(sentence) <= MAX_QUOTE_CHARS
     ]
     choices = list(dict.fromkeys(sentences))[:MAX_QUOTE_CHOICES]
     return {"type": "string", "enum": choices} if choices else {"type": "string"}
 
 
 def _passage_text(passage: Passage) -> str:
-    return f"{passage.title}\n\n{passage.text}".strip()
+    return f"{passage.title}\n\n{flowed(passage.text)}".strip()

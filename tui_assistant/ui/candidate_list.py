@@ -2,9 +2,10 @@
 or a refusal's closest passages.
 
 Each entry is laid out at the width it is drawn at: its number and title path on the
-first line (leading headings dropped first when it is too long: the last one says
-most), then `file:lines` (shortened from the left) and the sentence that best matches
-the question, cut to the line. The digit keys open an entry directly.
+first line (when it is too long, the headings between the document's name and the
+last heading give way first: both say most), then `file:lines` (shortened from the
+left) and the sentence that best matches the question, cut to the line. The digit
+keys open an entry directly.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from tui_assistant.core.retrieval.types import NEAREST_SHOWN
 from tui_assistant.ui.untrusted_text import cut_right, shorten_left
 
 TITLE_SEPARATOR = " \u203a "
+# A title keeps at least this much of its last heading beside the document's name.
+MIN_HEADING_CELLS = 8
 # Below this many cells beside the location, the sentence is left out.
 MIN_SENTENCE_CELLS = 12
 _INDENT = "   "
@@ -34,17 +37,27 @@ _OPEN_GROUP = Binding.Group("Open")
 
 
 def fit_title(title: str, width: int) -> str:
-    """A title path in at most `width` cells: whole when it fits, else without its
-    leading headings (`… › Factory › bodyLimit`), else its last heading cut at the end."""
+    """A title path in at most `width` cells, its document's name kept: whole when it
+    fits, else its middle headings given up from the first (`Commands › … › Command
+    Chaining`, `Commands › Command Chaining`), else its last heading cut at the end
+    (`Commands › Command Ch…`); only a document name wider than `width` is cut."""
     title = one_line(title)
     if cell_len(title) <= width:
         return title
     parts = title.split(TITLE_SEPARATOR)
-    for start in range(1, len(parts)):
-        shorter = ELLIPSIS + TITLE_SEPARATOR + TITLE_SEPARATOR.join(parts[start:])
+    document, last = parts[0], parts[-1]
+    if len(parts) == 1:
+        return cut_right(title, width)
+    gap = TITLE_SEPARATOR + ELLIPSIS + TITLE_SEPARATOR
+    for start in range(2, len(parts)):
+        shorter = document + gap + TITLE_SEPARATOR.join(parts[start:])
         if cell_len(shorter) <= width:
             return shorter
-    return cut_right(parts[-1], width)
+    # No room for the `…`: the document and its last heading, as much of it as fits.
+    kept = document + TITLE_SEPARATOR
+    if cell_len(kept) + MIN_HEADING_CELLS <= width or cell_len(kept + last) <= width:
+        return kept + cut_right(last, width - cell_len(kept))
+    return cut_right(title, width)
 
 
 class CandidateEntry(Visual):

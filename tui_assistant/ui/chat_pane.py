@@ -17,14 +17,23 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tui_assistant.core.outcome import Reason
+from tui_assistant.core.outcome import Reason, model_choice_words
 from tui_assistant.core.record import Turn
+from tui_assistant.core.words import normalise_distinct
 from tui_assistant.store.history import LoadedHistory
-from tui_assistant.ui.markdown_view import UNSUPPORTED_STYLE, MarkdownView
+from tui_assistant.ui.markdown_view import UNSUPPORTED_STYLE, MarkdownView, line_in
 from tui_assistant.ui.untrusted_text import literal, one_line
 from tui_assistant.ui.whole_words import WholeItems, id_item, location_item
 
+# The conversation is never narrower than this, borders and padding included: about 26
+# cells of text, five or six words a line, the least that reads as prose. The side
+# column gives up the rest when it lists passages on a narrow screen.
+MIN_CHAT_WIDTH = 30
+
 UNSUPPORTED_LEGEND = "† not backed by the passage (support check): read those sentences with care"
+# How many lines of the best-matching sentence must be in view for a long turn to open
+# at its question instead.
+SENTENCE_LINES_SHOWN = 3
 WAITING_TEXT = "waiting for the answer; it is shown only after its citation check…"
 
 
@@ -44,6 +53,7 @@ class TurnView(Vertical):
         color: $text-error;
         text-style: bold;
     }
+    TurnView .chosen { padding-left: 2; color: $text-warning; }
     TurnView .unsure {
         padding-left: 1;
         border-left: thick $warning;
@@ -62,6 +72,8 @@ class TurnView(Vertical):
         super().__init__(classes="turn")
         self.question = question
         self.turn = turn
+        # Concluded in this session: a long answer opens at its best-matching sentence.
+        self.opens_at_match = False
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -75,6 +87,7 @@ class TurnView(Vertical):
     def conclude(self, turn: Turn) -> None:
         """Replace the waiting line with the outcome."""
         self.turn = turn
+        self.opens_at_match = True
         self.query(".waiting").remove()
         self.mount_all(self._outcome_widgets(turn))
 
@@ -82,9 +95,17 @@ class TurnView(Vertical):
     def _outcome_widgets(turn: Turn) -> list[Widget]:
         record = turn.record
         if record.answered:
-            widgets: list[Widget] = [
+            widgets: list[Widget] = []
+            if record.chosen_by == "model":
+                # The library was not sure: the passage is the model's choice, said first.
+                chosen = f"{model_choice_words(len(record.passages))} (the library was not sure)"
+                widgets.append(Static(literal(chosen), classes="chosen"))
+            widgets += [
                 MarkdownView(
-                    record.answer or "", flagged=record.unsupported_sentences, classes="answer"
+                    record.answer or "",
+                    flagged=record.unsupported_sentences,
+                    found_keys=normalise_distinct(record.question),
+                    classes="answer",
                 ),
                 _items_line("source: ", [location_item(record.location or "")]),
                 _items_line("cites: ", [id_item(citation) for citation in record.citations]),
@@ -106,6 +127,9 @@ class TurnView(Vertical):
         the answer without its citation markers, or with Markdown around a word) are
         listed under the legend instead."""
         event.stop()
+        if self.opens_at_match:
+            self.opens_at_match = False  # once: later redraws leave the reader's place
+            self.call_after_refresh(self._open_at_match, event.view)
         if self.turn is None or not self.turn.record.unsupported_sentences:
             return
         self.query(".unplaced").remove()
@@ -113,6 +137,11 @@ class TurnView(Vertical):
             if sentence not in event.view.placed:
                 flagged = literal(f"† {one_line(sentence)}", UNSUPPORTED_STYLE)
                 self.mount(Static(flagged, classes="legend unplaced"))
+
+    def _open_at_match(self, answer: MarkdownView) -> None:
+        chat = next((node for node in self.ancestors if isinstance(node, ChatPane)), None)
+        if chat is not None and answer.is_attached:
+            chat.open_at_match(self, answer)
 
 
 def _items_line(label: str, items: list[tuple[str, str]]) -> Static:
@@ -127,16 +156,17 @@ class ChatPane(VerticalScroll):
     """The conversation, anchored to its bottom: new turns stay in view until the user
     scrolls up, and asking a question brings the bottom back."""
 
-    DEFAULT_CSS = """
-    ChatPane {
+    DEFAULT_CSS = f"""
+    ChatPane {{
+        min-width: {MIN_CHAT_WIDTH};
         border: round $primary;
         border-title-color: $text-primary;
         padding: 0 1;
-    }
-    ChatPane:focus { border: round $accent; }
-    ChatPane .notice { color: $text-warning; margin-bottom: 1; }
-    ChatPane .info { color: $text-muted; margin-bottom: 1; }
-    ChatPane #chat-empty { color: $text-muted; text-style: italic; }
+    }}
+    ChatPane:focus {{ border: round $accent; }}
+    ChatPane .notice {{ color: $text-warning; margin-bottom: 1; }}
+    ChatPane .info {{ color: $text-muted; margin-bottom: 1; }}
+    ChatPane #chat-empty {{ color: $text-muted; text-style: italic; }}
     """
 
     def __init__(self) -> None:
@@ -155,7 +185,28 @@ class ChatPane(VerticalScroll):
         self.anchor()
 
     def add_notice(self, text: str, *, warning: bool = True) -> None:
+        """A warning, or a line about what a command did (`warning=False`: where an
+        export went, history cleared); the latter brings the pane back to its bottom, so
+        it is in view even under a long answer opened at its match."""
         self.mount(Static(literal(text), classes="notice" if warning else "info"))
+        if not warning:
+            self.anchor()
+
+    def open_at_match(self, turn: TurnView, answer: MarkdownView) -> None:
+        """A turn taller than the pane opens at its answer's sentence that best matches
+        the question, a third of the way down (or at the question, when that sentence is
+        in view from there), not at the answer's end; a turn that fits stays anchored."""
+        height = self.scrollable_content_region.height
+        if turn.outer_size.height <= height:
+            return
+        top = turn.region.y - self.scrollable_content_region.y + round(self.scroll_y)
+        best = answer.best
+        y = line_in(*best, self) if best is not None and best[0].is_attached else top
+        start = top if y - top + SENTENCE_LINES_SHOWN <= height else y - height // 3
+        # Unanchored until the next question (`begin_turn`), so a later layout (the side
+        # column giving back its width) does not take the pane back to the answer's end.
+        self.anchor(False)
+        self.scroll_to(y=start, animate=False)
 
     def begin_turn(self, question: str) -> TurnView:
         """A question the user just asked: the pane goes back to following the bottom."""
@@ -165,7 +216,9 @@ class ChatPane(VerticalScroll):
         return view
 
     def add_turn(self, turn: Turn) -> TurnView:
+        """A turn of this session, concluded (a long answer opens at its match)."""
         view = TurnView(turn.question, turn)
+        view.opens_at_match = True
         self.mount(view)
         return view
 

@@ -25,9 +25,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import var
-from textual.widget import Widget
 from textual.widgets import OptionList, Static
-from textual.widgets.markdown import MarkdownBlock
 
 from tui_assistant.core.documents.passage import Passage, line_range, page_range
 from tui_assistant.core.excerpt import passage_excerpt
@@ -43,7 +41,7 @@ from tui_assistant.ui.keys import (
     arrow_keys,
     key_name,
 )
-from tui_assistant.ui.markdown_view import MarkdownView, highlight_spans
+from tui_assistant.ui.markdown_view import MarkdownView, highlight_spans, line_in
 from tui_assistant.ui.untrusted_text import literal, one_line, readable_source
 from tui_assistant.ui.whole_words import WholeItems, id_item
 
@@ -248,7 +246,9 @@ class EvidencePanel(Vertical):
 
     def show_evidence(self, evidence: Evidence, question: str | None = None) -> None:
         """The passages retrieval chose for a question, before its outcome is known."""
-        roles = ("chosen", *("candidate" for _ in evidence.passages[1:]))
+        # An unsure question's candidates: none is chosen until the model's answer is in.
+        first = "candidate" if evidence.model_picks else "chosen"
+        roles = (first, *("candidate" for _ in evidence.passages[1:]))
         self._show_list(evidence.passages, roles, evidence, question, (), "answer evidence")
 
     def show_passage(self, passage: Passage) -> None:
@@ -454,27 +454,9 @@ class EvidencePanel(Vertical):
         block, start = best
         reader = self.reader
         height = reader.scrollable_content_region.height
-        y = _offset_in(block, reader) + _line_of(block, start)
+        y = line_in(block, start, reader)
         if y + SENTENCE_LINES_SHOWN > height:
             reader.scroll_to(y=max(0, y - height // 3), animate=False)
-
-
-def _line_of(block: MarkdownBlock, offset: int) -> int:
-    """The line of `block`, as wrapped at its width, that character `offset` is on."""
-    content = block.content
-    width = block.content_region.width
-    if not isinstance(content, Content) or width <= 0:
-        return 0
-    for line, wrapped in enumerate(content.wrap(width)):
-        offset -= len(wrapped.plain) + 1  # the space the wrap took away
-        if offset < 0:
-            return line
-    return 0
-
-
-def _offset_in(widget: Widget, container: Widget) -> int:
-    """How far down `container`'s scrolled content `widget` starts."""
-    return widget.region.y - container.scrollable_content_region.y + round(container.scroll_y)
 
 
 def score_text(evidence: Evidence) -> str:

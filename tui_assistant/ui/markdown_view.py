@@ -17,11 +17,12 @@ from textual.await_complete import AwaitComplete
 from textual.content import Content
 from textual.css.query import NoMatches
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Label
 from textual.widgets.markdown import Markdown, MarkdownBlock, MarkdownFence
 
 from tui_assistant.core.display_text import clean_display_text
-from tui_assistant.core.excerpt import matching_sentences
+from tui_assistant.core.excerpt import SentenceMatch, matching_sentences
 from tui_assistant.core.words import WORD, normalise
 from tui_assistant.ui.untrusted_text import readable_markdown
 
@@ -84,6 +85,21 @@ def with_flagged(content: Content, sentences: Iterable[str]) -> tuple[Content, s
     return Content.assemble(*parts), set(spans)
 
 
+def line_in(block: MarkdownBlock, offset: int, container: Widget) -> int:
+    """How far down `container`'s scrolled content the line of `block` that holds
+    character `offset` of its text stands (as wrapped at the block's width)."""
+    top = block.region.y - container.scrollable_content_region.y + round(container.scroll_y)
+    content = block.content
+    width = block.content_region.width
+    if not isinstance(content, Content) or width <= 0:
+        return top
+    for line, wrapped in enumerate(content.wrap(width)):
+        offset -= len(wrapped.plain) + 1  # the space the wrap took away
+        if offset < 0:
+            return top + line
+    return top
+
+
 def _is_leaf(block: MarkdownBlock) -> bool:
     return not block.query(MarkdownBlock)
 
@@ -104,11 +120,15 @@ class MarkdownView(Markdown):
         text: str = "",
         *,
         flagged: Iterable[str] = (),
+        found_keys: Collection[str] = (),
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(readable_markdown(text), id=id, classes=classes, open_links=False)
         self.marked_keys: frozenset[str] = frozenset()
+        # Keys whose best-matching sentence is found (`best`) but not marked: an answer
+        # in the conversation opens at it without being drawn over.
+        self.found_keys: frozenset[str] = frozenset(found_keys)
         # 0-based, inclusive ranges of lines of the shown text.
         self.quoted_lines: tuple[tuple[int, int], ...] = ()
         self.flagged: tuple[str, ...] = tuple(flagged)
@@ -177,6 +197,8 @@ class MarkdownView(Markdown):
                 placed |= found
             texts.append((block, content, marked))
         matching = self._mark_matching(texts)
+        if not self.marked_keys and self.found_keys:
+            matching = self._matching(texts, self.found_keys)
         self.best = matching[0] if matching else None
         for block, content, marked in texts:
             if marked is not content:
@@ -190,16 +212,34 @@ class MarkdownView(Markdown):
     ) -> list[tuple[MarkdownBlock, int]]:
         """Underline the sentences that best match the marked keys (as the text reads,
         headings aside: the title holds them), in `texts`; where each stands, best first."""
-        found = [
-            (match, order)
-            for order, (block, _, marked) in enumerate(texts)
-            if block.name != "heading_open"
-            for match in matching_sentences(marked.plain, self.marked_keys)[:MATCHING_SHOWN]
-        ]
-        found.sort(key=lambda item: (-item[0].matched, item[1], item[0].index))
         where: list[tuple[MarkdownBlock, int]] = []
-        for match, order in found[:MATCHING_SHOWN]:
+        for order, match in self._best_sentences(texts, self.marked_keys):
             block, content, marked = texts[order]
             texts[order] = (block, content, marked.stylize(MATCHING_STYLE, match.start, match.end))
             where.append((block, match.start))
         return where
+
+    @staticmethod
+    def _matching(
+        texts: list[tuple[MarkdownBlock, Content, Content]], keys: Collection[str]
+    ) -> list[tuple[MarkdownBlock, int]]:
+        """Where the sentences that best match `keys` stand, best first, unmarked."""
+        return [
+            (texts[order][0], match.start)
+            for order, match in MarkdownView._best_sentences(texts, keys)
+        ]
+
+    @staticmethod
+    def _best_sentences(
+        texts: list[tuple[MarkdownBlock, Content, Content]], keys: Collection[str]
+    ) -> list[tuple[int, SentenceMatch]]:
+        """The `MATCHING_SHOWN` sentences of `texts` that best match `keys` (headings
+        aside: the title holds them), as (index into `texts`, match), best first."""
+        found = [
+            (order, match)
+            for order, (block, _, marked) in enumerate(texts)
+            if block.name != "heading_open"
+            for match in matching_sentences(marked.plain, keys)[:MATCHING_SHOWN]
+        ]
+        found.sort(key=lambda item: (-item[1].matched, item[0], item[1].index))
+        return found[:MATCHING_SHOWN]

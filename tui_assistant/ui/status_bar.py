@@ -138,6 +138,7 @@ class StatusBar(Horizontal):
     StatusBar.-answered #status-outcome { color: $text-success; }
     StatusBar.-refused #status-outcome { color: $text-error; }
     StatusBar.-unsure #status-outcome { color: $text-warning; }
+    StatusBar.-chosen #status-outcome { color: $text-warning; }
     StatusBar.-timed_out #status-outcome { color: $text-warning; }
     StatusBar.-cancelled #status-outcome { color: $text-warning; }
     StatusBar.-asking #status-outcome { color: $text-accent; }
@@ -233,10 +234,16 @@ class StatusBar(Horizontal):
             self._ticker.resume()
 
     def show_outcome(self, outcome: Outcome) -> None:
-        """What happened, as `Outcome.describe()` says it (answered, not sure: ...,
-        refused: ..., timed out, cancelled), in the colour of its kind."""
-        unsure = outcome.reason is Reason.AMBIGUOUS
-        self._show(outcome.describe(), "unsure" if unsure else outcome.kind.value)
+        """What happened, as `Outcome.describe()` says it (answered, answered by the
+        model from 3 possible passages, not sure: ..., refused: ..., timed out,
+        cancelled), in the colour of its kind: a model's choice among passages the
+        library was not sure of is never in the colour of a sure answer."""
+        kind = outcome.kind.value
+        if outcome.reason is Reason.AMBIGUOUS:
+            kind = "unsure"
+        elif outcome.chosen_by == "model":
+            kind = "chosen"
+        self._show(outcome.describe(), kind)
 
     def _show(self, text: str, kind: str) -> None:
         if kind != "asking":

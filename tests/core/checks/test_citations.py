@@ -7,7 +7,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from tests.helpers.properties import PROPERTY, any_text, passage_ids
-from tui_assistant.core.checks.citations import MAX_ANSWER_CHARS, check_citations
+from tui_assistant.core.checks.citations import MAX_ANSWER_CHARS, NOT_GIVEN, check_citations
 
 
 @PROPERTY
@@ -101,7 +101,7 @@ def test_ids_of_nested_documents_and_sections_are_checked_exactly() -> None:
     for other in ("api/fs#fspromises-writefile", "api/fs", "API/fs#fspromises-readfile"):
         refused = check_citations(f"Use readFile. [source:{other}]", [evidence])
         assert not refused.accepted
-        assert refused.problem == "cites a source it was not given"
+        assert refused.problem == NOT_GIVEN
 
 
 SENT = ["npm/registry#scopes", "npm/config", "pasta-water"]
@@ -126,7 +126,7 @@ def test_one_marker_outside_the_passages_sent_refuses_the_whole_answer() -> None
         check = check_citations(answer, SENT)
 
         assert not check.accepted
-        assert check.problem == "cites a source it was not given"
+        assert check.problem == NOT_GIVEN
         assert check.cited_ids == ()
 
 

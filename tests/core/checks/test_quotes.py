@@ -86,13 +86,13 @@ def test_a_changed_word_or_a_joined_ellipsis_is_refused() -> None:
     ):
         answer = f'"{quoted}" [source:npm/registry#scopes]'
 
-        assert check_quotes(answer, SENT).problem == NOT_IN_PASSAGE
+        assert (check_quotes(answer, SENT).problem or "").startswith(NOT_IN_PASSAGE)
 
 
 def test_a_quote_of_the_wrong_passage_is_refused() -> None:
     answer = '"Settings are read from .npmrc files" [source:npm/registry#scopes]'
 
-    assert check_quotes(answer, SENT).problem == NOT_IN_PASSAGE
+    assert (check_quotes(answer, SENT).problem or "").startswith(NOT_IN_PASSAGE)
     assert check_quotes(answer.replace("registry#scopes", "config"), SENT).accepted
 
 
@@ -105,7 +105,7 @@ def test_a_quote_citing_a_passage_not_sent_is_refused() -> None:
 def test_each_quote_belongs_to_the_marker_after_it_else_before_it() -> None:
     answer = (
         '"per project, per user, then global" [source:npm/config] and '
-        '"one registry" [source:npm/registry#scopes]. '
+        '"to one registry" [source:npm/registry#scopes]. '
         '[source:npm/config] says "read from .npmrc files".'
     )
 
@@ -113,7 +113,7 @@ def test_each_quote_belongs_to_the_marker_after_it_else_before_it() -> None:
 
     assert [(span.text, span.cites) for span in spans] == [
         ("per project, per user, then global", ("npm/config",)),
-        ("one registry", ("npm/registry#scopes",)),
+        ("to one registry", ("npm/registry#scopes",)),
         ("read from .npmrc files", ("npm/config",)),
     ]
     assert check_quotes(answer, SENT).accepted
@@ -121,20 +121,20 @@ def test_each_quote_belongs_to_the_marker_after_it_else_before_it() -> None:
 
 def test_a_quote_in_a_sentence_without_a_marker_must_stand_in_a_cited_passage() -> None:
     cites_both = "[source:npm/config] [source:npm/registry#scopes]"
-    found = f'Scopes help. The docs say "then global".\n{cites_both}'
-    invented = f'Scopes help. The docs say "always global".\n{cites_both}'
+    found = f'Scopes help. The docs say "user, then global".\n{cites_both}'
+    invented = f'Scopes help. The docs say "always and only global".\n{cites_both}'
     # Standing in a passage that was sent but not cited is not enough.
-    uncited = 'The docs say "then global".\n[source:npm/registry#scopes]'
+    uncited = 'The docs say "user, then global".\n[source:npm/registry#scopes]'
 
     accepted = check_quotes(found, SENT)
     assert accepted.accepted
     assert [quote.passage_id for quote in accepted.quotes] == ["npm/config"]
-    assert check_quotes(invented, SENT).problem == NOT_IN_PASSAGE
-    assert check_quotes(uncited, SENT).problem == NOT_IN_PASSAGE
+    assert (check_quotes(invented, SENT).problem or "").startswith(NOT_IN_PASSAGE)
+    assert (check_quotes(uncited, SENT).problem or "").startswith(NOT_IN_PASSAGE)
 
 
 def test_more_quotes_than_the_cap_are_refused() -> None:
-    one = '"one registry" [source:npm/registry#scopes].'
+    one = '"to one registry" [source:npm/registry#scopes].'
 
     assert check_quotes(" ".join([one] * MAX_QUOTES), SENT).accepted
     assert check_quotes(" ".join([one] * 50), SENT).problem == TOO_MANY
@@ -164,7 +164,7 @@ def test_a_passage_text_cannot_make_a_quote_count_for_another_passage() -> None:
     )
     answer = '"Settings are read from .npmrc files" [source:hostile]'
 
-    assert check_quotes(answer, [hostile, CONFIG]).problem == NOT_IN_PASSAGE
+    assert (check_quotes(answer, [hostile, CONFIG]).problem or "").startswith(NOT_IN_PASSAGE)
 
 
 def test_flatten_maps_every_character_back_to_the_text() -> None:

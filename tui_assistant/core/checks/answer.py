@@ -9,7 +9,9 @@ An answer comes in one of two forms:
   quote belongs to which id.
 
 Both are accepted only if every passage they cite is one that was sent, every quote
-stands in the passage it cites, and they are not blank or too long. The support check
+stands in the passage it cites (and says something: `quotes.MIN_QUOTE_WORDS`), they are
+not blank or too long, and they say something beyond their citations
+(`has_own_text`). The support check
 (`support.check_support`) is reported alongside; whether it refuses is the caller's
 choice. Pure and total.
 """
@@ -24,28 +26,44 @@ from tui_assistant.core.checks.citations import (
     MAX_ANSWER_CHARS,
     NOT_GIVEN,
     check_citations,
+    strip_citations,
 )
 from tui_assistant.core.checks.quotes import (
+    EMPTY_QUOTE,
     MAX_QUOTE_CHARS,
     MAX_QUOTES,
-    NOT_IN_PASSAGE,
     TOO_LONG,
     TOO_MANY,
     check_quotes,
     find_quote,
+    not_in_passage,
+    short_quote,
+    too_short,
 )
 from tui_assistant.core.checks.support import check_support
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Quote, SupportReport
+from tui_assistant.core.words import content_words
+
+NO_TEXT = "no text beyond citations"
+
+# Words that point at the sources instead of saying anything ("From the docs:", "See",
+# "according to the passage"): an answer of nothing else, its markers, punctuation and
+# stopwords, says nothing a reader could check.
+_POINTING_WORDS: frozenset[str] = frozenset(
+    """
+    according answer answered answers check cite cited citation citations detail details
+    doc docs document documentation documents explained find found here info information
+    lesson lessons look mentioned note noted page pages passage passages read refer
+    reference references section sections see shown source sources stated states
+    """.split()
+)
 
 
 @dataclass(frozen=True, slots=True)
 class ModelAnswer:
     """What a provider returns: the answer's text, and the (passage id, quote) pairs
-    it cites when the server gave them as data (None: plain text, markers inline).
-
-    An empty quote cites its passage without quoting it.
-    """
+    it cites when the server gave them as data (None: plain text, markers inline)."""
 
     text: str
     pairs: tuple[tuple[str, str], ...] | None = None
@@ -72,14 +90,23 @@ class AnswerCheck:
         return self.problem is None
 
 
+def has_own_text(text: str) -> bool:
+    """Whether `text` says anything beyond its citation markers: a content word (a number
+    counts) that is not one of the words pointing at the sources."""
+    return any(word not in _POINTING_WORDS for word in content_words(strip_citations(text)))
+
+
 def check_plain_answer(
     text: str, sent: Sequence[Passage], with_support: bool = True
 ) -> AnswerCheck:
     """A plain-text answer (markers and quotes inline) against the passages `sent`:
-    the citation check, then the quote check, then (if asked) the support check."""
+    the citation check, then whether it has text of its own, the quote check, then (if
+    asked) the support check."""
     citations = check_citations(text, [passage.id for passage in sent])
     if not citations.accepted:
         return AnswerCheck(problem=citations.problem)
+    if not has_own_text(text):
+        return AnswerCheck(problem=NO_TEXT)
     quoted = check_quotes(text, sent)
     if not quoted.accepted:
         return AnswerCheck(problem=quoted.problem)
@@ -112,13 +139,19 @@ def check_model_answer(
         citations = check_citations(text, by_id)
         if not citations.accepted:
             return AnswerCheck(problem=citations.problem)
+    if not has_own_text(text):
+        return AnswerCheck(problem=NO_TEXT)
     cited = tuple(dict.fromkeys([*inline, *pair_ids]))
     quoted = [(passage_id, " ".join(quote.split())) for passage_id, quote in answer.pairs]
-    quoted = [(passage_id, quote) for passage_id, quote in quoted if quote]
+    if any(not quote for _, quote in quoted):
+        return AnswerCheck(problem=EMPTY_QUOTE)
     if len(quoted) > MAX_QUOTES:
         return AnswerCheck(problem=TOO_MANY)
     if any(len(quote) > MAX_QUOTE_CHARS for _, quote in quoted):
         return AnswerCheck(problem=TOO_LONG)
+    short = next((quote for _, quote in quoted if too_short(quote)), None)
+    if short is not None:
+        return AnswerCheck(problem=short_quote(short))
     # Quotes the text itself holds: a quote without a marker may stand in any cited passage.
     in_text = check_quotes(text, sent, also_cited=cited)
     if not in_text.accepted:
@@ -127,7 +160,7 @@ def check_model_answer(
     for passage_id, quote in quoted:
         match = find_quote(quote, by_id[passage_id])
         if match is None:
-            return AnswerCheck(problem=NOT_IN_PASSAGE)
+            return AnswerCheck(problem=not_in_passage(quote))
         found.append(match)
     if len(found) > MAX_QUOTES:
         return AnswerCheck(problem=TOO_MANY)

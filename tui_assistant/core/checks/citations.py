@@ -15,7 +15,7 @@ MAX_ANSWER_CHARS = 16_000
 # still seen (and rejected) rather than ignored.
 CITATION_MARKER = re.compile(r"\[\s*source\s*:\s*([^\]\n]*?)\s*\]", re.IGNORECASE)
 
-NOT_GIVEN = "cites a source it was not given"
+NOT_GIVEN = "cites a passage it was not sent"
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 # line between straight double quotes `"..."`, curly double quotes `“...”` or guillemets
 # `«...»`. Single quotes, straight or curly, are left out: they are far more often
 # apostrophes. Backticks mark code, not quotation.
-_QUOTED = re.compile(r'"([^"\n]+)"|“([^”\n]+)”|«([^»\n]+)»')
+# Marks with nothing between them pair up too, so `"" and "x"` reads as two quotes.
+_QUOTED = re.compile(r'"([^"\n]*)"|“([^”\n]*)”|«([^»\n]*)»')
 
 # Punctuation at a quote's edges is the writer's, not the source's.
 EDGE_PUNCTUATION = " \t.,;:!?…"

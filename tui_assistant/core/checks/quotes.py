@@ -14,8 +14,13 @@ count). Punctuation at a quote's edges is the writer's and is ignored.
 A structured answer's (id, quote) pairs are checked as they are (`answers`); only
 plain text is read by these rules.
 
+A quote must say something: an empty or whitespace-only quote, and one of fewer than
+`MIN_QUOTE_WORDS` words (unless it is one long specific string), refuses the answer
+(each with its reason).
+
 A quote that checks out is reported with the file lines it spans, and with the
-passage's own words, so no text of the model's reaches the outcome as a quote.
+passage's own words, so no text of the model's reaches the outcome as a quote. The
+reason a quote failed names it, cleaned and shortened (`shown_quote`).
 """
 
 from __future__ import annotations
@@ -24,18 +29,31 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tui_assistant.core.checks.citations import CITATION_MARKER, cited_in
-from tui_assistant.core.checks.normalise import EDGE_PUNCTUATION, flatten, quoted_strings
+from tui_assistant.core.checks.normalise import EDGE_PUNCTUATION, flat, flatten, quoted_strings
 from tui_assistant.core.checks.support import split_sentences
+from tui_assistant.core.display_text import one_line, shortened
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Quote
 
 MAX_QUOTES = 20
 MAX_QUOTE_CHARS = 1000
+# One or two words ("the server", "10 grams") stand in almost any passage on the topic,
+# so finding them proves next to nothing while the answer looks checked; three words is
+# the shortest span that is usually a phrase of that passage alone. The sentences a
+# structured answer may quote (`providers.prompt`) have at least as many. A shorter
+# quote of this many characters is one specific string (a setting line, a URL, a long
+# name: "@acme:registry=https://npm.acme.test/"), as particular as a phrase.
+MIN_QUOTE_WORDS = 3
+SPECIFIC_QUOTE_CHARS = 20
+# How much of a failed quote its reason shows.
+SHOWN_QUOTE_CHARS = 60
 
-NOT_IN_PASSAGE = "a quote is not in the passage it cites"
-NOT_SENT = "a quote cites a passage it was not given"
+NOT_IN_PASSAGE = "quote not in the passage"
+NOT_SENT = "a quote cites a passage it was not sent"
 TOO_MANY = f"more than {MAX_QUOTES} quotes"
 TOO_LONG = f"a quote is longer than {MAX_QUOTE_CHARS:,} characters"
+EMPTY_QUOTE = "an empty quote"
+SHORT_QUOTE = f"a quote of fewer than {MIN_QUOTE_WORDS} words"
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,11 +106,16 @@ def check_quotes(
     """Every quote of `answer` found in the passage it cites among `sent`, or the first
     problem: too many quotes, one too long, one citing a passage not sent, one that
     is not there. `also_cited`: as for `quoted_spans`."""
+    if any(not quoted.words for quoted in quoted_strings(answer)):
+        return QuoteCheck(problem=EMPTY_QUOTE)
     spans = quoted_spans(answer, also_cited)
     if len(spans) > MAX_QUOTES:
         return QuoteCheck(problem=TOO_MANY)
     if any(len(span.text) > MAX_QUOTE_CHARS for span in spans):
         return QuoteCheck(problem=TOO_LONG)
+    short = next((span.text for span in spans if too_short(span.text)), None)
+    if short is not None:
+        return QuoteCheck(problem=short_quote(short))
     by_id = {passage.id: passage for passage in sent}
     found: list[Quote] = []
     for span in spans:
@@ -102,9 +125,39 @@ def check_quotes(
             (q for q in (find_quote(span.text, by_id[id_]) for id_ in span.cites) if q), None
         )
         if quote is None:
-            return QuoteCheck(problem=NOT_IN_PASSAGE)
+            return QuoteCheck(problem=not_in_passage(span.text))
         found.append(quote)
     return QuoteCheck(tuple(dict.fromkeys(found)))
+
+
+def too_short(quote: str) -> bool:
+    """Whether `quote` (as every check reads it) has fewer than `MIN_QUOTE_WORDS` words
+    and fewer than `SPECIFIC_QUOTE_CHARS` characters."""
+    words = flat(quote.strip(EDGE_PUNCTUATION))
+    return len(words.split()) < MIN_QUOTE_WORDS and len(words) < SPECIFIC_QUOTE_CHARS
+
+
+def shown_quote(quote: str) -> str:
+    """A quote of the model's as a reason names it: one safe line, shortened."""
+    return '"' + shortened(one_line(quote), SHOWN_QUOTE_CHARS) + '"'
+
+
+def not_in_passage(quote: str) -> str:
+    """`quote not in the passage: "…"`."""
+    return f"{NOT_IN_PASSAGE}: {shown_quote(quote)}"
+
+
+def without_quote(problem: str) -> str:
+    """A problem in the app's words alone, without the model's quote it may name
+    (`quote not in the passage`): what a screen shows, where no unchecked model text
+    goes; `ask --json` keeps the quote."""
+    head, marker, _ = problem.partition(': "')
+    return head if marker and problem.endswith('"') else problem
+
+
+def short_quote(quote: str) -> str:
+    """`a quote of fewer than 3 words: "…"`."""
+    return f"{SHORT_QUOTE}: {shown_quote(quote)}"
 
 
 def find_quote(quote: str, passage: Passage) -> Quote | None:

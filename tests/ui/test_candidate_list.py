@@ -1,0 +1,61 @@
+"""A listed passage's title at any width: its document's name and its last heading are
+what say most, so the headings between them give way first."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.cells import cell_len
+
+from tests.helpers.properties import PROPERTY
+from tui_assistant.ui.candidate_list import TITLE_SEPARATOR, fit_title
+
+MIGRATION = "V5 Migration Guide › Breaking Changes › Remove support for DELETE bodies"
+
+
+def test_a_title_that_fits_is_whole() -> None:
+    assert fit_title(MIGRATION, 80) == MIGRATION
+
+
+def test_the_middle_headings_give_way_and_the_document_name_stays() -> None:
+    title = "Commands › Chaining › Basics › Command Chaining"
+
+    assert fit_title(title, 40) == "Commands › … › Basics › Command Chaining"
+    assert fit_title(title, 31) == "Commands › … › Command Chaining"
+    assert fit_title(title, 30) == "Commands › Command Chaining"
+    assert fit_title(title, 27) == "Commands › Command Chaining"
+    assert fit_title(MIGRATION, 60) == "V5 Migration Guide › … › Remove support for DELETE bodies"
+
+
+def test_with_no_room_for_the_middle_the_last_heading_is_cut_not_the_document() -> None:
+    cut = fit_title(MIGRATION, 34)
+
+    assert cut.startswith("V5 Migration Guide › Remove") and cut.endswith("…")
+    assert cell_len(cut) <= 34
+
+
+def test_only_a_document_name_wider_than_the_room_is_cut() -> None:
+    cut = fit_title(MIGRATION, 12)
+
+    assert cut.startswith("V5 Migrati") and cell_len(cut) <= 12
+
+
+@PROPERTY
+@given(
+    parts=st.lists(
+        st.text(st.characters(codec="utf-8", categories=("L", "N")), min_size=1, max_size=20),
+        min_size=1,
+        max_size=5,
+    ),
+    width=st.integers(min_value=4, max_value=90),
+)
+def test_a_fitted_title_fits_and_keeps_its_document_name_when_there_is_room(
+    parts: list[str], width: int
+) -> None:
+    title = TITLE_SEPARATOR.join(parts)
+
+    fitted = fit_title(title, width)
+
+    assert cell_len(fitted) <= width
+    if cell_len(parts[0]) + len(TITLE_SEPARATOR) + 8 <= width:
+        assert fitted.startswith(parts[0])
