@@ -82,6 +82,11 @@ class QuestionBatcher:
         self._thread: threading.Thread | None = None
         self.counts = BatchCounts()
 
+    @property
+    def waiting(self) -> int:
+        """How many questions wait for the model now."""
+        return len(self._waiting)
+
     def embed(self, text: str) -> Vector:
         """`text`'s vector, computed with the others waiting (or cached); the error of
         its own embedding when it fails."""
