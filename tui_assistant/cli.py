@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from tui_assistant import PROG, __version__
+from tui_assistant.commands import search
 from tui_assistant.compat import LIBRARY_OPTIONS, PASSAGES_COMMAND_ALIASES
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.display_text import clean_display_text, one_line
@@ -128,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="serve over streamable HTTP on HOST (127.0.0.1 unless given) and PORT; any "
         "address but loopback needs TUI_ASSISTANT_MCP_TOKEN",
     )
+    search.register(commands, _command)
     return parser
 
 
