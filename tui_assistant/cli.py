@@ -129,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="serve over streamable HTTP on HOST (127.0.0.1 unless given) and PORT; any "
         "address but loopback needs TUI_ASSISTANT_MCP_TOKEN",
     )
+    mcp.add_argument("--workers", type=int, default=1, metavar="N", help="HTTP: N processes")
     search.register(commands, _command)
     return parser
 
@@ -339,6 +340,13 @@ def _run_mcp(args: argparse.Namespace) -> int:
     # An address or token that cannot serve is said before the library is read.
     http = parse_http_address(args.http) if args.http is not None else None
     token = check_token_rule(http, _settings(args)) if http is not None else None
+    if args.workers != 1:
+        from tui_assistant.mcp import workers
+
+        workers.check_workers(args.workers, http)
+        if http is not None:
+            chosen = getattr(args, "library", None), getattr(args, "retrieval", None)
+            return workers.serve_workers(*chosen, http, args.workers)
     # Standard output is the protocol: nothing printed while loading may reach it.
     with contextlib.redirect_stdout(sys.stderr):
         # Vectors already stored are read before the first call, so a warm server
