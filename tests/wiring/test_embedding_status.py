@@ -87,10 +87,24 @@ def test_the_status_follows_an_embedding_run() -> None:
         "phase": "ready",
         "done": 300,
         "total": 300,
+        "per_second": None,
         "problem": None,
     }
     # Watchers hear of a problem coming and going, not of progress.
     assert [status.problem for status in seen] == [str(UNREACHABLE), None]
+
+
+def test_the_status_says_how_fast_a_run_goes_from_what_it_resumed_at() -> None:
+    now = [100.0]
+    monitor = EmbeddingMonitor(EmbeddingStatus("server", "127.0.0.1:8089", "m"), lambda: now[0])
+    monitor.progress(191, 570)  # resumed: 191 were stored before this run
+    assert monitor.status().per_second is None
+    now[0] += 4.0
+    monitor.progress(251, 570)
+    status = monitor.status()
+    assert status.per_second == pytest.approx(15.0)
+    assert status.bar_text == "embedding 251/570 · 15.0/s"
+    assert status.to_json()["per_second"] == 15.0
 
 
 def test_questions_the_server_cannot_embed_are_answered_by_words_and_said_once(
