@@ -19,7 +19,7 @@ from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.retrieval.model_identity import ModelIdentity
 from tui_assistant.errors import EmbeddingServerError
-from tui_assistant.providers import embedding_server
+from tui_assistant.providers import embedding_server_answers
 from tui_assistant.settings import Settings
 from tui_assistant.wiring.context import AppContext, open_context
 from tui_assistant.wiring.embedding_status import EmbeddingMonitor, EmbeddingStatus
@@ -34,7 +34,7 @@ UNREACHABLE = EmbeddingServerError(
 
 @pytest.fixture(autouse=True)
 def short_pauses(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(embedding_server, "FIRST_PAUSE_SECONDS", 0.001)
+    monkeypatch.setattr(embedding_server_answers, "FIRST_PAUSE_SECONDS", 0.001)
 
 
 @pytest.fixture

@@ -11,9 +11,9 @@ server that refuses the field is asked without it from then on. The source is an
 - the chat provider's URL rules (`settings.check_base_url`: https, except plain http to
   a loopback host) and its client (`openai.new_http_client`: redirects never followed);
   the key goes only into the `Authorization` header, never into a message or a repr;
-- batches of at most `batch_size` texts (sorted by length, so a batch pads little), at
-  most `concurrency` requests in flight, each under a deadline of its own
-  (`asyncio.timeout`: httpx's timeouts count per read, not per request);
+- batches of at most `batch_size` texts (sorted by length), at most `concurrency`
+  requests in flight, each under a deadline of its own (`asyncio.timeout`); a missed
+  deadline halves both (`Pace`), and answers well within it grow them back;
 - 429 and 5xx, a broken connection or a missed deadline are tried again after a pause
   that honours `Retry-After` and grows each time; a rate limit pauses every request in
   flight, not only the one that was told;
@@ -25,8 +25,8 @@ server that refuses the field is asked without it from then on. The source is an
   no work that finished is lost.
 
 The HTTP client runs on an event loop in a thread of its own, so the source is called
-like the local model, from any thread: a worker, the CLI, the TUI's event loop for one
-question. A question gets one short try: it is answered by words if the server fails.
+like the local model, from any thread. Questions asked at once go in one request
+(`QuestionBatcher`), with one short try: a question is answered by words if it fails.
 """
 
 from __future__ import annotations
@@ -39,7 +39,6 @@ import re
 import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 from urllib.parse import urlsplit
 
@@ -50,21 +49,10 @@ from pydantic import SecretStr
 from tui_assistant.core.retrieval.model_identity import ModelIdentity
 from tui_assistant.providers.embedding_batching import QuestionBatcher
 from tui_assistant.providers.embedding_server_answers import (
-    FIRST_PAUSE_SECONDS as FIRST_PAUSE_SECONDS,
-)
-from tui_assistant.providers.embedding_server_answers import (
-    LONGEST_PAUSE_SECONDS as LONGEST_PAUSE_SECONDS,
-)
-from tui_assistant.providers.embedding_server_answers import BadAnswer as BadAnswer
-from tui_assistant.providers.embedding_server_answers import embeddings_url as embeddings_url
-from tui_assistant.providers.embedding_server_answers import (
-    parse_embeddings as parse_embeddings,
-)
-from tui_assistant.providers.embedding_server_answers import (
-    pause_before_try as pause_before_try,
-)
-from tui_assistant.providers.embedding_server_answers import (
-    retry_after_seconds as retry_after_seconds,
+    BadAnswer,
+    embeddings_url,
+    parse_embeddings,
+    pause_before_try,
 )
 from tui_assistant.providers.embedding_server_tries import (
     BAD_ANSWER,
@@ -74,11 +62,10 @@ from tui_assistant.providers.embedding_server_tries import (
     Pace,
     TooBig,
     Tries,
-    Trouble,
     TryAgain,
+    check_status,
     fault,
     gave_up,
-    shown,
     unwrapped,
 )
 from tui_assistant.providers.openai import (
@@ -109,11 +96,6 @@ QUESTION_DEADLINE_SECONDS: Final = 5.0
 QUESTIONS_PAUSED_SECONDS: Final = 30.0
 # A server asking for a longer pause than LONGEST_RETRY_AFTER ends the run.
 LONGEST_RETRY_AFTER_SECONDS: Final = 120.0
-RETRIED_STATUSES: Final = frozenset({429, 500, 502, 503, 504})
-RATE_LIMIT_STATUSES: Final = frozenset({429, 503})
-# A server refusing a batch as too large (or too many tokens) says so with one of these;
-# llama-server answers 500 naming it ("input (N tokens) is too large to process").
-SPLIT_STATUSES: Final = frozenset({400, 413, 422})
 TOO_LARGE = re.compile(rb"too (large|long)", re.IGNORECASE)
 SNIFFED_BYTES: Final = 16 * 1024
 # A single piece the server refuses as too large is cut in half (and again) down to this
@@ -121,8 +103,6 @@ SNIFFED_BYTES: Final = 16 * 1024
 SHORTEST_CUT_CHARS: Final = 32
 # The text embedded once to learn the model's dimensions.
 PROBE_TEXT: Final = "tui-assistant"
-BASE_URL_SETTING: Final = "TUI_ASSISTANT_EMBEDDING_BASE_URL"
-KEY_SETTING: Final = "TUI_ASSISTANT_EMBEDDING_API_KEY"
 
 
 class ServerEmbeddingSource:
@@ -394,7 +374,7 @@ class ServerEmbeddingSource:
                     start = await first_bytes(response, SNIFFED_BYTES)
                     if TOO_LARGE.search(start):
                         raise TooBig(response.status_code)
-                self._check_status(response)
+                check_status(response, self.where, self.model)
                 # Room for vectors of up to 16,384 numbers, written out at length.
                 received = await read_body(response, (1 << 20) + len(texts) * (1 << 19))
         except TimeoutError:
@@ -415,35 +395,3 @@ class ServerEmbeddingSource:
         if answered and self._dimensions is None:
             self._dimensions = next(iter(answered.values())).shape[0]
         return answered
-
-    def _check_status(self, response: httpx.Response) -> None:
-        status = response.status_code
-        if 200 <= status < 300:
-            return
-        if status in RETRIED_STATUSES:
-            trouble: Trouble = "rate_limited" if status in RATE_LIMIT_STATUSES else "status"
-            wait = retry_after_seconds(response.headers.get("retry-after"), datetime.now(UTC))
-            raise TryAgain(trouble, f"HTTP {status}", wait)
-        if 300 <= status < 400:
-            raise fault(
-                self.where,
-                f"answered with a redirect (HTTP {status}), which is not followed:"
-                f" check {BASE_URL_SETTING}",
-                "embedding server redirects",
-            )
-        if status in SPLIT_STATUSES:
-            raise TooBig(status)
-        if status in (401, 403):
-            raise fault(
-                self.where,
-                f"refused the key (HTTP {status}): check {KEY_SETTING}",
-                "embedding server refuses the key",
-            )
-        if status == 404:
-            raise fault(
-                self.where,
-                f"has no embeddings for model {shown(self.model)} (HTTP 404): check"
-                f" {BASE_URL_SETTING} (it ends in /v1) and TUI_ASSISTANT_EMBEDDING_MODEL",
-                "embedding server: HTTP 404",
-            )
-        raise fault(self.where, f"refused the request (HTTP {status})", "embedding server refuses")

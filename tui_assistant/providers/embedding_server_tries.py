@@ -1,5 +1,6 @@
-"""The parts of a server run that are not requests: what went wrong with a try
-(`TryAgain`, `TooBig`) and how many tries each trouble gets (`Tries`), the batch size
+"""The parts of a server run that are not requests: what an answer's status means
+(`check_status`), what went wrong with a try (`TryAgain`, `TooBig`) and how many tries
+each trouble gets (`Tries`), the batch size
 and requests in flight that a slow server keeps up with (`Pace`), the event loop thread
 the requests run on, and the one line a run that gives up ends with."""
 
@@ -11,12 +12,23 @@ import contextlib
 import threading
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Final, Literal, TypeVar
 
+import httpx
+
 from tui_assistant.errors import EmbeddingServerError
+from tui_assistant.providers.embedding_server_answers import retry_after_seconds
 
 T = TypeVar("T")
 BATCH_SETTING: Final = "TUI_ASSISTANT_EMBEDDING_BATCH_SIZE"
+BASE_URL_SETTING: Final = "TUI_ASSISTANT_EMBEDDING_BASE_URL"
+KEY_SETTING: Final = "TUI_ASSISTANT_EMBEDDING_API_KEY"
+RETRIED_STATUSES: Final = frozenset({429, 500, 502, 503, 504})
+RATE_LIMIT_STATUSES: Final = frozenset({429, 503})
+# A server refusing a batch as too large (or too many tokens) says so with one of these;
+# llama-server answers 500 naming it ("input (N tokens) is too large to process").
+SPLIT_STATUSES: Final = frozenset({400, 413, 422})
 
 # Tries of one batch, by what went wrong: rate limits and 5xx are worth waiting out;
 # a refused connection or a missed deadline rarely mends within a minute.
@@ -189,3 +201,38 @@ class Pace:
     def _changed(self) -> None:
         self.generation += 1
         self.kept_up = 0
+
+
+def check_status(response: httpx.Response, where: str, model: str) -> None:
+    """Nothing for a 2xx answer; else what the status means: `TryAgain` (429, 5xx),
+    `TooBig` (a batch too large), or the one line of a fault no try mends."""
+    status = response.status_code
+    if 200 <= status < 300:
+        return
+    if status in RETRIED_STATUSES:
+        trouble: Trouble = "rate_limited" if status in RATE_LIMIT_STATUSES else "status"
+        wait = retry_after_seconds(response.headers.get("retry-after"), datetime.now(UTC))
+        raise TryAgain(trouble, f"HTTP {status}", wait)
+    if 300 <= status < 400:
+        raise fault(
+            where,
+            f"answered with a redirect (HTTP {status}), which is not followed:"
+            f" check {BASE_URL_SETTING}",
+            "embedding server redirects",
+        )
+    if status in SPLIT_STATUSES:
+        raise TooBig(status)
+    if status in (401, 403):
+        raise fault(
+            where,
+            f"refused the key (HTTP {status}): check {KEY_SETTING}",
+            "embedding server refuses the key",
+        )
+    if status == 404:
+        raise fault(
+            where,
+            f"has no embeddings for model {shown(model)} (HTTP 404): check"
+            f" {BASE_URL_SETTING} (it ends in /v1) and TUI_ASSISTANT_EMBEDDING_MODEL",
+            "embedding server: HTTP 404",
+        )
+    raise fault(where, f"refused the request (HTTP {status})", "embedding server refuses")
