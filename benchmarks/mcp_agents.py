@@ -79,11 +79,11 @@ def batched_in_process(model: LocalSentenceEmbedder, questions: list[str], n: in
     batcher = QuestionBatcher(model.embed_questions, lambda: model.identity)
     started = time.perf_counter()
     with ThreadPoolExecutor(max_workers=n) as pool:
-        list(pool.map(batcher.embed, questions[: n * 4]))
+        list(pool.map(batcher.embed, questions[: n * 2]))
     seconds = time.perf_counter() - started
     counts = batcher.counts
     return (
-        f"{n} threads x 4 questions: {counts.questions / seconds:6.1f} questions/s,"
+        f"{n} threads x 2 questions: {counts.questions / seconds:6.1f} questions/s,"
         f" {counts.batches} batches, mean {counts.mean:.1f}, largest {counts.largest}"
     )
 

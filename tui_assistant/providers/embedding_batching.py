@@ -36,7 +36,9 @@ if TYPE_CHECKING:
 # Long enough for the questions of agents that send at the same moment to meet, short
 # next to the model's own time for a question (about 15 ms for all-MiniLM-L6-v2 here).
 COLLECT_SECONDS: Final = 0.002
-MAX_BATCH: Final = 64
+# Questions handed to the model at once; the local model splits a batch this size over
+# its threads itself, so a bigger batch keeps every core busy.
+MAX_BATCH: Final = 256
 CACHE_SIZE: Final = 2048
 
 
