@@ -122,6 +122,7 @@ def test_status_lists_each_library_and_what_answers(
         "watch",
         "retrieval",
         "embedding_problem",
+        "embedding_per_second",
     }
     assert (kitchen["name"], kitchen["passages"], kitchen["retrieval"]) == ("kitchen", 2, "ranked")
     assert (garden["name"], garden["vectors"], garden["embedding_model"]) == ("garden", 0, None)

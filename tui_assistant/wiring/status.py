@@ -33,6 +33,10 @@ class LibraryStatus(BaseModel):
         default=None,
         description="why passages or questions cannot be embedded now (one line); null when fine",
     )
+    embedding_per_second: float | None = Field(
+        default=None,
+        description="while passages are embedded: how many a second, over this run so far",
+    )
 
 
 class StatusResult(BaseModel):
@@ -62,6 +66,11 @@ def status_of(context: AppContext, watching: bool) -> StatusResult:
                 watch=watching,
                 retrieval=context.retrieval,
                 embedding_problem=embedding.problem,
+                embedding_per_second=(
+                    round(embedding.per_second, 1)
+                    if embedding.phase == "embedding" and embedding.per_second
+                    else None
+                ),
             )
             for name, part in context.library.parts.items()
         ]
