@@ -129,7 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="serve over streamable HTTP on HOST (127.0.0.1 unless given) and PORT; any "
         "address but loopback needs TUI_ASSISTANT_MCP_TOKEN",
     )
-    mcp.add_argument("--workers", type=int, default=1, metavar="N", help="HTTP: N processes")
+    mcp.add_argument(
+        "--workers", type=int, default=1, metavar="N", help="with --http: N processes (1-64)"
+    )
     search.register(commands, _command)
     return parser
 
