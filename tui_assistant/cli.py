@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from tui_assistant import PROG, __version__
-from tui_assistant.commands import fetch
+from tui_assistant.commands import fetch, search
 from tui_assistant.compat import LIBRARY_OPTIONS, PASSAGES_COMMAND_ALIASES
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.display_text import clean_display_text, one_line
@@ -136,6 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
         "address but loopback needs TUI_ASSISTANT_MCP_TOKEN",
     )
     fetch.register(commands)
+    mcp.add_argument(
+        "--workers", type=int, default=1, metavar="N", help="with --http: N processes (1-64)"
+    )
+    search.register(commands, _command)
     return parser
 
 
@@ -347,6 +351,13 @@ def _run_mcp(args: argparse.Namespace) -> int:
     # An address or token that cannot serve is said before the library is read.
     http = parse_http_address(args.http) if args.http is not None else None
     token = check_token_rule(http, _settings(args)) if http is not None else None
+    if args.workers != 1:
+        from tui_assistant.mcp import workers
+
+        workers.check_workers(args.workers, http)
+        if http is not None:
+            chosen = getattr(args, "library", None), getattr(args, "retrieval", None)
+            return workers.serve_workers(*chosen, http, args.workers)
     # Standard output is the protocol: nothing printed while loading may reach it.
     with contextlib.redirect_stdout(sys.stderr):
         # Vectors already stored are read before the first call, so a warm server

@@ -214,6 +214,8 @@ def format_status(status: StatusResult) -> str:
         vectors = f"{library.vectors:,}/{library.passages:,} passages"
         if library.embedding_model is not None:
             vectors += f" ({library.embedding_model})"
+        if library.embedding_per_second:
+            vectors += f", {library.embedding_per_second:,.1f} a second"
         blocks.append(
             "\n".join(
                 [

@@ -18,7 +18,7 @@ pytest.importorskip("numpy")
 from tests.helpers import BUNDLED_LESSONS
 from tests.helpers.embedding import word_vectors_answer
 from tui_assistant import cli
-from tui_assistant.providers import embedding_server
+from tui_assistant.providers import embedding_server_answers
 
 BASE = "http://127.0.0.1:8089/v1"
 KEY = "sk-embedding-key-5678"
@@ -26,7 +26,7 @@ KEY = "sk-embedding-key-5678"
 
 @pytest.fixture(autouse=True)
 def short_pauses(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(embedding_server, "FIRST_PAUSE_SECONDS", 0.001)
+    monkeypatch.setattr(embedding_server_answers, "FIRST_PAUSE_SECONDS", 0.001)
 
 
 @pytest.fixture

@@ -125,6 +125,7 @@ def test_status_lists_each_library_and_what_answers(
         "package",
         "version",
         "origin",
+        "embedding_per_second",
     }
     # Folders, not fetched packages.
     assert (kitchen["package"], kitchen["version"], kitchen["origin"]) == (None, None, None)

@@ -29,15 +29,15 @@ from tests.helpers.embedding import word_vector
 from tests.helpers.store_files import open_, store_file, write
 from tui_assistant.core.library.library import Library
 from tui_assistant.errors import EmbeddingServerError
-from tui_assistant.providers.embedding_server import (
-    PROBE_TEXT,
+from tui_assistant.providers.embedding_server import PROBE_TEXT, ServerEmbeddingSource
+from tui_assistant.providers.embedding_server_answers import (
     BadAnswer,
-    ServerEmbeddingSource,
     embeddings_url,
     parse_embeddings,
     pause_before_try,
     retry_after_seconds,
 )
+from tui_assistant.providers.embedding_server_tries import GROW_AFTER, Pace
 from tui_assistant.store.vectors import embed_library, passage_pieces
 
 BASE = "http://127.0.0.1:8089/v1"
@@ -827,3 +827,45 @@ def test_closing_the_source_wakes_a_caller_waiting_on_the_server(
     waiting.join(10)
     assert not waiting.is_alive()
     assert [type(error) for error in ended] == [concurrent.futures.CancelledError]
+
+
+def test_a_server_too_slow_for_big_batches_gets_smaller_ones_and_the_run_completes(
+    mocked: respx.MockRouter,
+    source: Callable[..., ServerEmbeddingSource],
+    library: Library,
+    store: Path,
+) -> None:
+    async def slow_for_big_batches(request: httpx.Request) -> httpx.Response:
+        if len(inputs(request)) > 2:
+            await asyncio.sleep(30)  # past the deadline: the server cannot keep up
+        return answer(inputs(request))
+
+    server = serve(mocked, slow_for_big_batches)
+    embedder = source(batch_size=8, concurrency=4, request_deadline=0.2)
+    vectors = embed_library(library, embedder, store)
+
+    assert stored_rows(store) == len(library)
+    assert np.allclose(vectors.matrix, expected_matrix(library), atol=1e-6)
+    # Each missed deadline halved the batches down to what the server keeps up with.
+    assert {8, 4, 2} <= {len(batch) for batch in server.batches}
+    answered = [batch for batch in server.batches if len(batch) <= 2]
+    assert sum(map(len, answered)) == len(library)
+
+
+def test_the_pace_halves_once_for_requests_sent_together_and_grows_back() -> None:
+    pace = Pace(largest=64, most_in_flight=4)
+    sent = pace.generation
+    assert pace.timed_out(sent) and pace.timed_out(sent)  # two requests of one pace
+    assert (pace.batch, pace.in_flight) == (32, 2)
+    for _ in range(GROW_AFTER - 1):
+        pace.answered(1.0, deadline=60.0)
+    assert pace.batch == 32
+    pace.answered(1.0, deadline=60.0)
+    assert (pace.batch, pace.in_flight) == (64, 3)
+    pace.answered(40.0, deadline=60.0)  # a slow answer starts the count again
+    assert pace.kept_up == 0
+
+
+def test_at_one_text_a_time_a_missed_deadline_is_a_try_spent() -> None:
+    pace = Pace(largest=1, most_in_flight=1)
+    assert not pace.timed_out(pace.generation)

@@ -16,7 +16,7 @@ pytest.importorskip("numpy")
 from tests.helpers import BUNDLED_LESSONS
 from tests.helpers.embedding import word_vectors_answer
 from tests.helpers.tui import ask, chat_text, concluded, running, status_line, wait_until
-from tui_assistant.providers import embedding_server
+from tui_assistant.providers import embedding_server_answers
 from tui_assistant.settings import Settings
 from tui_assistant.ui.app import AssistantApp
 
@@ -26,7 +26,7 @@ SIZE = (120, 32)
 
 @pytest.fixture(autouse=True)
 def short_pauses(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(embedding_server, "FIRST_PAUSE_SECONDS", 0.001)
+    monkeypatch.setattr(embedding_server_answers, "FIRST_PAUSE_SECONDS", 0.001)
 
 
 @pytest.fixture

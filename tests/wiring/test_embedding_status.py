@@ -19,7 +19,7 @@ from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.retrieval.model_identity import ModelIdentity
 from tui_assistant.errors import EmbeddingServerError
-from tui_assistant.providers import embedding_server
+from tui_assistant.providers import embedding_server_answers
 from tui_assistant.settings import Settings
 from tui_assistant.wiring.context import AppContext, open_context
 from tui_assistant.wiring.embedding_status import EmbeddingMonitor, EmbeddingStatus
@@ -34,7 +34,7 @@ UNREACHABLE = EmbeddingServerError(
 
 @pytest.fixture(autouse=True)
 def short_pauses(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(embedding_server, "FIRST_PAUSE_SECONDS", 0.001)
+    monkeypatch.setattr(embedding_server_answers, "FIRST_PAUSE_SECONDS", 0.001)
 
 
 @pytest.fixture
@@ -87,10 +87,24 @@ def test_the_status_follows_an_embedding_run() -> None:
         "phase": "ready",
         "done": 300,
         "total": 300,
+        "per_second": None,
         "problem": None,
     }
     # Watchers hear of a problem coming and going, not of progress.
     assert [status.problem for status in seen] == [str(UNREACHABLE), None]
+
+
+def test_the_status_says_how_fast_a_run_goes_from_what_it_resumed_at() -> None:
+    now = [100.0]
+    monitor = EmbeddingMonitor(EmbeddingStatus("server", "127.0.0.1:8089", "m"), lambda: now[0])
+    monitor.progress(191, 570)  # resumed: 191 were stored before this run
+    assert monitor.status().per_second is None
+    now[0] += 4.0
+    monitor.progress(251, 570)
+    status = monitor.status()
+    assert status.per_second == pytest.approx(15.0)
+    assert status.bar_text == "embedding 251/570 · 15.0/s"
+    assert status.to_json()["per_second"] == 15.0
 
 
 def test_questions_the_server_cannot_embed_are_answered_by_words_and_said_once(

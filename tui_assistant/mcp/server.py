@@ -147,8 +147,10 @@ class Serving:
     the event loop; each call reads them once, so it is answered by one context from
     start to end. `watching`: the libraries' folders are watched (TUI_ASSISTANT_WATCH)."""
 
-    def __init__(self, context: AppContext, watching: bool = False) -> None:
+    def __init__(self, context: AppContext, watching: bool = False, follower: bool = False) -> None:
         self.watching = watching
+        # A worker that only reads the stores (`workers.py`): it follows the writer.
+        self.follower = follower
         self.tools = LibraryTools(context, watching)
 
     def answer_from(self, context: AppContext) -> None:
@@ -215,9 +217,13 @@ async def lifespan(serving: Serving) -> AsyncIterator[None]:
     whenever documents change."""
     tasks = []
     context = serving.tools.context
-    if context.choice.mode == "hybrid" and context.vectors is None:
+    if serving.follower:
+        from tui_assistant.mcp.workers import follow_writer
+
+        tasks.append(asyncio.create_task(follow_writer(serving)))
+    elif context.choice.mode == "hybrid" and context.vectors is None:
         tasks.append(asyncio.create_task(upgrade_to_hybrid(serving)))
-    if serving.watching:
+    if serving.watching and not serving.follower:
         tasks.append(asyncio.create_task(reload_on_changes(serving)))
     try:
         yield
@@ -236,14 +242,18 @@ def serve(context: AppContext, http: HttpAddress | None = None, token: str | Non
     if http is None:
         server.run("stdio")
     else:
-        # Each result as one JSON response rather than an event stream: no tool sends
-        # anything before its result, and a loaded server answers half again as many
-        # calls a second (docs/performance.md).
-        app = server.streamable_http_app(
-            streamable_http_path=MCP_PATH, host=http.host, json_response=True
-        )
-        run_http(app, http, token)
+        run_http(http_app(server, http), http, token)
     return 0
+
+
+def http_app(server: AgentServer, http: HttpAddress) -> Any:
+    """The streamable HTTP app of `server`. Each result is one JSON response rather than
+    an event stream: no tool sends anything before its result, and a loaded server
+    answers half again as many calls a second (docs/performance.md). Stateless: every
+    request stands alone, so any worker, or any server behind a proxy, can answer it."""
+    return server.streamable_http_app(
+        streamable_http_path=MCP_PATH, host=http.host, json_response=True, stateless_http=True
+    )
 
 
 async def upgrade_to_hybrid(serving: Serving) -> None:

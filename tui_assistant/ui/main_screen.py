@@ -16,6 +16,7 @@ so the help and the command palette open over it.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import partial
@@ -30,6 +31,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.record import Turn
 from tui_assistant.core.service import PendingAnswer
@@ -66,10 +68,12 @@ class MainScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = keys.MAIN_SCREEN
 
-    # The request in flight, and a question held for a reload: a change refreshes the
-    # footer (Stop is offered only while either is set).
+    # The request in flight, a question held for a reload, and one being retrieved
+    # (`hybrid`, in a thread): a change refreshes the footer (Stop is offered only while
+    # one is set).
     pending: var[PendingAnswer | None] = var(None, init=False, bindings=True)
     held: var[Held | None] = var(None, init=False, bindings=True)
+    retrieving: var[tuple[str, TurnView] | None] = var(None, init=False, bindings=True)
 
     def __init__(
         self,
@@ -155,7 +159,7 @@ class MainScreen(Screen[None]):
     @property
     def busy(self) -> bool:
         """A question is in flight or held for a reload."""
-        return self.pending is not None or self.held is not None
+        return self.pending is not None or self.held is not None or self.retrieving is not None
 
     @on(QuestionAsked)
     def _ask(self, message: QuestionAsked) -> None:
@@ -196,7 +200,31 @@ class MainScreen(Screen[None]):
             self.library_panel.reload_if_changed()
 
     def _start_question(self, question: str, view: TurnView | None) -> None:
-        step = self.context.service.start(question, self.transcript.session)
+        if self.context.retrieval != "hybrid":
+            # Words only: retrieval takes milliseconds, and is done at once.
+            self._started(question, view, self.context.service.start(question, self.session))
+            return
+        # The question's embedding may wait on a model server: never on the event loop.
+        self.retrieving = (question, view or self.chat.begin_turn(question))
+        self.status_bar.show_asking()
+        self.question_box.set_busy(True)
+        self._retrieve(question, self.retrieving[1])
+
+    @property
+    def session(self) -> Conversation:
+        return self.transcript.session
+
+    @work(exclusive=True, group="retrieve", exit_on_error=False)
+    async def _retrieve(self, question: str, view: TurnView) -> None:
+        """Hybrid retrieval in a thread; Esc (`action_cancel`) ends the wait at once."""
+        service, session = self.context.service, self.session
+        step = await asyncio.to_thread(service.start, question, session)
+        if self.retrieving is None or self.retrieving[1] is not view:
+            return  # cancelled meanwhile: never shown
+        self.retrieving = None
+        self._started(question, view, step)
+
+    def _started(self, question: str, view: TurnView | None, step: Outcome | PendingAnswer) -> None:
         if isinstance(step, Outcome):
             self._conclude(step, view)
             return
@@ -225,6 +253,12 @@ class MainScreen(Screen[None]):
 
     def action_cancel(self) -> None:
         self.status_bar.note = ""
+        if self.retrieving is not None:
+            question, view = self.retrieving
+            self.retrieving = None
+            self.workers.cancel_group(self, "retrieve")
+            self._conclude(self.context.service.cancelled(question), view)
+            return
         if self.held is not None:
             question, view = self.held
             self.held = None

