@@ -53,6 +53,18 @@ def test_ask_json_and_readable_ask_give_the_pages(
     assert "source: manuals/boiler.pdf p. 2\N{EN DASH}3" in capsys.readouterr().out
 
 
+def test_search_gives_a_pdf_passages_pages(
+    manuals: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    question = "keep the pressure between one and two bar"
+    assert cli.main(["search", "--library", str(manuals), "--json", question]) == 0
+    first = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert (first["id"], first["page"], first["end_page"]) == ("boiler#pressure", 2, 3)
+
+    assert cli.main(["search", "--library", str(manuals), question]) == 0
+    assert "manuals/boiler.pdf p. 2\N{EN DASH}3" in capsys.readouterr().out
+
+
 def test_library_counts_pdfs_and_names_each_bad_one(
     manuals: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

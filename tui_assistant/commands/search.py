@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tui_assistant.core.display_text import clean_display_text, one_line
+from tui_assistant.core.documents.place import location
 from tui_assistant.core.excerpt import passage_excerpt
 from tui_assistant.core.service import MAX_QUESTION_CHARS
 from tui_assistant.core.words import normalise_distinct
@@ -114,7 +115,7 @@ def _show(result: SearchResult, question: str, library: Library, as_json: bool) 
             sentence = passage_excerpt(passage, keys, 1) if passage is not None else ""
             lines += [
                 f"{number}. {one_line(row['title'])} [{row['id']}]",
-                f"   {row['source_path']}:{_lines(row['line'], row['end_line'])}",
+                f"   {_place(row)}",
                 f"   {sentence}",
             ]
         lines.append(f"{_DECIDED.get(result.reason, result.reason)} ({result.retrieval})")
@@ -129,5 +130,6 @@ def _with_pages(row: dict[str, Any]) -> dict[str, Any]:
     return {**ordered, "library": row["library"], "score": row["score"], "text": row["text"]}
 
 
-def _lines(line: int, end_line: int) -> str:
-    return f"{line}" if line == end_line else f"{line}-{end_line}"
+def _place(row: dict[str, Any]) -> str:
+    """`file:lines`, or a PDF's `file p. 12–13`, written as everywhere else."""
+    return location(row["source_path"], row["line"], row["end_line"], row["page"], row["end_page"])
