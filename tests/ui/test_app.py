@@ -29,10 +29,10 @@ from tui_assistant.core.retrieval.types import Evidence
 from tui_assistant.core.service import AnswerService
 from tui_assistant.errors import ProviderFailure
 from tui_assistant.ui.app import AssistantApp
-from tui_assistant.ui.chat_pane import UNSUPPORTED_LEGEND, TurnView
-from tui_assistant.ui.evidence_panel import HINT
-from tui_assistant.ui.library_browser import LibraryTree
-from tui_assistant.ui.question_box import QuestionBox
+from tui_assistant.ui.widgets.chat_pane import UNSUPPORTED_LEGEND, TurnView
+from tui_assistant.ui.widgets.evidence_panel import HINT
+from tui_assistant.ui.widgets.library_browser import LibraryTree
+from tui_assistant.ui.widgets.question_box import QuestionBox
 
 SIZE = (100, 32)
 PASTA_QUESTION = "how much salt for pasta water"
@@ -246,8 +246,8 @@ async def test_up_and_down_recall_earlier_questions(tmp_path: Path) -> None:
 
 
 async def test_f1_shows_help_and_escape_closes_it(tmp_path: Path) -> None:
-    from tui_assistant.ui.help_screen import HelpScreen, key_rows
-    from tui_assistant.ui.main_screen import MainScreen
+    from tui_assistant.ui.dialogs.help_screen import HelpScreen, key_rows
+    from tui_assistant.ui.screens.main_screen import MainScreen
 
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     async with running(app, SIZE) as pilot:
@@ -271,9 +271,9 @@ async def test_f1_shows_help_and_escape_closes_it(tmp_path: Path) -> None:
 async def test_footer_bindings_all_have_ids() -> None:
     from textual.binding import Binding
 
-    from tui_assistant.ui.evidence_panel import EvidencePanel
-    from tui_assistant.ui.help_screen import HelpScreen
-    from tui_assistant.ui.main_screen import MainScreen
+    from tui_assistant.ui.dialogs.help_screen import HelpScreen
+    from tui_assistant.ui.screens.main_screen import MainScreen
+    from tui_assistant.ui.widgets.evidence_panel import EvidencePanel
 
     for owner in (AssistantApp, MainScreen, QuestionBox, EvidencePanel, HelpScreen, LibraryTree):
         for binding in owner.BINDINGS:
@@ -381,7 +381,7 @@ async def test_command_palette_offers_export_copy_clear_and_theme(tmp_path: Path
 
 
 async def test_escape_closes_help_before_it_cancels(tmp_path: Path) -> None:
-    from tui_assistant.ui.help_screen import HelpScreen
+    from tui_assistant.ui.dialogs.help_screen import HelpScreen
 
     provider = HangingProvider()
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, provider))

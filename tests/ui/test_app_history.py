@@ -22,7 +22,7 @@ from tests.helpers.tui import (
 from tui_assistant.core.outcome import Outcome, Reason
 from tui_assistant.store.app_state import STATE_FILE_NAME
 from tui_assistant.store.history import HistoryStore
-from tui_assistant.ui.chat_pane import TurnView
+from tui_assistant.ui.widgets.chat_pane import TurnView
 
 SIZE = (100, 32)
 

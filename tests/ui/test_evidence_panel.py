@@ -16,15 +16,15 @@ from tests.helpers.tui import drawn_lines, screen_lines, wait_until
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Outcome, Quote, answered, not_found
 from tui_assistant.core.retrieval.types import Evidence, NoEvidence
-from tui_assistant.ui.candidate_list import fit_title
-from tui_assistant.ui.evidence_panel import (
+from tui_assistant.ui.widgets.candidate_list import fit_title
+from tui_assistant.ui.widgets.evidence_panel import (
     HINT,
     NEAREST_TITLE,
     EvidencePanel,
     question_words,
     score_text,
 )
-from tui_assistant.ui.markdown_view import MATCHING_STYLE, highlight_spans
+from tui_assistant.ui.widgets.markdown_view import MATCHING_STYLE, highlight_spans
 
 REGISTRY = Passage(
     id="npm/registry#scoped",

@@ -31,11 +31,15 @@ from tui_assistant.store.history import (
     latest_answer,
 )
 from tui_assistant.ui.core_warnings import NoticeHandler, show_core_warnings, stop_showing
-from tui_assistant.ui.help_screen import HelpScreen
+from tui_assistant.ui.dialogs.help_screen import HelpScreen
 from tui_assistant.ui.history_writer import HistoryWriter
-from tui_assistant.ui.library_panel import ContextStarter, LibraryLoader, open_without_vectors
-from tui_assistant.ui.main_screen import MainScreen
-from tui_assistant.ui.status_bar import plural
+from tui_assistant.ui.screens.main_screen import MainScreen
+from tui_assistant.ui.widgets.library_panel import (
+    ContextStarter,
+    LibraryLoader,
+    open_without_vectors,
+)
+from tui_assistant.ui.widgets.status_bar import plural
 from tui_assistant.wiring.context import library_folders, load_library
 
 

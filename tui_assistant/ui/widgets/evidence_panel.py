@@ -35,7 +35,6 @@ from tui_assistant.core.outcome import Outcome, Quote, Reason
 from tui_assistant.core.retrieval.index import KeyFunction
 from tui_assistant.core.retrieval.types import Evidence
 from tui_assistant.core.words import WORD, content_words, normalise_distinct, stem
-from tui_assistant.ui.candidate_list import CandidateList
 from tui_assistant.ui.keys import (
     FOCUS_LIBRARY,
     NEXT_PASSAGE,
@@ -43,9 +42,10 @@ from tui_assistant.ui.keys import (
     arrow_keys,
     key_name,
 )
-from tui_assistant.ui.markdown_view import MarkdownView, highlight_spans
-from tui_assistant.ui.untrusted_text import literal, one_line, readable_source
-from tui_assistant.ui.whole_words import WholeItems, id_item
+from tui_assistant.ui.widgets.candidate_list import CandidateList
+from tui_assistant.ui.widgets.markdown_view import MarkdownView, highlight_spans
+from tui_assistant.ui.widgets.untrusted_text import literal, one_line, readable_source
+from tui_assistant.ui.widgets.whole_words import WholeItems, id_item
 
 HINT = (
     "No evidence for the last outcome. Ask a question, or pick a passage with "

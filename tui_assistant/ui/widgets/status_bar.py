@@ -30,7 +30,7 @@ from textual.widgets import Static
 
 from tui_assistant.core.outcome import Outcome, Reason
 from tui_assistant.ui.keys import CANCEL, key_name
-from tui_assistant.ui.untrusted_text import cut_right, one_line
+from tui_assistant.ui.widgets.untrusted_text import cut_right, one_line
 
 # How often the elapsed seconds of a request in flight are redrawn.
 TICK_SECONDS = 0.1

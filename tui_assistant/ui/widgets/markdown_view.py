@@ -23,7 +23,7 @@ from textual.widgets.markdown import Markdown, MarkdownBlock, MarkdownFence
 from tui_assistant.core.display_text import clean_display_text
 from tui_assistant.core.excerpt import matching_sentences
 from tui_assistant.core.words import WORD, normalise
-from tui_assistant.ui.untrusted_text import readable_markdown
+from tui_assistant.ui.widgets.untrusted_text import readable_markdown
 
 HIGHLIGHT_STYLE = "bold reverse"
 UNSUPPORTED_MARKER = " \u2020"

@@ -29,10 +29,8 @@ from tui_assistant.core.library.library import Library
 from tui_assistant.errors import ConfigError, LibraryError, error_line
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress
-from tui_assistant.ui.chat_pane import ChatPane
+from tui_assistant.ui.dialogs.library_report_screen import LibraryReportScreen
 from tui_assistant.ui.keys import RELOAD, key_name
-from tui_assistant.ui.library_browser import LibraryBrowser
-from tui_assistant.ui.library_report_screen import LibraryReportScreen
 from tui_assistant.ui.library_watch import (
     WATCH_GROUP,
     LibraryChangedOnDisk,
@@ -50,7 +48,9 @@ from tui_assistant.ui.messages import (
     LibraryReloaded,
     VectorsComputed,
 )
-from tui_assistant.ui.status_bar import StatusBar
+from tui_assistant.ui.widgets.chat_pane import ChatPane
+from tui_assistant.ui.widgets.library_browser import LibraryBrowser
+from tui_assistant.ui.widgets.status_bar import StatusBar
 from tui_assistant.wiring.context import (
     AppContext,
     close_embedder,

@@ -35,25 +35,25 @@ from tui_assistant.core.record import Turn
 from tui_assistant.core.service import PendingAnswer
 from tui_assistant.settings import Settings
 from tui_assistant.ui import keys
-from tui_assistant.ui.candidate_list import CandidateList
-from tui_assistant.ui.chat_pane import ChatPane, TurnView
+from tui_assistant.ui.dialogs.help_screen import KeyGroup
 from tui_assistant.ui.editor import open_in_editor
-from tui_assistant.ui.evidence_panel import EvidencePanel
-from tui_assistant.ui.help_screen import KeyGroup
 from tui_assistant.ui.history_writer import HistoryWriter
-from tui_assistant.ui.library_browser import LibraryTree
-from tui_assistant.ui.library_panel import (
+from tui_assistant.ui.library_watch import LibraryChangedOnDisk
+from tui_assistant.ui.messages import PassageChosen, QuestionAsked
+from tui_assistant.ui.transcript import Transcript
+from tui_assistant.ui.widgets.candidate_list import CandidateList
+from tui_assistant.ui.widgets.chat_pane import ChatPane, TurnView
+from tui_assistant.ui.widgets.evidence_panel import EvidencePanel
+from tui_assistant.ui.widgets.library_browser import LibraryTree
+from tui_assistant.ui.widgets.library_panel import (
     ContextStarter,
     LibraryLoader,
     LibraryPanel,
     open_without_vectors,
 )
-from tui_assistant.ui.library_watch import LibraryChangedOnDisk
-from tui_assistant.ui.messages import PassageChosen, QuestionAsked
-from tui_assistant.ui.question_box import QuestionBox
-from tui_assistant.ui.side_column import SideColumn
-from tui_assistant.ui.status_bar import StatusBar
-from tui_assistant.ui.transcript import Transcript
+from tui_assistant.ui.widgets.question_box import QuestionBox
+from tui_assistant.ui.widgets.side_column import SideColumn
+from tui_assistant.ui.widgets.status_bar import StatusBar
 from tui_assistant.wiring.context import AppContext, load_library
 
 # A question asked during a reload, and its place in the chat.
