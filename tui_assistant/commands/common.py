@@ -9,13 +9,13 @@ from collections.abc import Iterable
 
 from tui_assistant import PROG
 from tui_assistant.core.display_text import one_line
-from tui_assistant.core.library.library import FileProblem
 from tui_assistant.output import ProgressLine
 from tui_assistant.settings import Settings, load_settings
 from tui_assistant.wiring.context import AppContext, open_context
 
 
-def warn_skipped(problems: Iterable[FileProblem]) -> None:
+def warn_skipped(problems: Iterable[object]) -> None:
+    """Each skipped file (`FileProblem`) as a warning line."""
     for problem in problems:
         print(f"{PROG}: warning: {one_line(str(problem))}", file=sys.stderr)
 

@@ -39,10 +39,13 @@ from typing import Any, get_origin
 from pydantic import ValidationError
 
 from tui_assistant.compat import passage_id_key
-from tui_assistant.core.display_text import clean_display_text, collapse_blank_lines
+from tui_assistant.core.display_text import (
+    clean_display_text,
+    collapse_blank_lines,
+    validation_problems,
+)
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.record import OutcomeRecord, Turn
-from tui_assistant.errors import validation_problems
 from tui_assistant.store.atomic_files import (
     locked_in_place,
     replace_file,

@@ -34,13 +34,9 @@ from tui_assistant.ui.core_warnings import NoticeHandler, show_core_warnings, st
 from tui_assistant.ui.dialogs.help_screen import HelpScreen
 from tui_assistant.ui.history_writer import HistoryWriter
 from tui_assistant.ui.screens.main_screen import MainScreen
-from tui_assistant.ui.widgets.library_panel import (
-    ContextStarter,
-    LibraryLoader,
-    open_without_vectors,
-)
 from tui_assistant.ui.widgets.status_bar import plural
 from tui_assistant.wiring.context import library_folders, load_library
+from tui_assistant.wiring.lifecycle import ContextStarter, LibraryLoader, open_without_vectors
 
 
 class AssistantApp(App[int]):

@@ -38,23 +38,18 @@ from tui_assistant.ui import keys
 from tui_assistant.ui.dialogs.help_screen import KeyGroup
 from tui_assistant.ui.editor import open_in_editor
 from tui_assistant.ui.history_writer import HistoryWriter
-from tui_assistant.ui.library_watch import LibraryChangedOnDisk
-from tui_assistant.ui.messages import PassageChosen, QuestionAsked
+from tui_assistant.ui.messages import LibraryChangedOnDisk, PassageChosen, QuestionAsked
 from tui_assistant.ui.transcript import Transcript
 from tui_assistant.ui.widgets.candidate_list import CandidateList
 from tui_assistant.ui.widgets.chat_pane import ChatPane, TurnView
 from tui_assistant.ui.widgets.evidence_panel import EvidencePanel
 from tui_assistant.ui.widgets.library_browser import LibraryTree
-from tui_assistant.ui.widgets.library_panel import (
-    ContextStarter,
-    LibraryLoader,
-    LibraryPanel,
-    open_without_vectors,
-)
+from tui_assistant.ui.widgets.library_panel import LibraryPanel
 from tui_assistant.ui.widgets.question_box import QuestionBox
 from tui_assistant.ui.widgets.side_column import SideColumn
 from tui_assistant.ui.widgets.status_bar import StatusBar
 from tui_assistant.wiring.context import AppContext, load_library
+from tui_assistant.wiring.lifecycle import ContextStarter, LibraryLoader, open_without_vectors
 
 # A question asked during a reload, and its place in the chat.
 Held = tuple[str, TurnView]
