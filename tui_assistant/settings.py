@@ -34,7 +34,7 @@ from tui_assistant.core.checks.support import SupportMode
 from tui_assistant.core.display_text import one_line
 from tui_assistant.core.documents.passage import DOCUMENT_KINDS
 from tui_assistant.core.library.names import LibrarySpec, check_distinct, parse_library_entry
-from tui_assistant.errors import ConfigError, UsageError
+from tui_assistant.errors import ConfigError, UsageError, os_error_words
 from tui_assistant.locations import default_data_dir
 
 ENV_PREFIX = "TUI_ASSISTANT_"
@@ -359,7 +359,7 @@ def load_settings(
         ) from None
     except OSError as error:
         raise ConfigError(
-            f"{ENV_FILE} in the working folder cannot be read ({error.strerror or error})"
+            f"{ENV_FILE} in the working folder cannot be read ({os_error_words(error)})"
         ) from None
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from tui_assistant.commands.common import open_for
 from tui_assistant.core.display_text import clean_display_text
-from tui_assistant.errors import CasesError, UsageError
+from tui_assistant.errors import CasesError, UsageError, os_error_words
 from tui_assistant.output import eval_json, format_eval_report
 
 if TYPE_CHECKING:
@@ -64,4 +64,4 @@ def read_cases(path: Path) -> list[EvalCase]:
     except UnicodeDecodeError:
         raise UsageError(f"cases file {path} is not UTF-8 text") from None
     except OSError as error:
-        raise UsageError(f"cases file {path} cannot be read: {error.strerror}") from None
+        raise UsageError(f"cases file {path} cannot be read: {os_error_words(error)}") from None

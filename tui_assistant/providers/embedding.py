@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from tui_assistant.core.progress import Progress
 from tui_assistant.core.retrieval.model_identity import ModelIdentity
-from tui_assistant.errors import ModelError
+from tui_assistant.errors import ModelError, os_error_words
 
 if TYPE_CHECKING:
     import numpy as np
@@ -226,7 +226,7 @@ class LocalSentenceEmbedder:
         try:
             sha256 = file_sha256(weights_path)
         except OSError as error:
-            raise ModelError(f"cannot read {weights_path}: {error.strerror}") from None
+            raise ModelError(f"cannot read {weights_path}: {os_error_words(error)}") from None
         if expected_sha256 is not None and sha256 != expected_sha256.lower():
             raise ModelError(
                 f"{weights_path} has SHA-256 {sha256[:16]}…, expected {expected_sha256[:16]}…"
@@ -348,7 +348,7 @@ def _read_json_value(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise ModelError(f"cannot read {path}: {error.strerror}") from None
+        raise ModelError(f"cannot read {path}: {os_error_words(error)}") from None
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise ModelError(f"{path} is not valid JSON") from None
 

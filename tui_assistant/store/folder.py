@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tui_assistant.core.documents.passage import DOCUMENT_KINDS, Document, document_kind
 from tui_assistant.core.library.library import FileProblem, parse_document
-from tui_assistant.errors import LibraryError
+from tui_assistant.errors import LibraryError, os_error_words
 
 # Far beyond any useful document; reading no more keeps a stray 50 MB file from
 # costing memory or time.
@@ -61,7 +61,9 @@ def list_library(folder: Path, kinds: Collection[str] = DOCUMENT_KINDS) -> Listi
     except NotADirectoryError:
         raise LibraryError(f"library folder {folder} is not a folder") from None
     except OSError as error:
-        raise LibraryError(f"library folder {folder} cannot be read: {error.strerror}") from None
+        raise LibraryError(
+            f"library folder {folder} cannot be read: {os_error_words(error)}"
+        ) from None
     files.sort(key=lambda stamp: stamp.path)
     problems.sort(key=lambda problem: problem.path)
     hidden.sort()
@@ -82,7 +84,9 @@ def _walk(
     except OSError as error:
         if top:
             raise
-        problems.append(FileProblem(prefix.rstrip("/"), f"cannot be read ({error.strerror})"))
+        problems.append(
+            FileProblem(prefix.rstrip("/"), f"cannot be read ({os_error_words(error)})")
+        )
         return
     with listing:
         for entry in listing:
@@ -126,7 +130,7 @@ def read_document(folder: Path, relative_path: str) -> Document | str:
     except _NotRegularFile:
         return "is not a regular file"
     except OSError as error:
-        return f"{UNREADABLE} ({error.strerror or error})"
+        return f"{UNREADABLE} ({os_error_words(error)})"
     if data is None:
         return f"larger than {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB"
     return parse_document(relative_path, data)

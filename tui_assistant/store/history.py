@@ -46,6 +46,7 @@ from tui_assistant.core.display_text import (
 )
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.record import OutcomeRecord, Turn
+from tui_assistant.errors import os_error_words
 from tui_assistant.store.atomic_files import (
     locked_in_place,
     replace_file,
@@ -108,7 +109,7 @@ class HistoryStore:
                         self._rewrite(lines[-self.keep :])
                     except OSError as error:
                         warnings.append(
-                            f"history {self.path} could not be repaired ({error.strerror or error})"
+                            f"history {self.path} could not be repaired ({os_error_words(error)})"
                         )
         except FileNotFoundError:
             self._stored = 0

@@ -38,7 +38,7 @@ from tui_assistant.core.retrieval.index import (
     KeyFunction,
 )
 from tui_assistant.core.words import NORMALISER_VERSION
-from tui_assistant.errors import StoreProblem
+from tui_assistant.errors import StoreProblem, os_error_words
 from tui_assistant.store import updates
 from tui_assistant.store.atomic_files import locked
 from tui_assistant.store.folder import Listing, list_library
@@ -142,7 +142,7 @@ def open_library(
         logger.warning(
             "index store folder %s cannot be written (%s); indexing in memory",
             path.parent,
-            error.strerror or error,
+            os_error_words(error),
         )
     except sqlite3.Error as error:
         logger.warning(

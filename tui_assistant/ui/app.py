@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from tui_assistant import PROG
+from tui_assistant.errors import os_error_words
 from tui_assistant.settings import Settings
 from tui_assistant.store.app_state import AppState
 from tui_assistant.store.history import (
@@ -135,7 +136,7 @@ class AssistantApp(App[int]):
             with contextlib.suppress(RuntimeError):  # the app may be gone meanwhile
                 self.call_from_thread(
                     self._show_core_warning,
-                    f"warning: theme not saved ({error.strerror or error})",
+                    f"warning: theme not saved ({os_error_words(error)})",
                 )
 
     # -- commands (ctrl+p) ----------------------------------------------------
@@ -159,7 +160,7 @@ class AssistantApp(App[int]):
         try:
             path = export_conversation(turns, self.settings.data_dir / "exports")
         except OSError as error:
-            chat.add_notice(f"export failed: {error.strerror or error}")
+            chat.add_notice(f"export failed: {os_error_words(error)}")
             return None
         chat.add_notice(f"exported {plural(len(turns), 'turn')} to {path}", warning=False)
         return path

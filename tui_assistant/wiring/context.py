@@ -23,7 +23,12 @@ from tui_assistant.core.retrieval.ranked import RankedRetriever
 from tui_assistant.core.retrieval.types import Retriever
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.core.words import stem
-from tui_assistant.errors import ConfigError, EmbeddingUnavailable, TuiAssistantError
+from tui_assistant.errors import (
+    ConfigError,
+    EmbeddingUnavailable,
+    TuiAssistantError,
+    os_error_words,
+)
 from tui_assistant.settings import Settings
 from tui_assistant.store.gaps import gaps_path, read_gaps, record_gap
 from tui_assistant.store.history import now
@@ -196,7 +201,7 @@ class AppContext:
             try:
                 record_gap(gaps_path(self.settings.data_dir, part.folder), gap)
             except OSError as error:
-                logger.warning("question not kept in gaps (%s)", error.strerror or error)
+                logger.warning("question not kept in gaps (%s)", os_error_words(error))
 
     def reports(self) -> list[LibraryReport]:
         """The report of each library answering now (reads the stores: off the event loop)."""

@@ -33,6 +33,7 @@ from textual.widgets import Footer
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.record import Turn
 from tui_assistant.core.service import PendingAnswer
+from tui_assistant.errors import os_error_words
 from tui_assistant.settings import Settings
 from tui_assistant.ui import keys
 from tui_assistant.ui.dialogs.help_screen import KeyGroup
@@ -317,7 +318,7 @@ class MainScreen(Screen[None]):
         try:
             await self.history.clear()
         except OSError as error:
-            self.chat.add_notice(f"history not cleared: {error.strerror or error}")
+            self.chat.add_notice(f"history not cleared: {os_error_words(error)}")
             return
         self.transcript.clear()
         self.question_box.forget()
