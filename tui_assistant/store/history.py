@@ -196,7 +196,8 @@ def export_conversation(turns: Sequence[Turn], folder: Path) -> Path:
     file written. Raises OSError."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / datetime.now(UTC).strftime("conversation-%Y%m%d-%H%M%S.md")
-    path.write_text(export_markdown(turns), encoding="utf-8")
+    # Private, as the history it comes from is (0600).
+    replace_file(path, export_markdown(turns).encode("utf-8"))
     return path
 
 
