@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
                         emit(conversation.turns[-1])
                     raise
                 emit(outcome)
-                context.record_gap(outcome)
+                context.conclude(outcome)
         finally:
             runner.run(context.aclose())
     return 0

@@ -10,7 +10,7 @@ from tui_assistant.output import format_gaps
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui_assistant.wiring.context import list_gaps
+    from tui_assistant.wiring.gaps import list_gaps
 
     settings = settings_of(args)
     gaps = list_gaps(settings)

@@ -35,8 +35,8 @@ from tui_assistant.core.library.library import DocumentInfo, Library, PassageInf
 from tui_assistant.core.library.names import prefixed_id, split_id
 from tui_assistant.core.record import OutcomeRecord, PassageRef
 from tui_assistant.core.service import MAX_QUESTION_CHARS, AnswerService
-from tui_assistant.store.folder import read_document_text
-from tui_assistant.wiring.context import AppContext, list_gaps
+from tui_assistant.wiring.context import AppContext, document_text
+from tui_assistant.wiring.gaps import list_gaps
 from tui_assistant.wiring.status import StatusResult, status_of
 
 MAX_LIMIT = 10
@@ -217,7 +217,7 @@ class LibraryTools:
         # The app's own verdict on the question from one ranking (no model), and that
         # ranking's best passages with their scores.
         searched = service.search(question, limit)
-        self.context.record_gap(searched.outcome, library)
+        self.context.conclude(searched.outcome, library)
         verdict, searched_library = searched.outcome, service.retriever.library
         passages = [
             ScoredPassage.of_passage(searched_library.passage(number), score=score)
@@ -293,7 +293,7 @@ class LibraryTools:
         # Each call is a conversation of its own: concurrent callers never mix turns.
         outcome = await service.ask(question, Conversation())
         # Off the event loop: the other calls in flight go on meanwhile.
-        await asyncio.to_thread(self.context.record_gap, outcome, library)
+        await asyncio.to_thread(self.context.conclude, outcome, library)
         return OutcomeRecord.of(outcome)
 
     def status(self) -> StatusResult:
@@ -377,11 +377,7 @@ class LibraryTools:
         self, library: Library, document: DocumentInfo, source_path: str
     ) -> list[str]:
         own = library.parts.get(document.library, library)
-        folder = os.path.realpath(own.folder)
-        path = os.path.realpath(os.path.join(folder, document.path))
-        text = None
-        if os.path.commonpath([folder, path]) == folder:
-            text = read_document_text(own.folder, document.path)
+        text = document_text(own, document.path)
         if text is None:
             raise BadArgument(f"source_path: {_echo(source_path)} cannot be read now")
         return file_lines(text.removeprefix("\ufeff"))

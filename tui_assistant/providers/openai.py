@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import httpx
 from pydantic import SecretStr
@@ -38,7 +38,6 @@ from tui_assistant.core.outcome import Reason
 from tui_assistant.core.service import ProviderFailure
 from tui_assistant.errors import LedgerUnavailable
 from tui_assistant.providers.prompt import build_messages, response_format
-from tui_assistant.store.ledger import CallLedger
 
 MAX_RESPONSE_BYTES: Final = 1024 * 1024
 # Statuses after which a structured request is tried once more as plain text (and a 500
@@ -124,6 +123,15 @@ def new_http_client(deadline_seconds: float) -> httpx.AsyncClient:
     )
 
 
+class CallCounter(Protocol):
+    """The monthly call ledger as the provider sees it (`store.ledger.CallLedger` is
+    it): the providers stand beside the store and never import it."""
+
+    limit: int
+
+    def try_record_call(self) -> bool: ...
+
+
 class OpenAIProvider:
     """`AnswerProvider` for any OpenAI-compatible `/chat/completions` endpoint."""
 
@@ -133,7 +141,7 @@ class OpenAIProvider:
         base_url: str,
         model: str,
         api_key: SecretStr | None,
-        ledger: CallLedger | None = None,
+        ledger: CallCounter | None = None,
         with_example: bool = True,
         structured: bool = True,
     ) -> None:

@@ -24,19 +24,13 @@ from textual.theme import Theme
 from tui_assistant import PROG
 from tui_assistant.errors import os_error_words
 from tui_assistant.settings import Settings
-from tui_assistant.store.app_state import AppState
-from tui_assistant.store.history import (
-    HistoryStore,
-    export_conversation,
-    history_path,
-    latest_answer,
-)
 from tui_assistant.ui.core_warnings import NoticeHandler, show_core_warnings, stop_showing
 from tui_assistant.ui.dialogs.help_screen import HelpScreen
 from tui_assistant.ui.history_writer import HistoryWriter
 from tui_assistant.ui.screens.main_screen import MainScreen
 from tui_assistant.ui.widgets.status_bar import plural
-from tui_assistant.wiring.context import library_folders, load_library
+from tui_assistant.wiring import session
+from tui_assistant.wiring.context import load_library
 from tui_assistant.wiring.lifecycle import ContextStarter, LibraryLoader, open_without_vectors
 
 
@@ -68,14 +62,14 @@ class AssistantApp(App[int]):
         start: ContextStarter = open_without_vectors,
         reload_library: LibraryLoader = load_library,
         clock: Callable[[], float] = time.monotonic,
-        history: HistoryStore | None = None,
+        history: session.HistoryStore | None = None,
         cursor_blink: bool = True,
     ) -> None:
         super().__init__()
         self.settings = settings
-        store = history or HistoryStore(history_path(settings.data_dir, library_folders(settings)))
+        store = history or session.open_history(settings)
         self._history = HistoryWriter(store, self._show_core_warning)
-        self.state_file = AppState(settings.data_dir)
+        self.state_file = session.open_app_state(settings)
         self.main = MainScreen(
             settings,
             history=self._history,
@@ -158,7 +152,7 @@ class AssistantApp(App[int]):
         or None."""
         turns, chat = self.main.transcript.turns, self.main.chat
         try:
-            path = export_conversation(turns, self.settings.data_dir / "exports")
+            path = session.export(self.settings, turns)
         except OSError as error:
             chat.add_notice(f"export failed: {os_error_words(error)}")
             return None
@@ -166,7 +160,7 @@ class AssistantApp(App[int]):
         return path
 
     def copy_latest_answer(self) -> None:
-        text = latest_answer(self.main.transcript.turns)
+        text = session.latest_answer(self.main.transcript.turns)
         if text is None:
             self.main.chat.add_notice("nothing to copy yet: no answered question")
             return

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.errors import os_error_words
-from tui_assistant.store.history import HistoryStore, LoadedHistory
+from tui_assistant.wiring.session import HistoryStore, LoadedHistory
 
 
 class HistoryWriter:

@@ -243,7 +243,7 @@ class MainScreen(Screen[None]):
         turn = self.transcript.add(outcome, asked_at)
         self.history.append(outcome, asked_at)  # queued to its thread: quitting keeps it
         if outcome.retrieval is not None:  # retrieval ran: it may be a gap in the documents
-            self.run_worker(partial(self.context.record_gap, outcome), thread=True, group="gaps")
+            self.run_worker(partial(self.context.conclude, outcome), thread=True, group="gaps")
         self.call_after_refresh(self._show_concluded, outcome, turn, view)
         self._reload_if_changed()  # documents that changed on disk meanwhile
 

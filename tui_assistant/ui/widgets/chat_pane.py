@@ -19,10 +19,10 @@ from textual.widgets import Static
 
 from tui_assistant.core.outcome import Reason
 from tui_assistant.core.record import Turn
-from tui_assistant.store.history import LoadedHistory
 from tui_assistant.ui.widgets.markdown_view import UNSUPPORTED_STYLE, MarkdownView
 from tui_assistant.ui.widgets.untrusted_text import literal, one_line
 from tui_assistant.ui.widgets.whole_words import WholeItems, id_item, location_item
+from tui_assistant.wiring.session import LoadedHistory
 
 UNSUPPORTED_LEGEND = "† not backed by the passage (support check): read those sentences with care"
 WAITING_TEXT = "waiting for the answer; it is shown only after its citation check…"
