@@ -40,7 +40,7 @@ from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.app import AssistantApp, run_app
 from tui_assistant.ui.messages import LibraryEvent
 from tui_assistant.wiring.context import AppContext
-from tui_assistant.wiring.lifecycle import EmbeddingProgress, HybridOn
+from tui_assistant.wiring.library_events import EmbeddingProgress, HybridOn
 
 SIZE = (100, 32)
 

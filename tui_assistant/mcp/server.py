@@ -52,16 +52,16 @@ from tui_assistant.mcp.tools import (
     SourcePath,
 )
 from tui_assistant.wiring.context import AppContext
-from tui_assistant.wiring.lifecycle import (
+from tui_assistant.wiring.library_events import (
     EmbeddingFailed,
     EmbeddingProgress,
     HybridOn,
-    LibraryLifecycle,
     LifecycleEvent,
     LoadFailed,
     Reloaded,
     WatchFailed,
 )
+from tui_assistant.wiring.lifecycle import LibraryLifecycle
 from tui_assistant.wiring.status import StatusResult
 
 # Embedding progress is written at most this often (and when it ends).

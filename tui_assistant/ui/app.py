@@ -26,8 +26,10 @@ from tui_assistant.errors import os_error_words
 from tui_assistant.settings import Settings
 from tui_assistant.ui.core_warnings import NoticeHandler, show_core_warnings, stop_showing
 from tui_assistant.ui.dialogs.help_screen import HelpScreen
+from tui_assistant.ui.dialogs.library_report_screen import LibraryReportScreen
 from tui_assistant.ui.history_writer import HistoryWriter
 from tui_assistant.ui.screens.main_screen import MainScreen
+from tui_assistant.ui.widgets.library_panel import NOT_LOADED
 from tui_assistant.ui.widgets.status_bar import plural
 from tui_assistant.wiring import session
 from tui_assistant.wiring.context import load_library
@@ -145,7 +147,15 @@ class AssistantApp(App[int]):
         )
         yield SystemCommand("Clear history", "Forget the stored conversation", main.clear_history)
         report = "Documents and passages by kind, skipped files, the store, the vectors"
-        yield SystemCommand("Library report", report, main.library_panel.show_library_report)
+        yield SystemCommand("Library report", report, self.show_library_report)
+
+    def show_library_report(self) -> None:
+        """The library report (command palette), over the main screen."""
+        panel = self.main.library_panel
+        if not panel.loaded:
+            self.main.status_bar.note = NOT_LOADED
+            return
+        self.push_screen(LibraryReportScreen(panel.context.reports))
 
     def action_export(self) -> Path | None:
         """Save the conversation as Markdown into the data folder's `exports/`; the file,

@@ -11,8 +11,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from tui_assistant.wiring.embedding_status import EmbeddingStatus
-from tui_assistant.wiring.lifecycle import EmbeddingProgress, Indexing, LifecycleEvent
+from tui_assistant.wiring.library_events import EmbeddingProgress, Indexing, LifecycleEvent
 
 
 @dataclass
@@ -43,18 +42,3 @@ class LibraryEvent(Message):
         if isinstance(new, Indexing) and isinstance(old, Indexing):
             return new.reloading == old.reloading
         return isinstance(new, EmbeddingProgress) and isinstance(old, EmbeddingProgress)
-
-
-@dataclass
-class LibraryChangedOnDisk(Message):
-    """Documents or folders of the library changed (paths relative to its folder)."""
-
-    paths: frozenset[str]
-
-
-@dataclass
-class EmbeddingTrouble(Message):
-    """The embedding source's problem came or went (`status.problem`); posted from
-    whichever thread saw it."""
-
-    status: EmbeddingStatus

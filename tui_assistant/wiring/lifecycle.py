@@ -14,7 +14,7 @@ background → swap, closing what it replaces → watch → reload.
     await lifecycle.aclose()    # stop the work, close the library and the context
 
 Every coroutine runs on the owner's event loop, and so does every `on_event` call
-(the events below are frozen dataclasses); the blocking steps (reading the store,
+(the events are the frozen dataclasses of `library_events`); the blocking steps (reading the store,
 embedding) run in daemon threads, so a client closing mid-embedding is not kept waiting.
 A swap closes the library it replaces once no `lease` holds it. `writer=False` makes a
 read-only follower: it reads the store and the stored vectors but never embeds or
@@ -28,14 +28,13 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
 from tui_assistant.core.display_text import error_line, one_line
 from tui_assistant.core.documents.passage import document_kind
-from tui_assistant.core.library.changes import PassageChanges, passage_changes
+from tui_assistant.core.library.changes import passage_changes
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.progress import Progress
 from tui_assistant.errors import os_error_words
@@ -47,6 +46,19 @@ from tui_assistant.wiring.context import (
     load_library,
     open_context,
     with_stored_vectors,
+)
+from tui_assistant.wiring.library_events import (
+    ChangedOnDisk,
+    EmbeddingFailed,
+    EmbeddingProgress,
+    EmbeddingStatusChanged,
+    HybridOn,
+    Indexing,
+    LifecycleEvent,
+    Loaded,
+    LoadFailed,
+    Reloaded,
+    WatchFailed,
 )
 
 _Result = TypeVar("_Result")
@@ -63,91 +75,6 @@ def open_without_vectors(settings: Settings, progress: Progress | None = None) -
     return open_context(settings, progress, embed_now=False)
 
 
-@dataclass(frozen=True, slots=True)
-class Indexing:
-    """Files read so far by the first load, or by a reload."""
-
-    done: int
-    total: int
-    reloading: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Loaded:
-    """The first load is done: the context answering now (with hybrid already when every
-    vector was stored)."""
-
-    context: AppContext
-
-
-@dataclass(frozen=True, slots=True)
-class LoadFailed:
-    """A load or reload ended with `error`; `reason` is its one line. A failed reload
-    leaves the loaded library answering."""
-
-    error: Exception
-    reason: str
-    reloading: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Reloaded:
-    """The library read again is swapped in; `changes` counts what came and went."""
-
-    context: AppContext
-    changes: PassageChanges
-
-
-@dataclass(frozen=True, slots=True)
-class EmbeddingProgress:
-    """Passages embedded so far."""
-
-    done: int
-    total: int
-
-
-@dataclass(frozen=True, slots=True)
-class HybridOn:
-    """Every passage has its vectors: `context` answers with hybrid."""
-
-    context: AppContext
-
-
-@dataclass(frozen=True, slots=True)
-class EmbeddingFailed:
-    """Embedding stopped; the library keeps answering lexically. `reason` is one line."""
-
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class ChangedOnDisk:
-    """Documents or folders of a library changed (paths relative to its folder)."""
-
-    paths: frozenset[str]
-
-
-@dataclass(frozen=True, slots=True)
-class WatchFailed:
-    """A library folder cannot be watched; `reason` is one line."""
-
-    folder: Path
-    reason: str
-
-
-LifecycleEvent = (
-    Indexing
-    | Loaded
-    | LoadFailed
-    | Reloaded
-    | EmbeddingProgress
-    | HybridOn
-    | EmbeddingFailed
-    | ChangedOnDisk
-    | WatchFailed
-)
-
-
 class _Stopped(Exception):
     """Raised from a progress report to stop work nobody waits for any more."""
 
@@ -158,7 +85,7 @@ class LibraryLifecycle:
     def __init__(
         self,
         settings: Settings,
-        on_event: Callable[[LifecycleEvent], None],
+        on_event: Callable[[LifecycleEvent], object],
         *,
         writer: bool = True,
         reload_on_change: bool = True,
@@ -180,12 +107,13 @@ class LibraryLifecycle:
         self._leases: dict[int, int] = {}
         self._retired: dict[int, Library] = {}
         self._lock = threading.Lock()
+        self._stop_status: Callable[[], None] = lambda: None
 
     @classmethod
     def of(
         cls,
         context: AppContext,
-        on_event: Callable[[LifecycleEvent], None],
+        on_event: Callable[[LifecycleEvent], object],
         **options: object,
     ) -> LibraryLifecycle:
         """The lifecycle of a context already loaded (as `tui-assistant mcp` opens it)."""
@@ -242,6 +170,11 @@ class LibraryLifecycle:
             context.library.close()
             return None
         self._context = context
+        # The embedding source's problems, told from whichever thread saw them.
+        loop = asyncio.get_running_loop()
+        self._stop_status = context.embedding.watch(
+            lambda status: _call_soon(loop, self._emit, EmbeddingStatusChanged(status))
+        )
         self._emit(Loaded(context))
         return context
 
@@ -257,7 +190,7 @@ class LibraryLifecycle:
         except _Stopped:
             return
         except Exception as error:  # the library keeps answering lexically
-            self._emit(EmbeddingFailed(error_line(error)))
+            self._emit(EmbeddingFailed(error_line(error), self.context.embedding.status()))
             return
         hybrid = self.context.with_vectors(embedded)
         if hybrid is None:
@@ -345,6 +278,7 @@ class LibraryLifecycle:
         """Stop the work still running, close the library and let go of the provider's
         and the embedding source's connections."""
         self._closed = True
+        self._stop_status()
         if self._context is not None:
             self._context.library.close()
             await self._context.aclose()
@@ -380,10 +314,16 @@ class LibraryLifecycle:
             if done < total and now - last[0] < self._interval:
                 return
             last[0] = now
-            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-                loop.call_soon_threadsafe(self._emit, event(done, total))
+            _call_soon(loop, self._emit, event(done, total))
 
         return progress
+
+
+def _call_soon(
+    loop: asyncio.AbstractEventLoop, emit: Callable[[LifecycleEvent], None], event: LifecycleEvent
+) -> None:
+    with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+        loop.call_soon_threadsafe(emit, event)
 
 
 def watch_reason(error: Exception) -> str:

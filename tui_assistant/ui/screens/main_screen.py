@@ -39,7 +39,7 @@ from tui_assistant.ui import keys
 from tui_assistant.ui.dialogs.help_screen import KeyGroup
 from tui_assistant.ui.editor import open_in_editor
 from tui_assistant.ui.history_writer import HistoryWriter
-from tui_assistant.ui.messages import LibraryChangedOnDisk, PassageChosen, QuestionAsked
+from tui_assistant.ui.messages import LibraryEvent, PassageChosen, QuestionAsked
 from tui_assistant.ui.transcript import Transcript
 from tui_assistant.ui.widgets.candidate_list import CandidateList
 from tui_assistant.ui.widgets.chat_pane import ChatPane, TurnView
@@ -50,6 +50,7 @@ from tui_assistant.ui.widgets.question_box import QuestionBox
 from tui_assistant.ui.widgets.side_column import SideColumn
 from tui_assistant.ui.widgets.status_bar import StatusBar
 from tui_assistant.wiring.context import AppContext, load_library
+from tui_assistant.wiring.library_events import ChangedOnDisk
 from tui_assistant.wiring.lifecycle import ContextStarter, LibraryLoader, open_without_vectors
 
 # A question asked during a reload, and its place in the chat.
@@ -184,7 +185,11 @@ class MainScreen(Screen[None]):
             self._start_question(question, view)
         self._reload_if_changed()
 
-    @on(LibraryChangedOnDisk)
+    @on(LibraryEvent)
+    def _changed_on_disk(self, message: LibraryEvent) -> None:
+        if isinstance(message.event, ChangedOnDisk):
+            self._reload_if_changed()
+
     def _reload_if_changed(self) -> None:
         """Documents changed on disk are read again, but not while an answer is awaited
         (`_conclude` comes back here)."""
