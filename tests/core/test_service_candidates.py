@@ -187,7 +187,7 @@ async def test_an_ambiguous_question_cancelled_keeps_its_candidates_and_no_passa
     asking.cancel()
     with pytest.raises(asyncio.CancelledError):
         await asking
-    [outcome] = conversation.turns
+    [outcome] = conversation.outcomes
     assert (outcome.kind, outcome.reason) == (OutcomeKind.CANCELLED, Reason.CANCELLED)
     assert outcome.evidence is None
     assert [p.id for p in outcome.nearest] == ["aws", "azure", "google"]

@@ -25,8 +25,8 @@ def run(args: argparse.Namespace) -> int:
                     outcome = runner.run(context.service.ask(question, conversation))
                 except KeyboardInterrupt:
                     # Ctrl-C during a provider call: the service recorded the turn as cancelled.
-                    if conversation.turns and conversation.turns[-1].question == question:
-                        emit(conversation.turns[-1])
+                    if conversation.outcomes and conversation.outcomes[-1].question == question:
+                        emit(conversation.outcomes[-1])
                     raise
                 emit(outcome)
                 context.conclude(outcome)

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from tui_assistant.core.checks.quotes import MAX_QUOTE_CHARS
-from tui_assistant.core.checks.support import split_sentences
 from tui_assistant.core.documents.passage import Passage
+from tui_assistant.core.sentences import split_sentences
 
 # A structured answer quotes one of a passage's sentences of at least this many words,
 # from at most this many of them.
