@@ -17,13 +17,8 @@ from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Outcome, Quote, answered, not_found
 from tui_assistant.core.retrieval.types import Evidence, NoEvidence
 from tui_assistant.ui.widgets.candidate_list import fit_title
-from tui_assistant.ui.widgets.evidence_panel import (
-    HINT,
-    NEAREST_TITLE,
-    EvidencePanel,
-    question_words,
-    score_text,
-)
+from tui_assistant.ui.widgets.evidence_panel import HINT, NEAREST_TITLE, EvidencePanel
+from tui_assistant.ui.widgets.evidence_view import question_words, score_text
 from tui_assistant.ui.widgets.markdown_view import MATCHING_STYLE, highlight_spans
 
 REGISTRY = Passage(
