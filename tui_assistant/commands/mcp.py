@@ -10,6 +10,12 @@ from tui_assistant.commands.common import open_for, settings_of
 from tui_assistant.errors import UsageError
 from tui_assistant.wiring.context import with_stored_vectors
 
+# The package is installed from its checkout (it is not on PyPI): the extra comes the same way.
+MCP_MISSING = (
+    "the mcp command needs the MCP SDK (the mcp extra): from the checkout, "
+    "pip install -e '.[mcp]', or with pipx, pipx install --force '.[mcp]'"
+)
+
 
 def run(args: argparse.Namespace) -> int:
     try:
@@ -18,9 +24,7 @@ def run(args: argparse.Namespace) -> int:
     except ModuleNotFoundError as error:
         if (error.name or "").split(".")[0] not in ("mcp", "mcp_types", "starlette"):
             raise
-        raise UsageError(
-            "the mcp command needs the MCP SDK: pip install 'tui-assistant[mcp]'"
-        ) from None
+        raise UsageError(MCP_MISSING) from None
     # An address or token that cannot serve is said before the library is read.
     http = parse_http_address(args.http) if args.http is not None else None
     token = check_token_rule(http, settings_of(args)) if http is not None else None
