@@ -154,7 +154,7 @@ async def test_escape_cancels_a_hanging_request_and_no_answer_appears(tmp_path: 
         assert status(app) == "cancelled"
         assert "LATE ANSWER" not in shown_text(app.main.chat)
         assert "cancelled" in shown_text(app.main.chat)
-        assert app.main.transcript.session.turns[-1].kind.value == "cancelled"
+        assert app.main.transcript.session.outcomes[-1].kind.value == "cancelled"
 
 
 async def test_a_late_answer_after_cancel_is_never_shown(tmp_path: Path) -> None:
@@ -170,7 +170,7 @@ async def test_a_late_answer_after_cancel_is_never_shown(tmp_path: Path) -> None
         await pilot.pause()
         assert status(app) == "cancelled"
         assert "LATE ANSWER" not in shown_text(app.main.chat)
-        assert len(app.main.transcript.session.turns) == 1
+        assert len(app.main.transcript.session.outcomes) == 1
 
 
 async def test_one_request_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -201,7 +201,7 @@ async def test_the_service_deadline_says_timed_out_not_cancelled(tmp_path: Path)
         assert status(app) == "timed out: no answer within 0.2 s"
         assert "timed out" in shown_text(app.main.chat)
         assert provider.cancelled
-        assert app.main.transcript.session.turns[-1].kind.value == "timed_out"
+        assert app.main.transcript.session.outcomes[-1].kind.value == "timed_out"
 
 
 async def test_asking_counts_seconds_on_the_apps_clock(tmp_path: Path) -> None:

@@ -161,12 +161,17 @@ class AssistantApp(App[int]):
         """Save the conversation as Markdown into the data folder's `exports/`; the file,
         or None."""
         turns, chat = self.main.transcript.turns, self.main.chat
+        bar = self.main.status_bar
         try:
             path = session.export(self.settings, turns)
         except OSError as error:
+            bar.note = "export failed"
             chat.add_notice(f"export failed: {os_error_words(error)}")
             return None
-        chat.add_notice(f"exported {plural(len(turns), 'turn')} to {path}", warning=False)
+        # The bar says what was just done (not, say, the editor's note before it); the
+        # chat says where the file went.
+        bar.note = f"exported {plural(len(turns), 'turn')}"
+        chat.add_notice(f"{bar.note} to {path}", warning=False)
         return path
 
     def copy_latest_answer(self) -> None:
