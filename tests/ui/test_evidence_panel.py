@@ -486,10 +486,15 @@ async def test_a_passage_picked_in_the_library_is_read_for_the_latest_question()
         app.panel.show_outcome(refusal)
         await pilot.pause()
         app.panel.show_passage(LONG)
-        await opened_at_the_sentence(pilot, app)
+        await shown(pilot, app)
+        await wait_until(pilot, lambda: bool(underlined(app)))
         assert underlined(app) == [
             "To give a function more memory, set memorySize in its settings."
         ]
+        # The reader picked it: it opens at its first line, not at the sentence.
+        await pilot.pause()
+        assert app.panel.reader.scroll_y == 0
+        assert "Step 1 writes" in "\n".join(screen_lines(app))
 
 
 def test_a_listed_title_gives_up_its_leading_headings_before_its_last() -> None:

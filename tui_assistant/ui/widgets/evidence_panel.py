@@ -348,7 +348,10 @@ class EvidencePanel(Vertical):
         """A long passage opens at the lines a model answer quotes from it, else at the
         sentence that best matches the question: unless its first lines are in view from
         the top, the view starts a third of its height above it, so what leads to it is
-        read too."""
+        read too. A passage picked in the browser opens at its first line: the reader
+        chose it, not the question."""
+        if self._source == "browsing":
+            return
         quoted = self.body.quoted_blocks
         best = (quoted[0], 0) if quoted else self.body.best
         if best is None or not best[0].is_attached:
