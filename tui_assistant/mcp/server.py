@@ -33,23 +33,25 @@ from tui_assistant import PROG, __version__
 from tui_assistant.core.display_text import validation_problems
 from tui_assistant.core.gaps import GapList
 from tui_assistant.core.record import OutcomeRecord
-from tui_assistant.mcp.http import MCP_PATH, HttpAddress, run_http
-from tui_assistant.mcp.tools import (
+from tui_assistant.mcp.arguments import (
     DEFAULT_GAPS,
     DEFAULT_LIMIT,
     Answer,
-    BadArgument,
-    CheckResult,
     GapLimit,
     LibraryName,
-    LibraryTools,
     Limit,
     LineNumber,
     PassageId,
     Question,
+    SourcePath,
+)
+from tui_assistant.mcp.http import MCP_PATH, HttpAddress, run_http
+from tui_assistant.mcp.tools import (
+    BadArgument,
+    CheckResult,
+    LibraryTools,
     ReadResult,
     SearchResult,
-    SourcePath,
 )
 from tui_assistant.wiring.context import AppContext
 from tui_assistant.wiring.library_events import (
