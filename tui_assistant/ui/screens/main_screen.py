@@ -194,7 +194,7 @@ class MainScreen(Screen[None]):
         """Documents changed on disk are read again, but not while an answer is awaited
         (`_conclude` comes back here)."""
         if self.pending is None:
-            self.library_panel.reload_if_changed()
+            self.library_panel.start_reload(if_changed=True)
 
     def _start_question(self, question: str, view: TurnView | None) -> None:
         step = self.context.service.start(question, self.transcript.session)

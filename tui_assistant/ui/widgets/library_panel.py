@@ -1,7 +1,7 @@
 """The library panel: the library tree, and the TUI's adapter of the library's life
 (`wiring.lifecycle`): its events become the status bar, the tree and the chat's warnings.
-The main screen calls `start_reload` (ctrl+r) and `reload_if_changed` (watch mode) when
-no answer is awaited; `reloading` turns False once a reload is swapped in or failed."""
+The main screen calls `start_reload` (ctrl+r, and after changes on disk) when no answer
+is awaited; `reloading` turns False once a reload is swapped in or failed."""
 
 from __future__ import annotations
 
@@ -58,7 +58,9 @@ class LibraryPanel(Vertical):
         self.load_error: LibraryError | ConfigError | None = None  # `run_app` raises it
 
     def _post(self, event: events.LifecycleEvent) -> None:
-        self.post_message(LibraryEvent(event))
+        self._event(LibraryEvent(event))  # at once, in the step that changed the context
+        if isinstance(event, events.ChangedOnDisk):
+            self.screen.post_message(LibraryEvent(event))
 
     @property
     def context(self) -> AppContext:  # the library and the service answering now
@@ -100,7 +102,7 @@ class LibraryPanel(Vertical):
                 self.reloading = False
             case events.EmbeddingFailed(reason):
                 self._notice(f"hybrid retrieval is off: {reason}")
-            case events.ChangedOnDisk():  # the message goes on to the screen (watch mode)
+            case events.ChangedOnDisk():
                 self.changed_on_disk = True
             case events.WatchFailed(reason=reason):
                 self._notice(
@@ -122,8 +124,11 @@ class LibraryPanel(Vertical):
                 self._notice(f"warning: {problem}")
         self._shown_problems = set(problems)
 
-    def start_reload(self) -> str | None:
-        """Read the library again in the background; why not, when it cannot start now."""
+    def start_reload(self, if_changed: bool = False) -> str | None:
+        """Read the library again in the background (`if_changed`: only if documents
+        changed on disk, watch mode); why not, when it cannot start now."""
+        if if_changed and not self.changed_on_disk:
+            return None
         if not self.loaded or self.reloading:
             return NOT_LOADED if not self.loaded else "already reloading"
         # Whatever changed on disk so far, this reload reads.
@@ -131,11 +136,6 @@ class LibraryPanel(Vertical):
         self.screen.query_one(StatusBar).show_work("reloading…")
         self.run_worker(self.lifecycle.reload(), group="library", exit_on_error=False)
         return None
-
-    def reload_if_changed(self) -> None:
-        """Reload if documents changed on disk and no load or reload is under way."""
-        if self.changed_on_disk and self.loaded and not self.reloading:
-            self.start_reload()
 
     def start_embedding(self) -> None:
         """Under `hybrid`, the missing vectors computed in the background."""
