@@ -9,6 +9,7 @@ import pytest
 from pydantic import BaseModel, Field, ValidationError
 
 from tui_assistant import errors
+from tui_assistant.core.display_text import validation_problems
 from tui_assistant.errors import (
     ConfigError,
     LibraryError,
@@ -16,7 +17,7 @@ from tui_assistant.errors import (
     StoreProblem,
     TuiAssistantError,
     UsageError,
-    validation_problems,
+    os_error_words,
 )
 
 
@@ -49,3 +50,10 @@ def test_argument_problems_are_one_line_naming_each_argument_without_its_value()
     assert problem.startswith("question: ")
     assert "; limit: " in problem
     assert "xxxxxx" not in problem
+
+
+def test_an_os_error_is_said_in_the_systems_words_and_never_as_none() -> None:
+    assert os_error_words(PermissionError(13, "Permission denied")) == "Permission denied"
+    # Raised with a message alone, `strerror` is None: the message is said instead.
+    assert os_error_words(OSError("cannot open\nthe folder")) == "cannot open the folder"
+    assert os_error_words(OSError()) == "OSError"

@@ -5,20 +5,14 @@ it, `StartupError` is what stops a command before it runs (exit status 2: a sett
 path, the command line, the library). Each message is one line for users: it names the
 file or setting and what is wrong, and never holds a secret or text from a document or
 a model.
+
+It stands under every other module and imports none of them: the core raises these
+errors too. `os_error_words` is the one way an `OSError` is said.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-from tui_assistant.core.display_text import one_line
-
-if TYPE_CHECKING:
-    from pydantic import ValidationError
-
-    from tui_assistant.core.library.library import FileProblem
-    from tui_assistant.core.outcome import Reason
 
 
 class TuiAssistantError(Exception):
@@ -44,7 +38,8 @@ class LibraryError(StartupError):
     rejected learns why each one was, not only that none was left.
     """
 
-    def __init__(self, message: str, problems: Sequence[FileProblem] = ()) -> None:
+    def __init__(self, message: str, problems: Sequence[object] = ()) -> None:
+        # The skipped files (`FileProblem`s), each said by its `str`.
         super().__init__(message)
         self.problems = tuple(problems)
 
@@ -66,18 +61,6 @@ class LedgerUnavailable(TuiAssistantError):
     """The call ledger could not be read or written, so the limit cannot be checked."""
 
 
-class ProviderFailure(TuiAssistantError):
-    """A provider call ended without a usable answer, for a known reason.
-
-    `detail` is shown to users: plain words, never provider text or secrets.
-    """
-
-    def __init__(self, reason: Reason, detail: str | None = None) -> None:
-        super().__init__(detail or reason.value)
-        self.reason = reason
-        self.detail = detail
-
-
 class ModelError(TuiAssistantError):
     """The sentence-embedding model cannot be used (missing, incomplete, wrong hash)."""
 
@@ -97,19 +80,8 @@ class EmbeddingServerError(EmbeddingUnavailable):
     the server's own text or the key."""
 
 
-def error_line(error: BaseException) -> str:
-    """An error as one line for users: ours that stop a start (`StartupError`) speak for
-    themselves, anything else is named (`OperationalError: disk I/O error`)."""
-    if isinstance(error, StartupError):
-        return one_line(str(error))
-    return one_line(f"{type(error).__name__}: {error}" if str(error) else type(error).__name__)
-
-
-def validation_problems(error: ValidationError) -> str:
-    """`limit: Input should be less than or equal to 10`, for each problem pydantic
-    found, on one line (the rejected values are left out: they may be long or secret)."""
-    parts = []
-    for detail in error.errors(include_url=False, include_input=False):
-        where = ".".join(str(part) for part in detail["loc"]) or "arguments"
-        parts.append(f"{where}: {detail['msg']}")
-    return one_line("; ".join(dict.fromkeys(parts)))
+def os_error_words(error: OSError) -> str:
+    """What went wrong, in the system's words (`Permission denied`), else the error's
+    own text: never `None`, always one line."""
+    words = error.strerror or str(error) or type(error).__name__
+    return " ".join(words.split())

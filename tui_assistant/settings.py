@@ -12,12 +12,10 @@ with it, and never echoes a value (a mistyped URL may sit next to a key in `.env
 
 from __future__ import annotations
 
-import ipaddress
 import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Literal, get_args
-from urllib.parse import urlsplit
 
 from pydantic import (
     AliasChoices,
@@ -34,8 +32,9 @@ from tui_assistant.core.checks.support import SupportMode
 from tui_assistant.core.display_text import one_line
 from tui_assistant.core.documents.passage import DEFAULT_DOCUMENT_KINDS, DOCUMENT_KINDS
 from tui_assistant.core.library.names import LibrarySpec, check_distinct, parse_library_entry
-from tui_assistant.errors import ConfigError, UsageError
+from tui_assistant.errors import ConfigError, UsageError, os_error_words
 from tui_assistant.locations import default_data_dir
+from tui_assistant.urls import check_base_url
 
 ENV_PREFIX = "TUI_ASSISTANT_"
 ENV_FILE = ".env"
@@ -281,38 +280,11 @@ def _openai(info: ValidationInfo) -> bool:
     return info.data.get("provider") == "openai"
 
 
-def check_base_url(url: str) -> None:
-    """https:// anywhere; plain http:// only to a loopback host. Raises ValueError."""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname
-        parts.port  # noqa: B018 - raises ValueError on a malformed port
-    except ValueError:
-        raise ValueError("is not a valid URL") from None
-    if not host or parts.scheme not in ("http", "https"):
-        raise ValueError("must be an https:// URL with a host")
-    if parts.username or parts.password:
-        raise ValueError("must not contain a user name or password")
-    if parts.query or parts.fragment:
-        raise ValueError("must not contain a query or fragment")
-    if parts.scheme == "http" and not is_loopback(host):
-        raise ValueError("https is required (plain http only to a loopback host)")
-
-
 def check_api_key(key: str) -> None:
     """Visible ASCII only. Anything else cannot go into an HTTP header, and the HTTP
     library's complaint about an illegal header value would quote the key itself."""
     if not all("!" <= char <= "~" for char in key):
         raise ValueError("must be visible ASCII characters only (no spaces)")
-
-
-def is_loopback(host: str) -> bool:
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def library_specs(
@@ -371,7 +343,7 @@ def load_settings(
         ) from None
     except OSError as error:
         raise ConfigError(
-            f"{ENV_FILE} in the working folder cannot be read ({error.strerror or error})"
+            f"{ENV_FILE} in the working folder cannot be read ({os_error_words(error)})"
         ) from None
     from tui_assistant.registry.libraries import with_fetched
 

@@ -21,4 +21,7 @@ def test_without_the_mcp_extra_the_command_says_how_to_install_it(
     captured = capsys.readouterr()
     assert captured.out == ""
     [line] = captured.err.splitlines()
-    assert "pip install 'tui-assistant[mcp]'" in line
+    # Said as it is installed, from the checkout (the package is not on PyPI).
+    assert "pip install -e '.[mcp]'" in line
+    assert "pipx install --force '.[mcp]'" in line
+    assert "tui-assistant[mcp]" not in line

@@ -88,7 +88,7 @@ async def test_repeat_that_repeats_the_last_answered_turn_with_its_passage(
     assert again.question == "say that again"
     assert again.evidence == first.evidence
     assert again.answer == first.answer
-    assert len(conversation.turns) == 3
+    assert len(conversation.outcomes) == 3
 
 
 async def test_repeat_with_nothing_answered_yet_is_refused(service: AnswerService) -> None:

@@ -18,8 +18,7 @@ from tui_assistant.core.outcome import OutcomeKind, Reason
 from tui_assistant.core.record import OutcomeRecord
 from tui_assistant.core.retrieval.confidence import AMBIGUOUS
 from tui_assistant.core.retrieval.types import Evidence, NoEvidence
-from tui_assistant.core.service import AnswerService, PendingAnswer
-from tui_assistant.errors import ProviderFailure
+from tui_assistant.core.service import AnswerService, PendingAnswer, ProviderFailure
 
 TEXTS = {
     "aws": "On AWS set memorySize in MB for each function.",
@@ -210,7 +209,7 @@ async def test_an_ambiguous_question_cancelled_keeps_its_candidates_and_no_passa
     asking.cancel()
     with pytest.raises(asyncio.CancelledError):
         await asking
-    [outcome] = conversation.turns
+    [outcome] = conversation.outcomes
     assert (outcome.kind, outcome.reason) == (OutcomeKind.CANCELLED, Reason.CANCELLED)
     assert outcome.evidence is None
     assert OutcomeRecord.of(outcome).to_json()["detail"] is None

@@ -21,7 +21,7 @@ from tui_assistant.core.display_text import clean_display_text
 from tui_assistant.core.words import (
     STOPWORDS,
     content_words,
-    normalise,
+    match_keys,
     normalise_distinct,
     stem,
     words,
@@ -80,20 +80,20 @@ def test_stems_pinned(word: str, expected: str) -> None:
 
 
 def test_stopwords_and_case_are_dropped() -> None:
-    assert normalise("How MUCH salt should I add to the Water?") == ["salt", "add", "water"]
+    assert match_keys("How MUCH salt should I add to the Water?") == ["salt", "add", "water"]
 
 
 def test_only_stopwords_and_punctuation_normalise_to_nothing() -> None:
-    assert normalise("what is the, and why? !!! ... ---") == []
+    assert match_keys("what is the, and why? !!! ... ---") == []
 
 
 def test_whole_words_only() -> None:
-    assert "salt" not in normalise("basalt saltwater")
-    assert normalise("basalt") == ["basalt"]
+    assert "salt" not in match_keys("basalt saltwater")
+    assert match_keys("basalt") == ["basalt"]
 
 
 def test_numbers_are_kept_and_single_letters_dropped() -> None:
-    assert normalise("cook 6 minutes at 180 c") == ["cook", "6", "minut", "180"]
+    assert match_keys("cook 6 minutes at 180 c") == ["cook", "6", "minut", "180"]
 
 
 def test_clean_display_text_removes_escape_sequences_but_keeps_markup_literally() -> None:
@@ -125,7 +125,7 @@ def test_clean_display_text_keeps_newlines_tabs_and_unicode() -> None:
 @PROPERTY
 @given(any_text)
 def test_normalise_takes_any_text_and_keys_are_bare_words(text: str) -> None:
-    keys = normalise(text)
+    keys = match_keys(text)
 
     for key in keys:
         assert key
@@ -140,13 +140,13 @@ def test_normalise_is_the_concatenation_over_the_words(text: str) -> None:
     found = words(text)
 
     assert all(word and not any(char.isspace() for char in word) for word in found)
-    assert normalise(text) == [key for word in found for key in normalise(word)]
+    assert match_keys(text) == [key for word in found for key in match_keys(word)]
 
 
 @PROPERTY
 @given(text_without_escapes)
 def test_normalise_is_the_concatenation_over_whitespace_separated_chunks(text: str) -> None:
-    assert normalise(text) == [key for chunk in text.split() for key in normalise(chunk)]
+    assert match_keys(text) == [key for chunk in text.split() for key in match_keys(chunk)]
 
 
 @PROPERTY
@@ -171,13 +171,13 @@ def test_stopwords_never_contribute_a_key(
     for stopword in extra_stopwords:
         mixed.insert(random.randrange(len(mixed) + 1), stopword)  # type: ignore[attr-defined]
 
-    assert normalise(" ".join(mixed)) == normalise(" ".join(content))
+    assert match_keys(" ".join(mixed)) == match_keys(" ".join(content))
 
 
 def test_every_stopword_alone_has_no_key() -> None:
     for stopword in STOPWORDS:
-        assert normalise(stopword) == [], stopword
-        assert normalise(stopword.upper()) == [], stopword
+        assert match_keys(stopword) == [], stopword
+        assert match_keys(stopword.upper()) == [], stopword
 
 
 # -- languages written without spaces ----------------------------------------------
@@ -197,7 +197,7 @@ def test_a_lone_cjk_character_stays_itself() -> None:
 def test_cjk_next_to_other_letters_splits_there_and_other_words_stay_as_they_were() -> None:
     assert content_words("python3の使い方") == ["python3", "の使", "使い", "い方"]
     assert content_words("Boiling 塩水 eggs") == ["boiling", "塩水", "eggs"]
-    assert normalise("Boiling eggs") == ["boil", "egg"]
+    assert match_keys("Boiling eggs") == ["boil", "egg"]
 
 
 def test_punctuation_ends_a_cjk_run() -> None:

@@ -28,9 +28,9 @@ from tui_assistant.settings import Settings
 from tui_assistant.store.history import HistoryStore
 from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.app import AssistantApp
-from tui_assistant.ui.chat_pane import TurnView
-from tui_assistant.ui.library_browser import LibraryTree, NodeData
-from tui_assistant.ui.status_bar import StatusBar, StatusPart
+from tui_assistant.ui.widgets.chat_pane import TurnView
+from tui_assistant.ui.widgets.library_browser import LibraryTree, NodeData
+from tui_assistant.ui.widgets.status_bar import StatusBar, StatusPart
 from tui_assistant.wiring.context import AppContext, build_retriever, load_library
 
 

@@ -15,7 +15,7 @@ pytest.importorskip("numpy")
 
 from tests.helpers import BUNDLED_LESSONS
 from tests.helpers.embedding import FakeEmbedder
-from tui_assistant.mcp.server import Serving, StderrProgress, lifespan, upgrade_to_hybrid
+from tui_assistant.mcp.server import Serving, lifespan
 from tui_assistant.settings import Settings
 from tui_assistant.wiring.context import AppContext, open_context
 from tui_assistant.wiring.retrieval_choice import RetrievalChoice
@@ -37,9 +37,9 @@ async def test_the_server_moves_to_hybrid_from_its_lifespan_once_the_vectors_are
     async with lifespan(serving):
         while serving.tools is lexical:
             await asyncio.sleep(0.01)
-    assert serving.tools.search("salt in pasta water", 1).retrieval == "hybrid"
-    # The tools a call already holds keep answering from their own context.
-    assert lexical.search("salt in pasta water", 1).retrieval == "ranked"
+        assert serving.tools.search("salt in pasta water", 1).retrieval == "hybrid"
+        # The tools a call already holds keep answering from their own context.
+        assert lexical.search("salt in pasta water", 1).retrieval == "ranked"
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "tui-assistant: embedding " in captured.err
@@ -54,16 +54,25 @@ async def test_a_failed_embedding_leaves_ranked_answering_with_a_warning(
             raise OSError("disk on fire")
 
     serving = Serving(lexical_context(tmp_path, Broken()))
-    await upgrade_to_hybrid(serving)
+    await serving.lifecycle.embed()
     assert serving.tools.search("salt in pasta water", 1).retrieval == "ranked"
     assert "warning: hybrid retrieval is off: OSError: disk on fire" in capsys.readouterr().err
 
 
-def test_progress_lines_are_plain_and_not_too_many(capsys: pytest.CaptureFixture[str]) -> None:
-    progress = StderrProgress("embedding", "passages")
-    for done in range(0, 3501, 100):
-        progress(done, 3500)
-    lines = capsys.readouterr().err.splitlines()
-    assert lines[0] == "tui-assistant: embedding 0/3,500 passages"
-    assert lines[-1] == "tui-assistant: embedding 3,500/3,500 passages"
+async def test_progress_lines_are_plain_and_not_too_many(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    serving = Serving(lexical_context(tmp_path, FakeEmbedder()))
+    await serving.lifecycle.embed()
+    lines = [line for line in capsys.readouterr().err.splitlines() if "embedding" in line]
+    assert lines[-1] == "tui-assistant: embedding 3/3 passages"
     assert len(lines) < 10
+
+
+async def test_the_lifespan_closes_what_it_opened(tmp_path: Path) -> None:
+    serving = Serving(lexical_context(tmp_path, FakeEmbedder()))
+    library = serving.tools.context.library
+    async with lifespan(serving):
+        pass
+    with pytest.raises(Exception, match="closed"):
+        library.passage(0).text  # noqa: B018 - the text is read from the store

@@ -371,7 +371,7 @@ async def test_cancelling_the_call_ends_cancelled_not_timed_out(library: Library
         assert service.provider is not None
         await service.provider.aclose()  # type: ignore[attr-defined]
     assert stopped_after < 1.0
-    recorded = conversation.turns[-1]
+    recorded = conversation.outcomes[-1]
     assert recorded.kind is OutcomeKind.CANCELLED
     assert recorded.reason is Reason.CANCELLED
     assert recorded.answer is None

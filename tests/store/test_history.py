@@ -341,3 +341,10 @@ def test_libraries_searched_together_have_a_history_of_their_own(tmp_path: Path)
     assert together.parent == alone.parent and together != alone
     assert together.name.startswith("docs+api-")
     assert together != history_path(tmp_path, [api, docs])
+
+
+def test_an_exported_conversation_is_private_as_the_history_is(tmp_path: Path) -> None:
+    turns = [Turn.of(answered("how much salt?", EVIDENCE, "10 g. [source:pasta-water]"), ASKED_AT)]
+    path = history.export_conversation(turns, tmp_path / "exports")
+    assert path.read_text(encoding="utf-8").startswith("# Conversation")
+    assert path.stat().st_mode & 0o777 == 0o600

@@ -377,3 +377,36 @@ def test_a_store_without_vector_tables_is_counted_as_none_and_left_as_it_is(
     with contextlib.closing(sqlite3.connect(store)) as connection:
         tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master")}
     assert "vectors" not in tables and "vector_meta" not in tables
+
+
+@pytest.mark.parametrize("version", ["NORMALISER_VERSION", "PARSER_VERSION", "user_version"])
+def test_raising_the_word_index_version_rebuilds_the_words_and_embeds_nothing_again(
+    folder: Path,
+    data_dir: Path,
+    store: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    version: str,
+) -> None:
+    from tui_assistant.store import index_store
+
+    first = embed_library(open_(folder, data_dir), FakeEmbedder(), store)
+    rows = stored_rows(store)
+    if version == "user_version":  # a store of an older schema
+        with contextlib.closing(sqlite3.connect(store)) as connection:
+            connection.execute(f"PRAGMA user_version = {index_store.SCHEMA_VERSION - 1}")
+    else:  # the words or the passages made another way from now on
+        monkeypatch.setattr(index_store, version, getattr(index_store, version) + 1)
+    with caplog.at_level(logging.WARNING, logger=index_store.__name__):
+        reread = open_(folder, data_dir)
+    assert any("word index (vectors kept)" in record.getMessage() for record in caplog.records)
+    again = FakeEmbedder()
+    second = embed_library(reread, again, store)
+    assert again.texts == []
+    assert stored_rows(store) == rows
+    np.testing.assert_array_equal(second.matrix, first.matrix)
+    # The next start trusts the rebuilt word index: no warning, nothing rebuilt.
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger=index_store.__name__):
+        open_(folder, data_dir)
+    assert caplog.records == []

@@ -26,13 +26,12 @@ from tui_assistant.core.checks.answer import ModelAnswer
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Outcome, Reason, SupportReport
 from tui_assistant.core.retrieval.types import Evidence
-from tui_assistant.core.service import AnswerService
-from tui_assistant.errors import ProviderFailure
+from tui_assistant.core.service import AnswerService, ProviderFailure
 from tui_assistant.ui.app import AssistantApp
-from tui_assistant.ui.chat_pane import UNSUPPORTED_LEGEND, TurnView
-from tui_assistant.ui.evidence_panel import HINT
-from tui_assistant.ui.library_browser import LibraryTree
-from tui_assistant.ui.question_box import QuestionBox
+from tui_assistant.ui.widgets.chat_pane import UNSUPPORTED_LEGEND, TurnView
+from tui_assistant.ui.widgets.evidence_panel import HINT
+from tui_assistant.ui.widgets.library_browser import LibraryTree
+from tui_assistant.ui.widgets.question_box import QuestionBox
 
 SIZE = (100, 32)
 PASTA_QUESTION = "how much salt for pasta water"
@@ -155,7 +154,7 @@ async def test_escape_cancels_a_hanging_request_and_no_answer_appears(tmp_path: 
         assert status(app) == "cancelled"
         assert "LATE ANSWER" not in shown_text(app.main.chat)
         assert "cancelled" in shown_text(app.main.chat)
-        assert app.main.transcript.session.turns[-1].kind.value == "cancelled"
+        assert app.main.transcript.session.outcomes[-1].kind.value == "cancelled"
 
 
 async def test_a_late_answer_after_cancel_is_never_shown(tmp_path: Path) -> None:
@@ -171,7 +170,7 @@ async def test_a_late_answer_after_cancel_is_never_shown(tmp_path: Path) -> None
         await pilot.pause()
         assert status(app) == "cancelled"
         assert "LATE ANSWER" not in shown_text(app.main.chat)
-        assert len(app.main.transcript.session.turns) == 1
+        assert len(app.main.transcript.session.outcomes) == 1
 
 
 async def test_one_request_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -202,7 +201,7 @@ async def test_the_service_deadline_says_timed_out_not_cancelled(tmp_path: Path)
         assert status(app) == "timed out: no answer within 0.2 s"
         assert "timed out" in shown_text(app.main.chat)
         assert provider.cancelled
-        assert app.main.transcript.session.turns[-1].kind.value == "timed_out"
+        assert app.main.transcript.session.outcomes[-1].kind.value == "timed_out"
 
 
 async def test_asking_counts_seconds_on_the_apps_clock(tmp_path: Path) -> None:
@@ -246,8 +245,8 @@ async def test_up_and_down_recall_earlier_questions(tmp_path: Path) -> None:
 
 
 async def test_f1_shows_help_and_escape_closes_it(tmp_path: Path) -> None:
-    from tui_assistant.ui.help_screen import HelpScreen, key_rows
-    from tui_assistant.ui.main_screen import MainScreen
+    from tui_assistant.ui.dialogs.help_screen import HelpScreen, key_rows
+    from tui_assistant.ui.screens.main_screen import MainScreen
 
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     async with running(app, SIZE) as pilot:
@@ -271,9 +270,9 @@ async def test_f1_shows_help_and_escape_closes_it(tmp_path: Path) -> None:
 async def test_footer_bindings_all_have_ids() -> None:
     from textual.binding import Binding
 
-    from tui_assistant.ui.evidence_panel import EvidencePanel
-    from tui_assistant.ui.help_screen import HelpScreen
-    from tui_assistant.ui.main_screen import MainScreen
+    from tui_assistant.ui.dialogs.help_screen import HelpScreen
+    from tui_assistant.ui.screens.main_screen import MainScreen
+    from tui_assistant.ui.widgets.evidence_panel import EvidencePanel
 
     for owner in (AssistantApp, MainScreen, QuestionBox, EvidencePanel, HelpScreen, LibraryTree):
         for binding in owner.BINDINGS:
@@ -381,7 +380,7 @@ async def test_command_palette_offers_export_copy_clear_and_theme(tmp_path: Path
 
 
 async def test_escape_closes_help_before_it_cancels(tmp_path: Path) -> None:
-    from tui_assistant.ui.help_screen import HelpScreen
+    from tui_assistant.ui.dialogs.help_screen import HelpScreen
 
     provider = HangingProvider()
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path, provider))

@@ -31,7 +31,7 @@ from tui_assistant.core.retrieval.types import NoEvidence
 from tui_assistant.core.service import AnswerService
 from tui_assistant.providers.openai import OpenAIProvider, new_http_client
 from tui_assistant.ui.app import AssistantApp
-from tui_assistant.ui.chat_pane import MIN_CHAT_WIDTH, ChatPane
+from tui_assistant.ui.widgets.chat_pane import MIN_CHAT_WIDTH, ChatPane
 from tui_assistant.wiring.context import AppContext
 
 SMALL = (80, 24)

@@ -58,7 +58,7 @@ async def cancelled_by_ask(library: Library, capsys: pytest.CaptureFixture[str])
     with pytest.raises(asyncio.CancelledError):
         await asking
     capsys.readouterr()
-    print_json(conversation.turns[-1])
+    print_json(conversation.outcomes[-1])
     record: dict[str, Any] = json.loads(capsys.readouterr().out)
     return record
 

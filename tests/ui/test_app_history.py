@@ -22,7 +22,7 @@ from tests.helpers.tui import (
 from tui_assistant.core.outcome import Outcome, Reason
 from tui_assistant.store.app_state import STATE_FILE_NAME
 from tui_assistant.store.history import HistoryStore
-from tui_assistant.ui.chat_pane import TurnView
+from tui_assistant.ui.widgets.chat_pane import TurnView
 
 SIZE = (100, 32)
 
@@ -240,7 +240,7 @@ async def test_history_keeps_the_first_4000_characters_of_a_question(tmp_path: P
         await ask(pilot, long_question)
         await wait_until(pilot, lambda: stored_questions(app.main.history.store) != [])
         assert status(app).startswith("refused")
-        assert app.main.transcript.session.turns[-1].reason is Reason.TOO_LONG
+        assert app.main.transcript.session.outcomes[-1].reason is Reason.TOO_LONG
     [stored] = stored_questions(app.main.history.store)
     assert stored == long_question[:4000]
 
@@ -267,3 +267,19 @@ async def test_a_broken_state_file_is_a_one_line_warning(tmp_path: Path) -> None
         assert "\n" not in warning
         assert status(app) == "ready"
         assert app.theme == "textual-dark"
+
+
+async def test_after_an_export_the_status_bar_says_so_not_what_came_before(
+    tmp_path: Path,
+) -> None:
+    from tests.helpers.tui import note
+    from tui_assistant.ui.editor import BACK_FROM_EDITOR
+
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with running(app, (80, 24)) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: len(app.main.transcript.turns) == 1)
+        app.main.status_bar.note = BACK_FROM_EDITOR  # as after ctrl+o
+        await run_command(pilot, app, "export conv")
+        await wait_until(pilot, lambda: list((tmp_path / "exports").glob("*.md")) != [])
+        assert note(app) == "exported 1 turn"

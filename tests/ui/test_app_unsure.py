@@ -22,7 +22,7 @@ from tests.helpers.tui import (
 from tui_assistant.core.retrieval.types import NoEvidence
 from tui_assistant.core.service import AnswerService
 from tui_assistant.ui.app import AssistantApp
-from tui_assistant.ui.candidate_list import CandidateList
+from tui_assistant.ui.widgets.candidate_list import CandidateList
 from tui_assistant.wiring.context import AppContext
 
 PROVIDERS = ("aws", "azure", "google")

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from rich.cells import cell_len
 
 from tests.helpers.properties import PROPERTY
-from tui_assistant.ui.candidate_list import TITLE_SEPARATOR, fit_title
+from tui_assistant.ui.widgets.candidate_list import TITLE_SEPARATOR, fit_title
 
 MIGRATION = "V5 Migration Guide › Breaking Changes › Remove support for DELETE bodies"
 

@@ -14,8 +14,12 @@ from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import SupportReport, answered
 from tui_assistant.core.record import Turn
 from tui_assistant.core.retrieval.types import Evidence
-from tui_assistant.ui.chat_pane import UNSUPPORTED_LEGEND, ChatPane, TurnView
-from tui_assistant.ui.markdown_view import UNSUPPORTED_MARKER, UNSUPPORTED_STYLE, MarkdownView
+from tui_assistant.ui.widgets.chat_pane import UNSUPPORTED_LEGEND, ChatPane, TurnView
+from tui_assistant.ui.widgets.markdown_view import (
+    UNSUPPORTED_MARKER,
+    UNSUPPORTED_STYLE,
+    MarkdownView,
+)
 
 ANSWER = (
     "Salt well [source:pasta-water]. Oil stops sticking. **Stir** often.\n\n"

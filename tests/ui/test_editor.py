@@ -221,3 +221,19 @@ async def test_ctrl_o_opens_a_pdf_passage_in_the_viewer_at_its_page(
             str(folder / "boiler.pdf"),
         ]
         assert note(app) == "opened boiler.pdf at page 2"
+
+
+async def test_ctrl_o_without_an_editor_says_so_on_an_80_column_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.helpers.tui import status_line
+
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("EDITOR", raising=False)
+    app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
+    async with running(app, (80, 24)) as pilot:
+        await ask(pilot, "how much salt for pasta water")
+        await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
+        await pilot.press("ctrl+o")
+        await wait_until(pilot, lambda: "no editor" in status_line(app))
+        assert "$EDITOR" in status_line(app)

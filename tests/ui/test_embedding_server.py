@@ -60,7 +60,7 @@ async def test_a_server_that_cannot_be_reached_is_one_line_in_the_status_bar(
         )
         await ask(pilot, "How much salt should I add to pasta water?")
         await wait_until(pilot, lambda: concluded(app))
-        assert app.main.transcript.session.turns[-1].retrieval == "ranked"
+        assert app.main.transcript.session.outcomes[-1].retrieval == "ranked"
         # The problem stays in view after the answer.
         assert "embedding server unreachable" in status_line(app)
 
@@ -75,15 +75,15 @@ async def test_a_question_the_server_fails_is_answered_by_words_while_the_bar_sa
         route.side_effect = lambda request: httpx.Response(503)
         await ask(pilot, "How much salt should I add to pasta water?")
         await wait_until(pilot, lambda: concluded(app))
-        assert app.main.transcript.session.turns[-1].retrieval == "ranked"
+        assert app.main.transcript.session.outcomes[-1].retrieval == "ranked"
         await wait_until(pilot, lambda: "embedding server rate-limits" in status_line(app))
         assert status_line(app).endswith("3 passages · ranked")
 
         route.side_effect = word_vectors_answer
         await ask(pilot, "how long do eggs boil")
         await wait_until(
-            pilot, lambda: len(app.main.transcript.session.turns) == 2 and concluded(app)
+            pilot, lambda: len(app.main.transcript.session.outcomes) == 2 and concluded(app)
         )
-        assert app.main.transcript.session.turns[-1].retrieval == "hybrid"
+        assert app.main.transcript.session.outcomes[-1].retrieval == "hybrid"
         await wait_until(pilot, lambda: "embedding server" not in status_line(app))
         assert status_line(app).endswith("3 passages · hybrid")

@@ -16,14 +16,9 @@ from tests.helpers.tui import drawn_lines, screen_lines, wait_until
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Outcome, Quote, answered, not_found
 from tui_assistant.core.retrieval.types import Evidence, NoEvidence
-from tui_assistant.ui.evidence_panel import (
-    HINT,
-    NEAREST_TITLE,
-    EvidencePanel,
-    question_words,
-    score_text,
-)
-from tui_assistant.ui.markdown_view import MATCHING_STYLE, highlight_spans
+from tui_assistant.ui.widgets.evidence_panel import HINT, NEAREST_TITLE, EvidencePanel
+from tui_assistant.ui.widgets.evidence_view import question_words, score_text
+from tui_assistant.ui.widgets.markdown_view import MATCHING_STYLE, highlight_spans
 
 REGISTRY = Passage(
     id="npm/registry#scoped",
@@ -510,7 +505,12 @@ async def test_a_passage_picked_in_the_library_is_read_for_the_latest_question()
         app.panel.show_outcome(refusal)
         await pilot.pause()
         app.panel.show_passage(LONG)
-        await opened_at_the_sentence(pilot, app)
+        await shown(pilot, app)
+        await wait_until(pilot, lambda: bool(underlined(app)))
         assert underlined(app) == [
             "To give a function more memory, set memorySize in its settings."
         ]
+        # The reader picked it: it opens at its first line, not at the sentence.
+        await pilot.pause()
+        assert app.panel.reader.scroll_y == 0
+        assert "Step 1 writes" in "\n".join(screen_lines(app))

@@ -51,7 +51,7 @@ async def test_esc_cancels_a_question_whose_embedding_hangs(tmp_path: Path) -> N
             await pilot.press("escape")
             await wait_until(pilot, lambda: status(app) == "cancelled")
             assert not embedder.answer.is_set()
-            assert app.main.transcript.session.turns[-1].question == (
+            assert app.main.transcript.session.outcomes[-1].question == (
                 "how much salt for pasta water"
             )
             # The next question is asked as usual once the model answers again.

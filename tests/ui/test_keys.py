@@ -9,7 +9,8 @@ from textual.binding import Binding
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import not_found
 from tui_assistant.core.retrieval.types import NoEvidence
-from tui_assistant.ui.help_screen import HelpScreen
+from tui_assistant.ui.dialogs.help_screen import HelpScreen
+from tui_assistant.ui.dialogs.library_report_screen import LibraryReportScreen
 from tui_assistant.ui.keys import (
     CANCEL,
     MAIN_SCREEN,
@@ -19,7 +20,6 @@ from tui_assistant.ui.keys import (
     key_name,
     keys_for,
 )
-from tui_assistant.ui.library_report_screen import LibraryReportScreen
 
 
 def test_an_unsure_outcome_says_how_many_possible_passages_and_names_no_key() -> None:

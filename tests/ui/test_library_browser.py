@@ -18,7 +18,12 @@ from tests.helpers.tui import (
     status_line,
     wait_until,
 )
-from tui_assistant.ui.library_browser import DocumentData, FolderData, LibraryTree, PassageData
+from tui_assistant.ui.widgets.library_browser import (
+    DocumentData,
+    FolderData,
+    LibraryTree,
+    PassageData,
+)
 
 SIZE = (100, 32)
 

@@ -7,6 +7,7 @@ import os
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from textual.widgets import Static
@@ -32,12 +33,14 @@ from tests.helpers.tui import (
 from tui_assistant.core.checks.answer import ModelAnswer
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Reason
-from tui_assistant.errors import LibraryError, ProviderFailure
+from tui_assistant.core.service import ProviderFailure
+from tui_assistant.errors import LibraryError
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.app import AssistantApp, run_app
-from tui_assistant.ui.messages import EmbeddingProgress, EmbeddingReady
+from tui_assistant.ui.messages import LibraryEvent
 from tui_assistant.wiring.context import AppContext
+from tui_assistant.wiring.library_events import EmbeddingProgress, HybridOn
 
 SIZE = (100, 32)
 
@@ -206,14 +209,15 @@ async def test_embedding_progress_shows_beside_the_mode_then_the_retrieval_mode(
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     async with running(app, SIZE) as pilot:
         await wait_until(pilot, lambda: status(app) == "ready")
-        app.main.library_panel.post_message(EmbeddingProgress(40, 300))
+        app.main.library_panel.post_message(LibraryEvent(EmbeddingProgress(40, 300)))
         await wait_until(pilot, lambda: "embedding 40/300" in status_line(app))
         # The latest outcome keeps its place, first; the progress sits after it.
         assert status(app) == "ready"
         line = status_line(app)
         assert line.startswith("ready  embedding 40/300 ")
         assert line.endswith("deterministic · 3 passages · ranked")
-        app.main.library_panel.post_message(EmbeddingReady("hybrid"))
+        hybrid = SimpleNamespace(retrieval="hybrid")
+        app.main.library_panel.post_message(LibraryEvent(HybridOn(hybrid)))  # type: ignore[arg-type]
         await wait_until(pilot, lambda: "embedding" not in status_line(app))
         assert status_line(app).endswith("deterministic · 3 passages · hybrid")
 

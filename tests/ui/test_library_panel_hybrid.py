@@ -60,13 +60,13 @@ async def test_hybrid_answers_lexically_while_embedding_then_by_meaning(tmp_path
         # Usable at once: asked now, answered by the lexical ranking.
         await ask(pilot, "how much salt for pasta water")
         await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
-        assert app.main.transcript.session.turns[-1].retrieval == "ranked"
+        assert app.main.transcript.session.outcomes[-1].retrieval == "ranked"
         embedder.release.set()
         await wait_until(pilot, lambda: "3 passages · hybrid" in status_line(app))
         assert status(app) == "answered"  # the latest outcome kept its place
         await ask(pilot, "how much salt for pasta water")
-        await wait_until(pilot, lambda: len(app.main.transcript.session.turns) == 2)
-        assert app.main.transcript.session.turns[-1].retrieval == "hybrid"
+        await wait_until(pilot, lambda: len(app.main.transcript.session.outcomes) == 2)
+        assert app.main.transcript.session.outcomes[-1].retrieval == "hybrid"
         # A second start reads the vectors back: nothing is embedded again.
         texts = len(embedder.texts)
     app = make_app(hybrid_context(tmp_path, embedder))

@@ -30,8 +30,8 @@ from tests.helpers.tui import (
 from tests.helpers.watching import passage_ids, watched
 from tui_assistant.settings import Settings
 from tui_assistant.ui.app import AssistantApp
-from tui_assistant.ui.library_report_screen import LibraryReportScreen
-from tui_assistant.ui.library_watch import WATCH_GROUP
+from tui_assistant.ui.dialogs.library_report_screen import LibraryReportScreen
+from tui_assistant.ui.widgets.library_panel import WATCH_GROUP
 
 BOILER = "The boiler pressure should sit between one and one and a half bar when cold."
 # Settling, reloading and a loaded machine: generous, and only ever waited on.

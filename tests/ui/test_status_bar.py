@@ -9,7 +9,7 @@ from textual.app import App, ComposeResult
 from tests.helpers.tui import bar_line, wait_until
 from tui_assistant.core.outcome import Outcome, OutcomeKind
 from tui_assistant.ui.editor import BACK_FROM_EDITOR
-from tui_assistant.ui.status_bar import StatusBar, fit_status
+from tui_assistant.ui.widgets.status_bar import StatusBar, fit_status
 
 MODE = ("deterministic", "2,349 passages", "hybrid")
 EDITOR_NOTE = BACK_FROM_EDITOR

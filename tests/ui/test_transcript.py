@@ -17,8 +17,8 @@ def test_stored_turns_come_before_the_sessions_and_only_the_session_is_followed_
     transcript.add_earlier([stored])
     assert turn == Turn.of(first, ASKED_AT)
     assert [t.question for t in transcript.turns] == ["an old question", "boil eggs"]
-    assert transcript.session.turns == [first]
+    assert transcript.session.outcomes == [first]
     assert transcript.holds(turn) and not transcript.holds(Turn.of(first, ASKED_AT))
     transcript.clear()
-    assert transcript.turns == [] and transcript.session.turns == []
+    assert transcript.turns == [] and transcript.session.outcomes == []
     assert not transcript.holds(turn)

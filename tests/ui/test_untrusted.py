@@ -12,8 +12,8 @@ from textual.widgets import Static
 from tests.helpers.tui import ask, make_app, make_context, running, wait_until
 from tui_assistant.core.checks.answer import ModelAnswer
 from tui_assistant.core.documents.passage import Passage
-from tui_assistant.ui.library_browser import LibraryTree
-from tui_assistant.ui.untrusted_text import readable_markdown, shorten_left
+from tui_assistant.ui.widgets.library_browser import LibraryTree
+from tui_assistant.ui.widgets.untrusted_text import readable_markdown, shorten_left
 
 HOSTILE_TITLE = "[bold]x[/] salting [@click=app.quit]click me[/] pasta"
 HOSTILE_TEXT = (

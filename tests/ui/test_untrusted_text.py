@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 
-from tui_assistant.ui.untrusted_text import (
+from tui_assistant.ui.widgets.untrusted_text import (
     cut_right,
     flow_items,
     readable_source,

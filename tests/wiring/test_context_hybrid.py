@@ -20,7 +20,7 @@ def test_the_screen_is_ready_before_an_embedding_model_auto_found_is_read(tmp_pa
     script = (
         "import sys\n"
         "from tui_assistant.settings import Settings\n"
-        "from tui_assistant.ui.library_panel import open_without_vectors\n"
+        "from tui_assistant.wiring.lifecycle import open_without_vectors\n"
         f"context = open_without_vectors(Settings(data_dir={str(tmp_path)!r}))\n"
         "print(context.choice.mode, context.retrieval, context.embedder,\n"
         "      sorted({'numpy', 'tokenizers', 'tui_assistant.providers.bert'} & set(sys.modules)))\n"

@@ -17,10 +17,10 @@ from tui_assistant.store.gaps import gaps_path, read_gaps
 from tui_assistant.store.index_store import store_path
 from tui_assistant.wiring.context import (
     AppContext,
-    list_gaps,
     open_context,
     with_stored_vectors,
 )
+from tui_assistant.wiring.gaps import list_gaps
 from tui_assistant.wiring.retrieval_choice import RetrievalChoice
 from tui_assistant.wiring.status import status_of
 
@@ -99,7 +99,7 @@ def test_questions_no_library_could_answer_are_kept_in_the_library_they_came_nea
     data = tmp_path / "data"
     context = context_of(folders, data)
     for question in ("roses", "roses", "quantum chromodynamics", "how do I boil eggs?"):
-        context.record_gap(ask(context, question))
+        context.conclude(ask(context, question))
     kitchen, garden = folders
     garden_gaps = read_gaps(gaps_path(data, garden))
     kitchen_gaps = read_gaps(gaps_path(data, kitchen))
@@ -119,7 +119,7 @@ def test_gaps_are_not_kept_when_turned_off(folders: tuple[Path, Path], tmp_path:
     data = tmp_path / "data"
     context = context_of(folders, data)
     quiet = replace(context, settings=context.settings.model_copy(update={"gaps": False}))
-    quiet.record_gap(ask(quiet, "roses"))
+    quiet.conclude(ask(quiet, "roses"))
     assert not (data / "gaps").exists()
 
 

@@ -41,18 +41,19 @@ def is_repeat_request(question: str) -> bool:
 
 @dataclass
 class Conversation:
-    """The turns of one session, oldest first."""
+    """The outcomes of one session's questions, oldest first (the TUI's `Transcript`
+    holds their turns)."""
 
-    turns: list[Outcome] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
 
     def add(self, outcome: Outcome) -> None:
-        self.turns.append(outcome)
+        self.outcomes.append(outcome)
 
     def last_answered(self) -> Outcome | None:
-        for outcome in reversed(self.turns):
+        for outcome in reversed(self.outcomes):
             if outcome.answered:
                 return outcome
         return None
 
     def clear(self) -> None:
-        self.turns.clear()
+        self.outcomes.clear()

@@ -5,6 +5,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import TYPE_CHECKING
+
+from tui_assistant.errors import StartupError
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 ELLIPSIS = "\u2026"
 
@@ -85,3 +91,21 @@ def without_escape_sequences(text: str) -> str:
     if _ESCAPE_START.search(text):
         return _ESCAPE_SEQUENCE.sub("", text)
     return text
+
+
+def error_line(error: BaseException) -> str:
+    """An error as one line for users: ours that stop a start (`StartupError`) speak for
+    themselves, anything else is named (`OperationalError: disk I/O error`)."""
+    if isinstance(error, StartupError):
+        return one_line(str(error))
+    return one_line(f"{type(error).__name__}: {error}" if str(error) else type(error).__name__)
+
+
+def validation_problems(error: ValidationError) -> str:
+    """`limit: Input should be less than or equal to 10`, for each problem pydantic
+    found, on one line (the rejected values are left out: they may be long or secret)."""
+    parts = []
+    for detail in error.errors(include_url=False, include_input=False):
+        where = ".".join(str(part) for part in detail["loc"]) or "arguments"
+        parts.append(f"{where}: {detail['msg']}")
+    return one_line("; ".join(dict.fromkeys(parts)))

@@ -15,10 +15,10 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from tui_assistant.core.checks.support import sentence_spans
 from tui_assistant.core.display_text import ELLIPSIS, one_line, shortened
 from tui_assistant.core.documents.markdown_inline import plain_inline
 from tui_assistant.core.documents.passage import Passage, document_kind
+from tui_assistant.core.sentences import sentence_spans
 from tui_assistant.core.words import normalise_distinct
 
 # An excerpt's sentence is shortened to this many characters (a table or code run

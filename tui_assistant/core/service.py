@@ -38,7 +38,7 @@ from tui_assistant.core.outcome import (
     timed_out,
 )
 from tui_assistant.core.retrieval.types import Evidence, NoEvidence, Retriever
-from tui_assistant.errors import ProviderFailure
+from tui_assistant.errors import TuiAssistantError
 
 # A longer question is refused before anything else happens.
 MAX_QUESTION_CHARS = 4000
@@ -48,6 +48,18 @@ MAX_DETAIL_CHARS = 200
 # Passages retrieved for an answer: its own and the next ones, one key away in the
 # evidence panel (a model gets only those close to the answer's, `Evidence.close`).
 CANDIDATES_SHOWN = 3
+
+
+class ProviderFailure(TuiAssistantError):
+    """A provider call ended without a usable answer, for a known reason.
+
+    `detail` is shown to users: plain words, never provider text or secrets.
+    """
+
+    def __init__(self, reason: Reason, detail: str | None = None) -> None:
+        super().__init__(detail or reason.value)
+        self.reason = reason
+        self.detail = detail
 
 
 class AnswerProvider(Protocol):

@@ -202,11 +202,11 @@ class _Memo(dict[str, str]):
 _CONTENT_WORDS = _Memo()
 
 
-def normalise(text: str) -> list[str]:
+def match_keys(text: str) -> list[str]:
     """The match keys of `text` in order: its content words, stemmed."""
     return [stem(word) for word in content_words(text)]
 
 
 def normalise_distinct(text: str) -> frozenset[str]:
     """The set of match keys of `text` (distinct words are what retrieval counts)."""
-    return frozenset(normalise(text))
+    return frozenset(match_keys(text))

@@ -22,8 +22,9 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tui_assistant import PROG
-from tui_assistant.errors import ConfigError, UsageError
-from tui_assistant.settings import Settings, is_loopback
+from tui_assistant.errors import ConfigError, UsageError, os_error_words
+from tui_assistant.settings import Settings
+from tui_assistant.urls import is_loopback
 
 DEFAULT_HOST = "127.0.0.1"
 MCP_PATH = "/mcp"
@@ -105,7 +106,7 @@ def listening_socket(address: HttpAddress) -> socket.socket:
             listener.close()
             raise
     except OSError as error:
-        reason = error.strerror or str(error)
+        reason = os_error_words(error)
         raise ConfigError(
             f"--http: cannot listen on {address.host}:{address.port} ({reason})"
         ) from None

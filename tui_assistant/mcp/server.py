@@ -7,11 +7,11 @@ library is loaded with `print` sent to standard error too, and warnings and prog
 are written to standard error. A bad argument ends that call as a tool error of one
 line naming the argument; the server goes on serving.
 
-Under `hybrid` the server answers at once with `ranked`; its lifespan starts the move
-to hybrid: a thread computes the library's missing vectors, and back on the event loop
-the tools over the context `AppContext.with_vectors` gives take the place of the lexical
-ones (`Serving`), as the TUI does. Each call reads the tools once; each result says
-which `retrieval` answered.
+The library's life is `wiring.lifecycle`, run in the server's lifespan (`Serving`
+adapts it): under `hybrid`, stored vectors are read before the first call (a warm
+start) and missing ones computed in the background, the server answering with `ranked`
+meanwhile; when watching, changed files are read again. Each call holds one context
+from start to end; each result says which `retrieval` answered.
 """
 
 from __future__ import annotations
@@ -20,11 +20,7 @@ import asyncio
 import contextlib
 import logging
 import sys
-import threading
-import time
-from collections.abc import AsyncIterator, Callable
-from functools import partial
-from pathlib import Path
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
@@ -34,31 +30,40 @@ from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import ValidationError
 
 from tui_assistant import PROG, __version__
-from tui_assistant.core.documents.passage import document_kind
+from tui_assistant.core.display_text import validation_problems
 from tui_assistant.core.gaps import GapList
-from tui_assistant.core.library.changes import passage_changes
 from tui_assistant.core.record import OutcomeRecord
-from tui_assistant.errors import error_line, validation_problems
-from tui_assistant.mcp.http import MCP_PATH, HttpAddress, run_http
-from tui_assistant.mcp.tools import (
+from tui_assistant.mcp.arguments import (
     DEFAULT_GAPS,
     DEFAULT_LIMIT,
     Answer,
-    BadArgument,
-    CheckResult,
     GapLimit,
     LibraryName,
-    LibraryTools,
     Limit,
     LineNumber,
     PassageId,
     Question,
-    ReadResult,
-    SearchResult,
     SourcePath,
 )
-from tui_assistant.store.watch import settled_changes
-from tui_assistant.wiring.context import AppContext, load_library
+from tui_assistant.mcp.http import MCP_PATH, HttpAddress, run_http
+from tui_assistant.mcp.tools import (
+    BadArgument,
+    CheckResult,
+    LibraryTools,
+    ReadResult,
+    SearchResult,
+)
+from tui_assistant.wiring.context import AppContext
+from tui_assistant.wiring.library_events import (
+    EmbeddingFailed,
+    EmbeddingProgress,
+    HybridOn,
+    LifecycleEvent,
+    LoadFailed,
+    Reloaded,
+    WatchFailed,
+)
+from tui_assistant.wiring.lifecycle import LibraryLifecycle
 from tui_assistant.wiring.status import StatusResult
 
 # Embedding progress is written at most this often (and when it ends).
@@ -142,19 +147,50 @@ def _answer(call: Callable[[], _Result]) -> _Result:
 
 
 class Serving:
-    """The tools the server answers with now. The move to hybrid (`upgrade_to_hybrid`)
-    and a reload (`reload_on_changes`) put tools over the new context in their place, on
-    the event loop; each call reads them once, so it is answered by one context from
-    start to end. `watching`: the libraries' folders are watched (TUI_ASSISTANT_WATCH)."""
+    """The MCP server's adapter of the library's life (`wiring.lifecycle`): the tools
+    over the context answering now, and each lifecycle event as a line on standard
+    error. The move to hybrid and a reload put a new context in place on the event loop;
+    each call holds its context (a lease) from start to end, so the library a reload
+    replaced is closed only once no call reads it. `watching`: the libraries' folders
+    are watched (TUI_ASSISTANT_WATCH)."""
 
     def __init__(self, context: AppContext, watching: bool = False, follower: bool = False) -> None:
         self.watching = watching
         # A worker that only reads the stores (`workers.py`): it follows the writer.
         self.follower = follower
-        self.tools = LibraryTools(context, watching)
+        self.lifecycle = LibraryLifecycle.of(
+            context, self._said, progress_interval=5.0, writer=not follower
+        )
+        self._tools = LibraryTools(context, watching)
 
-    def answer_from(self, context: AppContext) -> None:
-        self.tools = LibraryTools(context, self.watching)
+    @property
+    def tools(self) -> LibraryTools:
+        """The tools over the context answering now."""
+        context = self.lifecycle.context
+        if self._tools.context is not context:
+            self._tools = LibraryTools(context, self.watching)
+        return self._tools
+
+    @contextlib.contextmanager
+    def call(self) -> Iterator[LibraryTools]:
+        """The tools for one call, their library kept open until it ends."""
+        with self.lifecycle.lease():
+            yield self.tools
+
+    def _said(self, event: LifecycleEvent) -> None:
+        if isinstance(event, EmbeddingProgress):
+            _say(f"embedding {event.done:,}/{event.total:,} passages")
+        elif isinstance(event, HybridOn):
+            _say("hybrid retrieval is on")
+        elif isinstance(event, EmbeddingFailed):
+            _say(f"warning: hybrid retrieval is off: {event.reason}")
+        elif isinstance(event, Reloaded):
+            _say(f"reloaded: {event.changes}")
+        elif isinstance(event, LoadFailed):
+            reason = event.reason
+            _say(f"warning: reload failed, still serving what was read before ({reason})")
+        elif isinstance(event, WatchFailed):
+            _say(f"warning: {event.folder} is not watched ({event.reason})")
 
 
 def build_server(serving: Serving) -> AgentServer:
@@ -171,8 +207,8 @@ def build_server(serving: Serving) -> AgentServer:
     def search(
         question: Question, limit: Limit = DEFAULT_LIMIT, library: LibraryName = None
     ) -> SearchResult:
-        tools = serving.tools
-        return _answer(lambda: tools.search(question, limit, library))
+        with serving.call() as tools:
+            return _answer(lambda: tools.search(question, limit, library))
 
     @server.tool(description=READ, annotations=reads)
     def read(
@@ -182,54 +218,55 @@ def build_server(serving: Serving) -> AgentServer:
         end_line: LineNumber = None,
         library: LibraryName = None,
     ) -> ReadResult:
-        tools = serving.tools
-        return _answer(lambda: tools.read(id, source_path, line, end_line, library))
+        with serving.call() as tools:
+            return _answer(lambda: tools.read(id, source_path, line, end_line, library))
 
     @server.tool(description=CHECK, annotations=reads)
     def check(answer: Answer) -> CheckResult:
-        tools = serving.tools
-        return _answer(lambda: tools.check(answer))
+        with serving.call() as tools:
+            return _answer(lambda: tools.check(answer))
 
     @server.tool(description=STATUS, annotations=reads)
     def status() -> StatusResult:
-        return serving.tools.status()
+        with serving.call() as tools:
+            return tools.status()
 
     @server.tool(description=GAPS, annotations=reads)
     def gaps(library: LibraryName = None, limit: GapLimit = DEFAULT_GAPS) -> GapList:
-        tools = serving.tools
-        return _answer(lambda: tools.gaps(library, limit))
+        with serving.call() as tools:
+            return _answer(lambda: tools.gaps(library, limit))
 
     # In model mode `ask` calls the configured model server.
     @server.tool(description=ASK, annotations=ToolAnnotations(read_only_hint=True))
     async def ask(question: Question, library: LibraryName = None) -> OutcomeRecord:
-        tools = serving.tools
-        try:
-            return await tools.ask(question, library)
-        except BadArgument as error:
-            raise ToolError(str(error)) from None
+        with serving.call() as tools:
+            try:
+                return await tools.ask(question, library)
+            except BadArgument as error:
+                raise ToolError(str(error)) from None
 
     return server
 
 
 @contextlib.asynccontextmanager
 async def lifespan(serving: Serving) -> AsyncIterator[None]:
-    """While the server serves: under `hybrid`, the move to it; when watching, a reload
-    whenever documents change."""
-    tasks = []
-    context = serving.tools.context
+    """While the server serves, the library's life: under `hybrid`, the move to it; when
+    watching, a reload whenever documents change; a follower (`workers.py`) answers from
+    what the writer commits. At the end, what it opened is closed."""
+    tasks = [asyncio.create_task(serving.lifecycle.run())]
     if serving.follower:
         from tui_assistant.mcp.workers import follow_writer
 
         tasks.append(asyncio.create_task(follow_writer(serving)))
-    elif context.choice.mode == "hybrid" and context.vectors is None:
-        tasks.append(asyncio.create_task(upgrade_to_hybrid(serving)))
-    if serving.watching and not serving.follower:
-        tasks.append(asyncio.create_task(reload_on_changes(serving)))
     try:
         yield
     finally:
         for task in tasks:
             task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await serving.lifecycle.aclose()
 
 
 def serve(context: AppContext, http: HttpAddress | None = None, token: str | None = None) -> int:
@@ -254,111 +291,6 @@ def http_app(server: AgentServer, http: HttpAddress) -> Any:
     return server.streamable_http_app(
         streamable_http_path=MCP_PATH, host=http.host, json_response=True, stateless_http=True
     )
-
-
-async def upgrade_to_hybrid(serving: Serving) -> None:
-    """Compute the library's missing vectors off the event loop (the library answers
-    lexically meanwhile), then serve with the hybrid context."""
-    context = serving.tools.context
-    progress = StderrProgress("embedding", "passages")
-    try:
-        embedded = await in_daemon_thread(lambda: context.embed(context.library, progress))
-    except Exception as error:  # the library keeps answering lexically
-        _say(f"warning: hybrid retrieval is off: {error_line(error)}")
-        return
-    hybrid = serving.tools.context.with_vectors(embedded)
-    if hybrid is not None:  # else a reload meanwhile brought vectors of its own
-        serving.answer_from(hybrid)
-        _say("hybrid retrieval is on")
-
-
-async def reload_on_changes(serving: Serving) -> None:
-    """Watch every library's folder; after each settled burst of changes, read the
-    libraries again off the event loop (only changed files; under `hybrid`, only their
-    passages embedded) and answer from them. A reload that fails leaves the libraries as
-    they were, with a warning."""
-    context = serving.tools.context
-    settings = context.settings
-    kinds = set(settings.document_kinds)
-    changed = asyncio.Event()
-
-    async def watch(folder: Path) -> None:
-        try:
-            async for _ in settled_changes(
-                folder, lambda name: document_kind(name) in kinds, ignored=[settings.data_dir]
-            ):
-                changed.set()
-        except Exception as error:  # the server goes on, without watching this folder
-            _say(f"warning: {folder} is not watched ({error_line(error)})")
-
-    watchers = [asyncio.create_task(watch(part.folder)) for part in context.library.parts.values()]
-    try:
-        while True:
-            await changed.wait()
-            changed.clear()
-            current = serving.tools.context
-            try:
-                reloaded = await in_daemon_thread(partial(_reread, current))
-            except Exception as error:
-                reason = error_line(error)
-                _say(f"warning: reload failed, still serving what was read before ({reason})")
-                continue
-            serving.answer_from(reloaded)
-            _say(f"reloaded: {passage_changes(current.library, reloaded.library)}")
-    finally:
-        for watcher in watchers:
-            watcher.cancel()
-
-
-def _reread(context: AppContext) -> AppContext:
-    """`context`'s libraries read again (only changed files are), with their vectors
-    under `hybrid`."""
-    reloaded = context.with_library(load_library(context.settings))
-    if context.choice.mode == "hybrid":
-        return reloaded.with_vectors(reloaded.embed(reloaded.library)) or reloaded
-    return reloaded
-
-
-def in_daemon_thread(work: Callable[[], _Result]) -> asyncio.Future[_Result]:
-    """`work()` run in a daemon thread, its result or error delivered on this event loop.
-    Daemon: a client that closes the server mid-embedding is not kept waiting for it."""
-    loop = asyncio.get_running_loop()
-    done: asyncio.Future[_Result] = loop.create_future()
-
-    def deliver(result: _Result | None, error: BaseException | None) -> None:
-        if done.cancelled():
-            return
-        if error is not None:
-            done.set_exception(error)
-        else:
-            done.set_result(result)  # type: ignore[arg-type]
-
-    def run() -> None:
-        try:
-            result, error = work(), None
-        except BaseException as raised:  # delivered to the awaiting task
-            result, error = None, raised
-        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-            loop.call_soon_threadsafe(deliver, result, error)
-
-    threading.Thread(target=run, name="embedding", daemon=True).start()
-    return done
-
-
-class StderrProgress:
-    """`tui-assistant: embedding 1,200/3,500 passages` on standard error, one plain line
-    now and then: an MCP client keeps its server's standard error as a log."""
-
-    def __init__(self, verb: str, unit: str) -> None:
-        self.verb, self.unit = verb, unit
-        self.last: float | None = None
-
-    def __call__(self, done: int, total: int) -> None:
-        now = time.monotonic()
-        if done < total and self.last is not None and now - self.last < PROGRESS_INTERVAL_SECONDS:
-            return
-        self.last = now
-        _say(f"{self.verb} {done:,}/{total:,} {self.unit}")
 
 
 def _say(line: str) -> None:

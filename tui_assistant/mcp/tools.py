@@ -2,8 +2,8 @@
 `status`, `gaps` and `ask`.
 
 Results are pydantic models, so the server hands clients structured content and an
-output schema. Arguments arrive validated against the types below (`Question`,
-`Limit`, ...); what the types cannot say (an unknown id, a path that is not a document
+output schema. Arguments arrive validated against the types of `arguments.py`
+(`Question`, `Limit`, ...); what the types cannot say (an unknown id, a path that is not a document
 of the library) raises `BadArgument` with one line naming the argument.
 
 Every text that comes from a document goes back with terminal escapes removed
@@ -16,11 +16,10 @@ from __future__ import annotations
 import asyncio
 import os
 from functools import cached_property
-from typing import Annotated, Literal, Self
+from typing import Literal, Self
 
 from pydantic import BaseModel, Field
 
-from tui_assistant.core.checks.citations import MAX_ANSWER_CHARS
 from tui_assistant.core.checks.draft import CheckedQuote, check_draft, quote_locator
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.display_text import (
@@ -34,65 +33,14 @@ from tui_assistant.core.gaps import GapList
 from tui_assistant.core.library.library import DocumentInfo, Library, PassageInfo
 from tui_assistant.core.library.names import prefixed_id, split_id
 from tui_assistant.core.record import OutcomeRecord, PassageRef
-from tui_assistant.core.service import MAX_QUESTION_CHARS, AnswerService
-from tui_assistant.store.folder import read_document_text
-from tui_assistant.wiring.context import AppContext, list_gaps
+from tui_assistant.core.service import AnswerService
+from tui_assistant.mcp.arguments import DEFAULT_GAPS, DEFAULT_LIMIT
+from tui_assistant.wiring.context import AppContext, document_text
+from tui_assistant.wiring.gaps import list_gaps
 from tui_assistant.wiring.status import StatusResult, status_of
 
-MAX_LIMIT = 10
-DEFAULT_LIMIT = 5
-MAX_GAPS = 100
-DEFAULT_GAPS = 20
 # Ids and paths echoed in an error line are cut to this many characters.
 _ECHOED_CHARS = 120
-
-Question = Annotated[
-    str,
-    Field(
-        strict=True,
-        min_length=1,
-        max_length=MAX_QUESTION_CHARS,
-        description=f"a question in plain words, 1 to {MAX_QUESTION_CHARS:,} characters",
-    ),
-]
-Limit = Annotated[
-    int,
-    Field(strict=True, ge=1, le=MAX_LIMIT, description=f"how many passages, 1 to {MAX_LIMIT}"),
-]
-GapLimit = Annotated[
-    int,
-    Field(strict=True, ge=1, le=MAX_GAPS, description=f"how many groups, 1 to {MAX_GAPS}"),
-]
-Answer = Annotated[
-    str,
-    Field(
-        strict=True,
-        max_length=MAX_ANSWER_CHARS,
-        description="the draft answer, citing [source:ID] after what each passage backs and "
-        f"quoting passages in double quotes; at most {MAX_ANSWER_CHARS:,} characters",
-    ),
-]
-PassageId = Annotated[
-    str | None, Field(strict=True, description="a passage id, as `search` returns them")
-]
-SourcePath = Annotated[
-    str | None,
-    Field(
-        strict=True,
-        description="a document's source_path, as `search` returns them "
-        "(relative to the library's parent folder); with line and end_line",
-    ),
-]
-LineNumber = Annotated[int | None, Field(strict=True, ge=1, description="1-based, inclusive")]
-LibraryName = Annotated[
-    str | None,
-    Field(
-        strict=True,
-        max_length=100,
-        description="the name of one library to search or read (as `status` lists them); "
-        "every library when omitted",
-    ),
-]
 
 
 class BadArgument(ValueError):
@@ -221,7 +169,7 @@ class LibraryTools:
         # The app's own verdict on the question from one ranking (no model), and that
         # ranking's best passages with their scores.
         searched = service.search(question, limit)
-        self.context.record_gap(searched.outcome, library)
+        self.context.conclude(searched.outcome, library)
         verdict, searched_library = searched.outcome, service.retriever.library
         passages = [
             ScoredPassage.of_passage(searched_library.passage(number), score=score)
@@ -302,7 +250,7 @@ class LibraryTools:
         # Each call is a conversation of its own: concurrent callers never mix turns.
         outcome = await service.ask(question, Conversation())
         # Off the event loop: the other calls in flight go on meanwhile.
-        await asyncio.to_thread(self.context.record_gap, outcome, library)
+        await asyncio.to_thread(self.context.conclude, outcome, library)
         return OutcomeRecord.of(outcome)
 
     def status(self) -> StatusResult:
@@ -386,11 +334,7 @@ class LibraryTools:
         self, library: Library, document: DocumentInfo, source_path: str
     ) -> list[str]:
         own = library.parts.get(document.library, library)
-        folder = os.path.realpath(own.folder)
-        path = os.path.realpath(os.path.join(folder, document.path))
-        text = None
-        if os.path.commonpath([folder, path]) == folder:
-            text = read_document_text(own.folder, document.path)
+        text = document_text(own, document.path)
         if text is None:
             raise BadArgument(f"source_path: {_echo(source_path)} cannot be read now")
         return file_lines(text.removeprefix("\ufeff"))

@@ -30,13 +30,8 @@ from tui_assistant import PROG
 from tui_assistant.errors import UsageError
 from tui_assistant.mcp.http import BearerToken, HttpAddress, check_token_rule, listening_socket
 from tui_assistant.settings import load_settings
-from tui_assistant.store.index_store import store_path
-from tui_assistant.wiring.context import (
-    AppContext,
-    load_library,
-    open_context,
-    with_stored_vectors,
-)
+from tui_assistant.wiring.context import open_context, with_stored_vectors
+from tui_assistant.wiring.follower import reopened, store_stamps
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp
@@ -51,8 +46,6 @@ WRITER_LOCK: Final = "mcp-writer.lock"
 _OPTIONS: Final = "_TUI_ASSISTANT_MCP_WORKER"
 # The writer lock's file stays open (and locked) as long as the writer lives.
 _held: list[IO[str]] = []
-
-StoreStamps = tuple[tuple[int, int] | None, ...]
 
 
 def check_workers(value: int, http: HttpAddress | None) -> None:
@@ -119,48 +112,25 @@ def take_writer_lock(data_dir: Path) -> bool:
     return True
 
 
-# -- a follower: small steps a library lifecycle can call ------------------------------
-
-
-def store_stamps(context: AppContext) -> StoreStamps:
-    """What the libraries' stores look like on disk now: each store file's and its
-    write-ahead log's (modification time, size). A commit by another process changes it."""
-    stamps: list[tuple[int, int] | None] = []
-    for part in context.library.parts.values():
-        store = store_path(context.settings.data_dir, part.folder)
-        for path in (store, store.with_name(store.name + "-wal")):
-            try:
-                found = path.stat()
-            except OSError:
-                stamps.append(None)
-            else:
-                stamps.append((found.st_mtime_ns, found.st_size))
-    return tuple(stamps)
-
-
-def reopened(context: AppContext) -> AppContext:
-    """`context`'s libraries opened again from their stores as the writer left them,
-    with their stored vectors under `hybrid` (none computed here)."""
-    reloaded = context.with_library(load_library(context.settings))
-    return with_stored_vectors(reloaded)
+# -- a follower ---------------------------------------------------------------------
 
 
 async def follow_writer(serving: Serving, interval: float = FOLLOW_SECONDS) -> None:
     """While a follower serves: whenever the writer commits to a store, answer from the
     libraries as stored now. A reopening that fails keeps what was served before."""
-    stamps = store_stamps(serving.tools.context)
+    stamps = store_stamps(serving.lifecycle.context)
     while True:
         await asyncio.sleep(interval)
-        now = await asyncio.to_thread(store_stamps, serving.tools.context)
+        now = await asyncio.to_thread(store_stamps, serving.lifecycle.context)
         if now == stamps:
             continue
         stamps = now
         try:
-            context = await asyncio.to_thread(reopened, serving.tools.context)
+            context = await asyncio.to_thread(reopened, serving.lifecycle.context)
         except Exception as error:  # a commit caught half-way: the next look mends it
             _say(f"warning: could not follow the writer yet ({error})")
             continue
-        serving.answer_from(context)
+        serving.lifecycle.follow(context)
 
 
 def _say(line: str) -> None:

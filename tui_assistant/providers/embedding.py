@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from tui_assistant.core.progress import Progress
 from tui_assistant.core.retrieval.model_identity import ModelIdentity
-from tui_assistant.errors import ModelError
+from tui_assistant.errors import ModelError, os_error_words
 from tui_assistant.providers.embedding_batching import QuestionBatcher
 from tui_assistant.providers.embedding_model_files import (
     DEFAULT_MODEL_NAME as DEFAULT_MODEL_NAME,
@@ -215,7 +215,7 @@ class LocalSentenceEmbedder:
         try:
             sha256 = file_sha256(weights_path)
         except OSError as error:
-            raise ModelError(f"cannot read {weights_path}: {error.strerror}") from None
+            raise ModelError(f"cannot read {weights_path}: {os_error_words(error)}") from None
         if expected_sha256 is not None and sha256 != expected_sha256.lower():
             raise ModelError(
                 f"{weights_path} has SHA-256 {sha256[:16]}…, expected {expected_sha256[:16]}…"

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tui_assistant.errors import ModelError
+from tui_assistant.errors import ModelError, os_error_words
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
 DEFAULT_MODEL_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
@@ -52,7 +52,7 @@ def read_json_value(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise ModelError(f"cannot read {path}: {error.strerror}") from None
+        raise ModelError(f"cannot read {path}: {os_error_words(error)}") from None
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise ModelError(f"{path} is not valid JSON") from None
 

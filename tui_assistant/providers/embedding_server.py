@@ -8,7 +8,7 @@ never by position. Base64 spares parsing millions of numbers written out in JSON
 server that refuses the field is asked without it from then on. The source is an
 `EmbeddingSource` like the local model, and guarantees, whatever the server does:
 
-- the chat provider's URL rules (`settings.check_base_url`: https, except plain http to
+- the chat provider's URL rules (`urls.check_base_url`: https, except plain http to
   a loopback host) and its client (`openai.new_http_client`: redirects never followed);
   the key goes only into the `Authorization` header, never into a message or a repr;
 - batches of at most `batch_size` texts (sorted by length), at most `concurrency`
@@ -74,7 +74,7 @@ from tui_assistant.providers.openai import (
     read_body,
     transport_words,
 )
-from tui_assistant.settings import check_base_url
+from tui_assistant.urls import check_base_url
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

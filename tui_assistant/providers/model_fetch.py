@@ -28,7 +28,7 @@ from pathlib import Path
 import httpx
 
 from tui_assistant.core.progress import Progress
-from tui_assistant.errors import ModelError
+from tui_assistant.errors import ModelError, os_error_words
 from tui_assistant.providers.embedding import (
     DEFAULT_MODEL_NAME,
     DEFAULT_MODEL_SHA256,
@@ -100,7 +100,7 @@ def fetch_model(
     try:
         partial.mkdir(parents=True)
     except OSError as error:
-        raise ModelError(f"cannot create {partial.parent}: {error.strerror}") from None
+        raise ModelError(f"cannot create {partial.parent}: {os_error_words(error)}") from None
     try:
         with httpx.Client(
             follow_redirects=True,
@@ -172,7 +172,7 @@ class _Download:
                 f"cannot fetch {file} from {url}: {str(error) or type(error).__name__}"
             ) from None
         except OSError as error:
-            raise ModelError(f"cannot write {target}: {error.strerror}") from None
+            raise ModelError(f"cannot write {target}: {os_error_words(error)}") from None
         if length is not None and received != length:
             raise ModelError(f"cannot fetch {file}: got {received} of {length} bytes from {url}")
         return digest.hexdigest()
@@ -209,4 +209,4 @@ def _move_into_place(partial: Path, folder: Path) -> None:
     except OSError as error:
         if all((folder / file).is_file() for file in REQUIRED_FILES):
             return  # another process finished the same fetch first
-        raise ModelError(f"cannot create model folder {folder}: {error.strerror}") from None
+        raise ModelError(f"cannot create model folder {folder}: {os_error_words(error)}") from None

@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import httpx
 from pydantic import SecretStr
@@ -36,9 +36,9 @@ from tui_assistant.core.checks.answer import ModelAnswer
 from tui_assistant.core.checks.quotes import MAX_QUOTES
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Reason
-from tui_assistant.errors import LedgerUnavailable, ProviderFailure
+from tui_assistant.core.service import ProviderFailure
+from tui_assistant.errors import LedgerUnavailable
 from tui_assistant.providers.prompt import build_messages, response_format
-from tui_assistant.store.ledger import CallLedger
 
 MAX_RESPONSE_BYTES: Final = 1024 * 1024
 # What stands in an answer where the server wrote the API key.
@@ -138,6 +138,15 @@ def new_http_client(deadline_seconds: float) -> httpx.AsyncClient:
     )
 
 
+class CallCounter(Protocol):
+    """The monthly call ledger as the provider sees it (`store.ledger.CallLedger` is
+    it): the providers stand beside the store and never import it."""
+
+    limit: int
+
+    def try_record_call(self) -> bool: ...
+
+
 class OpenAIProvider:
     """`AnswerProvider` for any OpenAI-compatible `/chat/completions` endpoint."""
 
@@ -147,7 +156,7 @@ class OpenAIProvider:
         base_url: str,
         model: str,
         api_key: SecretStr | None,
-        ledger: CallLedger | None = None,
+        ledger: CallCounter | None = None,
         with_example: bool = True,
         structured: bool = True,
     ) -> None:

@@ -38,7 +38,7 @@ class FetchError(TuiAssistantError):
 
 def check_url(url: str, what: str) -> None:
     """https:// anywhere, http:// only to a loopback host; no credentials."""
-    from tui_assistant.settings import check_base_url
+    from tui_assistant.urls import check_base_url
 
     try:
         parts = urlsplit(url)

@@ -26,7 +26,7 @@ from tui_assistant.core.documents.passage import DEFAULT_DOCUMENT_KINDS, Documen
 from tui_assistant.core.documents.split import decode_document
 from tui_assistant.core.library.built_site import skipped_in_site
 from tui_assistant.core.library.library import FileProblem, parse_document
-from tui_assistant.errors import LibraryError
+from tui_assistant.errors import LibraryError, os_error_words
 
 MIB = 1024 * 1024
 # The largest file of each kind that is read: far beyond any useful document of the
@@ -76,7 +76,9 @@ def list_library(folder: Path, kinds: Collection[str] = DEFAULT_DOCUMENT_KINDS) 
     except NotADirectoryError:
         raise LibraryError(f"library folder {folder} is not a folder") from None
     except OSError as error:
-        raise LibraryError(f"library folder {folder} cannot be read: {error.strerror}") from None
+        raise LibraryError(
+            f"library folder {folder} cannot be read: {os_error_words(error)}"
+        ) from None
     files.sort(key=lambda stamp: stamp.path)
     problems.sort(key=lambda problem: problem.path)
     hidden.sort()
@@ -97,7 +99,9 @@ def _walk(
     except OSError as error:
         if top:
             raise
-        problems.append(FileProblem(prefix.rstrip("/"), f"cannot be read ({error.strerror})"))
+        problems.append(
+            FileProblem(prefix.rstrip("/"), f"cannot be read ({os_error_words(error)})")
+        )
         return
     with listing:
         entries = list(listing)
@@ -154,7 +158,7 @@ def read_document(
     except _NotRegularFile:
         return "is not a regular file"
     except OSError as error:
-        return f"{UNREADABLE} ({error.strerror or error})"
+        return f"{UNREADABLE} ({os_error_words(error)})"
     if data is None:
         return f"larger than {limit // MIB} MiB"
     return parse_document(relative_path, data, reader or FolderReader(folder))

@@ -39,10 +39,14 @@ from typing import Any, get_origin
 from pydantic import ValidationError
 
 from tui_assistant.compat import passage_id_key
-from tui_assistant.core.display_text import clean_display_text, collapse_blank_lines
+from tui_assistant.core.display_text import (
+    clean_display_text,
+    collapse_blank_lines,
+    validation_problems,
+)
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.record import OutcomeRecord, Turn
-from tui_assistant.errors import validation_problems
+from tui_assistant.errors import os_error_words
 from tui_assistant.store.atomic_files import (
     locked_in_place,
     replace_file,
@@ -105,7 +109,7 @@ class HistoryStore:
                         self._rewrite(lines[-self.keep :])
                     except OSError as error:
                         warnings.append(
-                            f"history {self.path} could not be repaired ({error.strerror or error})"
+                            f"history {self.path} could not be repaired ({os_error_words(error)})"
                         )
         except FileNotFoundError:
             self._stored = 0
@@ -192,7 +196,8 @@ def export_conversation(turns: Sequence[Turn], folder: Path) -> Path:
     file written. Raises OSError."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / datetime.now(UTC).strftime("conversation-%Y%m%d-%H%M%S.md")
-    path.write_text(export_markdown(turns), encoding="utf-8")
+    # Private, as the history it comes from is (0600).
+    replace_file(path, export_markdown(turns).encode("utf-8"))
     return path
 
 

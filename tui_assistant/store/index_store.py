@@ -6,8 +6,9 @@ library compares the folder with the stamps and reads again only the files that
 changed, were added or were removed, in one transaction (`updates.py`);
 `snapshot.read_library` then
 builds the in-memory library and index from what is stored. A database that is
-damaged, from another schema version or not ours is rebuilt with a one-line warning,
-never trusted.
+damaged or not ours is rebuilt with a one-line warning, never trusted; one from another
+version of the word index (schema, words or parser) has its word tables rebuilt and
+keeps its vectors, which are keyed by the content they were computed from.
 
 Several processes share one store: a lock file beside the database lets one of them
 update it at a time, and each process then reads in its own snapshot (SQLite's WAL
@@ -38,7 +39,7 @@ from tui_assistant.core.retrieval.index import (
     KeyFunction,
 )
 from tui_assistant.core.words import NORMALISER_VERSION
-from tui_assistant.errors import StoreProblem
+from tui_assistant.errors import StoreProblem, os_error_words
 from tui_assistant.store import updates
 from tui_assistant.store.atomic_files import locked
 from tui_assistant.store.folder import Listing, list_library
@@ -158,7 +159,7 @@ def open_library(
         logger.warning(
             "index store folder %s cannot be written (%s); indexing in memory",
             path.parent,
-            error.strerror or error,
+            os_error_words(error),
         )
     except sqlite3.Error as error:
         logger.warning(
@@ -235,6 +236,8 @@ def _open_trusted(path: Path, folder: Path) -> sqlite3.Connection:
     connection = _connect(path)
     try:
         _check(connection, folder)
+    except _StaleWords as problem:
+        return _words_rebuilt(connection, path, folder, str(problem))
     except StoreProblem as problem:
         connection.close()
         return _rebuilt(path, folder, str(problem))
@@ -257,14 +260,14 @@ def _check(connection: sqlite3.Connection, folder: Path) -> None:
     if application_id != APPLICATION_ID:
         raise StoreProblem("is not a tui-assistant index store")
     if version != SCHEMA_VERSION:
-        raise StoreProblem(f"is from another version (schema {version})")
+        raise _StaleWords(f"is from another version (schema {version})")
     meta = dict(connection.execute("SELECT key, value FROM meta"))
-    if meta.get("words") != str(NORMALISER_VERSION):
-        raise StoreProblem("holds words from another version")
-    if meta.get("parser") != str(PARSER_VERSION):
-        raise StoreProblem("holds passages read by another version")
     if meta.get("byte_order") != sys.byteorder:
         raise StoreProblem(f"was written on a {meta.get('byte_order')}-endian machine")
+    if meta.get("words") != str(NORMALISER_VERSION):
+        raise _StaleWords("holds words from another version")
+    if meta.get("parser") != str(PARSER_VERSION):
+        raise _StaleWords("holds passages read by another version")
     # Read every table once, so a damaged file fails here rather than mid-answer.
     connection.execute("SELECT count(*), max(mtime_ns) FROM files").fetchone()
     connection.execute("SELECT max(number) FROM passages").fetchone()
@@ -274,22 +277,64 @@ def _check(connection: sqlite3.Connection, folder: Path) -> None:
 def _create(connection: sqlite3.Connection, folder: Path) -> None:
     # WAL lets other processes read while one writes (an in-memory store stays "memory").
     connection.execute("PRAGMA journal_mode = WAL").fetchone()
+    # One transaction: a store is never left with its tables but without its meta rows.
+    connection.executescript(
+        f"BEGIN; {_SCHEMA} INSERT INTO meta (key, value) VALUES {_meta_rows(folder)}; COMMIT;"
+    )
+
+
+def _meta_rows(folder: Path) -> str:
+    """The meta table's rows, as SQL values."""
     meta = {
         "words": str(NORMALISER_VERSION),
         "parser": str(PARSER_VERSION),
         "byte_order": sys.byteorder,
         "folder": os.path.abspath(folder),
     }
-    rows = ", ".join(f"({_quoted(key)}, {_quoted(value)})" for key, value in meta.items())
-    # One transaction: a store is never left with its tables but without its meta rows.
-    connection.executescript(
-        f"BEGIN; {_SCHEMA} INSERT INTO meta (key, value) VALUES {rows}; COMMIT;"
-    )
+    return ", ".join(f"({_quoted(key)}, {_quoted(value)})" for key, value in meta.items())
 
 
 def _quoted(value: str) -> str:
     """`value` as an SQL string literal (for the script, which takes no parameters)."""
     return "'" + value.replace("'", "''") + "'"
+
+
+class _StaleWords(StoreProblem):
+    """The word tables are of another version; the vectors beside them still hold,
+    keyed by the content they were computed from."""
+
+
+# The tables (and index) of the word index, rebuilt on a version change.
+_WORD_TABLES = ("postings", "passages", "dependencies", "files", "meta")
+
+
+def _words_rebuilt(
+    connection: sqlite3.Connection, path: Path, folder: Path, problem: str
+) -> sqlite3.Connection:
+    """The word tables dropped and made again, empty, in one transaction; the vectors'
+    tables are left as they are, so nothing is embedded again."""
+    try:
+        order = connection.execute("SELECT value FROM meta WHERE key = 'byte_order'").fetchone()
+    except sqlite3.DatabaseError:
+        order = None
+    if order is None or order[0] != sys.byteorder:  # the vectors cannot be read either
+        connection.close()
+        return _rebuilt(path, folder, problem)
+    logger.warning("index store %s %s; rebuilding its word index (vectors kept)", path, problem)
+    try:
+        connection.execute("PRAGMA journal_mode = WAL").fetchone()
+        drops = " ".join(f"DROP TABLE IF EXISTS {table};" for table in _WORD_TABLES)
+        meta = _meta_rows(folder)
+        connection.executescript(
+            f"BEGIN; DROP INDEX IF EXISTS passages_in_order; {drops} {_SCHEMA}"
+            f" INSERT INTO meta (key, value) VALUES {meta}; COMMIT;"
+        )
+    except sqlite3.DatabaseError as error:
+        connection.close()
+        if not is_damage(error):
+            raise
+        return _rebuilt(path, folder, f"is damaged ({error})")
+    return connection
 
 
 def _rebuilt(path: Path, folder: Path, problem: str) -> sqlite3.Connection:

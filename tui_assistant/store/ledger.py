@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from tui_assistant.errors import LedgerUnavailable
+from tui_assistant.errors import LedgerUnavailable, os_error_words
 from tui_assistant.store.atomic_files import locked, replace_file, sync_folder, write_all
 
 LEDGER_FILE_NAME = "provider-calls.log"
@@ -101,7 +101,9 @@ class CallLedger:
                     self._append(line)
                 return True
         except OSError as error:
-            raise LedgerUnavailable(f"call ledger in {self.folder}: {error.strerror}") from None
+            raise LedgerUnavailable(
+                f"call ledger in {self.folder}: {os_error_words(error)}"
+            ) from None
 
     @contextmanager
     def _locked(self) -> Iterator[None]:

@@ -21,10 +21,10 @@ import hashlib
 import logging
 import os
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -37,9 +37,20 @@ from tui_assistant.core.retrieval.model_identity import ModelIdentity
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from tui_assistant.providers.embedding import EmbeddingSource
-
 logger = logging.getLogger(__name__)
+
+
+class BatchEmbedder(Protocol):
+    """What the store needs of an embedding source (`providers.embedding.EmbeddingSource`
+    is one): the store stands below the providers and never imports them."""
+
+    @property
+    def identity(self) -> ModelIdentity: ...
+
+    def embed_batches(
+        self, texts: Sequence[str]
+    ) -> Iterator[tuple[list[int], NDArray[np.float32]]]: ...
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS vector_models (
@@ -99,7 +110,7 @@ def content_key(text: str) -> bytes:
 
 def embed_library(
     library: Library,
-    source: EmbeddingSource,
+    source: BatchEmbedder,
     store: Path | None,
     progress: Progress | None = None,
 ) -> PassageVectors:

@@ -22,21 +22,18 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from tui_assistant import PROG
+from tui_assistant.errors import os_error_words
 from tui_assistant.settings import Settings
-from tui_assistant.store.app_state import AppState
-from tui_assistant.store.history import (
-    HistoryStore,
-    export_conversation,
-    history_path,
-    latest_answer,
-)
 from tui_assistant.ui.core_warnings import NoticeHandler, show_core_warnings, stop_showing
-from tui_assistant.ui.help_screen import HelpScreen
+from tui_assistant.ui.dialogs.help_screen import HelpScreen
+from tui_assistant.ui.dialogs.library_report_screen import LibraryReportScreen
 from tui_assistant.ui.history_writer import HistoryWriter
-from tui_assistant.ui.library_panel import ContextStarter, LibraryLoader, open_without_vectors
-from tui_assistant.ui.main_screen import MainScreen
-from tui_assistant.ui.status_bar import plural
-from tui_assistant.wiring.context import library_folders, load_library
+from tui_assistant.ui.screens.main_screen import MainScreen
+from tui_assistant.ui.widgets.library_panel import NOT_LOADED
+from tui_assistant.ui.widgets.status_bar import plural
+from tui_assistant.wiring import session
+from tui_assistant.wiring.context import load_library
+from tui_assistant.wiring.lifecycle import ContextStarter, LibraryLoader, open_without_vectors
 
 
 class AssistantApp(App[int]):
@@ -67,14 +64,14 @@ class AssistantApp(App[int]):
         start: ContextStarter = open_without_vectors,
         reload_library: LibraryLoader = load_library,
         clock: Callable[[], float] = time.monotonic,
-        history: HistoryStore | None = None,
+        history: session.HistoryStore | None = None,
         cursor_blink: bool = True,
     ) -> None:
         super().__init__()
         self.settings = settings
-        store = history or HistoryStore(history_path(settings.data_dir, library_folders(settings)))
+        store = history or session.open_history(settings)
         self._history = HistoryWriter(store, self._show_core_warning)
-        self.state_file = AppState(settings.data_dir)
+        self.state_file = session.open_app_state(settings)
         self.main = MainScreen(
             settings,
             history=self._history,
@@ -135,7 +132,7 @@ class AssistantApp(App[int]):
             with contextlib.suppress(RuntimeError):  # the app may be gone meanwhile
                 self.call_from_thread(
                     self._show_core_warning,
-                    f"warning: theme not saved ({error.strerror or error})",
+                    f"warning: theme not saved ({os_error_words(error)})",
                 )
 
     # -- commands (ctrl+p) ----------------------------------------------------
@@ -150,22 +147,35 @@ class AssistantApp(App[int]):
         )
         yield SystemCommand("Clear history", "Forget the stored conversation", main.clear_history)
         report = "Documents and passages by kind, skipped files, the store, the vectors"
-        yield SystemCommand("Library report", report, main.library_panel.show_library_report)
+        yield SystemCommand("Library report", report, self.show_library_report)
+
+    def show_library_report(self) -> None:
+        """The library report (command palette), over the main screen."""
+        panel = self.main.library_panel
+        if not panel.loaded:
+            self.main.status_bar.note = NOT_LOADED
+            return
+        self.push_screen(LibraryReportScreen(panel.context.reports))
 
     def action_export(self) -> Path | None:
         """Save the conversation as Markdown into the data folder's `exports/`; the file,
         or None."""
         turns, chat = self.main.transcript.turns, self.main.chat
+        bar = self.main.status_bar
         try:
-            path = export_conversation(turns, self.settings.data_dir / "exports")
+            path = session.export(self.settings, turns)
         except OSError as error:
-            chat.add_notice(f"export failed: {error.strerror or error}")
+            bar.note = "export failed"
+            chat.add_notice(f"export failed: {os_error_words(error)}")
             return None
-        chat.add_notice(f"exported {plural(len(turns), 'turn')} to {path}", warning=False)
+        # The bar says what was just done (not, say, the editor's note before it); the
+        # chat says where the file went.
+        bar.note = f"exported {plural(len(turns), 'turn')}"
+        chat.add_notice(f"{bar.note} to {path}", warning=False)
         return path
 
     def copy_latest_answer(self) -> None:
-        text = latest_answer(self.main.transcript.turns)
+        text = session.latest_answer(self.main.transcript.turns)
         if text is None:
             self.main.chat.add_notice("nothing to copy yet: no answered question")
             return

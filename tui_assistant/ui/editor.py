@@ -29,6 +29,7 @@ from textual.app import SuspendNotSupported
 from tui_assistant.core.display_text import one_line
 from tui_assistant.core.documents.passage import Passage, document_kind
 from tui_assistant.core.library.library import Library
+from tui_assistant.errors import os_error_words
 from tui_assistant.ui.keys import RELOAD, key_name
 
 # Short, so it fits after the outcome on an 80-column status bar.
@@ -136,7 +137,7 @@ def open_in_editor(
     except SuspendNotSupported:
         return "cannot open an editor: this terminal cannot be suspended"
     except OSError as error:
-        return f"editor {one_line(argv[0])} did not start: {error.strerror or error}"
+        return f"editor {one_line(argv[0])} did not start: {os_error_words(error)}"
     if status != 0:
         return f"editor exited with status {status}"
     return BACK_FROM_EDITOR

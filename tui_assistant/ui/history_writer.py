@@ -11,7 +11,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from tui_assistant.core.outcome import Outcome
-from tui_assistant.store.history import HistoryStore, LoadedHistory
+from tui_assistant.errors import os_error_words
+from tui_assistant.wiring.session import HistoryStore, LoadedHistory
 
 
 class HistoryWriter:
@@ -35,7 +36,7 @@ class HistoryWriter:
         self._writes.discard(writing)
         error = None if writing.cancelled() else writing.exception()
         if isinstance(error, OSError):
-            self._on_failed_write(f"warning: history not saved ({error.strerror or error})")
+            self._on_failed_write(f"warning: history not saved ({os_error_words(error)})")
         elif error is not None:
             self._on_failed_write(f"warning: history not saved ({type(error).__name__})")
 

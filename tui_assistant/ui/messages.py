@@ -1,8 +1,8 @@
 """Messages inside the app: small dataclasses, one per user intent or background event.
 
 The widgets post the user's intents (`QuestionAsked`, `PassageChosen`); the library's
-loading worker posts its progress and result from its thread (`post_message` is safe
-there), and the app handles each with `@on`.
+lifecycle posts each of its events as a `LibraryEvent` (`post_message` is safe from any
+thread), and the app handles each with `@on`.
 """
 
 from __future__ import annotations
@@ -11,10 +11,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from tui_assistant.core.library.changes import PassageChanges
-from tui_assistant.core.library.library import Library
-from tui_assistant.wiring.context import AppContext, Embedded
-from tui_assistant.wiring.embedding_status import EmbeddingStatus
+from tui_assistant.wiring.library_events import EmbeddingProgress, Indexing, LifecycleEvent
 
 
 @dataclass
@@ -32,78 +29,16 @@ class PassageChosen(Message):
 
 
 @dataclass
-class LibraryProgress(Message):
-    """Files read so far by the first load, or by a reload."""
+class LibraryEvent(Message):
+    """One event of the library's life (`wiring.lifecycle`)."""
 
-    done: int
-    total: int
-    reloading: bool
+    event: LifecycleEvent
 
     def can_replace(self, message: Message) -> bool:
         # Only the latest count matters: a newer report replaces one not yet shown.
-        return isinstance(message, LibraryProgress) and message.reloading == self.reloading
-
-
-@dataclass
-class LibraryLoaded(Message):
-    """The first load is done: the library and the service answering from it."""
-
-    context: AppContext
-
-
-@dataclass
-class LibraryReloaded(Message):
-    """A reload read the library again; the app swaps it in. `changes` counts the
-    passages that came in and went away."""
-
-    library: Library
-    changes: PassageChanges
-
-
-@dataclass
-class LibraryFailed(Message):
-    """Loading ended with `error` (any exception); `reason` is its one-line wording."""
-
-    error: Exception
-    reason: str
-    reloading: bool
-
-
-@dataclass
-class EmbeddingProgress(Message):
-    """Passages embedded so far for semantic retrieval."""
-
-    done: int
-    total: int
-
-    def can_replace(self, message: Message) -> bool:
-        return isinstance(message, EmbeddingProgress)
-
-
-@dataclass
-class EmbeddingReady(Message):
-    """Every passage is embedded; `retrieval` names the retrieval now in use."""
-
-    retrieval: str
-
-
-@dataclass
-class VectorsComputed(Message):
-    """A library's vectors are computed (or read back from the store)."""
-
-    embedded: Embedded
-
-
-@dataclass
-class EmbeddingFailed(Message):
-    """Embedding stopped; the library keeps answering lexically. `reason` is one line."""
-
-    reason: str
-
-
-@dataclass
-class EmbeddingTrouble(Message):
-    """The embedding source's problem came or went (`status.problem`); posted from
-    whichever thread saw it."""
-
-    status: EmbeddingStatus
+        if not isinstance(message, LibraryEvent):
+            return False
+        new, old = self.event, message.event
+        if isinstance(new, Indexing) and isinstance(old, Indexing):
+            return new.reloading == old.reloading
+        return isinstance(new, EmbeddingProgress) and isinstance(old, EmbeddingProgress)

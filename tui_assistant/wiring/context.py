@@ -6,17 +6,16 @@ provider module (and httpx) is imported only in model mode, to keep start-up fas
 
 from __future__ import annotations
 
-import contextlib
 import logging
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui_assistant.core.display_text import one_line, shortened
-from tui_assistant.core.gaps import GapList, gap_of, group_gaps
 from tui_assistant.core.library.library import Library
-from tui_assistant.core.library.report import LibraryReport, StoreFacts, VectorFacts, build_report
+from tui_assistant.core.library.report import LibraryReport
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.retrieval.keyword import KeywordRetriever
 from tui_assistant.core.retrieval.ranked import RankedRetriever
@@ -24,12 +23,11 @@ from tui_assistant.core.retrieval.types import Retriever
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.core.words import stem
 from tui_assistant.errors import ConfigError, EmbeddingUnavailable, TuiAssistantError
-from tui_assistant.registry.libraries import choose_library, document_kinds_of, fetched_facts
+from tui_assistant.registry.libraries import choose_library, document_kinds_of
 from tui_assistant.settings import Settings
-from tui_assistant.store.gaps import gaps_path, read_gaps, record_gap
 from tui_assistant.store.history import now
 from tui_assistant.store.index_store import Progress, open_library, store_path
-from tui_assistant.wiring.embedding_status import EmbeddingMonitor, monitor_for, vector_facts
+from tui_assistant.wiring.embedding_status import EmbeddingMonitor, monitor_for
 from tui_assistant.wiring.retrieval_choice import (
     RetrievalChoice,
     choose_retrieval,
@@ -178,31 +176,21 @@ class AppContext:
             narrowed = self._narrowed[name] = self.service.with_retriever(retriever)
         return narrowed
 
-    def record_gap(self, outcome: Outcome, library: str | None = None) -> None:
-        """Keep `outcome` among the questions the documents could not answer, if it is
-        one and `TUI_ASSISTANT_GAPS` allows: in the library of the passage it came
-        nearest to, else in each library it searched (`library`, or every one). A write
-        that fails is a warning, never the caller's error."""
-        if not self.settings.gaps:
-            return
-        found = gap_of(outcome, now())
-        if found is None:
-            return
-        near, gap = found
-        names = [near] if near is not None else [library] if library else list(self.names)
-        for name in names:
-            part = self.library.parts.get(name or "")
-            if part is None and not self.library.combined:
-                part = self.library
-            if part is None:
-                continue
-            try:
-                record_gap(gaps_path(self.settings.data_dir, part.folder), gap)
-            except OSError as error:
-                logger.warning("question not kept in gaps (%s)", error.strerror or error)
+    def conclude(self, outcome: Outcome, library: str | None = None) -> None:
+        """The one end of a finished question, on every surface (`ask`, the MCP tools,
+        the TUI): a question the documents could not answer is kept among the gaps, if
+        `TUI_ASSISTANT_GAPS` allows, in the library of the passage it came nearest to,
+        else in each library it searched (`library`, or every one). Writes a file:
+        call it off the event loop. A write that fails is a warning, never the caller's
+        error."""
+        from tui_assistant.wiring.gaps import keep_gap
+
+        keep_gap(self.settings, self.library, outcome, library)
 
     def reports(self) -> list[LibraryReport]:
         """The report of each library answering now (reads the stores: off the event loop)."""
+        from tui_assistant.wiring.report import describe_library
+
         return [
             describe_library(self.settings, part, self.choice, self.retrieval, self.embedder)
             for part in self.library.parts.values()
@@ -220,6 +208,17 @@ def close_embedder(embedder: EmbeddingSource | None) -> None:
     close = getattr(embedder, "close", None)
     if close is not None:
         close()
+
+
+def document_text(library: Library, path: str) -> str | None:
+    """A document of `library` (one folder) read from its folder as indexing reads it;
+    None when it cannot be, or when `path` leads outside the folder."""
+    from tui_assistant.store.folder import read_document_text
+
+    folder = os.path.realpath(library.folder)
+    if os.path.commonpath([folder, os.path.realpath(os.path.join(folder, path))]) != folder:
+        return None
+    return read_document_text(library.folder, path)
 
 
 def library_folder(settings: Settings) -> Path:
@@ -392,48 +391,3 @@ def with_stored_vectors(context: AppContext) -> AppContext:
         if not any(model.made(identity) and model.embedded >= len(part) for model in stored):
             return context
     return context.with_vectors(context.embed(context.library)) or context
-
-
-def list_gaps(settings: Settings, library: str | None = None, limit: int | None = None) -> GapList:
-    """The questions the libraries could not answer, grouped (`gaps`); `library` narrows
-    to one of them by name (`LookupError` for an unknown one). Reads no library."""
-    specs = settings.libraries
-    library = choose_library(library, (spec.name for spec in specs))
-    chosen = [spec for spec in specs if library is None or spec.name == library]
-    if not chosen:
-        names = ", ".join(spec.name for spec in specs)
-        raise LookupError(
-            f"no library is named {shortened(one_line(library or ''), 60)}"
-            f" (the libraries are {names})"
-        )
-    return group_gaps(
-        [(spec.name, read_gaps(gaps_path(settings.data_dir, spec.folder))) for spec in chosen],
-        prefix_ids=len(specs) > 1,
-        limit=limit,
-    )
-
-
-def describe_library(
-    settings: Settings,
-    library: Library,
-    choice: RetrievalChoice,
-    retrieval: str,
-    embedder: EmbeddingSource | None = None,
-) -> LibraryReport:
-    """The report of `library` (read from one folder) as loaded with `settings`, from
-    what the data folder holds: nothing is embedded, and no local model is loaded
-    (`embedder` is the source in use, if any); an embedding server is asked once for its
-    model's dimensions, which also tells whether it can be reached. `retrieval` is the
-    mode answering now."""
-    store = store_path(settings.data_dir, library.folder)
-    size = 0
-    for part in (store, Path(f"{store}-wal")):
-        with contextlib.suppress(OSError):
-            size += part.stat().st_size
-    if choice.mode != "hybrid":
-        reason = choice.note or f"TUI_ASSISTANT_RETRIEVAL is {settings.retrieval}"
-        vectors = VectorFacts(None, reason=reason)
-    else:
-        vectors = vector_facts(store, library, choice, embedder)
-    report = build_report(library, retrieval, StoreFacts(str(store), size), vectors)
-    return replace(report, fetched=fetched_facts(library.folder))

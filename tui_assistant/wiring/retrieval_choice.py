@@ -21,7 +21,7 @@ from pydantic import SecretStr
 
 from tui_assistant.core.retrieval.model_identity import ModelIdentity
 from tui_assistant.core.retrieval.types import Mode
-from tui_assistant.errors import ConfigError, ModelError
+from tui_assistant.errors import ConfigError, ModelError, os_error_words
 from tui_assistant.settings import Settings
 
 if TYPE_CHECKING:
@@ -200,7 +200,7 @@ def identity_without_loading(choice: RetrievalChoice) -> ModelIdentity:
         dimensions = model_dimensions(folder)
     except OSError as error:
         raise ConfigError(
-            f"{MODEL_SETTING}: cannot read {folder} ({error.strerror or error})"
+            f"{MODEL_SETTING}: cannot read {folder} ({os_error_words(error)})"
         ) from None
     except ModelError as error:
         raise ConfigError(f"{MODEL_SETTING}: {error}") from None

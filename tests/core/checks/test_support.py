@@ -17,13 +17,13 @@ from tui_assistant.core.checks.support import (
     SupportMode,
     check_support,
     judge_sentences,
-    split_sentences,
 )
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Outcome, OutcomeKind, Reason
 from tui_assistant.core.record import OutcomeRecord
 from tui_assistant.core.retrieval.types import Evidence, Mode
+from tui_assistant.core.sentences import split_sentences
 from tui_assistant.core.service import AnswerService
 
 PASTA = Passage(

@@ -29,7 +29,7 @@ from tui_assistant.core.retrieval.types import (
     Evidence,
     NoEvidence,
 )
-from tui_assistant.core.words import is_cjk, normalise, normalise_distinct
+from tui_assistant.core.words import is_cjk, match_keys, normalise_distinct
 
 
 def nearest(passages: list[Passage], scores: dict[int, float]) -> tuple[Passage, ...]:
@@ -41,12 +41,12 @@ def nearest(passages: list[Passage], scores: dict[int, float]) -> tuple[Passage,
 
 
 def reference_retrieve(passages: list[Passage], question: str) -> Evidence | NoEvidence:
-    keys = list(dict.fromkeys(normalise(question)))
+    keys = list(dict.fromkeys(match_keys(question)))
     scored: list[tuple[int, int, tuple[str, ...]]] = []
     all_scores: dict[int, float] = {}
     for number, passage in enumerate(passages):
-        title_words = set(normalise(passage.title))
-        body_words = set(normalise(passage.text))
+        title_words = set(match_keys(passage.title))
+        body_words = set(match_keys(passage.text))
         score = 0
         matched: list[str] = []
         for key in keys:
@@ -77,12 +77,12 @@ RANKED_IGNORED = normalise_distinct(" ".join(ranked.QUESTION_WORDS))
 
 def reference_ranked(passages: list[Passage], question: str) -> ranked.Ranking | None:
     """BM25F over title (weight 2), body (weight 1) and document path, passage by passage."""
-    keys = [key for key in dict.fromkeys(normalise(question)) if key not in RANKED_IGNORED]
-    titles = [normalise(passage.title) for passage in passages]
-    bodies = [normalise(passage.text) for passage in passages]
+    keys = [key for key in dict.fromkeys(match_keys(question)) if key not in RANKED_IGNORED]
+    titles = [match_keys(passage.title) for passage in passages]
+    bodies = [match_keys(passage.text) for passage in passages]
     # `library_of` files each passage at its source path below the library folder.
     paths = [
-        list(dict.fromkeys(normalise(passage.source_path.split("/", 1)[-1][: -len(".md")])))
+        list(dict.fromkeys(match_keys(passage.source_path.split("/", 1)[-1][: -len(".md")])))
         for passage in passages
     ]
 
@@ -130,7 +130,7 @@ def reference_ranked(passages: list[Passage], question: str) -> ranked.Ranking |
     margin = 1.0 if runner_up is None else (scores[best] - runner_up) / scores[best]
     # Words the library lacks count twice in the question's weight; a CJK pair it lacks
     # counts once, and not at all when it is the seam beside a pair the best passage holds.
-    sequence = normalise(question)
+    sequence = match_keys(question)
     held = set(matched[best])
     seams = {
         pair
@@ -242,17 +242,17 @@ def test_ranked_retriever_ranks_exactly_like_the_rule(
 @given(passages=passage_lists)
 def test_postings_list_every_passage_holding_a_word_with_its_count(passages: list[Passage]) -> None:
     index = library_of(passages).index
-    words = {key for passage in passages for key in normalise(passage.title + " " + passage.text)}
+    words = {key for passage in passages for key in match_keys(passage.title + " " + passage.text)}
     for word in words | {"absent"}:
         for field, postings in (("title", index.title(word)), ("text", index.body(word))):
             expected = [
-                (number, normalise(getattr(passage, field)).count(word))
+                (number, match_keys(getattr(passage, field)).count(word))
                 for number, passage in enumerate(passages)
-                if word in normalise(getattr(passage, field))
+                if word in match_keys(getattr(passage, field))
             ]
             assert list(zip(postings.numbers, postings.counts, strict=True)) == expected
-    assert list(index.title_lengths) == [len(normalise(passage.title)) for passage in passages]
-    assert list(index.body_lengths) == [len(normalise(passage.text)) for passage in passages]
+    assert list(index.title_lengths) == [len(match_keys(passage.title)) for passage in passages]
+    assert list(index.body_lengths) == [len(match_keys(passage.text)) for passage in passages]
 
 
 def test_a_large_library_still_refuses_a_tie_and_reports_the_runner_up() -> None:

@@ -30,10 +30,10 @@ from dataclasses import dataclass
 
 from tui_assistant.core.checks.citations import CITATION_MARKER, cited_in
 from tui_assistant.core.checks.normalise import EDGE_PUNCTUATION, flat, flatten, quoted_strings
-from tui_assistant.core.checks.support import split_sentences
 from tui_assistant.core.display_text import one_line, shortened
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Quote
+from tui_assistant.core.sentences import split_sentences
 
 MAX_QUOTES = 20
 MAX_QUOTE_CHARS = 1000

@@ -17,6 +17,7 @@ open until one is chosen.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from pathlib import Path
 from typing import ClassVar
 
 from textual import on
@@ -27,13 +28,11 @@ from textual.content import Content
 from textual.reactive import var
 from textual.widgets import OptionList, Static
 
-from tui_assistant.core.documents.passage import Passage, line_range, page_range
+from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.excerpt import passage_excerpt
 from tui_assistant.core.outcome import Outcome, Quote, Reason
-from tui_assistant.core.retrieval.index import KeyFunction
 from tui_assistant.core.retrieval.types import Evidence
-from tui_assistant.core.words import WORD, content_words, normalise_distinct, stem
-from tui_assistant.ui.candidate_list import CandidateList
+from tui_assistant.core.words import normalise_distinct
 from tui_assistant.ui.keys import (
     FOCUS_LIBRARY,
     NEXT_PASSAGE,
@@ -41,9 +40,20 @@ from tui_assistant.ui.keys import (
     arrow_keys,
     key_name,
 )
-from tui_assistant.ui.markdown_view import MarkdownView, highlight_spans, line_in
-from tui_assistant.ui.untrusted_text import literal, one_line, readable_source
-from tui_assistant.ui.whole_words import WholeItems, id_item
+from tui_assistant.ui.widgets.candidate_list import CandidateList
+from tui_assistant.ui.widgets.evidence_view import (
+    CLOSEST,
+    POSSIBLE,
+    location_suffix,
+    matched_details,
+    ordered_passages,
+    passage_header,
+    quoted_lines,
+    score_text,
+)
+from tui_assistant.ui.widgets.markdown_view import MarkdownView, line_in
+from tui_assistant.ui.widgets.untrusted_text import literal, one_line, readable_source
+from tui_assistant.ui.widgets.whole_words import WholeItems, id_item
 
 HINT = (
     "No evidence for the last outcome. Ask a question, or pick a passage with "
@@ -55,44 +65,6 @@ NEAREST_TITLE = "not an answer: closest passages"
 # How many lines of the best-matching sentence a passage opens with in view.
 SENTENCE_LINES_SHOWN = 3
 # What the listed passages are, on the line above the one open.
-POSSIBLE = "possible passage"
-CLOSEST = "closest"
-
-
-def location_suffix(passage: Passage) -> str:
-    """`:line–end_line`, or a PDF passage's ` p. 12–13`."""
-    if passage.page is not None:
-        return " " + page_range(passage.page, passage.end_page)
-    return ":" + line_range(passage.line, passage.end_line)
-
-
-def question_words(
-    question: str, matched_keys: Collection[str], key: KeyFunction = stem
-) -> list[str]:
-    """The question's own words (as typed, first spelling of each) whose retrieval key is
-    one of `matched_keys`: `scopes` and `packages`, not the stems `scop` and `packag`."""
-    keys = set(matched_keys)
-    shown: dict[str, str] = {}
-    for match in WORD.finditer(one_line(question)):
-        for word in content_words(match.group()):
-            found = key(word)
-            if found in keys and found not in shown:
-                shown[found] = match.group()
-    return list(shown.values())
-
-
-def quoted_lines(passage: Passage, quotes: Iterable[Quote]) -> list[tuple[int, int]]:
-    """The quotes of `passage` as 0-based, inclusive line ranges of its text.
-
-    A passage's text ends on its `end_line` (its first line may be a heading the text
-    leaves out), so text line `i` is file line `end_line - (lines - 1) + i`.
-    """
-    first = passage.end_line - passage.text.count("\n")
-    return [
-        (quote.line - first, quote.end_line - first)
-        for quote in quotes
-        if quote.passage_id == passage.id
-    ]
 
 
 def location_items(passage: Passage) -> WholeItems:
@@ -102,55 +74,8 @@ def location_items(passage: Passage) -> WholeItems:
 
 
 class EvidencePanel(Vertical):
-    DEFAULT_CSS = """
-    EvidencePanel {
-        border: round $secondary;
-        border-title-color: $text-secondary;
-        padding: 0 1;
-    }
-    EvidencePanel:focus-within { border: round $accent; }
-    EvidencePanel #evidence-notice { color: $text-warning; text-style: bold; }
-    EvidencePanel #evidence-why { color: $text-muted; }
-    EvidencePanel CandidateList, EvidencePanel CandidateList:focus {
-        height: auto;
-        max-height: 50%;
-        border: none;
-        padding: 0;
-        background: transparent;
-    }
-    EvidencePanel.-nearest CandidateList { margin-bottom: 1; }
-    EvidencePanel.-candidates #evidence-step { border-top: solid $secondary; }
-    EvidencePanel #evidence-reader { height: 1fr; }
-    EvidencePanel #evidence-reader > Static { display: none; }
-    EvidencePanel #evidence-step { color: $text-secondary; text-style: bold; }
-    EvidencePanel #evidence-title {
-        text-style: bold;
-        color: $text-accent;
-        text-wrap: nowrap;
-        text-overflow: ellipsis;
-    }
-    EvidencePanel #evidence-meta, EvidencePanel #evidence-location {
-        color: $text-muted;
-        height: 1;
-    }
-    EvidencePanel #evidence-details { color: $text-muted; }
-    EvidencePanel #evidence-body { margin-top: 1; }
-    EvidencePanel.-candidates #evidence-body { margin-top: 0; }
-    EvidencePanel.-candidates #evidence-step { text-wrap: nowrap; text-overflow: ellipsis; }
-    EvidencePanel #evidence-hint { color: $text-muted; text-style: italic; }
-    EvidencePanel > * { display: none; }
-    EvidencePanel.-empty #evidence-hint { display: block; }
-    EvidencePanel.-nearest #evidence-notice, EvidencePanel.-nearest #evidence-why,
-    EvidencePanel.-nearest CandidateList, EvidencePanel.-candidates CandidateList,
-    EvidencePanel.-passage #evidence-reader { display: block; }
-    EvidencePanel.-passage.-titled #evidence-title,
-    EvidencePanel.-passage.-titled #evidence-meta,
-    EvidencePanel.-passage.-titled #evidence-location,
-    EvidencePanel.-passage.-several #evidence-step,
-    EvidencePanel.-passage.-details #evidence-details { display: block; }
-    /* One of a refusal's closest passages is open: its text needs the room. */
-    EvidencePanel.-nearest.-passage #evidence-why { display: none; }
-    """
+    # The panel's own look, kept beside it as a stylesheet (its states' many rules).
+    DEFAULT_CSS = Path(__file__).with_name("evidence_panel.tcss").read_text(encoding="utf-8")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left_square_bracket", "step(-1)", "Previous passage", id="evidence.previous"),
@@ -232,16 +157,7 @@ class EvidencePanel(Vertical):
         if evidence is None and not outcome.passages:
             self._show_hint()  # the question's words stay, for a passage picked next
             return
-        cited = set(outcome.citations) if outcome.answered else set()
-        others = (*outcome.passages, *(evidence.passages if evidence else ()))
-        by_id = {passage.id: passage for passage in others}
-        ordered = [by_id[id_] for id_ in outcome.citations if id_ in by_id and id_ in cited]
-        ordered += [passage for passage in others if passage.id not in cited]
-        passages = tuple({passage.id: passage for passage in ordered}.values())
-        roles = tuple(
-            "cited" if passage.id in cited else ("not cited" if outcome.answered else "candidate")
-            for passage in passages
-        )
+        passages, roles = ordered_passages(outcome)
         self._show_list(passages, roles, evidence, outcome.question, outcome.quotes, "answer")
 
     def show_evidence(self, evidence: Evidence, question: str | None = None) -> None:
@@ -350,16 +266,7 @@ class EvidencePanel(Vertical):
         self, passages: Iterable[Passage], keys: Collection[str], question: str | None
     ) -> None:
         """Each passage's details name the question's words it holds itself."""
-        for passage in passages:
-            held = f"{passage.title}\n{passage.text}"
-            own = [key for key in keys if highlight_spans(held, [key])]
-            words = question_words(question, own) if question else own
-            if words:
-                self._details[passage.id] = " · ".join(
-                    filter(
-                        None, [self._details.get(passage.id, ""), "matched: " + ", ".join(words)]
-                    )
-                )
+        self._details = matched_details(passages, keys, question, self._details)
 
     def _show_candidates(self, candidates: tuple[Passage, ...], question: str) -> None:
         """An unsure question: its possible passages listed, the best one open below."""
@@ -412,15 +319,11 @@ class EvidencePanel(Vertical):
             return
         count = len(self.passages)
         role = self._roles[self.position] if self._roles else ""
-        listed = f"{self._listed_as} " if self._listed_as else ""
-        step = f"{listed}{self.position + 1}/{count}"
-        details = self._details.get(passage.id, "")
-        if self._listed_as == POSSIBLE:
-            # One line above the text: the list holds its title and place.
-            role, details = details, ""
-        self.query_one("#evidence-step", Static).update(
-            literal(" · ".join(filter(None, [step, role])))
+        header = passage_header(
+            self._listed_as, self.position, count, role, self._details.get(passage.id, "")
         )
+        details = header.details
+        self.query_one("#evidence-step", Static).update(literal(header.step))
         self.set_class(count > 1 or bool(self.nearest), "-several")
         if count > 1 and self._listed_as != CLOSEST:
             steps = arrow_keys(NEXT_PASSAGE, PREVIOUS_PASSAGE)
@@ -446,7 +349,10 @@ class EvidencePanel(Vertical):
         """A long passage opens at the lines a model answer quotes from it, else at the
         sentence that best matches the question: unless its first lines are in view from
         the top, the view starts a third of its height above it, so what leads to it is
-        read too."""
+        read too. A passage picked in the browser opens at its first line: the reader
+        chose it, not the question."""
+        if self._source == "browsing":
+            return
         quoted = self.body.quoted_blocks
         best = (quoted[0], 0) if quoted else self.body.best
         if best is None or not best[0].is_attached:
@@ -457,26 +363,3 @@ class EvidencePanel(Vertical):
         y = line_in(block, start, reader)
         if y + SENTENCE_LINES_SHOWN > height:
             reader.scroll_to(y=max(0, y - height // 3), animate=False)
-
-
-def score_text(evidence: Evidence) -> str:
-    """Why the chosen passage won, in figures a reader can compare.
-
-    In hybrid the order is the fused ranking of words and meaning while the score is
-    the cosine similarity, so the next passage's cosine can be the higher one: it is
-    not shown. In the lexical modes the order is the score's, best first, so the next
-    passage's score is shown beside it."""
-    sure = "" if evidence.confidence is None else f"; confidence {evidence.confidence:.2f}"
-    if evidence.model_picks:
-        return f"a candidate the model cited{sure}"
-    if evidence.mode == "hybrid":
-        return f"best match of words and meaning (cosine {evidence.score:.2f}{sure})"
-    name = "BM25" if evidence.mode == "ranked" else "score"
-    text = f"best match ({name} {_figure(evidence.score)}"
-    if evidence.runner_up_score is not None:
-        text += f", next {_figure(evidence.runner_up_score)}"
-    return text + sure + ")"
-
-
-def _figure(score: float) -> str:
-    return f"{score:g}" if float(score).is_integer() else f"{score:.2f}"

@@ -25,7 +25,7 @@ from textual.widgets.option_list import Option
 from tui_assistant.core.display_text import ELLIPSIS, one_line
 from tui_assistant.core.documents.passage import Passage, line_range
 from tui_assistant.core.retrieval.types import NEAREST_SHOWN
-from tui_assistant.ui.untrusted_text import cut_right, shorten_left
+from tui_assistant.ui.widgets.untrusted_text import cut_right, shorten_left
 
 TITLE_SEPARATOR = " \u203a "
 # A title keeps at least this much of its last heading beside the document's name.

@@ -12,8 +12,8 @@ from textual.containers import Grid, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from tui_assistant.ui.dialogs.panel_screen import PanelScreen
 from tui_assistant.ui.keys import NEXT_PASSAGE, key_name, keys_for
-from tui_assistant.ui.panel_screen import PanelScreen
 
 # Where a group of keys works, and the bindings in it (in the order shown).
 KeyGroup = tuple[str, Sequence[BindingType]]

@@ -23,8 +23,8 @@ from textual.widgets.markdown import Markdown, MarkdownBlock, MarkdownFence
 
 from tui_assistant.core.display_text import clean_display_text
 from tui_assistant.core.excerpt import SentenceMatch, matching_sentences
-from tui_assistant.core.words import WORD, normalise
-from tui_assistant.ui.untrusted_text import readable_markdown
+from tui_assistant.core.words import WORD, match_keys
+from tui_assistant.ui.widgets.untrusted_text import readable_markdown
 
 HIGHLIGHT_STYLE = "bold reverse"
 UNSUPPORTED_MARKER = " \u2020"
@@ -46,7 +46,7 @@ def highlight_spans(text: str, matched_keys: Collection[str]) -> list[tuple[int,
     return [
         (match.start(), match.end())
         for match in WORD.finditer(text)
-        if any(key in keys for key in normalise(match.group()))
+        if any(key in keys for key in match_keys(match.group()))
     ]
 
 
@@ -56,7 +56,7 @@ def with_highlights(content: Content, matched_keys: Collection[str]) -> Content:
     return content
 
 
-def sentence_spans(text: str, sentences: Iterable[str]) -> dict[str, tuple[int, int]]:
+def located_sentences(text: str, sentences: Iterable[str]) -> dict[str, tuple[int, int]]:
     """Where each sentence is in `text`, not overlapping (those not found left out)."""
     spans: dict[str, tuple[int, int]] = {}
     for sentence in sentences:
@@ -71,7 +71,7 @@ def sentence_spans(text: str, sentences: Iterable[str]) -> dict[str, tuple[int, 
 def with_flagged(content: Content, sentences: Iterable[str]) -> tuple[Content, set[str]]:
     """`content` with each sentence found in it dimmed and followed by `†`; and which
     sentences were found."""
-    spans = sentence_spans(content.plain, sentences)
+    spans = located_sentences(content.plain, sentences)
     if not spans:
         return content, set()
     parts: list[Content] = []

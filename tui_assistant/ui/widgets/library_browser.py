@@ -35,8 +35,8 @@ from tui_assistant.core.library.library import DocumentInfo, Library
 from tui_assistant.core.library.tree import Folder, folder_tree, section_labels, tree_path
 from tui_assistant.ui.keys import FOCUS_LIBRARY, key_name
 from tui_assistant.ui.messages import PassageChosen
-from tui_assistant.ui.status_bar import plural
-from tui_assistant.ui.untrusted_text import one_line
+from tui_assistant.ui.widgets.status_bar import plural
+from tui_assistant.ui.widgets.untrusted_text import one_line
 
 # More matches than this are counted, not shown: a one-letter filter on a large
 # library would otherwise build (and lay out) every node of it on each key.

@@ -30,7 +30,15 @@ from textual.widgets import Static
 
 from tui_assistant.core.outcome import Outcome, Reason
 from tui_assistant.ui.keys import CANCEL, key_name
-from tui_assistant.ui.untrusted_text import cut_right, one_line
+from tui_assistant.ui.widgets.untrusted_text import cut_right, one_line
+from tui_assistant.wiring.library_events import (
+    EmbeddingFailed,
+    EmbeddingProgress,
+    EmbeddingStatusChanged,
+    HybridOn,
+    Indexing,
+    LifecycleEvent,
+)
 
 # How often the elapsed seconds of a request in flight are redrawn.
 TICK_SECONDS = 0.1
@@ -223,6 +231,20 @@ class StatusBar(Horizontal):
 
     def show_ready(self) -> None:
         self._show("ready", "ready")
+
+    def show_library_event(self, event: LifecycleEvent) -> None:
+        """What the library's life tells the bar: indexing and embedding counts (the
+        latter beside the mode, not in place of the latest outcome), hybrid on, an
+        embedding server's problem coming or going (it stays while it lasts)."""
+        match event:
+            case Indexing(done, total, reloading):
+                self.show_progress("reloading" if reloading else "indexing", done, total)
+            case EmbeddingProgress(done, total):
+                self.work = f"embedding {done:,}/{total:,}"
+            case HybridOn(context):
+                self.work, self.retrieval = "", context.retrieval
+            case EmbeddingStatusChanged(status) | EmbeddingFailed(status=status):
+                self.work = status.bar_text
 
     def show_asking(self) -> None:
         """Count seconds from now until `show_outcome` or `show_ready`."""

@@ -35,28 +35,25 @@ from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.record import Turn
 from tui_assistant.core.service import PendingAnswer
+from tui_assistant.errors import os_error_words
 from tui_assistant.settings import Settings
 from tui_assistant.ui import keys
-from tui_assistant.ui.candidate_list import CandidateList
-from tui_assistant.ui.chat_pane import ChatPane, TurnView
+from tui_assistant.ui.dialogs.help_screen import KeyGroup
 from tui_assistant.ui.editor import open_in_editor
-from tui_assistant.ui.evidence_panel import EvidencePanel
-from tui_assistant.ui.help_screen import KeyGroup
 from tui_assistant.ui.history_writer import HistoryWriter
-from tui_assistant.ui.library_browser import LibraryTree
-from tui_assistant.ui.library_panel import (
-    ContextStarter,
-    LibraryLoader,
-    LibraryPanel,
-    open_without_vectors,
-)
-from tui_assistant.ui.library_watch import LibraryChangedOnDisk
-from tui_assistant.ui.messages import PassageChosen, QuestionAsked
-from tui_assistant.ui.question_box import QuestionBox
-from tui_assistant.ui.side_column import SideColumn
-from tui_assistant.ui.status_bar import StatusBar
+from tui_assistant.ui.messages import LibraryEvent, PassageChosen, QuestionAsked
 from tui_assistant.ui.transcript import Transcript
+from tui_assistant.ui.widgets.candidate_list import CandidateList
+from tui_assistant.ui.widgets.chat_pane import ChatPane, TurnView
+from tui_assistant.ui.widgets.evidence_panel import EvidencePanel
+from tui_assistant.ui.widgets.library_browser import LibraryTree
+from tui_assistant.ui.widgets.library_panel import LibraryPanel
+from tui_assistant.ui.widgets.question_box import QuestionBox
+from tui_assistant.ui.widgets.side_column import SideColumn
+from tui_assistant.ui.widgets.status_bar import StatusBar
 from tui_assistant.wiring.context import AppContext, load_library
+from tui_assistant.wiring.library_events import ChangedOnDisk
+from tui_assistant.wiring.lifecycle import ContextStarter, LibraryLoader, open_without_vectors
 
 # A question asked during a reload, and its place in the chat.
 Held = tuple[str, TurnView]
@@ -192,12 +189,16 @@ class MainScreen(Screen[None]):
             self._start_question(question, view)
         self._reload_if_changed()
 
-    @on(LibraryChangedOnDisk)
+    @on(LibraryEvent)
+    def _changed_on_disk(self, message: LibraryEvent) -> None:
+        if isinstance(message.event, ChangedOnDisk):
+            self._reload_if_changed()
+
     def _reload_if_changed(self) -> None:
         """Documents changed on disk are read again, but not while an answer is awaited
         (`_conclude` comes back here)."""
         if self.pending is None:
-            self.library_panel.reload_if_changed()
+            self.library_panel.start_reload(if_changed=True)
 
     def _start_question(self, question: str, view: TurnView | None) -> None:
         if self.context.retrieval != "hybrid":
@@ -281,7 +282,7 @@ class MainScreen(Screen[None]):
         turn = self.transcript.add(outcome, asked_at)
         self.history.append(outcome, asked_at)  # queued to its thread: quitting keeps it
         if outcome.retrieval is not None:  # retrieval ran: it may be a gap in the documents
-            self.run_worker(partial(self.context.record_gap, outcome), thread=True, group="gaps")
+            self.run_worker(partial(self.context.conclude, outcome), thread=True, group="gaps")
         self.call_after_refresh(self._show_concluded, outcome, turn, view)
         self._reload_if_changed()  # documents that changed on disk meanwhile
 
@@ -356,7 +357,7 @@ class MainScreen(Screen[None]):
         try:
             await self.history.clear()
         except OSError as error:
-            self.chat.add_notice(f"history not cleared: {error.strerror or error}")
+            self.chat.add_notice(f"history not cleared: {os_error_words(error)}")
             return
         self.transcript.clear()
         self.question_box.forget()

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from textual.containers import Vertical
 
-from tui_assistant.ui.evidence_panel import EvidencePanel
-from tui_assistant.ui.library_panel import LibraryPanel
+from tui_assistant.ui.widgets.evidence_panel import EvidencePanel
+from tui_assistant.ui.widgets.library_panel import LibraryPanel
 
 
 class SideColumn(Vertical):

@@ -19,10 +19,10 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from tui_assistant.core.display_text import error_line
 from tui_assistant.core.library.report import LibraryReport, format_report
-from tui_assistant.errors import error_line
+from tui_assistant.ui.dialogs.panel_screen import PanelScreen
 from tui_assistant.ui.keys import keys_for
-from tui_assistant.ui.panel_screen import PanelScreen
 
 # The report of each library the app answers from.
 ReportBuilder = Callable[[], list[LibraryReport]]

@@ -20,7 +20,7 @@ from textual.style import Style
 from textual.visual import RenderOptions, Visual
 
 from tui_assistant.core.display_text import clean_display_text, one_line
-from tui_assistant.ui.untrusted_text import flow_items, split_location
+from tui_assistant.ui.widgets.untrusted_text import flow_items, split_location
 
 
 def location_item(location: str) -> tuple[str, str]:

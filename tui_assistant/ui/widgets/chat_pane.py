@@ -20,10 +20,10 @@ from textual.widgets import Static
 from tui_assistant.core.outcome import Reason, model_choice_words
 from tui_assistant.core.record import Turn
 from tui_assistant.core.words import normalise_distinct
-from tui_assistant.store.history import LoadedHistory
-from tui_assistant.ui.markdown_view import UNSUPPORTED_STYLE, MarkdownView, line_in
-from tui_assistant.ui.untrusted_text import literal, one_line
-from tui_assistant.ui.whole_words import WholeItems, id_item, location_item
+from tui_assistant.ui.widgets.markdown_view import UNSUPPORTED_STYLE, MarkdownView, line_in
+from tui_assistant.ui.widgets.untrusted_text import literal, one_line
+from tui_assistant.ui.widgets.whole_words import WholeItems, id_item, location_item
+from tui_assistant.wiring.session import LoadedHistory
 
 # The conversation is never narrower than this, borders and padding included: about 26
 # cells of text, five or six words a line, the least that reads as prose. The side

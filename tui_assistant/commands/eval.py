@@ -1,0 +1,67 @@
+"""`eval`: every case of a JSON-lines file through the same path as `ask`, and the
+report."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tui_assistant.commands.common import open_for
+from tui_assistant.core.display_text import clean_display_text
+from tui_assistant.errors import CasesError, UsageError, os_error_words
+from tui_assistant.output import eval_json, format_eval_report
+
+if TYPE_CHECKING:
+    from tui_assistant.core.evaluation import EvalCase
+
+
+def run(args: argparse.Namespace) -> int:
+    from tui_assistant.core.evaluation import check_expected_passages, evaluate
+
+    # Everything that can fail with exit 2 happens before anything is printed.
+    cases = read_cases(args.cases)
+    context = open_for(args)
+    try:
+        check_expected_passages(cases, (passage.id for passage in context.library))
+    except CasesError as error:
+        raise UsageError(f"cases file {args.cases}: {error}") from None
+    # Model calls can take minutes: show progress, but only to a person watching.
+    progress = _show_progress if context.service.provider and sys.stderr.isatty() else None
+    with asyncio.Runner() as runner:
+        try:
+            report = runner.run(evaluate(cases, context.service, progress))
+        finally:
+            runner.run(context.aclose())
+            if progress is not None:
+                print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+    retrieval, mode = context.retrieval, context.mode_label
+    if args.json:
+        print(json.dumps(eval_json(report, retrieval, mode)))
+    else:
+        shown = ", ".join(str(part.folder) for part in context.library.parts.values())
+        print(clean_display_text(format_eval_report(report, shown, retrieval, mode)))
+    return 0
+
+
+def _show_progress(done: int, total: int) -> None:
+    print(f"\rcase {done}/{total}", end="", file=sys.stderr, flush=True)
+
+
+def read_cases(path: Path) -> list[EvalCase]:
+    from tui_assistant.core.evaluation import parse_cases
+
+    try:
+        with path.open(encoding="utf-8-sig") as stream:
+            return parse_cases(stream)
+    except CasesError as error:
+        raise UsageError(f"cases file {path}: {error}") from None
+    except FileNotFoundError:
+        raise UsageError(f"cases file {path} does not exist") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"cases file {path} is not UTF-8 text") from None
+    except OSError as error:
+        raise UsageError(f"cases file {path} cannot be read: {os_error_words(error)}") from None

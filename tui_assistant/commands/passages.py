@@ -1,0 +1,27 @@
+"""`passages`: the library's passages in library order."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from tui_assistant.commands.common import open_for
+from tui_assistant.core.display_text import clean_display_text, one_line
+from tui_assistant.core.record import PassageRef
+
+
+def run(args: argparse.Namespace) -> int:
+    context = open_for(args, answering=False)
+    if args.json:
+        rows = [PassageRef.of(passage).model_dump() for passage in context.library]
+        print(json.dumps(rows, indent=2))
+        return 0
+    width = max(len(passage.id) for passage in context.library)
+    for passage in context.library:
+        # The source path starts with the user's folder name, which may hold anything.
+        line = (
+            f"{passage.id:<{width}}  {one_line(passage.title)}  "
+            f"({passage.source_path}:{passage.line})"
+        )
+        print(clean_display_text(line))
+    return 0

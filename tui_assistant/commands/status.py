@@ -1,0 +1,26 @@
+"""`status`: what answers now, per library. Embeds nothing."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from tui_assistant.commands.common import open_for
+from tui_assistant.output import format_status
+from tui_assistant.wiring.context import with_stored_vectors
+
+
+def run(args: argparse.Namespace) -> int:
+    from tui_assistant.wiring.status import status_of
+
+    context = with_stored_vectors(open_for(args, embed_now=False))
+    try:
+        # As the MCP server would serve them: it watches the folders as the setting says.
+        status = status_of(context, watching=context.settings.watch)
+    finally:
+        context.library.close()
+    if args.json:
+        print(json.dumps(status.model_dump(mode="json"), indent=2))
+    else:
+        print(format_status(status))
+    return 0

@@ -1,0 +1,1 @@
+"""Modal screens over the main screen: the help and the library report."""

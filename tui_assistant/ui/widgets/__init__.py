@@ -1,0 +1,1 @@
+"""The widgets the screens compose; each posts messages and keeps its own look."""

@@ -1,0 +1,60 @@
+"""The questions the documents could not answer, on disk: kept as each question ends
+(`AppContext.conclude`), listed for `gaps` (the command and the MCP tool)."""
+
+from __future__ import annotations
+
+import logging
+
+from tui_assistant.core.display_text import one_line, shortened
+from tui_assistant.core.gaps import GapList, gap_of, group_gaps
+from tui_assistant.core.library.library import Library
+from tui_assistant.core.outcome import Outcome
+from tui_assistant.errors import os_error_words
+from tui_assistant.registry.libraries import choose_library
+from tui_assistant.settings import Settings
+from tui_assistant.store.gaps import gaps_path, read_gaps, record_gap
+from tui_assistant.store.history import now
+
+logger = logging.getLogger(__name__)
+
+
+def keep_gap(
+    settings: Settings, library: Library, outcome: Outcome, name: str | None = None
+) -> None:
+    """Keep `outcome` among the gaps when it is one (see `AppContext.conclude`)."""
+    if not settings.gaps:
+        return
+    found = gap_of(outcome, now())
+    if found is None:
+        return
+    near, gap = found
+    names = [near] if near is not None else [name] if name else list(library.parts)
+    for each in names:
+        part = library.parts.get(each or "")
+        if part is None and not library.combined:
+            part = library
+        if part is None:
+            continue
+        try:
+            record_gap(gaps_path(settings.data_dir, part.folder), gap)
+        except OSError as error:
+            logger.warning("question not kept in gaps (%s)", os_error_words(error))
+
+
+def list_gaps(settings: Settings, library: str | None = None, limit: int | None = None) -> GapList:
+    """The questions the libraries could not answer, grouped (`gaps`); `library` narrows
+    to one of them by name (`LookupError` for an unknown one). Reads no library."""
+    specs = settings.libraries
+    library = choose_library(library, (spec.name for spec in specs))
+    chosen = [spec for spec in specs if library is None or spec.name == library]
+    if not chosen:
+        names = ", ".join(spec.name for spec in specs)
+        raise LookupError(
+            f"no library is named {shortened(one_line(library or ''), 60)}"
+            f" (the libraries are {names})"
+        )
+    return group_gaps(
+        [(spec.name, read_gaps(gaps_path(settings.data_dir, spec.folder))) for spec in chosen],
+        prefix_ids=len(specs) > 1,
+        limit=limit,
+    )
