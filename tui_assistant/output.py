@@ -171,6 +171,8 @@ def format_eval_report(report: EvalReport, library: str, retrieval: str, mode: s
         f"coverage (answerable answered with the expected passage): {report.coverage:.1%}",
         f"first right (answerable whose first passage shown is the expected one): "
         f"{report.first_right:.1%}",
+        f"called nothing while first right (answerable refused, its passage first to look at): "
+        f"{report.called_nothing_first_right:.1%}",
     ]
     if report.model is not None:
         model = report.model
