@@ -27,6 +27,7 @@ SETS: list[tuple[str, str, str]] = [
     ("notes-small", "eval/notes-small.jsonl", "eval/notes-small"),
     ("runbook-small", "eval/runbook-small.jsonl", "eval/runbook-small"),
     ("nox-small", "eval/nox-small.jsonl", "eval/nox-small"),
+    ("vite-docs", "eval/vite-docs.jsonl", "eval/vite-docs"),
     ("django-large", "eval/django-large.jsonl", "eval/django/large-lessons"),
 ]
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from tui_assistant.core.retrieval.fitted import SECTION_WEIGHTS
 from tui_assistant.core.retrieval.ranked import Ranking
-from tui_assistant.core.retrieval.sections import order_sections, section_features
+from tui_assistant.core.retrieval.sections import is_announcement, order_sections, section_features
 
 
 def ranking(scores: dict[int, float], matched: dict[int, list[str]]) -> Ranking:
@@ -75,3 +75,32 @@ def test_one_passage_leads_by_one() -> None:
     similarities = np.array([0.5], dtype=np.float32)
     order, lead = order_sections([0], similarities, None, frozenset(), SECTION_WEIGHTS)
     assert order == [0] and lead == 1.0
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "blog/announcing-vite5.md",
+        "CHANGELOG.md",
+        "docs/release-notes.md",
+        "docs/releasenotes.rst",
+        "changes.rst",
+        "news/whatsnew-2024.md",
+    ],
+)
+def test_release_announcements_changelogs_and_blog_posts_are_marked(document: str) -> None:
+    assert is_announcement(document)
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "guide/dep-pre-bundling.md",
+        "cmds/history.md",
+        "releases.md",
+        "changes/per-environment-apis.md",
+        "reference/commandline/build.md",
+    ],
+)
+def test_guides_and_reference_pages_are_not_marked(document: str) -> None:
+    assert not is_announcement(document)

@@ -13,6 +13,14 @@ SECTION_WEIGHTS = SectionWeights(
     meaning=1.8602,
     opening=-0.7509,
 )
+RANKED_SECTION_WEIGHTS = SectionWeights(
+    word_score=6.5411,
+    word_share=2.013,
+    meaning=0.0,
+    opening=-0.3867,
+    title_share=3.7715,
+    announcement=-1.5166,
+)
 HYBRID_MODEL = ConfidenceModel(
     sure=Logistic(
         names=(
