@@ -250,7 +250,7 @@ class Goals:
 
     precision: float = 0.95
     answered: float = 0.03
-    offered: float = 0.10
+    offered: float = 0.15
 
 
 def fit_confidence(

@@ -74,11 +74,19 @@ SURE_NAMES = {
         "section_lead",
         "neighbour",
     ),
-    "ranked": ("word_lead", "evidence", "title_evidence", "known_share", "section_lead"),
+    "ranked": (
+        "word_lead",
+        "evidence",
+        "title_evidence",
+        "known_share",
+        "matched_share",
+        "section_lead",
+        "sole_match",
+    ),
 }
 OFFER_NAMES = {
     "hybrid": ("closeness", "standing", "evidence", "unknown_share"),
-    "ranked": ("evidence", "title_evidence", "unknown_share"),
+    "ranked": ("evidence", "title_evidence", "known_share", "matched_share", "unknown_share"),
 }
 # Experiments: override the signal lists, e.g. SURE_RANKED=word_lead,evidence
 for _mode in ("hybrid", "ranked"):
@@ -233,8 +241,8 @@ def main() -> int:
     parser.add_argument("--write", action="store_true", help="with --fit-all: write fitted.py")
     parser.add_argument("--frontier", action="store_true", help="also sweep the answer threshold")
     args = parser.parse_args()
-    if args.write and (not args.fit_all or args.mode or args.sets):
-        parser.error("--write needs --fit-all over both modes and every set")
+    if args.write and (not args.fit_all or args.sets):
+        parser.error("--write needs --fit-all over every set")
     data_dir = Path(os.environ.get("TUI_ASSISTANT_DATA_DIR", "/tmp/retrieval-data"))
     args.cache.mkdir(parents=True, exist_ok=True)
     goals = Goals(args.precision, args.answered, args.offered)
@@ -252,7 +260,15 @@ def main() -> int:
             continue
         report(dev_sets, mode, goals, args.frontier)
     if args.write:
-        FITTED_MODULE.write_text(fitted_source(everything["hybrid"], everything["ranked"]))
+        # One mode alone keeps the other mode's constants as they are.
+        from tui_assistant.core.retrieval import fitted
+
+        kept = {
+            "hybrid": Fold(fitted.SECTION_WEIGHTS, fitted.HYBRID_MODEL, []),
+            "ranked": Fold(fitted.RANKED_SECTION_WEIGHTS, fitted.RANKED_MODEL, []),
+        }
+        kept.update(everything)
+        FITTED_MODULE.write_text(fitted_source(kept["hybrid"], kept["ranked"]))
         print(f"\nwrote {FITTED_MODULE.relative_to(ROOT)}", file=sys.stderr)
     return 0
 

@@ -76,6 +76,8 @@ class Signals:
     `evidence`, `title_evidence`: the word weight it matches (in its title alone), in
     units of the rarest word's weight: unlike the shares, the same however long the
     question around those words is.
+    `sole_match`: 1.0 when it is the only passage holding every question word the
+    library holds (at least two of them).
     `standing`: its cosine above the mean of the question's cosines over the library, in
     their standard deviations: how far it stands out from the rest of the library for
     this question, whatever the question's length (a long question's cosines are all
@@ -95,6 +97,7 @@ class Signals:
     title_share: float = 0.0
     evidence: float = 0.0
     title_evidence: float = 0.0
+    sole_match: float = 0.0
     standing: float = 0.0
 
     def values(self, names: Sequence[str]) -> list[float]:
@@ -213,8 +216,8 @@ def assess(
     decision = model.decide(signals)
     if decision == "answered" and tied:
         decision = "ambiguous"  # neither ranking tells the two best apart
-    if decision == "ambiguous" and len(order) < 2:
-        decision = "no_evidence"  # one passage alone is not "several"
+    if decision == "ambiguous" and not order:
+        decision = "no_evidence"
     sent = gap if sent_gap is None else sent_gap
     return Assessment(order, closeness, gap, signals, probability, decision, sent)
 

@@ -230,6 +230,7 @@ def fused_signals(
         title_share=word.title_share,
         evidence=word.evidence,
         title_evidence=word.title_evidence,
+        sole_match=word.sole_match,
         standing=standing,
         word_rank_of_meaning_best=_reciprocal_place(lexical_order, dense_order[0]),
         meaning_rank_of_word_best=(

@@ -24,6 +24,7 @@ here, so `keyword` results never change.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -89,6 +90,13 @@ QUESTION_WORDS: frozenset[str] = frozenset(
 )
 # Compared as normalised keys, so inflections ("thinking", "tries") are dropped too.
 _QUESTION_KEYS = normalise_distinct(" ".join(QUESTION_WORDS))
+# Phrases that frame a question ("when is the best time to prune", "is there a way to
+# skip"), dropped as a whole: their words alone ("time", "best") can name a topic.
+FRAMING = re.compile(
+    r"\b(?:the\s+)?(?:best|right|correct|proper|recommended|easiest|simplest)\s+"
+    r"(?:time|way|moment|place)\s+(?:to|for)\b|\bis\s+there\s+(?:a|any)\s+way\s+to\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +145,16 @@ class Ranking:
         of its weight, not this."""
         held = (self.in_title if title_only else self.matched).get(number, ())
         return math.fsum(self.weights[key] for key in held) / self.rarest_weight
+
+    def sole_holder(self, number: int) -> bool:
+        """Whether passage `number` is the only one holding every question word the
+        library holds, and those are at least two: the words leave no doubt."""
+        known = len(self.weights) - len(self.unknown_words)
+        if known < 2 or len(self.matched.get(number, ())) != known:
+            return False
+        return not any(
+            len(held) == known for other, held in self.matched.items() if other != number
+        )
 
     def known_share_of(self, number: int) -> float:
         """The share of the weight of the question words the library holds that passage
@@ -246,7 +264,8 @@ class RankedRetriever:
 
     def rank(self, question: str) -> Ranking | None:
         """The best-scoring passage and its confidence numbers; None when no passage matches."""
-        keys = self.spelt([k for k in question_keys(question, self.key) if k not in _QUESTION_KEYS])
+        asked = FRAMING.sub(" ", question)
+        keys = self.spelt([k for k in question_keys(asked, self.key) if k not in _QUESTION_KEYS])
         passage_count = len(self.index)
         if not keys or passage_count == 0:
             return None
@@ -338,6 +357,7 @@ def word_signals(ranking: Ranking | None, best: int, order: Sequence[int] | None
         title_share=ranking.title_share_of(best),
         evidence=ranking.evidence_of(best),
         title_evidence=ranking.evidence_of(best, title_only=True),
+        sole_match=float(ranking.sole_holder(best)),
     )
 
 
