@@ -382,3 +382,15 @@ async def test_progress_is_reported_after_each_case(fixture_library: Library) ->
         cases, service_for(fixture_library), lambda done, total: seen.append((done, total))
     )
     assert seen == [(1, 3), (2, 3), (3, 3)]
+
+
+async def test_the_report_splits_by_question_style(fixture_library: Library) -> None:
+    rows = [
+        {"question": "How do I rinse rice?", "expect_passage": "rice-cooking"},
+        {"question": "hey how do i rinse rice", "expect_passage": "rice-cooking", "style": "real"},
+        {"question": "How do I bake bread?", "expect_passage": "bread-baking"},
+    ]
+    report = await evaluate(parse_cases(jsonl(rows)), service_for(fixture_library))
+    styles = report.by_style()
+    assert list(styles) == ["tidy", "real"]
+    assert styles["tidy"].total.cases == 2 and styles["real"].total.cases == 1

@@ -185,6 +185,14 @@ class EvalReport:
         answerable = [r for r in self.results if r.case.expect_passage is not None]
         return _share(sum(r.called_nothing_first_right for r in answerable), len(answerable))
 
+    def by_style(self) -> dict[str, EvalReport]:
+        """The report of each question style's cases, in the order styles first occur."""
+        styles = dict.fromkeys(result.case.style for result in self.results)
+        return {
+            style: EvalReport(tuple(r for r in self.results if r.case.style == style))
+            for style in styles
+        }
+
     @property
     def failures(self) -> list[CaseResult]:
         return [result for result in self.results if not result.correct]
