@@ -300,7 +300,7 @@ def fit_confidence(
             close_at = threshold
             break
     answer_at = 1.0
-    kept = (p_offer >= close_at) | agreed
+    kept = p_offer >= close_at
     for threshold in sorted(set(p_sure.tolist())):
         answered = kept & (p_sure >= threshold) & ~tied
         count = per_set(answered)

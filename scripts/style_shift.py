@@ -67,6 +67,7 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, default=Path("/tmp/tui-assistant-held-out"))
     parser.add_argument("--mode", choices=tuple(SIGNALS), default=None)
     parser.add_argument("--all-pairs", action="store_true")
+    parser.add_argument("--sets", default="", help="comma-separated set names (default: all)")
     args = parser.parse_args()
     data_dir = Path(os.environ.get("TUI_ASSISTANT_DATA_DIR", "/tmp/retrieval-data"))
     args.cache.mkdir(parents=True, exist_ok=True)
@@ -75,7 +76,8 @@ def main() -> int:
         pairs_per_set: dict[str, int] = {}
         tidy_all: list[list[float]] = []
         pairs: list[tuple[str, list[float], list[float]]] = []
-        for name, cases_path, folder in available(list(FITTED)):
+        only = [name for name in args.sets.split(",") if name] or list(FITTED)
+        for name, cases_path, folder in available(only):
             print(f"ranking {name} ({mode})", file=sys.stderr, flush=True)
             dev_set = load_set(name, cases_path, folder, mode, data_dir, args.cache)
             sections = SECTION_WEIGHTS if mode == "hybrid" else RANKED_SECTION_WEIGHTS

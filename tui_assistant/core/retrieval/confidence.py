@@ -134,8 +134,9 @@ class ConfidenceModel:
     offer: Logistic
     answer_at: float
     close_at: float
-    # Offer a best passage that both rankings put first, whatever `offer` says: words
-    # and meaning agreeing on one passage is evidence that it is about the question.
+    # Offer (never answer) a best passage that both rankings put first, whatever
+    # `offer` says: words and meaning agreeing on one passage is evidence that it is
+    # about the question, though not that it answers it.
     offer_agreed: bool = False
 
     def probability(self, signals: Signals) -> float:
@@ -143,10 +144,8 @@ class ConfidenceModel:
         return self.sure.probability(signals)
 
     def decide(self, signals: Signals) -> Decision:
-        if self.offer.probability(signals) < self.close_at and not (
-            self.offer_agreed and agreed(signals)
-        ):
-            return "no_evidence"
+        if self.offer.probability(signals) < self.close_at:
+            return "ambiguous" if self.offer_agreed and agreed(signals) else "no_evidence"
         if self.sure.probability(signals) >= self.answer_at:
             return "answered"
         return "ambiguous"

@@ -8,12 +8,12 @@ from tui_assistant.core.retrieval.confidence import ConfidenceModel, Logistic
 from tui_assistant.core.retrieval.sections import SectionWeights
 
 SECTION_WEIGHTS = SectionWeights(
-    word_score=4.0365,
-    word_share=2.5215,
-    meaning=1.8602,
-    opening=-0.7509,
-    title_share=0.0000,
-    announcement=0.0000,
+    word_score=4.3430,
+    word_share=2.4890,
+    meaning=1.9055,
+    opening=-0.6483,
+    title_share=2.4223,
+    announcement=-1.5081,
 )
 RANKED_SECTION_WEIGHTS = SectionWeights(
     word_score=6.5408,
@@ -27,38 +27,44 @@ HYBRID_MODEL = ConfidenceModel(
     sure=Logistic(
         names=(
             "closeness",
-            "matched_share",
+            "standing",
+            "evidence",
+            "title_evidence",
             "word_rank_of_meaning_best",
             "meaning_rank_of_word_best",
             "section_lead",
             "neighbour",
         ),
         coefficients=(
-            2.5623,
-            2.0690,
-            0.6476,
-            0.2934,
-            0.3278,
-            0.2195,
+            2.4417,
+            0.2154,
+            0.6358,
+            0.1806,
+            0.4557,
+            0.5045,
+            0.2695,
+            0.0053,
         ),
-        intercept=-2.9143,
+        intercept=-3.5119,
     ),
     offer=Logistic(
         names=(
             "closeness",
-            "matched_share",
+            "standing",
+            "evidence",
             "unknown_share",
         ),
         coefficients=(
-            4.3402,
-            4.7328,
-            -1.4842,
+            3.8408,
+            0.4568,
+            1.4956,
+            -2.5467,
         ),
-        intercept=-1.6280,
+        intercept=-2.9751,
     ),
-    answer_at=0.8266,
-    close_at=0.8063,
-    offer_agreed=False,
+    answer_at=0.8472,
+    close_at=0.8684,
+    offer_agreed=True,
 )
 RANKED_MODEL = ConfidenceModel(
     sure=Logistic(
