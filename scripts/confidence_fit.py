@@ -20,6 +20,7 @@ from tui_assistant.core.retrieval.confidence import (
     assess,
 )
 from tui_assistant.core.retrieval.confidence import agreed as confidence_agreed
+from tui_assistant.core.retrieval.confidence import undoubted as confidence_undoubted
 from tui_assistant.core.retrieval.sections import SectionWeights
 
 # Ridge penalty on the coefficients (not the intercept): keeps a fit on a few hundred
@@ -283,6 +284,7 @@ def fit_confidence(
     unanswerable = np.array([case.expect is None for case in cases])
     right = np.array([case.expect is not None and case.best == case.expect for case in cases])
     agreed = np.array([offer_agreed and confidence_agreed(case.signals) for case in cases])
+    undoubted = np.array([confidence_undoubted(case.signals) for case in cases])
 
     def per_set(values: np.ndarray) -> np.ndarray:
         return np.bincount(group, weights=values.astype(float), minlength=sizes)
@@ -302,7 +304,7 @@ def fit_confidence(
     answer_at = 1.0
     kept = p_offer >= close_at
     for threshold in sorted(set(p_sure.tolist())):
-        answered = kept & (p_sure >= threshold) & ~tied
+        answered = kept & ((p_sure >= threshold) | undoubted) & ~tied
         count = per_set(answered)
         precision = share(per_set(answered & right), count, 1.0)
         wrong = share(per_set(answered & unanswerable), unanswerable_count, 0.0)

@@ -165,3 +165,16 @@ def test_the_shipped_ranked_model_is_sure_when_one_passage_holds_every_word() ->
     )
     assert RANKED_MODEL.decide(sure) == "answered"
     assert RANKED_MODEL.decide(hopeless) == "no_evidence"
+
+
+def test_the_only_passage_holding_every_question_word_is_answered() -> None:
+    # No other passage holds any of the question's words, and none is unknown to it.
+    undoubted = Signals(word_lead=1.0, matched_share=1.0, known_share=1.0, evidence=1.0)
+    assert RANKED_MODEL.decide(undoubted) == "answered"
+    # One unknown word, or a runner-up sharing a word, and the model decides alone.
+    for doubted in (
+        Signals(word_lead=0.3, matched_share=1.0, known_share=1.0, evidence=1.0),
+        Signals(word_lead=1.0, matched_share=0.4, known_share=1.0, evidence=1.0),
+    ):
+        sure = RANKED_MODEL.probability(doubted) >= RANKED_MODEL.answer_at
+        assert (RANKED_MODEL.decide(doubted) == "answered") == sure

@@ -146,9 +146,15 @@ class ConfidenceModel:
     def decide(self, signals: Signals) -> Decision:
         if self.offer.probability(signals) < self.close_at:
             return "ambiguous" if self.offer_agreed and agreed(signals) else "no_evidence"
-        if self.sure.probability(signals) >= self.answer_at:
+        if self.sure.probability(signals) >= self.answer_at or undoubted(signals):
             return "answered"
         return "ambiguous"
+
+
+def undoubted(signals: Signals) -> bool:
+    """Whether the words leave no doubt: the best passage holds every question word
+    (none is unknown to the library) and no other passage holds any of them."""
+    return signals.matched_share >= 1.0 - 1e-9 and signals.word_lead >= 1.0 - 1e-9
 
 
 def agreed(signals: Signals) -> bool:

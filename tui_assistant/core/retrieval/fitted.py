@@ -105,7 +105,7 @@ RANKED_MODEL = ConfidenceModel(
         ),
         intercept=-2.1924,
     ),
-    answer_at=0.8494,
+    answer_at=0.8662,
     close_at=0.7779,
     offer_agreed=False,
 )
