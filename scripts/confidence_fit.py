@@ -13,7 +13,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tui_assistant.core.retrieval.confidence import ConfidenceModel, Logistic, Signals, assess
+from tui_assistant.core.retrieval.confidence import (
+    ConfidenceModel,
+    Logistic,
+    Signals,
+    assess,
+)
+from tui_assistant.core.retrieval.confidence import agreed as confidence_agreed
+from tui_assistant.core.retrieval.confidence import undoubted as confidence_undoubted
 from tui_assistant.core.retrieval.sections import SectionWeights
 
 # Ridge penalty on the coefficients (not the intercept): keeps a fit on a few hundred
@@ -30,6 +37,7 @@ class Case:
     order: list[str]  # nearest passages, best first (ids)
     closeness: list[float]  # how close each is, on the ranking's own scale
     tied: bool = False  # the best passage equals the runner-up in every ranking
+    style: str = "tidy"  # how the question is phrased: tidy or real
 
 
 @dataclass(frozen=True)
@@ -45,6 +53,11 @@ class Metrics:
     ambiguous: int
     top_one: int
     top_five: int
+    nothing_first_right: int = 0  # answerable, refused no_evidence, right passage first
+
+    @property
+    def nothing_first_right_share(self) -> float:
+        return self.nothing_first_right / self.answerable if self.answerable else 0.0
 
     @property
     def precision(self) -> float:
@@ -127,6 +140,7 @@ class Head:
     candidates: list[str]
     features: list[tuple[float, ...]]
     expect: str
+    style: str = "tidy"
 
 
 def fit_sections(heads: Sequence[Head], penalty: float = 0.1) -> SectionWeights:
@@ -182,7 +196,7 @@ def measure(cases: Sequence[Case], model: ConfidenceModel, gap: float) -> Metric
     counts = dict.fromkeys(
         (
             "answerable unanswerable answered right unanswerable_answered offered on_screen"
-            " first_right ambiguous top_one top_five"
+            " first_right ambiguous top_one top_five nothing_first_right"
         ).split(),
         0,
     )
@@ -201,6 +215,7 @@ def measure(cases: Sequence[Case], model: ConfidenceModel, gap: float) -> Metric
         counts["answered"] += decision == "answered"
         counts["right"] += decision == "answered" and case.best == case.expect
         counts["first_right"] += bool(shown) and shown[0] == case.expect
+        counts["nothing_first_right"] += decision == "no_evidence" and case.best == case.expect
         # A no_evidence refusal still lists the nearest passages as places to look.
         counts["on_screen"] += case.expect in (shown or case.order[:5])
     return Metrics(
@@ -215,6 +230,7 @@ def measure(cases: Sequence[Case], model: ConfidenceModel, gap: float) -> Metric
         counts["ambiguous"],
         counts["top_one"],
         counts["top_five"],
+        counts["nothing_first_right"],
     )
 
 
@@ -235,7 +251,7 @@ class Goals:
 
     precision: float = 0.95
     answered: float = 0.03
-    offered: float = 0.10
+    offered: float = 0.15
 
 
 def fit_confidence(
@@ -244,6 +260,7 @@ def fit_confidence(
     offer_names: Sequence[str],
     gap: float,
     goals: Goals,
+    offer_agreed: bool = False,
 ) -> ConfidenceModel:
     """Both logistic models, then the thresholds: the lowest offer threshold at which
     the sets offer at most `goals.offered` of their unanswerable questions, and the
@@ -251,29 +268,47 @@ def fit_confidence(
     `goals.answered` of their unanswerable questions (averages over the sets)."""
     sure = fit_logistic(cases, sure_names, "right")
     offer = fit_logistic(cases, offer_names, "answerable")
-    sets = list(by_set(cases).values())
-
-    def mean(values: Sequence[float]) -> float:
-        return sum(values) / len(values)
 
     def model(answer_at: float, close_at: float) -> ConfidenceModel:
-        return ConfidenceModel(sure, offer, answer_at, close_at)
+        return ConfidenceModel(sure, offer, answer_at, close_at, offer_agreed)
 
-    # Every distinct probability is a threshold worth trying (just above it).
-    offers = sorted({offer.probability(case.signals) for case in cases if case.expect is None})
+    # Every distinct probability is a threshold worth trying (just above it). The
+    # decisions are those of `decisions`, as arrays, so each try is a few array sums.
+    set_index = {name: place for place, name in enumerate(by_set(cases))}
+    group = np.array([set_index[case.set_name] for case in cases])
+    sizes = len(set_index)
+    p_sure = np.array([sure.probability(case.signals) for case in cases])
+    p_offer = np.array([offer.probability(case.signals) for case in cases])
+    tied = np.array([case.tied for case in cases])
+    several = np.array([len(case.order) >= 2 for case in cases])
+    unanswerable = np.array([case.expect is None for case in cases])
+    right = np.array([case.expect is not None and case.best == case.expect for case in cases])
+    agreed = np.array([offer_agreed and confidence_agreed(case.signals) for case in cases])
+    undoubted = np.array([confidence_undoubted(case.signals) for case in cases])
+
+    def per_set(values: np.ndarray) -> np.ndarray:
+        return np.bincount(group, weights=values.astype(float), minlength=sizes)
+
+    unanswerable_count = per_set(unanswerable)
+
+    def share(part: np.ndarray, whole: np.ndarray, empty: float) -> np.ndarray:
+        return np.where(whole > 0, part / np.maximum(whole, 1), empty)
+
+    offers = sorted(set(p_offer[unanswerable].tolist()))
     close_at = 1.0
     for threshold in [0.0, *(value + 1e-9 for value in offers)]:
-        measured = [measure(group, model(2.0, threshold), gap) for group in sets]
-        if mean([m.offered_share for m in measured]) <= goals.offered:
+        offered = ((p_offer >= threshold) | agreed) & several & unanswerable
+        if share(per_set(offered), unanswerable_count, 0.0).mean() <= goals.offered:
             close_at = threshold
             break
     answer_at = 1.0
-    for threshold in sorted({sure.probability(case.signals) for case in cases}):
-        measured = [measure(group, model(threshold, close_at), gap) for group in sets]
-        if (
-            mean([m.precision for m in measured]) >= goals.precision
-            and mean([m.unanswerable_share for m in measured]) <= goals.answered
-        ):
+    kept = p_offer >= close_at
+    for threshold in sorted(set(p_sure.tolist())):
+        answered = kept & ((p_sure >= threshold) | undoubted) & ~tied
+        count = per_set(answered)
+        precision = share(per_set(answered & right), count, 1.0)
+        wrong = share(per_set(answered & unanswerable), unanswerable_count, 0.0)
+        if precision.mean() >= goals.precision and wrong.mean() <= goals.answered:
             answer_at = threshold
             break
     return model(answer_at, close_at)

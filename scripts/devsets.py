@@ -33,6 +33,7 @@ SETS: list[tuple[str, str, str]] = [
     ("lua-manual-html", "eval/lua-manual-html.jsonl", "eval/lua-manual-html"),
     ("fhs-pdf", "eval/fhs-pdf.jsonl", "eval/fhs-pdf"),
     ("devref-pdf", "eval/devref-pdf.jsonl", "eval/devref-pdf"),
+    ("vite-docs", "eval/vite-docs.jsonl", "eval/vite-docs"),
     ("django-large", "eval/django-large.jsonl", "eval/django/large-lessons"),
 ]
 

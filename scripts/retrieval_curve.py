@@ -39,8 +39,6 @@ from tui_assistant.core.retrieval.ranked import RankedRetriever, Ranking  # noqa
 from tui_assistant.core.retrieval.types import Evidence, NoEvidence  # noqa: E402
 from tui_assistant.store.index_store import open_library  # noqa: E402
 
-
-
 # The matched share held fixed while the margin is swept.
 SWEPT_SHARE = 0.35
 

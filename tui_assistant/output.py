@@ -183,7 +183,18 @@ def format_eval_report(report: EvalReport, library: str, retrieval: str, mode: s
         f"coverage (answerable answered with the expected passage): {report.coverage:.1%}",
         f"first right (answerable whose first passage shown is the expected one): "
         f"{report.first_right:.1%}",
+        f"called nothing while first right (answerable refused, its passage first to look at): "
+        f"{report.called_nothing_first_right:.1%}",
     ]
+    styles = report.by_style()
+    if len(styles) > 1:
+        lines.append("")
+        for style, part in styles.items():
+            lines.append(
+                f"{style} questions ({part.total.cases}): precision {part.precision:.1%}, "
+                f"coverage {part.coverage:.1%}, first right {part.first_right:.1%}, "
+                f"called nothing while first right {part.called_nothing_first_right:.1%}"
+            )
     if report.model is not None:
         model = report.model
         lines += [

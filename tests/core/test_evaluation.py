@@ -95,6 +95,7 @@ async def test_report_numbers_on_the_fixture(fixture_library: Library) -> None:
         "unanswerable_answered": 0.5,
         "coverage": 5 / 6,
         "first_right": 5 / 6,
+        "called_nothing_first_right": 0.0,
         "answerable": {"cases": 6, "correct": 5, "accuracy": 5 / 6},
         "refusals": {"cases": 2, "correct": 1, "accuracy": 0.5},
         "failures": [
@@ -179,6 +180,42 @@ async def test_a_no_evidence_refusal_shows_no_first_passage(fixture_library: Lib
     report = await evaluate(parse_cases(jsonl(cases)), service_for(fixture_library))
     assert report.results[0].first_shown is None
     assert report.first_right == 0.0
+
+
+async def test_called_nothing_first_right_counts_a_refusal_whose_first_place_is_the_answer(
+    fixture_library: Library,
+) -> None:
+    # One shared word is too few for keyword: refused, tea-brewing first to look at.
+    cases = [
+        {"question": "Is green any good?", "expect_passage": "tea-brewing"},
+        {"question": "Is green any good?", "expect_passage": "rice-cooking"},
+        {"question": "Is green any good?", "expect_passage": None},
+        {"question": "How long to simmer rice with a lid?", "expect_passage": "rice-cooking"},
+    ]
+    report = await evaluate(parse_cases(jsonl(cases)), service_for(fixture_library))
+    right, wrong, unanswerable, answered = report.results
+    assert right.outcome.reason is Reason.NO_EVIDENCE
+    assert right.outcome.nearest[0].id == "tea-brewing"
+    assert right.called_nothing_first_right
+    assert not wrong.called_nothing_first_right
+    assert not unanswerable.called_nothing_first_right
+    assert not answered.called_nothing_first_right
+    assert report.to_json()["called_nothing_first_right"] == pytest.approx(1 / 3)
+
+
+def test_a_case_may_say_how_its_question_is_phrased() -> None:
+    rows = [
+        {"question": "How do I rinse rice?", "expect_passage": "rice-cooking"},
+        {
+            "question": "hey so how do u rinse rice",
+            "expect_passage": "rice-cooking",
+            "style": "real",
+        },
+    ]
+    tidy, real = parse_cases(jsonl(rows))
+    assert (tidy.style, real.style) == ("tidy", "real")
+    with pytest.raises(CasesError, match=r'line 1.*"style"'):
+        parse_cases(jsonl([{**rows[0], "style": "messy"}]))
 
 
 async def test_precision_is_one_when_nothing_is_answered(fixture_library: Library) -> None:
@@ -345,3 +382,15 @@ async def test_progress_is_reported_after_each_case(fixture_library: Library) ->
         cases, service_for(fixture_library), lambda done, total: seen.append((done, total))
     )
     assert seen == [(1, 3), (2, 3), (3, 3)]
+
+
+async def test_the_report_splits_by_question_style(fixture_library: Library) -> None:
+    rows = [
+        {"question": "How do I rinse rice?", "expect_passage": "rice-cooking"},
+        {"question": "hey how do i rinse rice", "expect_passage": "rice-cooking", "style": "real"},
+        {"question": "How do I bake bread?", "expect_passage": "bread-baking"},
+    ]
+    report = await evaluate(parse_cases(jsonl(rows)), service_for(fixture_library))
+    styles = report.by_style()
+    assert list(styles) == ["tidy", "real"]
+    assert styles["tidy"].total.cases == 2 and styles["real"].total.cases == 1

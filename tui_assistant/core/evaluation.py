@@ -22,6 +22,10 @@ from tui_assistant.core.service import AnswerService
 from tui_assistant.errors import CasesError
 
 UNSPECIFIED_KIND = "unspecified"
+# How a case's question is phrased: `tidy` (as documentation phrases it) or `real` (as
+# people type it: long, chatty, typos, a pasted error). A case without `style` is tidy.
+TIDY_STYLE = "tidy"
+STYLES = (TIDY_STYLE, "real")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +34,7 @@ class EvalCase:
     question: str
     expect_passage: str | None
     kind: str = UNSPECIFIED_KIND
+    style: str = TIDY_STYLE
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +76,19 @@ class CaseResult:
         """An answerable case whose first passage shown is the expected one."""
         expected = self.case.expect_passage
         return expected is not None and self.first_shown == expected
+
+    @property
+    def called_nothing_first_right(self) -> bool:
+        """An answerable case refused `no_evidence` although the first of its nearest
+        passages is the expected one: "nothing" said above the answer."""
+        expected = self.case.expect_passage
+        outcome = self.outcome
+        return (
+            expected is not None
+            and outcome.reason is Reason.NO_EVIDENCE
+            and bool(outcome.nearest)
+            and outcome.nearest[0].id == expected
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +179,21 @@ class EvalReport:
         return _share(sum(r.first_right for r in answerable), len(answerable))
 
     @property
+    def called_nothing_first_right(self) -> float:
+        """Answerable cases refused `no_evidence` whose first nearest passage is the
+        expected one / answerable cases."""
+        answerable = [r for r in self.results if r.case.expect_passage is not None]
+        return _share(sum(r.called_nothing_first_right for r in answerable), len(answerable))
+
+    def by_style(self) -> dict[str, EvalReport]:
+        """The report of each question style's cases, in the order styles first occur."""
+        styles = dict.fromkeys(result.case.style for result in self.results)
+        return {
+            style: EvalReport(tuple(r for r in self.results if r.case.style == style))
+            for style in styles
+        }
+
+    @property
     def failures(self) -> list[CaseResult]:
         return [result for result in self.results if not result.correct]
 
@@ -182,6 +215,7 @@ class EvalReport:
             "unanswerable_answered": self.unanswerable_answered,
             "coverage": self.coverage,
             "first_right": self.first_right,
+            "called_nothing_first_right": self.called_nothing_first_right,
             "answerable": _tally_json(self.answerable),
             "refusals": _tally_json(self.refusals),
             "failures": [
@@ -227,7 +261,8 @@ def parse_cases(lines: Iterable[str]) -> list[EvalCase]:
 
     Each line is an object with `question` (non-empty string), `expect_passage` (a
     passage id or null; required, so a forgotten key is not silently read as "expect a
-    refusal"; `expect_lesson` is its old name) and optionally `kind` (string). Other
+    refusal"; `expect_lesson` is its old name) and optionally `kind` (string) and
+    `style` (`tidy` or `real`: how the question is phrased; tidy when absent). Other
     keys are ignored, so a case can carry a note. Raises `CasesError` naming the first
     bad line; an empty file is an error too.
     """
@@ -262,11 +297,15 @@ def _parse_case(line_number: int, line: str) -> EvalCase:
     kind = data.get("kind")
     if kind is not None and (not isinstance(kind, str) or not kind.strip()):
         raise CasesError(line_number, '"kind" must be a non-empty string')
+    style = data.get("style", TIDY_STYLE)
+    if style not in STYLES:
+        raise CasesError(line_number, '"style" must be "tidy" or "real"')
     return EvalCase(
         line_number=line_number,
         question=question.strip(),
         expect_passage=expect,
         kind=kind.strip() if kind is not None else UNSPECIFIED_KIND,
+        style=style,
     )
 
 

@@ -117,9 +117,11 @@ def test_nothing_close_is_no_evidence_with_the_nearest_passages(library: Library
     assert len(refusal.nearest) == NEAREST_SHOWN
 
 
-def test_a_single_passage_is_never_ambiguous(library: Library) -> None:
+def test_a_single_plausible_passage_is_offered_not_called_nothing(library: Library) -> None:
+    # One passage clears the offer bar but not the answer bar: it is the one candidate.
     assessment = judged(0.6, [0.6])
-    assert assessment.decision == "no_evidence"
+    assert assessment.decision == "ambiguous"
+    assert assessment.candidates() == [0]
 
 
 @pytest.mark.parametrize("model", [HYBRID_MODEL, RANKED_MODEL])
@@ -149,7 +151,30 @@ def test_the_shipped_hybrid_model_trusts_agreement_and_closeness() -> None:
 
 
 def test_the_shipped_ranked_model_is_sure_when_one_passage_holds_every_word() -> None:
-    sure = Signals(word_lead=0.8, matched_share=1.0, known_share=1.0)
-    hopeless = Signals(word_lead=0.0, matched_share=0.1, known_share=0.3, unknown_share=0.7)
+    # Three rare question words, two of them in its title.
+    sure = Signals(
+        word_lead=0.8,
+        matched_share=1.0,
+        known_share=1.0,
+        evidence=3.0,
+        title_evidence=2.0,
+        section_lead=1.0,
+    )
+    hopeless = Signals(
+        word_lead=0.0, matched_share=0.1, known_share=0.3, unknown_share=0.7, evidence=0.2
+    )
     assert RANKED_MODEL.decide(sure) == "answered"
     assert RANKED_MODEL.decide(hopeless) == "no_evidence"
+
+
+def test_the_only_passage_holding_every_question_word_is_answered() -> None:
+    # No other passage holds any of the question's words, and none is unknown to it.
+    undoubted = Signals(word_lead=1.0, matched_share=1.0, known_share=1.0, evidence=1.0)
+    assert RANKED_MODEL.decide(undoubted) == "answered"
+    # One unknown word, or a runner-up sharing a word, and the model decides alone.
+    for doubted in (
+        Signals(word_lead=0.3, matched_share=1.0, known_share=1.0, evidence=1.0),
+        Signals(word_lead=1.0, matched_share=0.4, known_share=1.0, evidence=1.0),
+    ):
+        sure = RANKED_MODEL.probability(doubted) >= RANKED_MODEL.answer_at
+        assert (RANKED_MODEL.decide(doubted) == "answered") == sure

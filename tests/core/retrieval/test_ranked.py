@@ -391,3 +391,96 @@ def test_a_cjk_question_the_library_cannot_answer_is_refused(
     cjk_library: Library, question: str
 ) -> None:
     assert isinstance(RankedRetriever(cjk_library).retrieve(question), NoEvidence)
+
+
+# -- sure where the words leave no doubt ----------------------------------------------
+
+ORCHARD = {
+    "apple-trees.md": (
+        "# Apple trees\n\n"
+        "Prune the apple trees in late winter, while they are dormant and before the buds\n"
+        "break. Cut out dead, crossing and inward-growing branches first, then thin the\n"
+        "crown so light reaches the middle of the tree.\n\n"
+        "## Feeding\n\n"
+        "Spread compost around the base of each tree in early spring, clear of the trunk.\n"
+    ),
+    "roses.md": (
+        "# Roses\n\n"
+        "Cut roses back by about a third in early spring, just as the new shoots appear,\n"
+        "to an outward-facing bud. Deadhead through the summer so they keep flowering.\n\n"
+        "## Black spot\n\n"
+        "Pick up fallen leaves with black spot and bin them; water at the base.\n"
+    ),
+    "vegetable-garden.md": (
+        "# Vegetable garden\n\n"
+        "Sow tomatoes indoors in March and plant them out after the last frost. Pinch out\n"
+        "the side shoots of cordon tomatoes every week and tie the stem to its cane.\n\n"
+        "## Watering\n\n"
+        "Water in the morning at the roots. Fruit trees in pots need water every day in a\n"
+        "hot spell.\n"
+    ),
+}
+
+
+def test_a_notes_folder_answers_when_its_words_leave_no_doubt(tmp_path: Path) -> None:
+    for name, text in ORCHARD.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    ranked = RankedRetriever(memory_library(tmp_path))
+    found = ranked.retrieve("When is the best time to prune my apple trees?")
+    assert isinstance(found, Evidence), found
+    assert found.passage.id == "apple-trees"
+    # A question the notes do not answer is still not answered from them.
+    refused = ranked.retrieve("How do I get rid of greenfly on my roses?")
+    assert not isinstance(refused, Evidence)
+
+
+GUIDE_AND_ANNOUNCEMENT = {
+    "guide/dep-pre-bundling.md": (
+        "# Dependency Pre-Bundling\n\n"
+        "When you start the dev server for the first time, it bundles your project's\n"
+        "imports from node_modules before loading the site.\n\n"
+        "## The Why\n\n"
+        "Packages shipped as CommonJS are converted to ES modules, and packages with many\n"
+        "internal modules become one module, so the browser makes fewer requests.\n"
+    ),
+    "blog/announcing-v5.md": (
+        "# Version 5 is out!\n\n"
+        "Dependency pre-bundling is faster: pre-bundling of a dependency now runs in\n"
+        "parallel, and dependency pre-bundling caches more. Server-side rendering and\n"
+        "building for production got faster too.\n"
+    ),
+    "config/dep-optimization-options.md": (
+        "# Dep Optimization Options\n\n"
+        "## optimizeDeps.include\n\n"
+        "By default, linked packages not inside node_modules are not pre-bundled. Use this\n"
+        "option to force a linked dependency to be pre-bundled.\n"
+    ),
+}
+
+
+def test_the_page_titled_as_the_question_beats_an_announcement_that_mentions_it(
+    tmp_path: Path,
+) -> None:
+    for name, text in GUIDE_AND_ANNOUNCEMENT.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    ranked = RankedRetriever(memory_library(tmp_path), model=ALWAYS_SURE)
+    found = ranked.retrieve("what is dependency pre-bundling?")
+    assert isinstance(found, Evidence)
+    assert found.passage.id.startswith("guide/dep-pre-bundling")
+
+
+def test_a_word_typed_with_one_slip_is_read_as_the_librarys_word() -> None:
+    ranked = RankedRetriever(
+        library_of(
+            [
+                passage("puncture", "Fixing a puncture", "Find the hole in the punctured tube."),
+                passage("chain", "Chain", "Oil the chain every month."),
+            ],
+            key=RankedRetriever.key,
+        ),
+        model=ALWAYS_SURE,
+    )
+    assert answer(ranked, "how do i find the hole in a punctrued tube") == "puncture"
+    ranking = ranked.rank("how do i find the hole in a punctrued tube")
+    assert ranking is not None and not ranking.unknown_words

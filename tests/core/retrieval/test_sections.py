@@ -3,15 +3,22 @@ from its neighbours. Rankings are made by hand; the shipped weights decide."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 pytest.importorskip("numpy")
 
 import numpy as np
 
-from tui_assistant.core.retrieval.fitted import SECTION_WEIGHTS
+from tui_assistant.core.retrieval.fitted import RANKED_SECTION_WEIGHTS, SECTION_WEIGHTS
 from tui_assistant.core.retrieval.ranked import Ranking
-from tui_assistant.core.retrieval.sections import order_sections, section_features
+from tui_assistant.core.retrieval.sections import (
+    Marks,
+    is_announcement,
+    order_sections,
+    section_features,
+)
 
 
 def ranking(scores: dict[int, float], matched: dict[int, list[str]]) -> Ranking:
@@ -75,3 +82,48 @@ def test_one_passage_leads_by_one() -> None:
     similarities = np.array([0.5], dtype=np.float32)
     order, lead = order_sections([0], similarities, None, frozenset(), SECTION_WEIGHTS)
     assert order == [0] and lead == 1.0
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "blog/announcing-vite5.md",
+        "CHANGELOG.md",
+        "docs/release-notes.md",
+        "docs/releasenotes.rst",
+        "changes.rst",
+        "news/whatsnew-2024.md",
+    ],
+)
+def test_release_announcements_changelogs_and_blog_posts_are_marked(document: str) -> None:
+    assert is_announcement(document)
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "guide/dep-pre-bundling.md",
+        "cmds/history.md",
+        "releases.md",
+        "changes/per-environment-apis.md",
+        "reference/commandline/build.md",
+    ],
+)
+def test_guides_and_reference_pages_are_not_marked(document: str) -> None:
+    assert not is_announcement(document)
+
+
+def test_the_page_titled_with_the_question_beats_an_announcement_as_close() -> None:
+    # Passage 0 is a blog post that mentions the words as often as passage 1, the page
+    # whose title holds them; both equally close in meaning.
+    similarities = np.array([0.6, 0.6, 0.1, 0.2], dtype=np.float32)
+    words = replace(
+        ranking({0: 2.0, 1: 2.0}, {0: ["chain", "oil"], 1: ["chain", "oil"]}),
+        in_title={1: ["chain", "oil"]},
+    )
+    marks = Marks(announcements=frozenset({0}))
+    for numbers in ([0, 1], [1, 0]):
+        order, _ = order_sections(numbers, similarities, words, marks, SECTION_WEIGHTS)
+        assert order == [1, 0]
+        ranked_order, _ = order_sections(numbers, None, words, marks, RANKED_SECTION_WEIGHTS)
+        assert ranked_order == [1, 0]

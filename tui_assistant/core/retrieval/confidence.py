@@ -72,6 +72,16 @@ class Signals:
     gives the other's first passage (1.0 when it is first there too, 0.0 when absent).
     `section_lead`: its section score's lead over the next passage's (`sections`).
     `neighbour`: 1.0 when the runner-up is another passage of the same document.
+    `title_share`: the share of the question's word weight that its title holds.
+    `evidence`, `title_evidence`: the word weight it matches (in its title alone), in
+    units of the rarest word's weight: unlike the shares, the same however long the
+    question around those words is.
+    `sole_match`: 1.0 when it is the only passage holding every question word the
+    library holds (at least two of them).
+    `standing`: its cosine above the mean of the question's cosines over the library, in
+    their standard deviations: how far it stands out from the rest of the library for
+    this question, whatever the question's length (a long question's cosines are all
+    lower, not just the best one's).
     """
 
     cosine: float = 0.0
@@ -84,6 +94,11 @@ class Signals:
     meaning_rank_of_word_best: float = 0.0
     section_lead: float = 0.0
     neighbour: float = 0.0
+    title_share: float = 0.0
+    evidence: float = 0.0
+    title_evidence: float = 0.0
+    sole_match: float = 0.0
+    standing: float = 0.0
 
     def values(self, names: Sequence[str]) -> list[float]:
         return [float(getattr(self, name)) for name in names]
@@ -119,6 +134,10 @@ class ConfidenceModel:
     offer: Logistic
     answer_at: float
     close_at: float
+    # Offer (never answer) a best passage that both rankings put first, whatever
+    # `offer` says: words and meaning agreeing on one passage is evidence that it is
+    # about the question, though not that it answers it.
+    offer_agreed: bool = False
 
     def probability(self, signals: Signals) -> float:
         """The estimated chance that the best passage is the right one."""
@@ -126,10 +145,21 @@ class ConfidenceModel:
 
     def decide(self, signals: Signals) -> Decision:
         if self.offer.probability(signals) < self.close_at:
-            return "no_evidence"
-        if self.sure.probability(signals) >= self.answer_at:
+            return "ambiguous" if self.offer_agreed and agreed(signals) else "no_evidence"
+        if self.sure.probability(signals) >= self.answer_at or undoubted(signals):
             return "answered"
         return "ambiguous"
+
+
+def undoubted(signals: Signals) -> bool:
+    """Whether the words leave no doubt: the best passage holds every question word
+    (none is unknown to the library) and no other passage holds any of them."""
+    return signals.matched_share >= 1.0 - 1e-9 and signals.word_lead >= 1.0 - 1e-9
+
+
+def agreed(signals: Signals) -> bool:
+    """Whether the word ranking and the meaning ranking put the same passage first."""
+    return signals.word_rank_of_meaning_best == 1.0 and signals.meaning_rank_of_word_best == 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,8 +221,8 @@ def assess(
     decision = model.decide(signals)
     if decision == "answered" and tied:
         decision = "ambiguous"  # neither ranking tells the two best apart
-    if decision == "ambiguous" and len(order) < 2:
-        decision = "no_evidence"  # one passage alone is not "several"
+    if decision == "ambiguous" and not order:
+        decision = "no_evidence"
     sent = gap if sent_gap is None else sent_gap
     return Assessment(order, closeness, gap, signals, probability, decision, sent)
 

@@ -40,7 +40,6 @@ from tui_assistant.core.retrieval.ranked import RankedRetriever, Ranking, word_s
 from tui_assistant.core.retrieval.sections import (
     RERANK_DEPTH,
     SectionWeights,
-    opening_passages,
     order_sections,
 )
 from tui_assistant.core.retrieval.types import (
@@ -105,7 +104,7 @@ class HybridRetriever:
         self.model = model
         self.k = k
         self.sections = sections
-        self.openings = opening_passages(library)
+        self.marks = self.lexical.marks
 
     def similarities(self, question: str) -> NDArray[np.float32]:
         """Every passage's best-piece cosine similarity to `question`, by number."""
@@ -126,7 +125,7 @@ class HybridRetriever:
         dense_order = meaning_order(dense, similarities, lexical_order, background)
         rrf = [number for number, _ in reciprocal_rank_fusion([lexical_order, dense_order], self.k)]
         head, lead = order_sections(
-            rrf[:RERANK_DEPTH], similarities, ranking, self.openings, self.sections
+            rrf[:RERANK_DEPTH], similarities, ranking, self.marks, self.sections
         )
         order = head + rrf[RERANK_DEPTH:]
         documents = {self.library.info(number).document for number in order[:2]}
@@ -218,6 +217,9 @@ def fused_signals(
     closeness (`Background.scaled`), so the signals mean the same for any model."""
     cosine = float(similarities[best])
     word = word_signals(ranking, best, lexical_order)
+    with_pieces = similarities[similarities > -1.0]
+    spread = float(with_pieces.std()) if with_pieces.size > 1 else 0.0
+    standing = (cosine - float(with_pieces.mean())) / spread if spread > 0 else 0.0
     return Signals(
         cosine=cosine,
         closeness=background.scaled(cosine),
@@ -225,6 +227,11 @@ def fused_signals(
         matched_share=word.matched_share,
         known_share=word.known_share,
         unknown_share=word.unknown_share,
+        title_share=word.title_share,
+        evidence=word.evidence,
+        title_evidence=word.title_evidence,
+        sole_match=word.sole_match,
+        standing=standing,
         word_rank_of_meaning_best=_reciprocal_place(lexical_order, dense_order[0]),
         meaning_rank_of_word_best=(
             _reciprocal_place(dense_order, lexical_order[0]) if lexical_order else 0.0

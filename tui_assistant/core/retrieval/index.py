@@ -62,6 +62,10 @@ class InvertedIndex:
     def __len__(self) -> int:
         return len(self.title_lengths)
 
+    def keys(self) -> Iterable[str]:
+        """Every key some passage holds."""
+        return self._words.keys()
+
     def title(self, key: str) -> Postings:
         return self._postings(self._title, key)
 

@@ -24,8 +24,9 @@ here, so `keyword` results never change.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.retrieval.confidence import (
@@ -37,9 +38,16 @@ from tui_assistant.core.retrieval.confidence import (
     assess,
     conclude,
 )
-from tui_assistant.core.retrieval.fitted import RANKED_MODEL
+from tui_assistant.core.retrieval.fitted import RANKED_MODEL, RANKED_SECTION_WEIGHTS
 from tui_assistant.core.retrieval.index import KeyFunction
 from tui_assistant.core.retrieval.named import named_in, named_index
+from tui_assistant.core.retrieval.sections import (
+    RERANK_DEPTH,
+    Marks,
+    SectionWeights,
+    order_sections,
+)
+from tui_assistant.core.retrieval.spelling import Spelling
 from tui_assistant.core.retrieval.types import (
     NEAREST_SHOWN,
     NO_SHARED_WORD,
@@ -83,6 +91,13 @@ QUESTION_WORDS: frozenset[str] = frozenset(
 )
 # Compared as normalised keys, so inflections ("thinking", "tries") are dropped too.
 _QUESTION_KEYS = normalise_distinct(" ".join(QUESTION_WORDS))
+# Phrases that frame a question ("when is the best time to prune", "is there a way to
+# skip"), dropped as a whole: their words alone ("time", "best") can name a topic.
+FRAMING = re.compile(
+    r"\b(?:the\s+)?(?:best|right|correct|proper|recommended|easiest|simplest)\s+"
+    r"(?:time|way|moment|place)\s+(?:to|for)\b|\bis\s+there\s+(?:a|any)\s+way\s+to\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,11 +124,38 @@ class Ranking:
     weights: Mapping[str, float] = field(default_factory=dict)
     total_weight: float = 1.0
     key_count: int = 1
+    # Per passage, the question's keys its title holds.
+    in_title: Mapping[int, Sequence[str]] = field(default_factory=dict)
+    # The weight of a word that one passage holds (the most a word weighs).
+    rarest_weight: float = 1.0
 
     def share_of(self, number: int) -> float:
         """The share of the question's word weight that passage `number` matches."""
         held = self.matched.get(number, ())
         return math.fsum(self.weights[key] for key in held) / self.total_weight
+
+    def title_share_of(self, number: int) -> float:
+        """The share of the question's word weight that passage `number`'s title holds."""
+        held = self.in_title.get(number, ())
+        return math.fsum(self.weights[key] for key in held) / self.total_weight
+
+    def evidence_of(self, number: int, title_only: bool = False) -> float:
+        """The word weight passage `number` matches (its title alone, with `title_only`),
+        in units of the rarest word's weight: how many rare question words it holds,
+        whatever else the question says. A long or chatty question dilutes every share
+        of its weight, not this."""
+        held = (self.in_title if title_only else self.matched).get(number, ())
+        return math.fsum(self.weights[key] for key in held) / self.rarest_weight
+
+    def sole_holder(self, number: int) -> bool:
+        """Whether passage `number` is the only one holding every question word the
+        library holds, and those are at least two: the words leave no doubt."""
+        known = len(self.weights) - len(self.unknown_words)
+        if known < 2 or len(self.matched.get(number, ())) != known:
+            return False
+        return not any(
+            len(held) == known for other, held in self.matched.items() if other != number
+        )
 
     def known_share_of(self, number: int) -> float:
         """The share of the weight of the question words the library holds that passage
@@ -141,10 +183,20 @@ class RankedRetriever:
     key: KeyFunction = staticmethod(stem)
     mode: Mode = "ranked"
 
-    def __init__(self, library: Library, model: ConfidenceModel = RANKED_MODEL) -> None:
+    def __init__(
+        self,
+        library: Library,
+        model: ConfidenceModel = RANKED_MODEL,
+        sections: SectionWeights = RANKED_SECTION_WEIGHTS,
+        correct_spelling: bool = True,
+    ) -> None:
         self.library = library
         self.index = library.index
         self.model = model
+        self.sections = sections
+        self.marks = Marks.of(library)
+        self.correct_spelling = correct_spelling
+        self._spelling: Spelling | None = None  # built at the first unknown word
         # Per-passage length normalisers, computed once so a question only walks postings.
         self._title_norms = _length_norms(self.index.title_lengths, TITLE_LENGTH_EFFECT)
         self._body_norms = _length_norms(self.index.body_lengths, BODY_LENGTH_EFFECT)
@@ -166,33 +218,64 @@ class RankedRetriever:
             return Search(NoEvidence(NO_SHARED_WORD, mode=self.mode))
         assessment = self.assess(ranking, max(count, NEAREST_SHOWN))
         scores = ranking.scores
-        scored = tuple((number, round(scores[number], 4)) for number in best_numbers(scores, limit))
+        order = assessment.order
+        shown = [*order, *(n for n in best_numbers(scores, limit) if n not in order)][:limit]
+        scored = tuple((number, round(scores[number], 4)) for number in shown)
+        best = order[0]
         found = conclude(
             self.library,
             assessment,
             count,
-            matched_words=ranking.matched_words,
-            score=round(ranking.score, 4),
-            runner_up_score=(
-                None if ranking.runner_up_score is None else round(ranking.runner_up_score, 4)
-            ),
+            matched_words=tuple(ranking.matched[best]),
+            score=round(scores[best], 4),
+            runner_up_score=round(scores[order[1]], 4) if len(order) > 1 else None,
             mode=self.mode,
         )
         return Search(found, scored)
 
+    def spelt(self, keys: list[str]) -> list[str]:
+        """`keys` with each one no passage holds read as the library's key one typing
+        slip away, if there is one (`spelling`); distinct, in their order."""
+        found = []
+        for key in keys:
+            if self.correct_spelling and not self._holds(key):
+                if self._spelling is None:
+                    self._spelling = Spelling(self.index.keys())
+                key = self._spelling.correct(key, self._frequency) or key
+            found.append(key)
+        return list(dict.fromkeys(found))
+
+    def _holds(self, key: str) -> bool:
+        return bool(self._frequency(key)) or key in self._path
+
+    def _frequency(self, key: str) -> int:
+        return len(self.index.title(key).numbers) + len(self.index.body(key).numbers)
+
+    def order(self, ranking: Ranking, depth: int = NEAREST_SHOWN) -> tuple[list[int], float]:
+        """The scored passages, best first (at least `depth`, if that many scored): the
+        first `RERANK_DEPTH` by their section score (`sections`, without meaning), the
+        rest by word score; and the best section score's lead over the next."""
+        lexical = best_numbers(ranking.scores, max(depth, RERANK_DEPTH))
+        head, lead = order_sections(
+            lexical[:RERANK_DEPTH], None, ranking, self.marks, self.sections
+        )
+        return head + lexical[RERANK_DEPTH:], lead
+
     def assess(self, ranking: Ranking, depth: int = NEAREST_SHOWN) -> Assessment:
         """The ranking judged by the confidence model: answer, candidates, or refusal."""
-        order = best_numbers(ranking.scores, depth)
-        closeness = [ranking.scores[number] / ranking.score for number in order]
-        signals = ranking_signals(ranking)
-        tied = ranking.margin == 0.0
+        order, lead = self.order(ranking, depth)
+        scores = ranking.scores
+        closeness = [scores[number] / ranking.score for number in order]
+        signals = replace(word_signals(ranking, order[0]), section_lead=lead)
+        tied = len(order) > 1 and lead == 0.0 and scores[order[0]] == scores[order[1]]
         return assess(
             self.model, order, closeness, CLOSE_SCORE_SHARE, signals, tied, SENT_SCORE_SHARE
         )
 
     def rank(self, question: str) -> Ranking | None:
         """The best-scoring passage and its confidence numbers; None when no passage matches."""
-        keys = [key for key in question_keys(question, self.key) if key not in _QUESTION_KEYS]
+        asked = FRAMING.sub(" ", question)
+        keys = self.spelt([k for k in question_keys(asked, self.key) if k not in _QUESTION_KEYS])
         passage_count = len(self.index)
         if not keys or passage_count == 0:
             return None
@@ -200,6 +283,7 @@ class RankedRetriever:
         matched: dict[int, list[str]] = {}
         weights: dict[str, float] = {}
         matched_anywhere: set[str] = set()
+        in_title: dict[int, list[str]] = {}
         for key in keys:
             title = self.index.title(key)
             body = self.index.body(key)
@@ -207,6 +291,7 @@ class RankedRetriever:
             frequency: dict[int, float] = {}
             for number, count in zip(title.numbers, title.counts, strict=True):
                 frequency[number] = TITLE_WEIGHT * count / self._title_norms[number]
+                in_title.setdefault(number, []).append(key)
             for number, count in zip(body.numbers, body.counts, strict=True):
                 frequency[number] = (
                     frequency.get(number, 0.0) + BODY_WEIGHT * count / self._body_norms[number]
@@ -260,6 +345,8 @@ class RankedRetriever:
             weights=weights,
             total_weight=total_weight,
             key_count=len(keys),
+            in_title=in_title,
+            rarest_weight=_inverse_document_frequency(passage_count, 1),
         )
 
 
@@ -286,6 +373,10 @@ def word_signals(ranking: Ranking | None, best: int, order: Sequence[int] | None
         matched_share=ranking.share_of(best),
         known_share=ranking.known_share_of(best),
         unknown_share=ranking.unknown_share,
+        title_share=ranking.title_share_of(best),
+        evidence=ranking.evidence_of(best),
+        title_evidence=ranking.evidence_of(best, title_only=True),
+        sole_match=float(ranking.sole_holder(best)),
     )
 
 

@@ -4,14 +4,19 @@ Most wrong first passages are another section of the right document: an overview
 its detail, a document's opening beside the section a question is about. The fused
 ranking's first `RERANK_DEPTH` places are ordered again by a weighted sum of what tells
 them apart (`section_features`): how much of the question's words each holds, how close
-each is in meaning against the others, and whether it opens its document (an opening
-summarises the whole document, so it is near many questions without answering them).
-The weights are fitted with the confidence models (`fitted.py`).
+each is in meaning against the others, whether it opens its document (an opening
+summarises the whole document, so it is near many questions without answering them),
+how much of the question its title holds (a page titled "Dependency Pre-Bundling" is
+about the question "what is dependency pre-bundling?"; a page that mentions the words is
+not), and whether it is a release announcement, a changelog or a blog post (they mention
+every feature again, in passing). The weights are fitted with the confidence models
+(`fitted.py`). `ranked` orders its own first places the same way, without the meaning.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -27,7 +32,22 @@ if TYPE_CHECKING:
 # The fused ranking's places that are ordered again.
 RERANK_DEPTH = 10
 
-SECTION_FEATURES = ("word_score", "word_share", "meaning", "opening")
+SECTION_FEATURES = (
+    "word_score",
+    "word_share",
+    "meaning",
+    "opening",
+    "title_share",
+    "announcement",
+)
+# Path words of a document that announces or logs changes rather than teaching:
+# `blog/announcing-vite5.md`, `CHANGELOG.md`, `docs/release-notes.md`, `news/2024.md`.
+ANNOUNCEMENT_WORDS = frozenset(
+    "blog blogs posts announcing announcement announcements changelog changelogs"
+    " whatsnew releasenotes".split()
+)
+# A document named only this (CHANGES.md, NEWS.rst) is a changelog.
+CHANGELOG_NAMES = frozenset({"changes", "changelog", "news"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,10 +58,32 @@ class SectionWeights:
     word_share: float
     meaning: float
     opening: float
+    title_share: float = 0.0
+    announcement: float = 0.0
 
     def score(self, features: Sequence[float]) -> float:
-        weights = (self.word_score, self.word_share, self.meaning, self.opening)
+        weights = (
+            self.word_score,
+            self.word_share,
+            self.meaning,
+            self.opening,
+            self.title_share,
+            self.announcement,
+        )
         return math.fsum(weight * value for weight, value in zip(weights, features, strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class Marks:
+    """Passage numbers marked for the section score: those that open their document,
+    and those of release announcements, changelogs and blog posts."""
+
+    openings: frozenset[int] = frozenset()
+    announcements: frozenset[int] = frozenset()
+
+    @classmethod
+    def of(cls, library: Library) -> Marks:
+        return cls(opening_passages(library), announcement_passages(library))
 
 
 def opening_passages(library: Library) -> frozenset[int]:
@@ -52,31 +94,66 @@ def opening_passages(library: Library) -> frozenset[int]:
     )
 
 
+def announcement_passages(library: Library) -> frozenset[int]:
+    """The passage numbers of documents that announce or log changes (by their path)."""
+    marked: dict[str, bool] = {}
+    found = []
+    for number in range(len(library)):
+        document = library.info(number).document
+        if document not in marked:
+            marked[document] = is_announcement(document)
+        if marked[document]:
+            found.append(number)
+    return frozenset(found)
+
+
+def is_announcement(document: str) -> bool:
+    """Whether a document's path says it is a blog post, an announcement or a changelog."""
+    path = document.lower().replace("\\", "/")
+    stem_part = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
+    name = stem_part.rsplit("/", 1)[-1]
+    words = {word for word in re.split(r"[/_\-. ]+", stem_part) if word}
+    joined = re.sub(r"[_\-. ]", "", name)
+    return (
+        bool(words & ANNOUNCEMENT_WORDS)
+        or name in CHANGELOG_NAMES
+        or joined in {"releasenotes", "changelog", "whatsnew"}
+    )
+
+
 def section_features(
     numbers: Sequence[int],
-    similarities: NDArray[np.float32],
+    similarities: NDArray[np.float32] | None,
     ranking: Ranking | None,
-    openings: frozenset[int],
-) -> list[tuple[float, float, float, float]]:
+    marks: Marks | frozenset[int],
+) -> list[tuple[float, float, float, float, float, float]]:
     """Per passage, what `SectionWeights` weighs: its word score over the best word
     score, the share of the question's word weight it matches, its cosine below the best
-    cosine in spreads of the question's cosines over the library, and whether it opens
-    its document. Spreads of the question's own cosines make the third the same for any
-    model whose cosines are another's shifted and scaled."""
-    with_pieces = similarities[similarities > -1.0]
-    best_cosine = float(with_pieces.max()) if with_pieces.size else 0.0
-    spread = float(with_pieces.std()) if with_pieces.size else 0.0
+    cosine in spreads of the question's cosines over the library (0 without cosines),
+    whether it opens its document, the share of the question's word weight its title
+    holds, and whether it announces or logs changes. Spreads of the question's own
+    cosines make the third the same for any model whose cosines are another's shifted
+    and scaled. `marks`: a `Marks`, or the openings alone."""
+    if not isinstance(marks, Marks):
+        marks = Marks(openings=marks)
+    best_cosine = spread = 0.0
+    if similarities is not None:
+        with_pieces = similarities[similarities > -1.0]
+        best_cosine = float(with_pieces.max()) if with_pieces.size else 0.0
+        spread = float(with_pieces.std()) if with_pieces.size else 0.0
     top_word = max(ranking.scores.values()) if ranking is not None and ranking.scores else 0.0
     rows = []
     for number in numbers:
-        cosine = float(similarities[number])
+        cosine = float(similarities[number]) if similarities is not None else best_cosine
         word = ranking.scores.get(number, 0.0) if ranking is not None else 0.0
         rows.append(
             (
                 word / top_word if top_word > 0 else 0.0,
                 ranking.share_of(number) if ranking is not None else 0.0,
                 (cosine - best_cosine) / spread if spread > 0 else 0.0,
-                float(number in openings),
+                float(number in marks.openings),
+                ranking.title_share_of(number) if ranking is not None else 0.0,
+                float(number in marks.announcements),
             )
         )
     return rows
@@ -84,14 +161,14 @@ def section_features(
 
 def order_sections(
     numbers: Sequence[int],
-    similarities: NDArray[np.float32],
+    similarities: NDArray[np.float32] | None,
     ranking: Ranking | None,
-    openings: frozenset[int],
+    marks: Marks | frozenset[int],
     weights: SectionWeights,
 ) -> tuple[list[int], float]:
     """`numbers` by their section score, best first (equal scores keep their order), and
     the best score's lead over the next (1.0 with one passage)."""
-    features = section_features(numbers, similarities, ranking, openings)
+    features = section_features(numbers, similarities, ranking, marks)
     scores = [weights.score(row) for row in features]
     places = sorted(range(len(numbers)), key=lambda place: -scores[place])
     lead = scores[places[0]] - scores[places[1]] if len(places) > 1 else 1.0
