@@ -48,8 +48,7 @@ SCRIPTED_ANSWERS = {
     ),
     "registry#scoped-packages": (
         'Add "@myco:registry=https://npm.example.com/" to a config file '
-        "[source:registry#scoped-packages]. The per-user one is listed as "
-        '"per-user config file: ~/.npmrc" [source:npmrc#files].'
+        "[source:registry#scoped-packages]."
     ),
 }
 
