@@ -59,3 +59,22 @@ def test_a_fitted_title_fits_and_keeps_its_document_name_when_there_is_room(
     assert cell_len(fitted) <= width
     if cell_len(parts[0]) + len(TITLE_SEPARATOR) + 8 <= width:
         assert fitted.startswith(parts[0])
+
+
+def test_a_listed_pdf_passage_says_its_pages_not_its_text_lines() -> None:
+    from tui_assistant.core.documents.passage import Passage
+    from tui_assistant.ui.widgets.candidate_list import CandidateEntry
+
+    manual = Passage(
+        id="boiler#pressure",
+        title="Boiler Manual › Pressure",
+        text="Keep the pressure between one and two bar.",
+        source_path="manuals/boiler.pdf",
+        line=40,
+        end_line=52,
+        page=2,
+        end_page=3,
+    )
+    shown = str(CandidateEntry(1, manual, "Keep the pressure between one and two bar."))
+    assert "manuals/boiler.pdf p. 2\N{EN DASH}3" in shown
+    assert ":40" not in shown

@@ -23,8 +23,9 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from tui_assistant.core.display_text import ELLIPSIS, one_line
-from tui_assistant.core.documents.passage import Passage, line_range
+from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.retrieval.types import NEAREST_SHOWN
+from tui_assistant.ui.widgets.evidence_view import location_suffix
 from tui_assistant.ui.widgets.untrusted_text import cut_right, shorten_left
 
 TITLE_SEPARATOR = " \u203a "
@@ -67,7 +68,7 @@ class CandidateEntry(Visual):
         self.number = number
         self.title = one_line(passage.title)
         self.path = one_line(passage.source_path)
-        self.lines_suffix = ":" + line_range(passage.line, passage.end_line)
+        self.lines_suffix = location_suffix(passage)
         self.sentence = one_line(sentence)
 
     def __str__(self) -> str:
