@@ -258,6 +258,17 @@ class Stage:
         await self.pilot.pause()
         await self.pilot.press("enter")
 
+    async def settled(self) -> None:
+        """Wait until the screen draws the same twice in a row (a scroll has landed)."""
+        last = ""
+        for _ in range(100):
+            await self.pilot.pause(0.05)
+            drawn = self.app.export_screenshot()
+            if drawn == last:
+                return
+            last = drawn
+        raise RuntimeError("the screen did not settle")
+
     async def until(self, condition: Callable[[], bool]) -> None:
         for _ in range(250):
             if condition():
@@ -292,6 +303,11 @@ async def unsure_scene(stage: Stage) -> None:
     await stage.ask("How much memory can a function have?")
     await stage.until(lambda: stage.app.main.status_bar.state.startswith("not sure"))
     await stage.until(lambda: stage.app.main.evidence.body.marked)
+    await stage.settled()
+    # The open passage lands at its sentence once the layout is final; the same step
+    # again then gives the same picture whatever the timing of the first.
+    stage.app.main.evidence._scroll_to_matching()
+    await stage.settled()
 
 
 async def pdf_scene(stage: Stage) -> None:

@@ -87,3 +87,35 @@ def test_markdown_and_plain_text_pass_as_they_are() -> None:
     text = "Details\n~~~~~~~\n"
     assert readable_source(text, "notes.md") == text
     assert readable_source(text, "notes.txt") == text
+
+
+async def test_html_and_pdf_text_is_shown_as_written_not_as_markdown() -> None:
+    from textual.app import App, ComposeResult
+
+    from tui_assistant.ui.widgets.markdown_view import MarkdownView
+    from tui_assistant.ui.widgets.untrusted_text import readable_source
+
+    text = "Call __init__() with *args.\n> 3 is not a quote\n1. nor a list\n# nor a heading"
+    for path in ("site/api.html", "manuals/guide.pdf"):
+
+        class Viewer(App[None]):
+            def __init__(self, source: str) -> None:
+                super().__init__()
+                self.source = source
+
+            def compose(self) -> ComposeResult:
+                yield MarkdownView(self.source)
+
+        app = Viewer(readable_source(text, path))
+        async with app.run_test(size=(80, 12)) as pilot:
+            await pilot.pause()
+            shown = [
+                block.content.plain
+                for block in app.query("MarkdownBlock")
+                if hasattr(block.content, "plain")
+            ]
+            joined = " ".join(shown)
+            assert "__init__()" in joined and "*args" in joined
+            assert "> 3 is not a quote" in joined and "# nor a heading" in joined
+    # Markdown keeps its meaning.
+    assert readable_source("*emphasis*", "notes/a.md") == "*emphasis*"

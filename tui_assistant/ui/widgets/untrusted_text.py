@@ -60,12 +60,33 @@ def readable_markdown(text: str) -> str:
     return "\n".join(kept)
 
 
+# Kinds whose passage text is already what the page shows: no character of it is markup.
+_PLAIN_KINDS = frozenset({"html", "pdf", "txt", "py"})
+_INLINE_MARKS = re.compile(r"([\\`*_\[\]<])")
+_LINE_START_MARKS = re.compile(r"^(\s{0,3})([#>+=|-])")
+_LIST_NUMBER = re.compile(r"^(\s{0,3}\d+)([.)])")
+
+
+def _literal_line(line: str) -> str:
+    """One line of plain text that the Markdown view shows as written: the characters
+    Markdown would read as emphasis, code, links, headings, quotes or lists escaped (an
+    indented line is code there already, and shown as it is)."""
+    if line.startswith("    ") or line.startswith("\t"):
+        return line
+    line = _INLINE_MARKS.sub(r"\\\1", line)
+    line = _LINE_START_MARKS.sub(r"\1\\\2", line)
+    return _LIST_NUMBER.sub(r"\1\\\2", line)
+
+
 def readable_source(text: str, source_path: str) -> str:
     """A passage's text as the Markdown view should get it. reStructuredText section
     titles inside the passage (levels below the passage's own) become Markdown headings,
     since an underline such as `~~~~` would open a code block there; each adornment
     line becomes an empty line, so line `n` of the result is still line `n` of the text."""
-    if document_kind(source_path) != "rst":
+    kind = document_kind(source_path)
+    if kind in _PLAIN_KINDS:
+        return "\n".join(map(_literal_line, text.split("\n")))
+    if kind != "rst":
         return text
     lines = text.split("\n")
     for index in range(1, len(lines)):
