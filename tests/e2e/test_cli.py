@@ -120,6 +120,8 @@ def test_lessons_option_and_setting_choose_the_library(run_cli: RunCli, tmp_path
             "line": 1,
             "end_line": 3,
             "library": "notes",
+            "page": None,
+            "end_page": None,
         }
     ]
     assert json.loads(by_option.stdout) == expected

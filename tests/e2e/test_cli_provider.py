@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.helpers import CliResult
-from tests.helpers.fake_openai_server import FakeOpenAIServer, Hang, Reply, Status
+from tests.helpers.fake_openai_server import CitePassage, FakeOpenAIServer, Hang, Reply, Status
 from tests.helpers.processes import interrupt, reaped, start_cli
 
 API_KEY = "sk-cli-test-secret-456"
@@ -114,7 +114,8 @@ def test_a_hanging_server_ends_timed_out_at_the_deadline(run_cli: RunCli) -> Non
 
 
 def test_a_follow_up_repeats_without_another_request(run_cli: RunCli) -> None:
-    with FakeOpenAIServer() as server:
+    # An answer that says something: one of citations alone is refused.
+    with FakeOpenAIServer(CitePassage("Boil them for six minutes for a runny yolk.")) as server:
         rows = ask_json(run_cli, model_env(server), EGGS, "repeat that")
         assert server.request_count == 1
     assert [row["outcome"] for row in rows] == ["answered", "answered"]

@@ -117,6 +117,8 @@ def check_every_tool(results: dict[str, Any]) -> None:
             "source_path": "docs/guide/install.md",
             "line": 7,
             "end_line": 7,
+            "page": None,
+            "end_page": None,
         },
     )
     assert any(

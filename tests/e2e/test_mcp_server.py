@@ -74,6 +74,8 @@ async def test_search_read_check_and_ask_on_the_bundled_lessons(tmp_path: Path) 
         "found": True,
         "line": 5,
         "end_line": 5,
+        "page": None,
+        "end_page": None,
         "found_elsewhere": None,
     }
     assert good["problems"] == [] and good["unsupported_sentences"] == []
