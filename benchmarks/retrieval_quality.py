@@ -51,8 +51,8 @@ from tui_assistant.core.evaluation import parse_cases  # noqa: E402
 from tui_assistant.core.library.library import Library  # noqa: E402
 from tui_assistant.core.retrieval.fusion import reciprocal_rank_fusion  # noqa: E402
 from tui_assistant.core.retrieval.hybrid import FUSION_DEPTH, HybridRetriever  # noqa: E402
-from tui_assistant.core.retrieval.ranked import RankedRetriever, Ranking  # noqa: E402
-from tui_assistant.core.retrieval.types import best_numbers  # noqa: E402
+from tui_assistant.core.retrieval.ranked import RankedRetriever  # noqa: E402
+from tui_assistant.core.retrieval.types import Ranking, best_numbers  # noqa: E402
 from tui_assistant.core.words import words  # noqa: E402
 
 FIRST = 5

@@ -17,13 +17,13 @@ from confidence_fit import Case, Head
 
 from tui_assistant.core.evaluation import parse_cases
 from tui_assistant.core.retrieval import confidence
-from tui_assistant.core.retrieval.ranked import RankedRetriever, Ranking
+from tui_assistant.core.retrieval.ranked import RankedRetriever
 from tui_assistant.core.retrieval.sections import (
     RERANK_DEPTH,
     SectionWeights,
     section_features,
 )
-from tui_assistant.core.retrieval.types import best_numbers
+from tui_assistant.core.retrieval.types import Ranking, best_numbers
 
 NEUTRAL = SectionWeights(0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 

@@ -32,11 +32,15 @@ from devsets import available  # noqa: E402
 from fts5_top1 import Fts5TopOne  # noqa: E402
 
 from tui_assistant.core.library.library import Library  # noqa: E402
-from tui_assistant.core.retrieval import ranked  # noqa: E402
+from tui_assistant.core.retrieval import bm25f, ranked  # noqa: E402
 from tui_assistant.core.retrieval import types as retrieval  # noqa: E402
 from tui_assistant.core.retrieval.keyword import KeywordRetriever  # noqa: E402
-from tui_assistant.core.retrieval.ranked import RankedRetriever, Ranking  # noqa: E402
-from tui_assistant.core.retrieval.types import Evidence, NoEvidence  # noqa: E402
+from tui_assistant.core.retrieval.ranked import RankedRetriever  # noqa: E402
+from tui_assistant.core.retrieval.types import (  # noqa: E402
+    Evidence,
+    NoEvidence,
+    Ranking,
+)
 from tui_assistant.store.index_store import open_library  # noqa: E402
 
 # The matched share held fixed while the margin is swept.
@@ -101,10 +105,10 @@ def judged(retriever: RankedRetriever, question: str) -> Judged:
     weights = {}
     for key in dict.fromkeys(question_keys(retriever, question)):
         holders = set(index.title(key).numbers) | set(index.body(key).numbers)
-        weights[key] = ranked._inverse_document_frequency(len(index), len(holders))
+        weights[key] = bm25f.inverse_document_frequency(len(index), len(holders))
     total = sum(weights.values())
     matched = sum(weights[key] for key in ranking.matched_words)
-    best_possible = (ranked.SATURATION + 1) / ranked.SATURATION * total
+    best_possible = (bm25f.SATURATION + 1) / bm25f.SATURATION * total
     return Judged(
         retriever.library.info(ranking.passage_number).id,
         ranking,
@@ -227,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     sets = (
         [(cases.stem, cases, lessons) for cases, lessons in args.set] if args.set else available()
     )
-    print(f"ranked's ranking: k1 {ranked.SATURATION}, path weight {ranked.PATH_WEIGHT}")
+    print(f"ranked's ranking: k1 {bm25f.SATURATION}, path weight {bm25f.PATH_WEIGHT}")
     print("cells: found = answerable answered with the right passage; refused = unanswerable")
     dev_sets: list[DevSet] = []
     for name, cases_path, lessons_path in sets:

@@ -98,3 +98,87 @@ def test_a_type_only_import_across_the_layers_is_a_crossing(tmp_path: Path) -> N
     (tmp_path / "ui").mkdir()
     (tmp_path / "ui" / "sample.py").write_text("import tui_assistant.store.history\n")
     assert crossings(tmp_path) == {"core/sample.py imports store", "ui/sample.py imports store"}
+
+
+def module_name(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(["tui_assistant", *parts])
+
+
+def module_imports(root: Path) -> dict[str, set[str]]:
+    """Per module of the package, the package's modules it imports (every import
+    statement, type-only ones too; `from package import module` names the module)."""
+    modules = {module_name(root, path): path for path in root.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                found.add(node.module)
+                found |= {f"{node.module}.{alias.name}" for alias in node.names}
+        graph[name] = {target for target in found if target in modules and target != name}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The groups of modules that import each other, directly or round a circle
+    (strongly connected components of more than one module)."""
+    order: list[str] = []
+    seen: set[str] = set()
+    for start in graph:
+        if start in seen:
+            continue
+        seen.add(start)
+        stack = [(start, iter(sorted(graph[start])))]
+        while stack:
+            node, targets = stack[-1]
+            target = next(targets, None)
+            if target is None:
+                stack.pop()
+                order.append(node)
+            elif target not in seen:
+                seen.add(target)
+                stack.append((target, iter(sorted(graph[target]))))
+    reverse: dict[str, set[str]] = {name: set() for name in graph}
+    for name, targets in graph.items():
+        for target in targets:
+            reverse[target].add(name)
+    groups: list[set[str]] = []
+    placed: set[str] = set()
+    for start in reversed(order):
+        if start in placed:
+            continue
+        group, pending = set(), [start]
+        while pending:
+            node = pending.pop()
+            if node in placed:
+                continue
+            placed.add(node)
+            group.add(node)
+            pending += reverse[node] - placed
+        if len(group) > 1:
+            groups.append(group)
+    return groups
+
+
+def test_no_modules_import_each_other_round_a_circle() -> None:
+    graph = module_imports(PACKAGE)
+    assert circles(graph) == []
+
+
+def test_a_type_only_circle_is_found(tmp_path: Path) -> None:
+    (tmp_path / "core").mkdir()
+    (tmp_path / "core" / "ranked.py").write_text("from tui_assistant.core import fitted\n")
+    (tmp_path / "core" / "fitted.py").write_text("import tui_assistant.core.sections\n")
+    (tmp_path / "core" / "sections.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from tui_assistant.core.ranked import Ranking\n"
+    )
+    (tmp_path / "core" / "types.py").write_text("from tui_assistant.core.ranked import x\n")
+    assert circles(module_imports(tmp_path)) == [
+        {"tui_assistant.core.ranked", "tui_assistant.core.fitted", "tui_assistant.core.sections"}
+    ]

@@ -14,7 +14,8 @@ from tests.helpers import BUNDLED_LESSONS
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.outcome import Reason
 from tui_assistant.core.record import OutcomeRecord
-from tui_assistant.core.retrieval.ranked import RankedRetriever, Ranking
+from tui_assistant.core.retrieval.ranked import RankedRetriever
+from tui_assistant.core.retrieval.types import Ranking
 from tui_assistant.mcp.tools import BadArgument, LibraryTools
 from tui_assistant.settings import Settings
 from tui_assistant.wiring.context import AppContext, open_context

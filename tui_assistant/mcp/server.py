@@ -54,6 +54,7 @@ from tui_assistant.mcp.tools import (
     SearchResult,
 )
 from tui_assistant.wiring.context import AppContext
+from tui_assistant.wiring.follower import follow_writer
 from tui_assistant.wiring.library_events import (
     EmbeddingFailed,
     EmbeddingProgress,
@@ -251,13 +252,11 @@ def build_server(serving: Serving) -> AgentServer:
 @contextlib.asynccontextmanager
 async def lifespan(serving: Serving) -> AsyncIterator[None]:
     """While the server serves, the library's life: under `hybrid`, the move to it; when
-    watching, a reload whenever documents change; a follower (`workers.py`) answers from
+    watching, a reload whenever documents change; a follower (`wiring.follower`) answers from
     what the writer commits. At the end, what it opened is closed."""
     tasks = [asyncio.create_task(serving.lifecycle.run())]
     if serving.follower:
-        from tui_assistant.mcp.workers import follow_writer
-
-        tasks.append(asyncio.create_task(follow_writer(serving)))
+        tasks.append(asyncio.create_task(follow_writer(serving.lifecycle, _say)))
     try:
         yield
     finally:

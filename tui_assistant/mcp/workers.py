@@ -9,15 +9,15 @@ depends on which worker took the one before it.
 Every worker opens the same libraries through the same index stores in the data
 folder. One of them, the one holding the writer lock (`<data>/mcp-writer.lock`, an
 advisory `flock`), is the writer: it alone watches the folders, reads changed files
-and embeds. The others follow it (`follow_writer`): they never watch or embed, and
-when the writer commits to a store (its file or write-ahead log changes) they open
-the libraries again from it, with the stored vectors. The token rule, `status` and
-`gaps` come from the same settings and stores, so they are the same from any worker.
+and embeds. The others follow it (`wiring.follower.follow_writer`): they never watch
+or embed, and when the writer commits to a store (its file or write-ahead log
+changes) they open the libraries again from it, with the stored vectors. The token
+rule, `status` and `gaps` come from the same settings and stores, so they are the same
+from any worker.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import fcntl
 import json
@@ -31,16 +31,12 @@ from tui_assistant.errors import UsageError
 from tui_assistant.mcp.http import BearerToken, HttpAddress, check_token_rule, listening_socket
 from tui_assistant.settings import load_settings
 from tui_assistant.wiring.context import open_context, with_stored_vectors
-from tui_assistant.wiring.follower import reopened, store_stamps
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp
 
-    from tui_assistant.mcp.server import Serving
 
 MOST_WORKERS: Final = 64
-# How often a follower looks at the stores' files for the writer's commits.
-FOLLOW_SECONDS: Final = 0.5
 WRITER_LOCK: Final = "mcp-writer.lock"
 # The options the workers are started with, as JSON, for `worker_app` to read.
 _OPTIONS: Final = "_TUI_ASSISTANT_MCP_WORKER"
@@ -110,28 +106,3 @@ def take_writer_lock(data_dir: Path) -> bool:
         return False
     _held.append(stream)
     return True
-
-
-# -- a follower ---------------------------------------------------------------------
-
-
-async def follow_writer(serving: Serving, interval: float = FOLLOW_SECONDS) -> None:
-    """While a follower serves: whenever the writer commits to a store, answer from the
-    libraries as stored now. A reopening that fails keeps what was served before."""
-    stamps = store_stamps(serving.lifecycle.context)
-    while True:
-        await asyncio.sleep(interval)
-        now = await asyncio.to_thread(store_stamps, serving.lifecycle.context)
-        if now == stamps:
-            continue
-        stamps = now
-        try:
-            context = await asyncio.to_thread(reopened, serving.lifecycle.context)
-        except Exception as error:  # a commit caught half-way: the next look mends it
-            _say(f"warning: could not follow the writer yet ({error})")
-            continue
-        serving.lifecycle.follow(context)
-
-
-def _say(line: str) -> None:
-    print(f"{PROG}: {line}", file=sys.stderr, flush=True)

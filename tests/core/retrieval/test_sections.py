@@ -12,13 +12,13 @@ pytest.importorskip("numpy")
 import numpy as np
 
 from tui_assistant.core.retrieval.fitted import RANKED_SECTION_WEIGHTS, SECTION_WEIGHTS
-from tui_assistant.core.retrieval.ranked import Ranking
 from tui_assistant.core.retrieval.sections import (
     Marks,
     is_announcement,
     order_sections,
     section_features,
 )
+from tui_assistant.core.retrieval.types import Ranking
 
 
 def ranking(scores: dict[int, float], matched: dict[int, list[str]]) -> Ranking:

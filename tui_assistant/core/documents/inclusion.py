@@ -27,6 +27,11 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from tui_assistant.core.documents import python_api
+from tui_assistant.core.documents.directives import (
+    AUTODOC,
+    MODULE_SETTERS,
+    Pending,
+)
 from tui_assistant.core.documents.passage import (
     TITLE_SEPARATOR,
     Document,
@@ -38,29 +43,9 @@ from tui_assistant.core.documents.passage import (
     slug,
 )
 
-AUTODOC = frozenset(
-    {
-        "automodule", "autoclass", "autofunction", "automethod", "autoexception",
-        "autodata", "autoattribute", "autoproperty", "autodecorator",
-    }
-)  # fmt: skip
-_MODULE_SETTERS = frozenset({"currentmodule", "module"})
-_INCLUDES = frozenset({"include", "literalinclude"})
 MAX_DEPTH = 4  # includes inside includes, at most this deep
-_RST_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+(?:py:)?([\w-]+)::\s*(.*?)\s*$")
-_RST_OPTION = re.compile(r"^\s+:([\w-]+):\s*(.*?)\s*$")
 _PACKAGE_ROOTS = ("", "src/", "lib/")
 _RST_MARKUP = re.compile(r"(?m):[\w:.+-]+:`|``|::\s*$|^\s*:[\w ]+:|^\.\. ")
-
-
-@dataclass(frozen=True, slots=True)
-class Pending:
-    """A directive that reads another file, as the document writes it."""
-
-    directive: str  # `include`, `literalinclude`, `autofunction`, `currentmodule`...
-    argument: str  # a path, or a dotted name
-    options: Mapping[str, str]
-    line: int  # the directive's 1-based line in the document
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,30 +58,6 @@ class Unread:
 Reader = Callable[[str], "str | Unread"]
 # Splits an included file: (kind, library-relative path, text, the includes above it).
 Splitter = Callable[[str, str, str, tuple[str, ...]], Document]
-
-
-def is_inserting(name: str) -> bool:
-    """Whether directive `name` reads another file, or names the module of those that do."""
-    return name in _INCLUDES or name in AUTODOC or name in _MODULE_SETTERS
-
-
-def rst_pending(lines: list[str], first_line: int = 1) -> list[Pending]:
-    """The directives of reStructuredText `lines` that read other files (`first_line`
-    is the file line of `lines[0]`)."""
-    found: list[Pending] = []
-    for index, line in enumerate(lines):
-        directive = _RST_DIRECTIVE.match(line)
-        if directive is None or not is_inserting(directive.group(2).lower()):
-            continue
-        options: dict[str, str] = {}
-        for later in lines[index + 1 :]:
-            option = _RST_OPTION.match(later)
-            if option is None:
-                break
-            options[option.group(1)] = option.group(2)
-        name = directive.group(2).lower()
-        found.append(Pending(name, directive.group(3), options, first_line + index))
-    return found
 
 
 def library_path(document_path: str, target: str) -> str | Unread:
@@ -126,7 +87,7 @@ def resolve(
     inserted: list[tuple[int, list[PassageDraft]]] = []
     module = ""
     for pending in document.pending:
-        if pending.directive in _MODULE_SETTERS:
+        if pending.directive in MODULE_SETTERS:
             module = pending.argument.strip()
             continue
         what = f"{pending.directive} {pending.argument}"

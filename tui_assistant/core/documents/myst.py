@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from tui_assistant.core.documents.inclusion import Pending, is_inserting, rst_pending
+from tui_assistant.core.documents.directives import Pending, is_inserting, rst_pending
 from tui_assistant.core.documents.markdown_inline import plain_inline
 from tui_assistant.core.documents.sphinx_markup import (
     LABELS,

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tui_assistant.core.documents.inclusion import Pending
+    from tui_assistant.core.documents.directives import Pending
 
 # Where a passage stands, written once for passages and the library's records of them.
 from tui_assistant.core.documents.place import PassageFields as PassageFields
@@ -112,7 +112,7 @@ class PassageDraft:
 class Document:
     title: str
     passages: tuple[PassageDraft, ...]
-    # What the document asks to read from other files (`inclusion.Pending`), before its
+    # What the document asks to read from other files (`directives.Pending`), before its
     # reader resolves it; then ().
     pending: tuple[Pending, ...] = ()
     # One line each about what it could not read (`include ../x.md: outside the library`).

@@ -31,7 +31,7 @@ from docutils.utils import new_document
 
 from tui_assistant.core.display_text import one_line
 from tui_assistant.core.documents import rst_inline, rst_text
-from tui_assistant.core.documents.inclusion import rst_pending
+from tui_assistant.core.documents.directives import rst_pending
 from tui_assistant.core.documents.passage import (
     Document,
     HeadingPath,

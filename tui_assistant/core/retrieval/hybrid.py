@@ -36,7 +36,7 @@ from tui_assistant.core.retrieval.fitted import HYBRID_MODEL, SECTION_WEIGHTS
 from tui_assistant.core.retrieval.fusion import RRF_K, reciprocal_rank_fusion
 from tui_assistant.core.retrieval.index import KeyFunction
 from tui_assistant.core.retrieval.keyword import holds
-from tui_assistant.core.retrieval.ranked import RankedRetriever, Ranking, word_signals
+from tui_assistant.core.retrieval.ranked import RankedRetriever, word_signals
 from tui_assistant.core.retrieval.sections import (
     RERANK_DEPTH,
     SectionWeights,
@@ -47,6 +47,7 @@ from tui_assistant.core.retrieval.types import (
     Evidence,
     Mode,
     NoEvidence,
+    Ranking,
     Search,
     best_numbers,
     question_keys,

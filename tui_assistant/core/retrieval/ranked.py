@@ -23,12 +23,25 @@ here, so `keyword` results never change.
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import replace
 
 from tui_assistant.core.library.library import Library
+from tui_assistant.core.retrieval.bm25f import (
+    BODY_LENGTH_EFFECT,
+    BODY_WEIGHT,
+    PATH_LENGTH_EFFECT,
+    PATH_WEIGHT,
+    SATURATION,
+    TITLE_LENGTH_EFFECT,
+    TITLE_WEIGHT,
+    cjk_seams,
+    inverse_document_frequency,
+    length_norms,
+    path_postings,
+    top_two,
+)
 from tui_assistant.core.retrieval.confidence import (
     CLOSE_SCORE_SHARE,
     SENT_SCORE_SHARE,
@@ -54,25 +67,12 @@ from tui_assistant.core.retrieval.types import (
     Evidence,
     Mode,
     NoEvidence,
+    Ranking,
     Search,
     best_numbers,
     question_keys,
 )
-from tui_assistant.core.words import content_words, is_cjk, normalise_distinct, stem
-
-# BM25F parameters. b is the usual BM25 default; k1 = 1.5 sits inside the usual range
-# (1.2 to 2.0), where the development sets' results were flat (docs/retrieval.md). The
-# title weight matches `keyword` and the FTS5 peer.
-SATURATION = 1.5
-TITLE_LENGTH_EFFECT = 0.75
-BODY_LENGTH_EFFECT = 0.75
-TITLE_WEIGHT = 2.0
-BODY_WEIGHT = 1.0
-# The document's path (folder and file name words: `providers/aws/guide/functions.md`
-# gives `providers aws guide functions`) is a third field, so a question's distinguishing
-# word ("aws", "v2") decides between copies of a page that differ mainly by folder.
-PATH_WEIGHT = 2.0
-PATH_LENGTH_EFFECT = 0.75
+from tui_assistant.core.words import is_cjk, normalise_distinct, stem
 
 # Words that frame a question without naming its topic ("I'm trying to...", "is it
 # possible to make...", "how often should I..."), dropped from ranked questions. Chosen from how
@@ -100,79 +100,6 @@ FRAMING = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Ranking:
-    """The best passage for a question before any refusal, and the numbers that judge it.
-
-    `margin` is (best - runner-up) / best, 1.0 when no other passage scored.
-    `matched_share` is the best passage's matched word weight over the question's word
-    weight, where words that no passage holds (`unknown_words`) count twice.
-    `key_count` is how many of the question's keys were scored.
-    """
-
-    passage_number: int
-    matched_words: tuple[str, ...]
-    score: float
-    runner_up_score: float | None
-    margin: float
-    matched_share: float
-    unknown_words: tuple[str, ...] = ()
-    # Every passage that scored, by number, and the question's keys each one holds.
-    scores: Mapping[int, float] = field(default_factory=dict)
-    matched: Mapping[int, Sequence[str]] = field(default_factory=dict)
-    # Each question key's weight, and the question's total (unknown words twice).
-    weights: Mapping[str, float] = field(default_factory=dict)
-    total_weight: float = 1.0
-    key_count: int = 1
-    # Per passage, the question's keys its title holds.
-    in_title: Mapping[int, Sequence[str]] = field(default_factory=dict)
-    # The weight of a word that one passage holds (the most a word weighs).
-    rarest_weight: float = 1.0
-
-    def share_of(self, number: int) -> float:
-        """The share of the question's word weight that passage `number` matches."""
-        held = self.matched.get(number, ())
-        return math.fsum(self.weights[key] for key in held) / self.total_weight
-
-    def title_share_of(self, number: int) -> float:
-        """The share of the question's word weight that passage `number`'s title holds."""
-        held = self.in_title.get(number, ())
-        return math.fsum(self.weights[key] for key in held) / self.total_weight
-
-    def evidence_of(self, number: int, title_only: bool = False) -> float:
-        """The word weight passage `number` matches (its title alone, with `title_only`),
-        in units of the rarest word's weight: how many rare question words it holds,
-        whatever else the question says. A long or chatty question dilutes every share
-        of its weight, not this."""
-        held = (self.in_title if title_only else self.matched).get(number, ())
-        return math.fsum(self.weights[key] for key in held) / self.rarest_weight
-
-    def sole_holder(self, number: int) -> bool:
-        """Whether passage `number` is the only one holding every question word the
-        library holds, and those are at least two: the words leave no doubt."""
-        known = len(self.weights) - len(self.unknown_words)
-        if known < 2 or len(self.matched.get(number, ())) != known:
-            return False
-        return not any(
-            len(held) == known for other, held in self.matched.items() if other != number
-        )
-
-    def known_share_of(self, number: int) -> float:
-        """The share of the weight of the question words the library holds that passage
-        `number` matches: words no passage holds left out."""
-        unknown = set(self.unknown_words)
-        known = math.fsum(weight for key, weight in self.weights.items() if key not in unknown)
-        held = math.fsum(self.weights[key] for key in self.matched.get(number, ()))
-        return held / known if known > 0 else 0.0
-
-    @property
-    def unknown_share(self) -> float:
-        """The share of the question's words that no passage holds (CJK pairs aside:
-        with no spaces, a pair across two words says nothing)."""
-        unknown = [key for key in self.unknown_words if not is_cjk(key)]
-        return len(unknown) / self.key_count if self.key_count else 0.0
-
-
 # How far ahead of the best word score a passage named by its API name is put.
 NAMED_LEAD = 1.0
 
@@ -198,10 +125,10 @@ class RankedRetriever:
         self.correct_spelling = correct_spelling
         self._spelling: Spelling | None = None  # built at the first unknown word
         # Per-passage length normalisers, computed once so a question only walks postings.
-        self._title_norms = _length_norms(self.index.title_lengths, TITLE_LENGTH_EFFECT)
-        self._body_norms = _length_norms(self.index.body_lengths, BODY_LENGTH_EFFECT)
+        self._title_norms = length_norms(self.index.title_lengths, TITLE_LENGTH_EFFECT)
+        self._body_norms = length_norms(self.index.body_lengths, BODY_LENGTH_EFFECT)
         self._path, path_lengths = path_postings(library, self.key)
-        self._path_norms = _length_norms(path_lengths, PATH_LENGTH_EFFECT)
+        self._path_norms = length_norms(path_lengths, PATH_LENGTH_EFFECT)
         self._named = named_index(
             (number, library.info(number).title)
             for number in range(len(library))
@@ -302,7 +229,7 @@ class RankedRetriever:
                     frequency[number] = (
                         frequency.get(number, 0.0) + PATH_WEIGHT / path_norms[number]
                     )
-            weight = weights[key] = _inverse_document_frequency(passage_count, len(frequency))
+            weight = weights[key] = inverse_document_frequency(passage_count, len(frequency))
             if frequency:
                 matched_anywhere.add(key)
             for number, pseudo_count in frequency.items():
@@ -321,13 +248,13 @@ class RankedRetriever:
                 scores[number] = top * (1.0 + NAMED_LEAD * (len(named) - position))
                 matched[number] = held
         # Highest score first; equal scores in passage order, so results are repeatable.
-        best, runner_up = _top_two(scores)
+        best, runner_up = top_two(scores)
         best_score = scores[best]
         runner_up_score = None if runner_up is None else scores[runner_up]
         margin = 1.0 if runner_up_score is None else (best_score - runner_up_score) / best_score
         # Words no passage holds weigh twice: once unmatched, once as off-library evidence.
         unknown = tuple(key for key in keys if key not in matched_anywhere)
-        seams = _seams(question, self.key, set(matched[best]), set(unknown))
+        seams = cjk_seams(question, self.key, set(matched[best]), set(unknown))
         total_weight = sum(weight for key, weight in weights.items() if key not in seams) + sum(
             weights[key] for key in unknown if not is_cjk(key)
         )
@@ -346,13 +273,8 @@ class RankedRetriever:
             total_weight=total_weight,
             key_count=len(keys),
             in_title=in_title,
-            rarest_weight=_inverse_document_frequency(passage_count, 1),
+            rarest_weight=inverse_document_frequency(passage_count, 1),
         )
-
-
-def ranking_signals(ranking: Ranking) -> Signals:
-    """The confidence signals of a word ranking alone."""
-    return word_signals(ranking, ranking.passage_number)
 
 
 def word_signals(ranking: Ranking | None, best: int, order: Sequence[int] | None = None) -> Signals:
@@ -378,75 +300,3 @@ def word_signals(ranking: Ranking | None, best: int, order: Sequence[int] | None
         title_evidence=ranking.evidence_of(best, title_only=True),
         sole_match=float(ranking.sole_holder(best)),
     )
-
-
-def path_words(document: str) -> list[str]:
-    """The content words of a document's path: its folders and its file name without
-    the extension (`providers/aws/guide/functions.md` -> providers, aws, guide, functions)."""
-    stem_part, _, extension = document.rpartition(".")
-    return content_words((stem_part if extension.isalpha() else document).replace("/", " "))
-
-
-def path_postings(library: Library, key: KeyFunction) -> tuple[dict[str, list[int]], list[int]]:
-    """Per key, the passage numbers whose document path holds it (ascending); and every
-    passage's path length in words. Each document's path is read once."""
-    postings: dict[str, list[int]] = {}
-    lengths: list[int] = []
-    by_document: dict[str, list[str]] = {}
-    for number in range(len(library)):
-        document = library.info(number).document
-        keys = by_document.get(document)
-        if keys is None:
-            keys = by_document[document] = list(dict.fromkeys(map(key, path_words(document))))
-        lengths.append(len(keys))
-        for found in keys:
-            postings.setdefault(found, []).append(number)
-    return postings, lengths
-
-
-def _seams(question: str, key: KeyFunction, matched: set[str], unknown: set[str]) -> set[str]:
-    """The question's CJK character pairs that no passage holds and that overlap a pair
-    the best passage matched: the seam between two words (`具怎` of `刀具怎么` when the
-    passage holds `刀具`), which says nothing about the topic.
-
-    They leave the question's weight; any other CJK pair no passage holds weighs once,
-    not twice: with no spaces, a pair across words is no sign of another topic.
-    """
-    sequence = [key(word) for word in content_words(question)]
-    seams: set[str] = set()
-    for index, pair in enumerate(sequence):
-        if pair not in unknown or not is_cjk(pair):
-            continue
-        neighbours = sequence[max(index - 1, 0) : index] + sequence[index + 1 : index + 2]
-        if any(
-            neighbour in matched and (neighbour[-1] == pair[0] or neighbour[0] == pair[-1])
-            for neighbour in neighbours
-        ):
-            seams.add(pair)
-    return seams
-
-
-def _length_norms(lengths: Iterable[int], effect: float) -> list[float]:
-    """1 - b + b * length / average length, per passage (1.0 everywhere for an empty field)."""
-    values = list(lengths)
-    average = sum(values) / len(values) if values else 0.0
-    if average == 0:
-        return [1.0] * len(values)
-    return [1.0 - effect + effect * length / average for length in values]
-
-
-def _inverse_document_frequency(passage_count: int, document_frequency: int) -> float:
-    """BM25's idf, kept positive: log(1 + (N - df + 0.5) / (df + 0.5))."""
-    return math.log(1.0 + (passage_count - document_frequency + 0.5) / (document_frequency + 0.5))
-
-
-def _top_two(scores: dict[int, float]) -> tuple[int, int | None]:
-    best: int | None = None
-    runner_up: int | None = None
-    for number, score in scores.items():
-        if best is None or (score, -number) > (scores[best], -best):
-            best, runner_up = number, best
-        elif runner_up is None or (score, -number) > (scores[runner_up], -runner_up):
-            runner_up = number
-    assert best is not None
-    return best, runner_up

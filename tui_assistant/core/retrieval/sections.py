@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tui_assistant.core.library.library import Library
+from tui_assistant.core.retrieval.types import Ranking
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-    from tui_assistant.core.retrieval.ranked import Ranking
 
 # The fused ranking's places that are ordered again.
 RERANK_DEPTH = 10

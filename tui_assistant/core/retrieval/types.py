@@ -4,14 +4,15 @@ refusal with the nearest passages; and the helpers the modes share."""
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping
-from dataclasses import dataclass
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.retrieval.index import KeyFunction
-from tui_assistant.core.words import content_words, stem
+from tui_assistant.core.words import content_words, is_cjk, stem
 
 # How many passages a refusal offers as places to look (or as candidates).
 NEAREST_SHOWN = 5
@@ -74,6 +75,79 @@ class Search:
 
     found: Evidence | NoEvidence
     scored: tuple[tuple[int, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """The best passage for a question before any refusal, and the numbers that judge it.
+
+    `margin` is (best - runner-up) / best, 1.0 when no other passage scored.
+    `matched_share` is the best passage's matched word weight over the question's word
+    weight, where words that no passage holds (`unknown_words`) count twice.
+    `key_count` is how many of the question's keys were scored.
+    """
+
+    passage_number: int
+    matched_words: tuple[str, ...]
+    score: float
+    runner_up_score: float | None
+    margin: float
+    matched_share: float
+    unknown_words: tuple[str, ...] = ()
+    # Every passage that scored, by number, and the question's keys each one holds.
+    scores: Mapping[int, float] = field(default_factory=dict)
+    matched: Mapping[int, Sequence[str]] = field(default_factory=dict)
+    # Each question key's weight, and the question's total (unknown words twice).
+    weights: Mapping[str, float] = field(default_factory=dict)
+    total_weight: float = 1.0
+    key_count: int = 1
+    # Per passage, the question's keys its title holds.
+    in_title: Mapping[int, Sequence[str]] = field(default_factory=dict)
+    # The weight of a word that one passage holds (the most a word weighs).
+    rarest_weight: float = 1.0
+
+    def share_of(self, number: int) -> float:
+        """The share of the question's word weight that passage `number` matches."""
+        held = self.matched.get(number, ())
+        return math.fsum(self.weights[key] for key in held) / self.total_weight
+
+    def title_share_of(self, number: int) -> float:
+        """The share of the question's word weight that passage `number`'s title holds."""
+        held = self.in_title.get(number, ())
+        return math.fsum(self.weights[key] for key in held) / self.total_weight
+
+    def evidence_of(self, number: int, title_only: bool = False) -> float:
+        """The word weight passage `number` matches (its title alone, with `title_only`),
+        in units of the rarest word's weight: how many rare question words it holds,
+        whatever else the question says. A long or chatty question dilutes every share
+        of its weight, not this."""
+        held = (self.in_title if title_only else self.matched).get(number, ())
+        return math.fsum(self.weights[key] for key in held) / self.rarest_weight
+
+    def sole_holder(self, number: int) -> bool:
+        """Whether passage `number` is the only one holding every question word the
+        library holds, and those are at least two: the words leave no doubt."""
+        known = len(self.weights) - len(self.unknown_words)
+        if known < 2 or len(self.matched.get(number, ())) != known:
+            return False
+        return not any(
+            len(held) == known for other, held in self.matched.items() if other != number
+        )
+
+    def known_share_of(self, number: int) -> float:
+        """The share of the weight of the question words the library holds that passage
+        `number` matches: words no passage holds left out."""
+        unknown = set(self.unknown_words)
+        known = math.fsum(weight for key, weight in self.weights.items() if key not in unknown)
+        held = math.fsum(self.weights[key] for key in self.matched.get(number, ()))
+        return held / known if known > 0 else 0.0
+
+    @property
+    def unknown_share(self) -> float:
+        """The share of the question's words that no passage holds (CJK pairs aside:
+        with no spaces, a pair across two words says nothing)."""
+        unknown = [key for key in self.unknown_words if not is_cjk(key)]
+        return len(unknown) / self.key_count if self.key_count else 0.0
 
 
 class Retriever(Protocol):
