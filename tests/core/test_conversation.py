@@ -9,7 +9,7 @@ import pytest
 from tests.helpers import BUNDLED_LESSONS, memory_library
 from tui_assistant.core.checks.answer import ModelAnswer
 from tui_assistant.core.conversation import Conversation, is_repeat_request
-from tui_assistant.core.outcome import OutcomeKind, Reason, SupportReport
+from tui_assistant.core.outcome import Outcome, OutcomeKind, Reason, SupportReport
 from tui_assistant.core.record import OutcomeRecord
 from tui_assistant.core.retrieval.keyword import KeywordRetriever
 from tui_assistant.core.retrieval.types import Evidence
@@ -77,30 +77,47 @@ async def test_no_passage_is_a_no_evidence_refusal_with_every_field_empty(
     assert outcome.describe() == "refused: no passage shares a word with the question"
 
 
+async def asked(service: AnswerService, question: str, conversation: Conversation) -> Outcome:
+    """One question asked and ended: its outcome the conversation's next turn, as every
+    surface's end of a question (`AppContext.conclude`) records it."""
+    outcome = await service.ask(question, conversation)
+    conversation.add(outcome)
+    return outcome
+
+
 async def test_repeat_that_repeats_the_last_answered_turn_with_its_passage(
     service: AnswerService,
 ) -> None:
     conversation = Conversation()
-    first = await service.ask("How long do I boil eggs for a runny yolk?", conversation)
-    await service.ask("What is the capital of France?", conversation)
+    first = await asked(service, "How long do I boil eggs for a runny yolk?", conversation)
+    await asked(service, "What is the capital of France?", conversation)
     again = await service.ask("say that again", conversation)
     assert again.kind is OutcomeKind.ANSWERED
     assert again.question == "say that again"
     assert again.evidence == first.evidence
     assert again.answer == first.answer
-    assert len(conversation.outcomes) == 3
+
+
+async def test_a_question_asked_adds_no_turn_until_its_end_records_it(
+    service: AnswerService,
+) -> None:
+    conversation = Conversation()
+    await service.ask("How long do I boil eggs for a runny yolk?", conversation)
+    assert conversation.outcomes == []
+    outcome = await service.ask("say that again", conversation)
+    assert (outcome.kind, outcome.reason) == (OutcomeKind.REFUSED, Reason.NO_EVIDENCE)
 
 
 async def test_repeat_with_nothing_answered_yet_is_refused(service: AnswerService) -> None:
     conversation = Conversation()
-    await service.ask("What is the capital of France?", conversation)
+    await asked(service, "What is the capital of France?", conversation)
     outcome = await service.ask("repeat that", conversation)
     assert (outcome.kind, outcome.reason) == (OutcomeKind.REFUSED, Reason.NO_EVIDENCE)
 
 
 async def test_history_is_never_evidence_for_a_new_question(service: AnswerService) -> None:
     conversation = Conversation()
-    await service.ask("How much salt should I add to pasta water?", conversation)
+    await asked(service, "How much salt should I add to pasta water?", conversation)
     # Shares no two words with any passage; the previous turn must not fill the gap.
     outcome = await service.ask("and how much for rice?", conversation)
     assert outcome.reason is Reason.NO_EVIDENCE

@@ -203,13 +203,14 @@ async def test_an_ambiguous_question_cancelled_keeps_its_candidates_and_no_passa
 ) -> None:
     provider = HangingProvider()
     service = AnswerService(FixedRetriever(library, ambiguous(library)), provider)
-    conversation = Conversation()
-    asking = asyncio.ensure_future(service.ask("memory size?", conversation))
+    step = service.start("memory size?", Conversation())
+    assert isinstance(step, PendingAnswer)
+    asking = asyncio.ensure_future(service.finish(step))
     await provider.started.wait()
     asking.cancel()
     with pytest.raises(asyncio.CancelledError):
         await asking
-    [outcome] = conversation.outcomes
+    outcome = service.cancelled(step)
     assert (outcome.kind, outcome.reason) == (OutcomeKind.CANCELLED, Reason.CANCELLED)
     assert outcome.evidence is None
     assert OutcomeRecord.of(outcome).to_json()["detail"] is None

@@ -34,7 +34,7 @@ from tui_assistant.core.outcome import Outcome, OutcomeKind, Reason
 from tui_assistant.core.record import OutcomeRecord
 from tui_assistant.core.retrieval.keyword import KeywordRetriever
 from tui_assistant.core.retrieval.types import Retriever
-from tui_assistant.core.service import AnswerService
+from tui_assistant.core.service import AnswerService, PendingAnswer
 from tui_assistant.providers.openai import (
     MAX_RESPONSE_BYTES,
     OpenAIProvider,
@@ -357,8 +357,9 @@ async def test_a_stalled_response_ends_timed_out_close_to_the_deadline(
 async def test_cancelling_the_call_ends_cancelled_not_timed_out(library: Library) -> None:
     with FakeOpenAIServer(Hang()) as server:
         service = make_service(library, base_url=server.base_url, deadline=10)
-        conversation = Conversation()
-        task = asyncio.create_task(service.ask(PASTA_QUESTION, conversation))
+        step = service.start(PASTA_QUESTION, Conversation())
+        assert isinstance(step, PendingAnswer)
+        task = asyncio.create_task(service.finish(step))
         assert await asyncio.to_thread(server.wait_for_requests, 1, 5)
         assert not task.done()
         started = time.monotonic()
@@ -371,7 +372,7 @@ async def test_cancelling_the_call_ends_cancelled_not_timed_out(library: Library
         assert service.provider is not None
         await service.provider.aclose()  # type: ignore[attr-defined]
     assert stopped_after < 1.0
-    recorded = conversation.outcomes[-1]
+    recorded = service.cancelled(step)
     assert recorded.kind is OutcomeKind.CANCELLED
     assert recorded.reason is Reason.CANCELLED
     assert recorded.answer is None

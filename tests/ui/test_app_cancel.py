@@ -17,7 +17,7 @@ from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.retrieval.types import NoEvidence, Search
-from tui_assistant.core.service import AnswerService
+from tui_assistant.core.service import AnswerService, PendingAnswer
 from tui_assistant.output import print_json
 
 SIZE = (100, 32)
@@ -48,17 +48,18 @@ def without_time(record: dict[str, Any]) -> dict[str, Any]:
 
 async def cancelled_by_ask(library: Library, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
     """What `ask --json` prints for the question cancelled while the model thinks
-    (Ctrl-C there: the service records the turn and `ask` prints it)."""
+    (Ctrl-C there: `ask` ends the question cancelled and prints it)."""
     provider = HangingProvider()
     service = AnswerService(AmbiguousRetriever(library), provider)
-    conversation = Conversation()
-    asking = asyncio.ensure_future(service.ask(QUESTION, conversation))
+    step = service.start(QUESTION, Conversation())
+    assert isinstance(step, PendingAnswer)
+    asking = asyncio.ensure_future(service.finish(step))
     await provider.started.wait()
     asking.cancel()
     with pytest.raises(asyncio.CancelledError):
         await asking
     capsys.readouterr()
-    print_json(conversation.outcomes[-1])
+    print_json(service.cancelled(step))
     record: dict[str, Any] = json.loads(capsys.readouterr().out)
     return record
 

@@ -42,3 +42,26 @@ def test_a_reload_builds_a_new_context_and_leaves_the_old_one_answering(
     new = after.service.start(question, Conversation())
     assert isinstance(old, Outcome) and old.answered and "magnetic strip" in (old.answer or "")
     assert isinstance(new, Outcome) and "magnetic strip" not in (new.answer or "")
+
+
+def test_a_question_ends_once_as_its_turn_and_its_gap(
+    make_library: MakeLibrary, tmp_path: Path
+) -> None:
+    from tui_assistant.store.gaps import gaps_path, read_gaps
+
+    folder = make_library(KITCHEN)
+    context = open_context(Settings(library=folder, data_dir=tmp_path, retrieval="ranked"))
+    conversation = Conversation()
+    answered = context.service.start("how do I store a knife on a magnetic strip?", conversation)
+    unanswered = context.service.start("quantum chromodynamics", conversation)
+    assert isinstance(answered, Outcome) and isinstance(unanswered, Outcome)
+    context.conclude(answered, conversation)
+    assert conversation.last_answered() is answered
+    handed: list[Callable[[], None]] = []
+    context.conclude(unanswered, conversation, write=handed.append)
+    assert conversation.outcomes == [answered, unanswered]
+    gaps = gaps_path(tmp_path, folder)
+    assert read_gaps(gaps) == []  # the write was handed over, not done
+    [write] = handed
+    write()
+    assert [gap.question for gap in read_gaps(gaps)] == ["quantum chromodynamics"]

@@ -10,6 +10,7 @@ from typing import TextIO
 
 from tui_assistant.commands.common import open_for
 from tui_assistant.core.conversation import Conversation
+from tui_assistant.core.service import PendingAnswer
 from tui_assistant.output import print_json, print_readable
 
 
@@ -18,18 +19,24 @@ def run(args: argparse.Namespace) -> int:
     questions: Iterable[str] = args.questions or stdin_questions(sys.stdin)
     emit = print_json if args.json else print_readable
     conversation = Conversation()
+    service = context.service
     with asyncio.Runner() as runner:
         try:
             for question in questions:
-                try:
-                    outcome = runner.run(context.service.ask(question, conversation))
-                except KeyboardInterrupt:
-                    # Ctrl-C during a provider call: the service recorded the turn as cancelled.
-                    if conversation.outcomes and conversation.outcomes[-1].question == question:
-                        emit(conversation.outcomes[-1])
-                    raise
+                step = service.start(question, conversation)
+                if isinstance(step, PendingAnswer):
+                    try:
+                        outcome = runner.run(service.finish(step))
+                    except KeyboardInterrupt:
+                        # Ctrl-C during a provider call: the question ends cancelled.
+                        outcome = service.cancelled(step)
+                        context.conclude(outcome, conversation)
+                        emit(outcome)
+                        raise
+                else:
+                    outcome = step
                 emit(outcome)
-                context.conclude(outcome)
+                context.conclude(outcome, conversation)
         finally:
             runner.run(context.aclose())
     return 0

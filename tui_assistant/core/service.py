@@ -6,11 +6,12 @@ working, and still know it when the request is cancelled:
 1. `start` (pure, synchronous): the follow-up rule, retrieval, and in deterministic mode
    the answer itself. It returns a finished `Outcome` or a `PendingAnswer`.
 2. `finish` (async): the provider call under the one deadline, then the citation
-   check. Cancellation is never swallowed here; `ask` records a cancelled turn and
-   re-raises.
+   check. Cancellation is never swallowed here.
 
 What a cancelled question becomes is decided here too (`cancelled`), so `ask`, the
-TUI and the history it writes say the same for the same cancel.
+TUI and the history it writes say the same for the same cancel. The service reads a
+conversation (for follow-ups) and never adds to it: the caller ends each question in
+one place (`AppContext.conclude`), which records its turn and its gap.
 """
 
 from __future__ import annotations
@@ -240,18 +241,10 @@ class AnswerService:
         return outcome.with_elapsed(step.elapsed_ms())
 
     async def ask(self, question: str, conversation: Conversation) -> Outcome:
-        """Answer one question and record it as a turn of `conversation`."""
+        """Answer one question of `conversation` (both steps; the turn is the caller's
+        to record). A cancel propagates: `cancelled` says what the question became."""
         step = self.start(question, conversation)
-        if isinstance(step, PendingAnswer):
-            try:
-                outcome = await self.finish(step)
-            except asyncio.CancelledError:
-                conversation.add(self.cancelled(step))
-                raise
-        else:
-            outcome = step
-        conversation.add(outcome)
-        return outcome
+        return await self.finish(step) if isinstance(step, PendingAnswer) else step
 
 
 def _before_retrieval(question: str, conversation: Conversation) -> Outcome | None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Literal, Self
 
 from pydantic import BaseModel, Field
@@ -169,7 +169,7 @@ class LibraryTools:
         # The app's own verdict on the question from one ranking (no model), and that
         # ranking's best passages with their scores.
         searched = service.search(question, limit)
-        self.context.conclude(searched.outcome, library)
+        self.context.conclude(searched.outcome, library=library)
         verdict, searched_library = searched.outcome, service.retriever.library
         passages = [
             ScoredPassage.of_passage(searched_library.passage(number), score=score)
@@ -250,7 +250,7 @@ class LibraryTools:
         # Each call is a conversation of its own: concurrent callers never mix turns.
         outcome = await service.ask(question, Conversation())
         # Off the event loop: the other calls in flight go on meanwhile.
-        await asyncio.to_thread(self.context.conclude, outcome, library)
+        await asyncio.to_thread(partial(self.context.conclude, outcome, library=library))
         return OutcomeRecord.of(outcome)
 
     def status(self) -> StatusResult:

@@ -26,8 +26,8 @@ class Transcript:
         return list(self._turns)
 
     def add(self, outcome: Outcome, asked_at: str) -> Turn:
-        """Record one outcome of this session; its turn, to show."""
-        self.session.add(outcome)
+        """The turn of one outcome of this session, kept to show (the question's end,
+        `AppContext.conclude`, adds the outcome to `session`)."""
         turn = Turn.of(outcome, asked_at)
         self._turns.append(turn)
         return turn

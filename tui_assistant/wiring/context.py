@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.display_text import one_line, shortened
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.library.report import LibraryReport
@@ -176,16 +178,32 @@ class AppContext:
             narrowed = self._narrowed[name] = self.service.with_retriever(retriever)
         return narrowed
 
-    def conclude(self, outcome: Outcome, library: str | None = None) -> None:
+    def conclude(
+        self,
+        outcome: Outcome,
+        conversation: Conversation | None = None,
+        library: str | None = None,
+        *,
+        write: Callable[[Callable[[], None]], object] | None = None,
+    ) -> None:
         """The one end of a finished question, on every surface (`ask`, the MCP tools,
-        the TUI): a question the documents could not answer is kept among the gaps, if
-        `TUI_ASSISTANT_GAPS` allows, in the library of the passage it came nearest to,
-        else in each library it searched (`library`, or every one). Writes a file:
-        call it off the event loop. A write that fails is a warning, never the caller's
-        error."""
+        the TUI). `outcome` becomes the next turn of `conversation` (what follow-ups
+        look back at), at once. A question the documents could not answer is kept among
+        the gaps, if `TUI_ASSISTANT_GAPS` allows, in the library of the passage it came
+        nearest to, else in each library it searched (`library`, or every one). That
+        writes a file: now, or handed to `write` (the TUI's worker thread). A write that
+        fails is a warning, never the caller's error."""
         from tui_assistant.wiring.gaps import keep_gap
 
-        keep_gap(self.settings, self.library, outcome, library)
+        if conversation is not None:
+            conversation.add(outcome)
+        if outcome.retrieval is None or not self.settings.gaps:
+            return  # nothing was retrieved: no gap in the documents
+        keep = partial(keep_gap, self.settings, self.library, outcome, library)
+        if write is None:
+            keep()
+        else:
+            write(keep)
 
     def reports(self) -> list[LibraryReport]:
         """The report of each library answering now (reads the stores: off the event loop)."""

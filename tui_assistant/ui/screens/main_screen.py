@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from datetime import UTC, datetime
-from functools import partial
 from typing import ClassVar
 
 from textual import on, work
@@ -281,10 +280,12 @@ class MainScreen(Screen[None]):
         asked_at = datetime.now(UTC).isoformat(timespec="seconds")
         turn = self.transcript.add(outcome, asked_at)
         self.history.append(outcome, asked_at)  # queued to its thread: quitting keeps it
-        if outcome.retrieval is not None:  # retrieval ran: it may be a gap in the documents
-            self.run_worker(partial(self.context.conclude, outcome), thread=True, group="gaps")
+        self.context.conclude(outcome, self.session, write=self._write_gap)
         self.call_after_refresh(self._show_concluded, outcome, turn, view)
         self._reload_if_changed()  # documents that changed on disk meanwhile
+
+    def _write_gap(self, write: Callable[[], None]) -> None:
+        self.run_worker(write, thread=True, group="gaps")
 
     def _show_concluded(self, outcome: Outcome, turn: Turn, view: TurnView | None) -> None:
         if not self.transcript.holds(turn):
