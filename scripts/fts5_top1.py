@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         help="remove the app's stopwords from the question first",
     )
     args = parser.parse_args(argv)
-    library = open_library(args.lessons, None, stem)
+    library = open_library(args.library, None, stem)
     peer = Fts5TopOne(library, drop_stopwords=args.drop_stopwords)
     answerable = correct_answerable = unanswerable = refused = 0
     for case in load_cases(args.cases):
