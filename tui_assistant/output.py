@@ -79,7 +79,7 @@ def question_line(question: str) -> str:
 
 def print_json(outcome: Outcome) -> None:
     # ensure_ascii escapes every control and bidi character: safe on any terminal.
-    print(json.dumps(OutcomeRecord.of(outcome).to_json()), flush=True)
+    print(json.dumps(OutcomeRecord.of(outcome).model_dump(mode="json")), flush=True)
 
 
 def print_readable(outcome: Outcome) -> None:
@@ -142,14 +142,6 @@ def possible_passages(passages: Sequence[Passage], keys: Collection[str]) -> lis
             f"   {passage_excerpt(passage, keys, sentences)}",
         ]
     return lines
-
-
-def eval_json(report: EvalReport, retrieval: str, mode: str) -> dict[str, object]:
-    """The `eval --json` object: the report, the retrieval that ran and the mode."""
-    data = report.to_json()
-    data["retrieval"] = retrieval
-    data["mode"] = mode
-    return data
 
 
 def format_eval_report(report: EvalReport, library: str, retrieval: str, mode: str) -> str:

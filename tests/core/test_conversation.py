@@ -62,14 +62,16 @@ async def test_deterministic_answer_is_the_passage_text_with_its_citation(
     assert outcome.evidence is not None
     assert outcome.answer == outcome.evidence.passage.text
     assert outcome.citations == ("pasta-water",)
-    assert OutcomeRecord.of(outcome).to_json()["source_path"] == "lessons/pasta-water.md"
+    assert (
+        OutcomeRecord.of(outcome).model_dump(mode="json")["source_path"] == "lessons/pasta-water.md"
+    )
 
 
 async def test_no_passage_is_a_no_evidence_refusal_with_every_field_empty(
     service: AnswerService,
 ) -> None:
     outcome = await service.ask("What is the capital of France?", Conversation())
-    data = OutcomeRecord.of(outcome).to_json()
+    data = OutcomeRecord.of(outcome).model_dump(mode="json")
     assert (data["outcome"], data["reason"]) == ("refused", "no_evidence")
     assert data["answer"] is None and data["citations"] == []
     assert data["passage_id"] is data["lesson_id"] is None

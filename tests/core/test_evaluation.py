@@ -12,7 +12,14 @@ import pytest
 from tests.helpers import memory_library
 from tui_assistant.core.checks.answer import ModelAnswer
 from tui_assistant.core.documents.passage import Passage
-from tui_assistant.core.evaluation import EvalCase, check_expected_passages, evaluate, parse_cases
+from tui_assistant.core.evaluation import (
+    EvalCase,
+    EvalRecord,
+    EvalReport,
+    check_expected_passages,
+    evaluate,
+    parse_cases,
+)
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.outcome import Reason
 from tui_assistant.core.retrieval.keyword import KeywordRetriever
@@ -72,6 +79,11 @@ def fixture_library(make_library: Callable[[Mapping[str, tuple[str, str]]], Path
     return memory_library(make_library(FIXTURE_LESSONS))
 
 
+def eval_json(report: EvalReport) -> dict[str, Any]:
+    """The report as `eval --json` prints it."""
+    return EvalRecord.of(report, "keyword", "deterministic").model_dump(mode="json")
+
+
 def service_for(
     library: Library, provider: Any = None, mode: SupportMode = "warn"
 ) -> AnswerService:
@@ -80,7 +92,7 @@ def service_for(
 
 async def test_report_numbers_on_the_fixture(fixture_library: Library) -> None:
     report = await evaluate(parse_cases(jsonl(FIXTURE_CASES)), service_for(fixture_library))
-    assert report.to_json() == {
+    assert eval_json(report) == {
         "cases": 8,
         "correct": 6,
         "accuracy": 0.75,
@@ -115,6 +127,8 @@ async def test_report_numbers_on_the_fixture(fixture_library: Library) -> None:
             },
         ],
         "model": None,
+        "retrieval": "keyword",
+        "mode": "deterministic",
     }
 
 
@@ -143,7 +157,7 @@ async def test_a_refusal_listing_the_expected_passage_counts_as_on_screen_not_an
     assert simmer.correct and simmer.on_screen
     assert wrong.got == "rice-cooking" and not wrong.on_screen
     assert misleading.got == "rice-cooking" and unknown.got is None
-    data = report.to_json()
+    data = eval_json(report)
     # Answered: simmer (right), wrong and misleading (both rice-cooking, not expected).
     assert data["precision"] == pytest.approx(1 / 3)
     assert data["on_screen"] == pytest.approx(2 / 3)
@@ -172,7 +186,7 @@ async def test_first_right_counts_an_ambiguous_refusals_first_candidate_and_the_
     assert [first.first_right, second.first_right].count(True) == 1
     assert rice.first_shown == "rice-cooking" and rice.first_right
     assert not unknown.first_right
-    assert report.to_json()["first_right"] == pytest.approx(2 / 3)
+    assert eval_json(report)["first_right"] == pytest.approx(2 / 3)
 
 
 async def test_a_no_evidence_refusal_shows_no_first_passage(fixture_library: Library) -> None:
@@ -200,7 +214,7 @@ async def test_called_nothing_first_right_counts_a_refusal_whose_first_place_is_
     assert not wrong.called_nothing_first_right
     assert not unanswerable.called_nothing_first_right
     assert not answered.called_nothing_first_right
-    assert report.to_json()["called_nothing_first_right"] == pytest.approx(1 / 3)
+    assert eval_json(report)["called_nothing_first_right"] == pytest.approx(1 / 3)
 
 
 def test_a_case_may_say_how_its_question_is_phrased() -> None:
@@ -270,7 +284,7 @@ async def test_model_mode_counts_what_the_model_did(
     report = await evaluate(
         parse_cases(jsonl(FIXTURE_CASES)), service_for(fixture_library, provider, mode)
     )
-    data = report.to_json()
+    data = eval_json(report)
     # The model is asked for every case whose retrieval found a passage, with that passage.
     assert provider.calls == [
         ("How long should I steep tea?", "tea-brewing"),

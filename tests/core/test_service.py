@@ -74,7 +74,7 @@ async def test_a_megabyte_question_is_refused_as_too_long_before_retrieval(
 
     assert outcome.reason is Reason.TOO_LONG
     assert outcome.evidence is None
-    assert OutcomeRecord.of(outcome).to_json()["passages"] == []
+    assert OutcomeRecord.of(outcome).model_dump(mode="json")["passages"] == []
 
 
 # --- Instructions hidden in lessons and questions ---------------------------------
@@ -149,7 +149,7 @@ async def test_instructions_in_a_lesson_cannot_redirect_the_citation(
     assert outcome.evidence is not None
     assert outcome.evidence.passage.id == "pasta-water"
     assert outcome.answer is None
-    assert OutcomeRecord.of(outcome).to_json()["citations"] == []
+    assert OutcomeRecord.of(outcome).model_dump(mode="json")["citations"] == []
 
 
 async def test_instructions_in_a_question_cannot_redirect_the_citation(
@@ -239,7 +239,7 @@ def test_an_answer_from_two_passages_carries_both_and_its_checked_quotes() -> No
         ("guides/registry#scopes", 7, 7),
         ("guides/config", 3, 3),
     ]
-    assert OutcomeRecord.of(outcome).to_json()["quotes"][1] == {
+    assert OutcomeRecord.of(outcome).model_dump(mode="json")["quotes"][1] == {
         "passage_id": "guides/config",
         "text": "Settings are read from .npmrc files",
         "line": 3,
@@ -282,7 +282,9 @@ def test_hostile_answers_over_several_passages_are_refused_with_a_reason(
     # The screen's words name no quote of the model's.
     assert outcome.detail == problem.partition(': "')[0]
     assert outcome.passages == (HOSTILE, CONFIG)
-    assert OutcomeRecord.of(outcome).to_json()["quotes"] == [] and outcome.answer is None
+    assert (
+        OutcomeRecord.of(outcome).model_dump(mode="json")["quotes"] == [] and outcome.answer is None
+    )
 
 
 class RetrieverThatMustNotRun:

@@ -89,8 +89,14 @@ async def test_a_sure_question_sends_its_passage_and_only_the_close_ones(
     service = AnswerService(FixedRetriever(library, sure(library, 2)), provider, passages_sent=5)
     outcome = await service.ask("memory on azure?", Conversation())
     assert provider.sent == ["azure", "aws"]
-    assert outcome.answered and OutcomeRecord.of(outcome).to_json()["passage_id"] == "azure"
-    assert [p["id"] for p in OutcomeRecord.of(outcome).to_json()["passages"]] == ["azure", "aws"]
+    assert (
+        outcome.answered
+        and OutcomeRecord.of(outcome).model_dump(mode="json")["passage_id"] == "azure"
+    )
+    assert [p["id"] for p in OutcomeRecord.of(outcome).model_dump(mode="json")["passages"]] == [
+        "azure",
+        "aws",
+    ]
 
 
 async def test_a_sure_question_with_no_close_runner_up_sends_one_passage(
@@ -111,7 +117,9 @@ async def test_the_passages_setting_caps_what_is_sent(library: Library) -> None:
 
 async def test_deterministic_answers_list_their_runners_up_one_key_away(library: Library) -> None:
     service = AnswerService(FixedRetriever(library, sure(library, 1)))
-    data = OutcomeRecord.of(await service.ask("memory on azure?", Conversation())).to_json()
+    data = OutcomeRecord.of(await service.ask("memory on azure?", Conversation())).model_dump(
+        mode="json"
+    )
     assert data["passage_id"] == "azure"
     assert data["passages"][0]["id"] == "azure"
     assert len(data["passages"]) > 1
@@ -120,7 +128,7 @@ async def test_deterministic_answers_list_their_runners_up_one_key_away(library:
 async def test_an_ambiguous_question_is_refused_with_its_candidates(library: Library) -> None:
     service = AnswerService(FixedRetriever(library, ambiguous(library)))
     outcome = await service.ask("memory size?", Conversation())
-    data = OutcomeRecord.of(outcome).to_json()
+    data = OutcomeRecord.of(outcome).model_dump(mode="json")
     assert (data["outcome"], data["reason"]) == ("refused", "ambiguous")
     assert data["passage_id"] is None and data["answer"] is None
     assert [p["id"] for p in data["nearest"]] == ["aws", "azure", "google"]
@@ -134,7 +142,7 @@ async def test_in_model_mode_the_candidates_go_to_the_model_which_may_resolve_it
     service = AnswerService(FixedRetriever(library, ambiguous(library)), provider, passages_sent=3)
     outcome = await service.ask("memory size on azure?", Conversation())
     assert provider.sent == ["aws", "azure", "google"]
-    data = OutcomeRecord.of(outcome).to_json()
+    data = OutcomeRecord.of(outcome).model_dump(mode="json")
     assert data["outcome"] == "answered" and data["reason"] is None
     assert data["passage_id"] == "azure" and data["citations"] == ["azure"]
     assert {p["id"] for p in data["passages"]} == {"aws", "azure", "google"}
@@ -148,14 +156,18 @@ async def test_a_sure_question_answered_by_a_model_was_chosen_by_the_library(
 ) -> None:
     service = AnswerService(FixedRetriever(library, sure(library, 2)), CitingProvider())
     outcome = await service.ask("memory on azure?", Conversation())
-    data = OutcomeRecord.of(outcome).to_json()
+    data = OutcomeRecord.of(outcome).model_dump(mode="json")
     assert (data["chosen_by"], data["detail"]) == ("library", None)
     assert outcome.describe() == "answered"
     deterministic = AnswerService(FixedRetriever(library, sure(library, 1)))
-    data = OutcomeRecord.of(await deterministic.ask("memory on azure?", Conversation())).to_json()
+    data = OutcomeRecord.of(await deterministic.ask("memory on azure?", Conversation())).model_dump(
+        mode="json"
+    )
     assert data["chosen_by"] == "library"
     refused = AnswerService(FixedRetriever(library, ambiguous(library)))
-    data = OutcomeRecord.of(await refused.ask("memory size?", Conversation())).to_json()
+    data = OutcomeRecord.of(await refused.ask("memory size?", Conversation())).model_dump(
+        mode="json"
+    )
     assert (data["chosen_by"], data["detail"]) == (None, None)
 
 
@@ -165,7 +177,7 @@ async def test_a_model_answer_failing_the_checks_leaves_the_ambiguous_refusal(
     provider = CitingProvider(cite="plugins")  # not one of the candidates sent
     service = AnswerService(FixedRetriever(library, ambiguous(library)), provider, passages_sent=3)
     outcome = await service.ask("memory size?", Conversation())
-    data = OutcomeRecord.of(outcome).to_json()
+    data = OutcomeRecord.of(outcome).model_dump(mode="json")
     assert (data["outcome"], data["reason"]) == ("refused", "ambiguous")
     assert data["passage_id"] is None
     assert [p["id"] for p in data["nearest"]] == ["aws", "azure", "google"]
@@ -181,8 +193,8 @@ async def test_a_provider_failure_on_an_ambiguous_question_keeps_its_reason(
     service = AnswerService(FixedRetriever(library, ambiguous(library)), provider)
     outcome = await service.ask("memory size?", Conversation())
     assert outcome.kind is OutcomeKind.REFUSED and outcome.reason is Reason.PROVIDER_ERROR
-    assert OutcomeRecord.of(outcome).to_json()["passage_id"] is None
-    assert OutcomeRecord.of(outcome).to_json()["detail"] == "HTTP 500"
+    assert OutcomeRecord.of(outcome).model_dump(mode="json")["passage_id"] is None
+    assert OutcomeRecord.of(outcome).model_dump(mode="json")["detail"] == "HTTP 500"
     assert [p.id for p in outcome.nearest] == ["aws", "azure", "google"]
 
 
@@ -213,7 +225,7 @@ async def test_an_ambiguous_question_cancelled_keeps_its_candidates_and_no_passa
     outcome = service.cancelled(step)
     assert (outcome.kind, outcome.reason) == (OutcomeKind.CANCELLED, Reason.CANCELLED)
     assert outcome.evidence is None
-    assert OutcomeRecord.of(outcome).to_json()["detail"] is None
+    assert OutcomeRecord.of(outcome).model_dump(mode="json")["detail"] is None
     assert [p.id for p in outcome.nearest] == ["aws", "azure", "google"]
     # What the TUI calls for the same cancel is the same outcome.
     pending = service.start("memory size?", Conversation())

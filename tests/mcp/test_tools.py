@@ -253,7 +253,7 @@ def test_ask_is_one_line_of_ask_json(tools: LibraryTools) -> None:
     result = asyncio.run(tools.ask(question))
     expected = OutcomeRecord.of(
         asyncio.run(tools.context.service.ask(question, Conversation()))
-    ).to_json()
+    ).model_dump(mode="json")
     got = result.model_dump()
     assert got.keys() == expected.keys()
     assert {k: v for k, v in got.items() if k != "elapsed_ms"} == {

@@ -174,7 +174,7 @@ async def test_an_answer_that_fails_the_citation_check_is_refused_unverified(
     assert outcome.kind is OutcomeKind.REFUSED
     assert outcome.reason is Reason.UNVERIFIED
     assert outcome.answer is None
-    assert OutcomeRecord.of(outcome).to_json()["lesson_id"] == "pasta-water"
+    assert OutcomeRecord.of(outcome).model_dump(mode="json")["lesson_id"] == "pasta-water"
 
 
 # -- provider errors ----------------------------------------------------------------
@@ -242,7 +242,7 @@ async def test_the_key_appears_in_no_outcome_detail_or_repr(library: Library) ->
         [
             repr(service.provider),
             outcome.describe(),
-            json.dumps(OutcomeRecord.of(outcome).to_json()),
+            json.dumps(OutcomeRecord.of(outcome).model_dump(mode="json")),
         ]
     )
     assert API_KEY not in shown
@@ -259,7 +259,7 @@ async def test_a_quote_of_the_key_is_named_in_the_refusal_without_the_key(
 
     outcome = await ask(make_service(library))
 
-    record = OutcomeRecord.of(outcome).to_json()
+    record = OutcomeRecord.of(outcome).model_dump(mode="json")
     assert record["reason"] == "unverified"
     assert record["detail"] == 'quote not in the passage: "Bearer [API key] ok"'
     assert API_KEY not in json.dumps(record) and API_KEY not in outcome.describe()
@@ -347,7 +347,7 @@ async def test_a_stalled_response_ends_timed_out_close_to_the_deadline(
     assert outcome.kind is OutcomeKind.TIMED_OUT
     assert outcome.reason is Reason.TIMEOUT
     assert outcome.answer is None
-    assert OutcomeRecord.of(outcome).to_json()["lesson_id"] == "pasta-water"
+    assert OutcomeRecord.of(outcome).model_dump(mode="json")["lesson_id"] == "pasta-water"
     assert SHORT_DEADLINE <= elapsed < SHORT_DEADLINE + 0.8
     if isinstance(behaviour, Drip):
         # Bytes kept arriving (each well within any per-read timeout); only the total stopped it.

@@ -138,7 +138,9 @@ async def test_a_hostile_structured_answer_is_refused_with_a_reason(
 
     assert outcome.reason is Reason.UNVERIFIED
     assert outcome.detail is not None and detail in outcome.detail
-    assert outcome.answer is None and OutcomeRecord.of(outcome).to_json()["quotes"] == []
+    assert (
+        outcome.answer is None and OutcomeRecord.of(outcome).model_dump(mode="json")["quotes"] == []
+    )
 
 
 def test_a_structured_reply_is_decoded_into_its_text_and_pairs_as_given() -> None:

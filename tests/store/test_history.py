@@ -82,7 +82,7 @@ def test_records_hold_the_question_and_the_outcome_json(tmp_path: Path) -> None:
     store.append(outcome, asked_at="2024-01-01T00:00:00+00:00")
     (line,) = store.path.read_text(encoding="utf-8").splitlines()
     record = json.loads(line)
-    assert record["outcome"] == OutcomeRecord.of(outcome).to_json()
+    assert record["outcome"] == OutcomeRecord.of(outcome).model_dump(mode="json")
     assert record["asked_at"] == "2024-01-01T00:00:00+00:00"
     assert record["outcome"]["question"] == "how much salt?"
 
@@ -143,7 +143,9 @@ def test_a_record_without_line_numbers_still_names_its_file() -> None:
         "asked_at": "2026-01-01T00:00:00+00:00",
         "status": "answered",
         "outcome": {
-            **OutcomeRecord.of(answered("q", EVIDENCE, "A [source:pasta-water]")).to_json()
+            **OutcomeRecord.of(answered("q", EVIDENCE, "A [source:pasta-water]")).model_dump(
+                mode="json"
+            )
         },
     }
     del record["outcome"]["line"], record["outcome"]["end_line"]  # written before lines existed
@@ -330,7 +332,7 @@ def test_history_written_by_earlier_versions_still_loads(tmp_path: Path) -> None
     earlier["nearest"] = [{**near, "library": "", **no_pages} for near in earlier["nearest"]]
     # Fields added since read as null: no pages, nobody chose, no model answer was refused.
     earlier |= {**no_pages, "chosen_by": None, "detail": None}
-    assert earlier == second.record.to_json()
+    assert earlier == second.record.model_dump(mode="json")
 
 
 def test_libraries_searched_together_have_a_history_of_their_own(tmp_path: Path) -> None:

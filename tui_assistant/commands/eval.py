@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING
 from tui_assistant.commands.common import open_for
 from tui_assistant.core.display_text import clean_display_text
 from tui_assistant.errors import CasesError, UsageError, os_error_words
-from tui_assistant.output import eval_json, format_eval_report
+from tui_assistant.output import format_eval_report
 
 if TYPE_CHECKING:
     from tui_assistant.core.evaluation import EvalCase
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui_assistant.core.evaluation import check_expected_passages, evaluate
+    from tui_assistant.core.evaluation import EvalRecord, check_expected_passages, evaluate
 
     # Everything that can fail with exit 2 happens before anything is printed.
     cases = read_cases(args.cases)
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
                 print("\r\x1b[K", end="", file=sys.stderr, flush=True)
     retrieval, mode = context.retrieval, context.mode_label
     if args.json:
-        print(json.dumps(eval_json(report, retrieval, mode)))
+        print(json.dumps(EvalRecord.of(report, retrieval, mode).model_dump(mode="json")))
     else:
         shown = ", ".join(str(part.folder) for part in context.library.parts.values())
         print(clean_display_text(format_eval_report(report, shown, retrieval, mode)))

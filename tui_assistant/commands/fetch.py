@@ -135,7 +135,12 @@ def read_project_file(path: Path) -> Dependencies:
 
 def _show(result: FetchResult, as_json: bool) -> None:
     if as_json:
-        print(json.dumps(result.to_json(), ensure_ascii=True), flush=True)
+        from tui_assistant.registry.fetcher import FetchRecord
+
+        print(
+            json.dumps(FetchRecord.of(result).model_dump(mode="json"), ensure_ascii=True),
+            flush=True,
+        )
         return
     what = result.library or result.spec
     if result.status == "failed":

@@ -10,7 +10,7 @@ from tui_assistant.output import ProgressLine
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui_assistant.core.library.report import format_report
+    from tui_assistant.core.library.report import LibraryRecord, LibraryRecords, format_report
     from tui_assistant.wiring.context import load_library
     from tui_assistant.wiring.report import describe_library
     from tui_assistant.wiring.retrieval_choice import choose_retrieval
@@ -28,10 +28,9 @@ def run(args: argparse.Namespace) -> int:
     finally:
         library.close()
     if args.json:
-        shown: object = reports[0].to_json()
-        if len(reports) > 1:
-            shown = {"libraries": [report.to_json() for report in reports]}
-        print(json.dumps(shown, indent=2))
+        records = [LibraryRecord.of(report) for report in reports]
+        shown = records[0] if len(records) == 1 else LibraryRecords(libraries=records)
+        print(json.dumps(shown.model_dump(mode="json"), indent=2))
     else:
         print("\n\n".join(map(format_report, reports)))
     return 0

@@ -13,7 +13,8 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+
+from pydantic import BaseModel, Field
 
 from tui_assistant.compat import expect_key
 from tui_assistant.core.conversation import Conversation
@@ -197,48 +198,117 @@ class EvalReport:
     def failures(self) -> list[CaseResult]:
         return [result for result in self.results if not result.correct]
 
-    def to_json(self) -> dict[str, Any]:
-        """The `eval --json` object: cases, correct, accuracy, by kind and failures,
-        plus the answerable/refusal split, the failing case's kind and line, and the
-        model counts in model mode."""
-        total = self.total
-        report: dict[str, Any] = {
-            "cases": total.cases,
-            "correct": total.correct,
-            "accuracy": total.accuracy,
-            "by_kind": {
-                kind: {"cases": tally.cases, "correct": tally.correct}
-                for kind, tally in self.by_kind.items()
+
+class KindTally(BaseModel):
+    cases: int
+    correct: int
+
+
+class TallyRecord(KindTally):
+    accuracy: float = Field(description="correct / cases; 0.0 when there are no cases")
+
+    @classmethod
+    def of(cls, tally: Tally) -> TallyRecord:
+        return cls(cases=tally.cases, correct=tally.correct, accuracy=tally.accuracy)
+
+
+class FailureRecord(BaseModel):
+    question: str
+    expected: str | None = Field(description="the passage id expected; null for a refusal")
+    got: str | None = Field(description="the passage id retrieved; null when none was")
+    kind: str
+    line: int = Field(description="the case's line in the cases file (1-based)")
+
+
+class ModelCountsRecord(BaseModel):
+    """What the model did with the cases whose passage was sent to it."""
+
+    asked: int
+    accepted: int = Field(description="answers accepted, those with flagged sentences included")
+    refused_unverified: int
+    flagged_by_support: int = Field(
+        description="accepted answers with sentences the passage does not back, and answers "
+        "refused as unsupported"
+    )
+    other: dict[str, int] = Field(description="the other refusals, by reason")
+
+
+class EvalRecord(BaseModel):
+    """The `eval --json` object; `model` is null unless a model answered."""
+
+    cases: int
+    correct: int
+    accuracy: float
+    by_kind: dict[str, KindTally]
+    precision: float = Field(
+        description="cases answered with the expected passage / cases answered (1.0 when none)"
+    )
+    on_screen: float = Field(
+        description="answerable cases whose expected passage is the answer's or a refusal's "
+        "nearest / answerable cases"
+    )
+    unanswerable_answered: float = Field(
+        description="cases expecting no passage that got one / cases expecting no passage"
+    )
+    coverage: float = Field(
+        description="answerable cases answered with the expected passage / answerable cases"
+    )
+    first_right: float = Field(
+        description="answerable cases whose first passage shown is the expected one / "
+        "answerable cases"
+    )
+    called_nothing_first_right: float = Field(
+        description="answerable cases refused no_evidence whose first nearest passage is the "
+        "expected one / answerable cases"
+    )
+    answerable: TallyRecord = Field(description="the cases that expect a passage")
+    refusals: TallyRecord = Field(description="the cases that expect no passage")
+    failures: list[FailureRecord]
+    model: ModelCountsRecord | None
+    retrieval: str = Field(description="the retrieval mode that ran")
+    mode: str = Field(description="`deterministic`, or the model and the provider's host")
+
+    @classmethod
+    def of(cls, report: EvalReport, retrieval: str, mode: str) -> EvalRecord:
+        total, model = report.total, report.model
+        return cls(
+            cases=total.cases,
+            correct=total.correct,
+            accuracy=total.accuracy,
+            by_kind={
+                kind: KindTally(cases=tally.cases, correct=tally.correct)
+                for kind, tally in report.by_kind.items()
             },
-            "precision": self.precision,
-            "on_screen": self.on_screen,
-            "unanswerable_answered": self.unanswerable_answered,
-            "coverage": self.coverage,
-            "first_right": self.first_right,
-            "called_nothing_first_right": self.called_nothing_first_right,
-            "answerable": _tally_json(self.answerable),
-            "refusals": _tally_json(self.refusals),
-            "failures": [
-                {
-                    "question": failure.case.question,
-                    "expected": failure.case.expect_passage,
-                    "got": failure.got,
-                    "kind": failure.case.kind,
-                    "line": failure.case.line_number,
-                }
-                for failure in self.failures
+            precision=report.precision,
+            on_screen=report.on_screen,
+            unanswerable_answered=report.unanswerable_answered,
+            coverage=report.coverage,
+            first_right=report.first_right,
+            called_nothing_first_right=report.called_nothing_first_right,
+            answerable=TallyRecord.of(report.answerable),
+            refusals=TallyRecord.of(report.refusals),
+            failures=[
+                FailureRecord(
+                    question=failure.case.question,
+                    expected=failure.case.expect_passage,
+                    got=failure.got,
+                    kind=failure.case.kind,
+                    line=failure.case.line_number,
+                )
+                for failure in report.failures
             ],
-            "model": None,
-        }
-        if self.model is not None:
-            report["model"] = {
-                "asked": self.model.asked,
-                "accepted": self.model.accepted,
-                "refused_unverified": self.model.refused_unverified,
-                "flagged_by_support": self.model.flagged_by_support,
-                "other": dict(self.model.other),
-            }
-        return report
+            model=None
+            if model is None
+            else ModelCountsRecord(
+                asked=model.asked,
+                accepted=model.accepted,
+                refused_unverified=model.refused_unverified,
+                flagged_by_support=model.flagged_by_support,
+                other=dict(model.other),
+            ),
+            retrieval=retrieval,
+            mode=mode,
+        )
 
 
 def _tally(results: Iterable[CaseResult]) -> Tally:
@@ -250,10 +320,6 @@ def _tally(results: Iterable[CaseResult]) -> Tally:
 
 def _share(part: int, whole: int, empty: float = 0.0) -> float:
     return part / whole if whole else empty
-
-
-def _tally_json(tally: Tally) -> dict[str, Any]:
-    return {"cases": tally.cases, "correct": tally.correct, "accuracy": tally.accuracy}
 
 
 def parse_cases(lines: Iterable[str]) -> list[EvalCase]:

@@ -166,10 +166,6 @@ class OutcomeRecord(BaseModel):
             detail=None if answered else outcome.model_detail,
         )
 
-    def to_json(self) -> dict[str, object]:
-        """The record as a JSON object (every field present)."""
-        return self.model_dump(mode="json")
-
     @property
     def answered(self) -> bool:
         return self.outcome == "answered" and self.answer is not None

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from pydantic import BaseModel, Field
+
 from tui_assistant.core.documents.passage import DOCUMENT_KINDS
 from tui_assistant.core.words import stem
 from tui_assistant.errors import LibraryError
@@ -50,17 +52,38 @@ class FetchResult:
     passages: int
     detail: str | None
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "spec": self.spec,
-            "library": self.library,
-            "package": self.package,
-            "version": self.version,
-            "status": self.status,
-            "documents": self.documents,
-            "passages": self.passages,
-            "detail": self.detail,
-        }
+
+class FetchRecord(BaseModel):
+    """One line of `fetch --json`: what became of one SPEC."""
+
+    spec: str = Field(description="the SPEC as given (`pypi:NAME==VERSION`, `npm:NAME@VERSION`)")
+    library: str | None = Field(
+        description="the library's name, NAME@VERSION, as `--library` takes it; null when "
+        "nothing was kept (failed, or no files to keep)"
+    )
+    package: str
+    version: str | None = Field(
+        description="the release's version; null when it failed before one was found"
+    )
+    status: Status = Field(description="fetched, present (fetched before), no_docs or failed")
+    documents: int
+    passages: int
+    detail: str | None = Field(
+        description="why it failed, or what a no_docs library holds instead; null otherwise"
+    )
+
+    @classmethod
+    def of(cls, result: FetchResult) -> FetchRecord:
+        return cls(
+            spec=result.spec,
+            library=result.library,
+            package=result.package,
+            version=result.version,
+            status=result.status,
+            documents=result.documents,
+            passages=result.passages,
+            detail=result.detail,
+        )
 
 
 @dataclass(frozen=True, slots=True)

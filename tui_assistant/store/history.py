@@ -240,7 +240,7 @@ def _record(turn: Turn) -> dict[str, Any]:
         "version": RECORD_VERSION,
         "asked_at": turn.asked_at,
         "status": turn.status,
-        "outcome": turn.record.to_json(),
+        "outcome": turn.record.model_dump(mode="json"),
     }
 
 

@@ -75,22 +75,6 @@ class EmbeddingStatus:
             return f"embedding {self.done:,}/{self.total:,}{rate}"
         return ""
 
-    def to_json(self) -> dict[str, object]:
-        identity = self.identity
-        return {
-            "source": self.source,
-            "where": self.where,
-            "model": self.model,
-            "dimensions": identity.dimensions if identity else None,
-            "query_prefix": identity.query_prefix if identity else None,
-            "document_prefix": identity.document_prefix if identity else None,
-            "phase": self.phase,
-            "done": self.done,
-            "total": self.total,
-            "per_second": round(self.per_second, 1) if self.per_second is not None else None,
-            "problem": self.problem,
-        }
-
 
 class EmbeddingMonitor:
     """The app's one embedding state, told from any thread, read as `status()`."""

@@ -267,7 +267,7 @@ async def ask(mode: SupportMode, text: str) -> tuple[dict[str, object], FixedPro
     provider = FixedProvider(text)
     service = AnswerService(PastaRetriever(), provider, support_mode=mode)
     outcome = await service.ask("how much salt for pasta?", Conversation())
-    return OutcomeRecord.of(outcome).to_json(), provider
+    return OutcomeRecord.of(outcome).model_dump(mode="json"), provider
 
 
 async def test_warn_shows_the_answer_and_lists_unsupported_sentences() -> None:
@@ -330,7 +330,7 @@ def test_deterministic_answers_carry_no_support_report() -> None:
     service = AnswerService(PastaRetriever(), provider=None, support_mode="strict")
     outcome = service.start("how much salt", Conversation())
     assert isinstance(outcome, Outcome) and outcome.answered
-    assert OutcomeRecord.of(outcome).to_json()["support"] is None
+    assert OutcomeRecord.of(outcome).model_dump(mode="json")["support"] is None
 
 
 @settings(max_examples=300, deadline=None)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from tests.core.documents.test_pdf import boiler_manual
 from tests.helpers import library_of, memory_library, write_lesson
@@ -17,6 +18,7 @@ from tui_assistant.core.library.report import (
     SHOWN_PER_REASON,
     SKIP_REASONS,
     KeptVectors,
+    LibraryRecord,
     LibraryReport,
     StoreFacts,
     VectorFacts,
@@ -53,10 +55,15 @@ def report_of(lib: Library, vectors: VectorFacts = OFF) -> LibraryReport:
     return build_report(lib, "ranked", STORE, vectors)
 
 
+def json_of(report: LibraryReport) -> dict[str, Any]:
+    """The report as `library --json` prints it."""
+    return LibraryRecord.of(report).model_dump(mode="json")
+
+
 def test_documents_and_passages_are_counted_by_kind_with_every_kind_always_there() -> None:
     lib = library(["a.md", "b.md", "c.rst", "d.rst.txt", "e.txt"])
 
-    data = report_of(lib).to_json()
+    data = json_of(report_of(lib))
 
     assert data["documents"] == {
         "total": 5,
@@ -66,7 +73,7 @@ def test_documents_and_passages_are_counted_by_kind_with_every_kind_always_there
         "total": 5,
         "by_kind": {"md": 2, "rst": 2, "txt": 1, "html": 0, "pdf": 0, "py": 0},
     }
-    only_markdown = report_of(library(["a.md"])).to_json()
+    only_markdown = json_of(report_of(library(["a.md"])))
     assert only_markdown["documents"] == {
         "total": 1,
         "by_kind": {"md": 1, "rst": 0, "txt": 0, "html": 0, "pdf": 0, "py": 0},
@@ -81,7 +88,7 @@ def test_passages_of_a_document_with_several_count_for_its_kind(tmp_path: Path) 
     )
     write_lesson(folder, "pasta", "Pasta", "Salt the water.")
 
-    data = report_of(memory_library(folder)).to_json()
+    data = json_of(report_of(memory_library(folder)))
 
     assert data["documents"]["by_kind"]["md"] == 2
     assert data["passages"] == {
@@ -100,7 +107,7 @@ def test_every_skip_of_a_real_folder_is_grouped_by_its_reason(messy: Path) -> No
     (messy / "scan.pdf").write_bytes(pdf_bytes(boiler_manual(scanned_pages={0, 1, 2})))
     (messy / "sub" / "cut.pdf").write_bytes(pdf_bytes(boiler_manual())[:900])
 
-    data = report_of(memory_library(messy)).to_json()
+    data = json_of(report_of(memory_library(messy)))
 
     skipped = data["skipped"]
     assert isinstance(skipped, dict)
@@ -147,9 +154,9 @@ def test_an_id_collision_is_a_notice_not_a_skip() -> None:
     notice = FileProblem("a-b.md", "id a-b is taken, so its id is a-b-2", skipped=False)
     report = report_of(library(["a_b.md", "a-b.md"], problems=(notice,)))
 
-    data = report.to_json()
+    data = json_of(report)
 
-    assert data["skipped"]["total"] == 0  # type: ignore[index]
+    assert data["skipped"]["total"] == 0
     assert data["notices"] == [{"path": "a-b.md", "message": notice.reason}]
     assert f"notice: {notice}" in format_report(report).splitlines()
 
@@ -157,9 +164,9 @@ def test_an_id_collision_is_a_notice_not_a_skip() -> None:
 def test_the_vectors_state_is_off_complete_or_incomplete() -> None:
     lib = library(["a.md", "b.md", "c.md"])
 
-    off = report_of(lib).to_json()["vectors"]
-    incomplete = report_of(lib, VectorFacts("minilm@1234", embedded=2)).to_json()["vectors"]
-    complete = report_of(lib, VectorFacts("minilm@1234", embedded=3)).to_json()["vectors"]
+    off = json_of(report_of(lib))["vectors"]
+    incomplete = json_of(report_of(lib, VectorFacts("minilm@1234", embedded=2)))["vectors"]
+    complete = json_of(report_of(lib, VectorFacts("minilm@1234", embedded=3)))["vectors"]
 
     assert off == {
         "state": "off",
@@ -203,23 +210,25 @@ def test_a_server_problem_and_the_vectors_kept_of_other_models_are_lines_of_the_
         " (connection refused)" in lines
     )
     assert "kept: all-MiniLM-L6-v2@53aa51172d142c89 (384 dimensions): 3/3 passages" in lines
-    vectors = report.to_json()["vectors"]
-    assert vectors["problem"] == facts.problem  # type: ignore[index]
-    assert vectors["kept"] == [  # type: ignore[index]
+    vectors = json_of(report)["vectors"]
+    assert vectors["problem"] == facts.problem
+    assert vectors["kept"] == [
         {"model": "all-MiniLM-L6-v2@53aa51172d142c89", "dimensions": 384, "embedded": 3}
     ]
 
 
 def test_the_json_keys_are_the_same_for_any_library() -> None:
-    empty_ish = report_of(library(["a.md"])).to_json()
-    busy = report_of(
-        library(
-            ["a.md", "b.rst", "c.txt"],
-            problems=(FileProblem("x.md", "not UTF-8"),),
-            hidden=(".git/",),
-        ),
-        VectorFacts("m@1", embedded=1),
-    ).to_json()
+    empty_ish = json_of(report_of(library(["a.md"])))
+    busy = json_of(
+        report_of(
+            library(
+                ["a.md", "b.rst", "c.txt"],
+                problems=(FileProblem("x.md", "not UTF-8"),),
+                hidden=(".git/",),
+            ),
+            VectorFacts("m@1", embedded=1),
+        )
+    )
 
     def keys(value: object) -> object:
         if isinstance(value, dict):
@@ -280,7 +289,7 @@ def test_a_long_list_of_skips_is_cut_in_the_readable_report_but_not_in_json() ->
     assert "    .hidden-00.md" in lines
     assert f"    .hidden-{SHOWN_PER_REASON:02}.md" not in lines
     assert "    … and 5 more (--json lists all)" in lines
-    assert len(report.to_json()["skipped"]["files"]) == len(many)  # type: ignore[index]
+    assert len(json_of(report)["skipped"]["files"]) == len(many)
 
 
 def test_a_store_never_written_and_vectors_off_say_why() -> None:
@@ -308,8 +317,8 @@ def test_a_symlinked_folder_is_a_skip_too(tmp_path: Path) -> None:
     write_lesson(folder, "pasta", "Pasta", "Salt the water.")
     os.symlink(tmp_path, folder / "outside")
 
-    data = report_of(memory_library(folder)).to_json()
+    data = json_of(report_of(memory_library(folder)))
 
-    assert data["skipped"]["files"] == [  # type: ignore[index]
+    assert data["skipped"]["files"] == [
         {"path": "outside", "reason": "symlink", "detail": "is a symlink (not followed)"}
     ]

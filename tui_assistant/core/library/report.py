@@ -2,8 +2,8 @@
 were skipped and why, the index store's place and size, and the vectors' state.
 
 Pure: the shell gathers the facts (`context.describe_library`), this module sorts and
-counts them, and gives the report as one JSON object or as readable lines (the
-`library` command and the TUI's "Library report" show the same lines).
+counts them, and gives the report as one JSON object (`LibraryRecord`) or as readable
+lines (the `library` command and the TUI's "Library report" show the same lines).
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
+
+from pydantic import BaseModel, Field
 
 from tui_assistant.core.display_text import clean_display_text, one_line
 from tui_assistant.core.documents.passage import DOCUMENT_KINDS, document_kind
@@ -154,41 +156,134 @@ class LibraryReport:
             grouped[skipped.reason].append(skipped)
         return grouped
 
-    def to_json(self) -> dict[str, object]:
-        """One object; every key always present (0, `null` or `[]` when it does not apply)."""
-        return {
-            "name": self.name,
-            "library": self.folder,
-            "retrieval": self.retrieval,
-            "documents": {"total": sum(self.documents.values()), "by_kind": self.documents},
-            "passages": {"total": self.passage_count, "by_kind": self.passages},
-            "skipped": {
-                "total": len(self.skipped),
-                "by_reason": {
-                    reason: len(files) for reason, files in self.skipped_by_reason().items()
+
+class KindCounts(BaseModel):
+    total: int
+    by_kind: dict[str, int] = Field(
+        description="the count of each document kind, every kind present (0 when none)"
+    )
+
+
+class SkippedFileRecord(BaseModel):
+    path: str = Field(description="the file, relative to the library folder")
+    reason: SkipReason = Field(description="the group of the reason (a key of `by_reason`)")
+    detail: str = Field(description="why it was skipped, in one line")
+
+
+class SkippedRecord(BaseModel):
+    total: int
+    by_reason: dict[SkipReason, int] = Field(
+        description="how many files each reason skipped, every reason present (0 when none)"
+    )
+    files: list[SkippedFileRecord] = Field(description="every skipped file, by reason then path")
+
+
+class NoticeRecord(BaseModel):
+    """A file that was read, with something to know about it."""
+
+    path: str
+    message: str
+
+
+class StoreRecord(BaseModel):
+    path: str = Field(description="the index store's file")
+    bytes: int = Field(
+        description="its size with its write-ahead log; 0 when it was not written (in memory)"
+    )
+
+
+class KeptVectorsRecord(BaseModel):
+    """Vectors of another model the store keeps, used again on switching back."""
+
+    model: str
+    dimensions: int
+    embedded: int
+
+
+class VectorsRecord(BaseModel):
+    state: VectorState = Field(
+        description="off (no hybrid retrieval), complete or incomplete (not every passage embedded)"
+    )
+    reason: str | None = Field(description="why the vectors are off; null otherwise")
+    model: str | None = Field(description="the sentence-embedding model; null when off")
+    source: str | None = Field(description="`local`, or `server HOST:PORT`; null when off")
+    problem: str | None = Field(
+        description="one line when the embedding server cannot be reached or answers badly"
+    )
+    embedded: int = Field(description="passages whose every piece has a stored vector")
+    total: int = Field(description="the library's passages")
+    kept: list[KeptVectorsRecord]
+
+
+class LibraryRecord(BaseModel):
+    """The `library --json` object; every key always present (0, `null` or `[]` when it
+    does not apply)."""
+
+    name: str
+    library: str = Field(description="the library folder")
+    retrieval: str = Field(description="the retrieval mode answering")
+    documents: KindCounts
+    passages: KindCounts
+    skipped: SkippedRecord
+    notices: list[NoticeRecord]
+    store: StoreRecord
+    vectors: VectorsRecord
+    package: str | None = Field(
+        description="the package a fetched library is of; null for a folder"
+    )
+    version: str | None = Field(description="the package's version; null for a folder")
+    origin: str | None = Field(
+        description="the archive a fetched library came from; null for a folder"
+    )
+
+    @classmethod
+    def of(cls, report: LibraryReport) -> LibraryRecord:
+        vectors = report.vectors
+        return cls(
+            name=report.name,
+            library=report.folder,
+            retrieval=report.retrieval,
+            documents=KindCounts(total=sum(report.documents.values()), by_kind=report.documents),
+            passages=KindCounts(total=report.passage_count, by_kind=report.passages),
+            skipped=SkippedRecord(
+                total=len(report.skipped),
+                by_reason={
+                    reason: len(files) for reason, files in report.skipped_by_reason().items()
                 },
-                "files": [
-                    {"path": skipped.path, "reason": skipped.reason, "detail": skipped.detail}
-                    for skipped in self.skipped
+                files=[
+                    SkippedFileRecord(path=file.path, reason=file.reason, detail=file.detail)
+                    for file in report.skipped
                 ],
-            },
-            "notices": [{"path": notice.path, "message": notice.reason} for notice in self.notices],
-            "store": {"path": self.store.path, "bytes": self.store.size},
-            "vectors": {
-                "state": self.vector_state,
-                "reason": self.vectors.reason,
-                "model": self.vectors.model,
-                "source": self.vectors.source,
-                "problem": self.vectors.problem,
-                "embedded": self.vectors.embedded,
-                "total": self.passage_count,
-                "kept": [
-                    {"model": kept.model, "dimensions": kept.dimensions, "embedded": kept.embedded}
-                    for kept in self.vectors.kept
+            ),
+            notices=[
+                NoticeRecord(path=notice.path, message=notice.reason) for notice in report.notices
+            ],
+            store=StoreRecord(path=report.store.path, bytes=report.store.size),
+            vectors=VectorsRecord(
+                state=report.vector_state,
+                reason=vectors.reason,
+                model=vectors.model,
+                source=vectors.source,
+                problem=vectors.problem,
+                embedded=vectors.embedded,
+                total=report.passage_count,
+                kept=[
+                    KeptVectorsRecord(
+                        model=kept.model, dimensions=kept.dimensions, embedded=kept.embedded
+                    )
+                    for kept in vectors.kept
                 ],
-            },
-            **{key: self.fetched.get(key) for key in ("package", "version", "origin")},
-        }
+            ),
+            package=report.fetched.get("package"),
+            version=report.fetched.get("version"),
+            origin=report.fetched.get("origin"),
+        )
+
+
+class LibraryRecords(BaseModel):
+    """`library --json` when several libraries are searched: each one's report."""
+
+    libraries: list[LibraryRecord]
 
 
 def build_report(
