@@ -172,6 +172,7 @@ def format_eval_report(report: EvalReport, library: str, retrieval: str, mode: s
         f"precision (answered with the expected passage / answered): {report.precision:.1%}",
         f"on screen (expected passage answered, or a candidate or nearest): {report.on_screen:.1%}",
         f"answered though no passage was expected: {report.unanswerable_answered:.1%}",
+        f"offered possible passages though none was expected: {report.unanswerable_offered:.1%}",
         f"coverage (answerable answered with the expected passage): {report.coverage:.1%}",
         f"first right (answerable whose first passage shown is the expected one): "
         f"{report.first_right:.1%}",
@@ -185,7 +186,8 @@ def format_eval_report(report: EvalReport, library: str, retrieval: str, mode: s
             lines.append(
                 f"{style} questions ({part.total.cases}): precision {part.precision:.1%}, "
                 f"coverage {part.coverage:.1%}, first right {part.first_right:.1%}, "
-                f"called nothing while first right {part.called_nothing_first_right:.1%}"
+                f"called nothing while first right {part.called_nothing_first_right:.1%}, "
+                f"unanswerable offered {part.unanswerable_offered:.1%}"
             )
     if report.model is not None:
         model = report.model

@@ -16,6 +16,7 @@ from tui_assistant.core.evaluation import (
     EvalCase,
     EvalRecord,
     EvalReport,
+    StyleRecord,
     check_expected_passages,
     evaluate,
     parse_cases,
@@ -92,7 +93,12 @@ def service_for(
 
 async def test_report_numbers_on_the_fixture(fixture_library: Library) -> None:
     report = await evaluate(parse_cases(jsonl(FIXTURE_CASES)), service_for(fixture_library))
-    assert eval_json(report) == {
+    data = eval_json(report)
+    # One style of question: its figures are the whole report's.
+    figures = [key for key in StyleRecord.model_fields if key != "cases"]
+    assert data.pop("by_style") == {"tidy": {"cases": 8, **{key: data[key] for key in figures}}}
+    assert data.pop("unanswerable_offered") == 0.0
+    assert data == {
         "cases": 8,
         "correct": 6,
         "accuracy": 0.75,
@@ -408,3 +414,32 @@ async def test_the_report_splits_by_question_style(fixture_library: Library) -> 
     styles = report.by_style()
     assert list(styles) == ["tidy", "real"]
     assert styles["tidy"].total.cases == 2 and styles["real"].total.cases == 1
+
+
+async def test_each_question_style_is_reported_apart_with_the_unanswerable_offered(
+    make_library: Callable[[Mapping[str, tuple[str, str]]], Path],
+) -> None:
+    library = memory_library(make_library(TWIN_LESSONS))
+    cases = [
+        {"question": "How do I simmer rice with a lid?", "expect_passage": "rice-cooking"},
+        # ranked cannot tell the two tea passages apart: not sure, both offered.
+        {
+            "question": "hey so how do i steep tea leaves in hot water thanks",
+            "expect_passage": None,
+            "style": "real",
+        },
+        {"question": "What is the capital of France?", "expect_passage": None, "style": "real"},
+    ]
+    service = AnswerService(RankedRetriever(library))
+    report = await evaluate(parse_cases(jsonl(cases)), service)
+    assert report.results[1].outcome.reason is Reason.AMBIGUOUS
+    data = eval_json(report)
+    assert data["unanswerable_offered"] == pytest.approx(1 / 2)
+    assert list(data["by_style"]) == ["tidy", "real"]
+    tidy, real = data["by_style"]["tidy"], data["by_style"]["real"]
+    assert (tidy["cases"], tidy["coverage"], tidy["unanswerable_offered"]) == (1, 1.0, 0.0)
+    assert (real["cases"], real["unanswerable_offered"], real["unanswerable_answered"]) == (
+        2,
+        0.5,
+        0.0,
+    )

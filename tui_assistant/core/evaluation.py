@@ -79,6 +79,11 @@ class CaseResult:
         return expected is not None and self.first_shown == expected
 
     @property
+    def offered(self) -> bool:
+        """Refused as not sure, with possible passages offered (the first shown at once)."""
+        return self.outcome.reason is Reason.AMBIGUOUS and bool(self.outcome.nearest)
+
+    @property
     def called_nothing_first_right(self) -> bool:
         """An answerable case refused `no_evidence` although the first of its nearest
         passages is the expected one: "nothing" said above the answer."""
@@ -167,6 +172,13 @@ class EvalReport:
         return _share(sum(r.got is not None for r in unanswerable), len(unanswerable))
 
     @property
+    def unanswerable_offered(self) -> float:
+        """Cases expecting no passage that were offered possible passages (not sure) /
+        cases expecting no passage."""
+        unanswerable = [r for r in self.results if r.case.expect_passage is None]
+        return _share(sum(r.offered for r in unanswerable), len(unanswerable))
+
+    @property
     def coverage(self) -> float:
         """Answerable cases answered with the expected passage / answerable cases."""
         answerable = self.answerable
@@ -233,6 +245,32 @@ class ModelCountsRecord(BaseModel):
     other: dict[str, int] = Field(description="the other refusals, by reason")
 
 
+class StyleRecord(BaseModel):
+    """The figures of one question style's cases (`style` in the cases file)."""
+
+    cases: int
+    precision: float
+    on_screen: float
+    unanswerable_answered: float
+    unanswerable_offered: float
+    coverage: float
+    first_right: float
+    called_nothing_first_right: float
+
+    @classmethod
+    def of(cls, report: EvalReport) -> StyleRecord:
+        return cls(
+            cases=report.total.cases,
+            precision=report.precision,
+            on_screen=report.on_screen,
+            unanswerable_answered=report.unanswerable_answered,
+            unanswerable_offered=report.unanswerable_offered,
+            coverage=report.coverage,
+            first_right=report.first_right,
+            called_nothing_first_right=report.called_nothing_first_right,
+        )
+
+
 class EvalRecord(BaseModel):
     """The `eval --json` object; `model` is null unless a model answered."""
 
@@ -250,6 +288,10 @@ class EvalRecord(BaseModel):
     unanswerable_answered: float = Field(
         description="cases expecting no passage that got one / cases expecting no passage"
     )
+    unanswerable_offered: float = Field(
+        description="cases expecting no passage offered possible passages (not sure) / cases "
+        "expecting no passage"
+    )
     coverage: float = Field(
         description="answerable cases answered with the expected passage / answerable cases"
     )
@@ -260,6 +302,9 @@ class EvalRecord(BaseModel):
     called_nothing_first_right: float = Field(
         description="answerable cases refused no_evidence whose first nearest passage is the "
         "expected one / answerable cases"
+    )
+    by_style: dict[str, StyleRecord] = Field(
+        description="the same figures per question style (`tidy` unless a case says `real`)"
     )
     answerable: TallyRecord = Field(description="the cases that expect a passage")
     refusals: TallyRecord = Field(description="the cases that expect no passage")
@@ -282,9 +327,11 @@ class EvalRecord(BaseModel):
             precision=report.precision,
             on_screen=report.on_screen,
             unanswerable_answered=report.unanswerable_answered,
+            unanswerable_offered=report.unanswerable_offered,
             coverage=report.coverage,
             first_right=report.first_right,
             called_nothing_first_right=report.called_nothing_first_right,
+            by_style={style: StyleRecord.of(part) for style, part in report.by_style().items()},
             answerable=TallyRecord.of(report.answerable),
             refusals=TallyRecord.of(report.refusals),
             failures=[
