@@ -251,7 +251,7 @@ class Goals:
 
     precision: float = 0.95
     answered: float = 0.03
-    offered: float = 0.15
+    offered: float = 0.20
 
 
 def fit_confidence(

@@ -282,8 +282,10 @@ def test_the_provider_named_in_the_question_decides_between_copies(
     hybrid = copies_retriever(copies)
     question = f"How do I set the memory size of a function on {provider}?"
     found = hybrid.retrieve(question)
-    assert isinstance(found, Evidence)
-    assert found.passage.id == f"providers/{provider}/guide/functions"
+    # Answered, or not sure with the provider's copy shown first: never another copy.
+    first = found.passage if isinstance(found, Evidence) else found.nearest[0]
+    assert isinstance(found, Evidence) or found.ambiguous
+    assert first.id == f"providers/{provider}/guide/functions"
 
 
 def test_scored_gives_the_fused_order_with_cosines_also_when_nothing_is_close(
