@@ -304,10 +304,6 @@ async def unsure_scene(stage: Stage) -> None:
     await stage.until(lambda: stage.app.main.status_bar.state.startswith("not sure"))
     await stage.until(lambda: stage.app.main.evidence.body.marked)
     await stage.settled()
-    # The open passage lands at its sentence once the layout is final; the same step
-    # again then gives the same picture whatever the timing of the first.
-    stage.app.main.evidence._scroll_to_matching()
-    await stage.settled()
 
 
 async def pdf_scene(stage: Stage) -> None:

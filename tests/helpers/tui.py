@@ -200,6 +200,17 @@ async def ask(pilot: Pilot[object], question: str, *, typed: bool = False) -> No
     await pilot.press("enter")
 
 
+async def wheel_up(pilot: Pilot[object], widget: Widget, notches: int = 1) -> None:
+    """Turn the mouse wheel up over the middle of `widget`, as the terminal reports it."""
+    region = widget.region
+    x, y = region.x + region.width // 2, region.y + region.height // 2
+    for _ in range(notches):
+        pilot.app.post_message(
+            events.MouseScrollUp(widget, x, y, 0, -1, 0, False, False, False, x, y)
+        )
+        await pilot.pause()
+
+
 async def run_command(pilot: Pilot[object], app: AssistantApp, words: str) -> None:
     """Open the command palette with ctrl+p, type, and run the first match."""
     await pilot.press("ctrl+p")

@@ -18,6 +18,7 @@ from tests.helpers.tui import (
     screen_lines,
     status,
     wait_until,
+    wheel_up,
 )
 from tui_assistant.core.retrieval.types import NoEvidence
 from tui_assistant.core.service import AnswerService
@@ -128,3 +129,42 @@ async def test_the_library_stays_one_key_away_while_possible_passages_are_shown(
         assert app.focused is tree
         await pilot.press("down", "enter")
         await wait_until(pilot, lambda: app.main.evidence.passage is not None)
+
+
+def best_line_shown(app: AssistantApp) -> bool:
+    """The reader is scrolled down, past the passage's first steps, to its sentence."""
+    return sentence_in_view(app, "aws") and app.main.evidence.reader.scroll_y > 0
+
+
+async def test_the_best_sentence_stays_in_view_when_the_terminal_shrinks(
+    unsure_app: AssistantApp,
+) -> None:
+    app = unsure_app
+    async with running(app, (120, 35)) as pilot:
+        await ask(pilot, QUESTION)
+        await wait_until(pilot, lambda: concluded(app) and best_line_shown(app))
+        await pilot.resize_terminal(80, 24)
+        await wait_until(pilot, lambda: app.size == (80, 24) and best_line_shown(app))
+
+
+async def test_a_passage_the_user_scrolled_stays_where_they_left_it_on_a_resize(
+    unsure_app: AssistantApp,
+) -> None:
+    app = unsure_app
+    async with running(app, (120, 35)) as pilot:
+        reader = app.main.evidence.reader
+        await ask(pilot, QUESTION)
+        await wait_until(pilot, lambda: concluded(app) and best_line_shown(app))
+        await pilot.resize_terminal(80, 24)
+        await wait_until(pilot, lambda: app.size == (80, 24) and best_line_shown(app))
+        # Back up to the passage's first steps, with the wheel.
+        await wheel_up(pilot, reader, notches=60)
+        await wait_until(pilot, lambda: reader.scroll_y == 0)
+        assert not sentence_in_view(app, "aws")
+        width = reader.size.width
+        await pilot.resize_terminal(120, 35)
+        await wait_until(pilot, lambda: reader.size.width > width)
+        await pilot.pause()
+        await pilot.pause()
+        assert reader.scroll_y == 0
+        assert "Step 1 of the aws deployment" in " ".join(screen_lines(app))

@@ -514,3 +514,29 @@ async def test_a_passage_picked_in_the_library_is_read_for_the_latest_question()
         await pilot.pause()
         assert app.panel.reader.scroll_y == 0
         assert "Step 1 writes" in "\n".join(screen_lines(app))
+
+
+async def test_the_sentence_is_kept_in_view_as_the_panel_narrows_until_the_user_scrolls() -> None:
+    evidence = Evidence((LONG,), ("function", "memory"), 4, None)
+    app = PanelApp(width=60)
+    async with app.run_test(size=(80, 20)) as pilot:
+        reader = app.panel.reader
+        app.panel.show_evidence(evidence, MEMORY_QUESTION)
+        await opened_at_the_sentence(pilot, app)
+        app.panel.styles.width = 30  # every line wraps: the sentence moves far down
+        await wait_until(pilot, lambda: reader.size.width < 30)
+        await wait_until(pilot, lambda: "memorySize" in "\n".join(screen_lines(app)))
+        # The user goes back to the top with the keys: a narrower panel leaves them there.
+        reader.focus()
+        await pilot.press("home")
+        await wait_until(pilot, lambda: reader.scroll_y == 0)
+        app.panel.styles.width = 24
+        await wait_until(pilot, lambda: reader.size.width < 24)
+        await pilot.pause()
+        await pilot.pause()
+        assert reader.scroll_y == 0
+        assert "Step 1 writes" in "\n".join(screen_lines(app))
+        # The next passage shown opens at its sentence again.
+        app.panel.show_evidence(evidence, MEMORY_QUESTION)
+        await opened_at_the_sentence(pilot, app)
+        assert reader.scroll_y > 0

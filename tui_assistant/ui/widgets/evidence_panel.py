@@ -23,7 +23,7 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.content import Content
 from textual.reactive import var
 from textual.widgets import OptionList, Static
@@ -52,6 +52,7 @@ from tui_assistant.ui.widgets.evidence_view import (
     score_text,
 )
 from tui_assistant.ui.widgets.markdown_view import MarkdownView, line_in
+from tui_assistant.ui.widgets.passage_reader import PassageReader
 from tui_assistant.ui.widgets.untrusted_text import literal, one_line, readable_source
 from tui_assistant.ui.widgets.whole_words import WholeItems, id_item
 
@@ -110,7 +111,7 @@ class EvidencePanel(Vertical):
         yield Static(id="evidence-step", markup=False)
         # Above the text, so it stays in view however far the text is scrolled.
         yield Static(id="evidence-title", markup=False)
-        with VerticalScroll(id="evidence-reader"):
+        with PassageReader(id="evidence-reader"):
             yield Static(id="evidence-meta", markup=False)
             yield Static(id="evidence-location", markup=False)
             yield Static(id="evidence-details", markup=False)
@@ -129,9 +130,9 @@ class EvidencePanel(Vertical):
         return self.query_one("#evidence-body", MarkdownView)
 
     @property
-    def reader(self) -> VerticalScroll:
+    def reader(self) -> PassageReader:
         """The passage on screen, scrolled by itself below the list."""
-        return self.query_one("#evidence-reader", VerticalScroll)
+        return self.query_one("#evidence-reader", PassageReader)
 
     @property
     def listed(self) -> CandidateList:
@@ -223,6 +224,14 @@ class EvidencePanel(Vertical):
     def _marked(self, event: MarkdownView.Marked) -> None:
         event.stop()
         self.call_after_refresh(self._scroll_to_matching)
+
+    @on(PassageReader.Relaid)
+    def _relaid(self, event: PassageReader.Relaid) -> None:
+        """The sentence moved with the layout (a resize, the text still laying out):
+        back to it, until the user scrolls."""
+        event.stop()
+        if self.body.marked:
+            self.call_after_refresh(self._scroll_to_matching)
 
     # -- drawing --------------------------------------------------------------
 
@@ -342,24 +351,29 @@ class EvidencePanel(Vertical):
         self.query_one("#evidence-details", Static).update(literal(details))
         self.set_class(bool(details), "-details")
         text = readable_source(passage.text, passage.source_path)
-        self.reader.scroll_home(animate=False)
+        self.reader.follow()
+        self.reader.scroll_home(animate=False, immediate=True)
         self.body.show(text, self._matched_keys, quoted_lines(passage, self._quotes))
 
     def _scroll_to_matching(self) -> None:
         """A long passage opens at the lines a model answer quotes from it, else at the
         sentence that best matches the question: unless its first lines are in view from
         the top, the view starts a third of its height above it, so what leads to it is
-        read too. A passage picked in the browser opens at its first line: the reader
-        chose it, not the question."""
-        if self._source == "browsing":
+        read too. Run again on each change of the layout until the user scrolls, so it
+        lands in the same place however the layout got there. A passage picked in the
+        browser opens at its first line: the reader chose it, not the question."""
+        reader = self.reader
+        if self._source == "browsing" or reader.user_scrolled or not self.body.marked:
             return
         quoted = self.body.quoted_blocks
         best = (quoted[0], 0) if quoted else self.body.best
         if best is None or not best[0].is_attached:
             return
         block, start = best
-        reader = self.reader
+        if not block.region:
+            return  # not laid out yet: the layout's change comes as `Relaid`
         height = reader.scrollable_content_region.height
         y = line_in(block, start, reader)
-        if y + SENTENCE_LINES_SHOWN > height:
-            reader.scroll_to(y=max(0, y - height // 3), animate=False)
+        top = 0 if y + SENTENCE_LINES_SHOWN <= height else max(0, y - height // 3)
+        # At once: a deferred scroll could land after the user's own.
+        reader.scroll_to(y=top, animate=False, immediate=True)
