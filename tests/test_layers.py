@@ -182,3 +182,26 @@ def test_a_type_only_circle_is_found(tmp_path: Path) -> None:
     assert circles(module_imports(tmp_path)) == [
         {"tui_assistant.core.ranked", "tui_assistant.core.fitted", "tui_assistant.core.sections"}
     ]
+
+
+# A module that one reading cannot hold has more than one job.
+MOST_MODULE_LINES = 400
+
+
+def test_no_module_is_over_the_line_limit() -> None:
+    long = {
+        str(path.relative_to(PACKAGE)): count
+        for path in PACKAGE.rglob("*.py")
+        if (count := len(path.read_text(encoding="utf-8").splitlines())) > MOST_MODULE_LINES
+    }
+    assert long == {}
+
+
+def test_an_os_errors_words_are_made_in_one_place() -> None:
+    # `errors.os_error_words`: the bare `strerror` of an error without one is None.
+    users = {
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if "strerror" in path.read_text(encoding="utf-8")
+    }
+    assert users == {"errors.py"}

@@ -12,11 +12,10 @@ import pytest
 from tests.helpers import memory_library
 from tui_assistant.core.checks.answer import ModelAnswer
 from tui_assistant.core.documents.passage import Passage
+from tui_assistant.core.eval_record import EvalRecord, StyleRecord
 from tui_assistant.core.evaluation import (
     EvalCase,
-    EvalRecord,
     EvalReport,
-    StyleRecord,
     check_expected_passages,
     evaluate,
     parse_cases,

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui_assistant.core.evaluation import EvalRecord, check_expected_passages, evaluate
+    from tui_assistant.core.eval_record import EvalRecord
+    from tui_assistant.core.evaluation import check_expected_passages, evaluate
 
     # Everything that can fail with exit 2 happens before anything is printed.
     cases = read_cases(args.cases)

@@ -35,7 +35,8 @@ from tui_assistant.core.library.names import prefixed_id, split_id
 from tui_assistant.core.record import OutcomeRecord, PassageRef
 from tui_assistant.core.service import AnswerService
 from tui_assistant.mcp.arguments import DEFAULT_GAPS, DEFAULT_LIMIT
-from tui_assistant.wiring.context import AppContext, document_text
+from tui_assistant.wiring.context import AppContext
+from tui_assistant.wiring.folders import document_text
 from tui_assistant.wiring.gaps import list_gaps
 from tui_assistant.wiring.status import StatusResult, status_of
 

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 
 from tui_assistant.core.documents.passage import DOCUMENT_KINDS
 from tui_assistant.core.words import stem
-from tui_assistant.errors import LibraryError
+from tui_assistant.errors import LibraryError, os_error_words
 from tui_assistant.registry import npm, pypi
 from tui_assistant.registry.archive import Limits, unpack
 from tui_assistant.registry.libraries import (
@@ -181,7 +181,7 @@ class Fetcher:
                 raise FetchError("interrupted")
             kept.rename(folder)
         except OSError as error:
-            raise FetchError(f"cannot write {folder} ({error.strerror or error})") from None
+            raise FetchError(f"cannot write {folder} ({os_error_words(error)})") from None
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         documents, passages = count_passages(folder, self.data_dir, name)

@@ -102,7 +102,7 @@ def open_pdf(path: Path, page: int, start: Callable[[list[str]], None] = start_b
     try:
         start(argv)
     except OSError as error:
-        return f"PDF viewer {one_line(argv[0])} did not start: {error.strerror or error}"
+        return f"PDF viewer {one_line(argv[0])} did not start: {os_error_words(error)}"
     return f"opened {name} at page {page}" if at_page else f"opened {name}: go to page {page}"
 
 

@@ -7,7 +7,6 @@ provider module (and httpx) is imported only in model mode, to keep start-up fas
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -226,26 +225,6 @@ def close_embedder(embedder: EmbeddingSource | None) -> None:
     close = getattr(embedder, "close", None)
     if close is not None:
         close()
-
-
-def document_text(library: Library, path: str) -> str | None:
-    """A document of `library` (one folder) read from its folder as indexing reads it;
-    None when it cannot be, or when `path` leads outside the folder."""
-    from tui_assistant.store.folder import read_document_text
-
-    folder = os.path.realpath(library.folder)
-    if os.path.commonpath([folder, os.path.realpath(os.path.join(folder, path))]) != folder:
-        return None
-    return read_document_text(library.folder, path)
-
-
-def library_folder(settings: Settings) -> Path:
-    """The (first) library's folder."""
-    return settings.libraries[0].folder
-
-
-def library_folders(settings: Settings) -> tuple[Path, ...]:
-    return tuple(spec.folder for spec in settings.libraries)
 
 
 def load_library(settings: Settings, progress: Progress | None = None) -> Library:

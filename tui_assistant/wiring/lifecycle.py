@@ -42,11 +42,11 @@ from tui_assistant.settings import Settings
 from tui_assistant.wiring.context import (
     AppContext,
     close_embedder,
-    library_folders,
     load_library,
     open_context,
     with_stored_vectors,
 )
+from tui_assistant.wiring.folders import library_folders
 from tui_assistant.wiring.library_events import (
     ChangedOnDisk,
     EmbeddingFailed,

@@ -19,7 +19,7 @@ from tui_assistant.store.history import (
     history_path,
     latest_answer,
 )
-from tui_assistant.wiring.context import library_folders
+from tui_assistant.wiring.folders import library_folders
 
 __all__ = [
     "AppState",
