@@ -192,13 +192,14 @@ class AppContext:
         nearest to, else in each library it searched (`library`, or every one). That
         writes a file: now, or handed to `write` (the TUI's worker thread). A write that
         fails is a warning, never the caller's error."""
-        from tui_assistant.wiring.gaps import keep_gap
+        from tui_assistant.wiring.gaps import gap_to_keep, keep_gap
 
         if conversation is not None:
             conversation.add(outcome)
-        if outcome.retrieval is None or not self.settings.gaps:
-            return  # nothing was retrieved: no gap in the documents
-        keep = partial(keep_gap, self.settings, self.library, outcome, library)
+        found = gap_to_keep(self.settings, outcome)
+        if found is None:
+            return
+        keep = partial(keep_gap, self.settings, self.library, found, library)
         if write is None:
             keep()
         else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 
 from tui_assistant.core.display_text import one_line, shortened
-from tui_assistant.core.gaps import GapList, gap_of, group_gaps
+from tui_assistant.core.gaps import Gap, GapList, gap_of, group_gaps
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.errors import os_error_words
@@ -18,15 +18,15 @@ from tui_assistant.store.history import now
 logger = logging.getLogger(__name__)
 
 
+def gap_to_keep(settings: Settings, outcome: Outcome) -> tuple[str | None, Gap] | None:
+    """The gap `outcome` is (`gap_of`), when the settings keep gaps; else None."""
+    return gap_of(outcome, now()) if settings.gaps else None
+
+
 def keep_gap(
-    settings: Settings, library: Library, outcome: Outcome, name: str | None = None
+    settings: Settings, library: Library, found: tuple[str | None, Gap], name: str | None = None
 ) -> None:
-    """Keep `outcome` among the gaps when it is one (see `AppContext.conclude`)."""
-    if not settings.gaps:
-        return
-    found = gap_of(outcome, now())
-    if found is None:
-        return
+    """Write a gap (`gap_to_keep`) where `AppContext.conclude` says it belongs."""
     near, gap = found
     names = [near] if near is not None else [name] if name else list(library.parts)
     for each in names:
