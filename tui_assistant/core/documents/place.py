@@ -53,9 +53,16 @@ def location(
 ) -> str:
     """`source_path:line–end_line`: where a passage or a quote stands in its file; with
     pages (a PDF), `source_path p. 12–13` (`p. 12` for one page), as a reader finds it."""
+    return source_path + place_in_file(line, end_line, page, end_page)
+
+
+def place_in_file(
+    line: int, end_line: int, page: int | None = None, end_page: int | None = None
+) -> str:
+    """What follows the path in `location`: `:line–end_line`, or ` p. 12–13`."""
     if page is not None:
-        return f"{source_path} {page_range(page, end_page)}"
-    return f"{source_path}:{line_range(line, end_line)}"
+        return f" {page_range(page, end_page)}"
+    return f":{line_range(line, end_line)}"
 
 
 def page_range(page: int, end_page: int | None = None) -> str:

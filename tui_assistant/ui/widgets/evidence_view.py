@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
-from tui_assistant.core.documents.passage import Passage, line_range, page_range
+from tui_assistant.core.documents.passage import Passage
+from tui_assistant.core.documents.place import place_in_file
 from tui_assistant.core.outcome import Outcome, Quote
 from tui_assistant.core.retrieval.index import KeyFunction
 from tui_assistant.core.retrieval.types import Evidence
@@ -78,10 +79,8 @@ def passage_header(listed_as: str, position: int, count: int, role: str, details
 
 
 def location_suffix(passage: Passage) -> str:
-    """`:line–end_line`, or a PDF passage's ` p. 12–13`."""
-    if passage.page is not None:
-        return " " + page_range(passage.page, passage.end_page)
-    return ":" + line_range(passage.line, passage.end_line)
+    """`:line–end_line`, or a PDF passage's ` p. 12–13` (`place.place_in_file`)."""
+    return place_in_file(passage.line, passage.end_line, passage.page, passage.end_page)
 
 
 def question_words(
