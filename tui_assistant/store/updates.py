@@ -49,7 +49,6 @@ def update(
     changed = [
         stamp for stamp in listing.files if stored.get(stamp.path) != (stamp.size, stamp.mtime_ns)
     ]
-    listed = {stamp.path for stamp in listing.files}
     stale = _with_changed_dependencies(connection, folder) - {stamp.path for stamp in changed}
     changed += [stamp for stamp in listing.files if stamp.path in stale]
     if not removed and not changed:
@@ -61,7 +60,7 @@ def update(
             _forget_passages(connection, path, postings)
         connection.executemany("DELETE FROM files WHERE path = ?", [(path,) for path in removed])
         for done, stamp in enumerate(changed, start=1):
-            _read_and_store(connection, folder, stamp, postings, listed)
+            _read_and_store(connection, folder, stamp, postings, current)
             if progress is not None:
                 progress(done, len(changed))
         postings.write(connection)
@@ -169,11 +168,10 @@ class _PostingChanges:
 
 
 def _changed(stored: Postings, gone: set[int] | None, extra: Postings | None) -> Postings:
-    """`stored` without the passages in `gone`, then with `extra` appended (without them
-    too: a passage added and dropped in one update, as an included document's is)."""
+    """`stored` without the passages in `gone`, then with `extra` appended (passages are
+    forgotten before any is added, and numbers are never reused)."""
     if gone:
         stored = _without(stored, gone)
-        extra = _without(extra, gone) if extra is not None else None
     if extra is None:
         return stored
     if not stored.numbers:

@@ -21,6 +21,7 @@ what is not read is one line of `Document.notes`. Pure: all reading is the reade
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -38,6 +39,7 @@ from tui_assistant.core.documents.passage import (
     PassageDraft,
     UniqueIds,
     cut,
+    document_kind,
     file_lines,
     join_title,
     slug,
@@ -85,6 +87,8 @@ def resolve(
     each one that could not be."""
     notes = list(document.notes)
     inserted: list[tuple[int, list[PassageDraft]]] = []
+    if read is not None:
+        read = functools.cache(read)  # a module several autodoc directives name is read once
     module = ""
     for pending in document.pending:
         if pending.directive in MODULE_SETTERS:
@@ -152,9 +156,8 @@ def _included(
     text = _read_part(path, pending, read)
     if isinstance(text, Unread):
         return [], text.reason
-    included_kind = "rst" if path.endswith((".rst", ".rst.txt")) else kind
-    if path.endswith(".md"):
-        included_kind = "md"
+    own_kind = document_kind(path)
+    included_kind = own_kind if own_kind in ("rst", "md") else kind
     included = split(included_kind, path, text, (*chain, document_path))
     drafts = []
     for draft in included.passages:

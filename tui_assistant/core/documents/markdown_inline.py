@@ -20,7 +20,7 @@ COMMENT_CLOSE = "-->"
 
 # A heading without any of these characters has no markup to take away.
 _MARKUP_CHARACTER = re.compile(r"[\\`*_\[\]<>&!~]")
-_CODE_SPAN = re.compile(r"(`+)(?:.*?[^`])?\1(?!`)")
+CODE_SPAN = re.compile(r"(`+)(?:.*?[^`])?\1(?!`)")
 
 
 def without_comments(line: str, in_comment: bool) -> tuple[str, bool]:
@@ -55,7 +55,7 @@ def _comment_start(line: str, position: int) -> int:
         if start < 0:
             return -1
         span = next(
-            (m for m in _CODE_SPAN.finditer(line, position) if m.start() < start < m.end()),
+            (m for m in CODE_SPAN.finditer(line, position) if m.start() < start < m.end()),
             None,
         )
         if span is None:

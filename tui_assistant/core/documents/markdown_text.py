@@ -22,6 +22,7 @@ import html
 import re
 from collections.abc import Container, Mapping
 
+from tui_assistant.core.documents.markdown_inline import CODE_SPAN
 from tui_assistant.core.documents.passage import Lines
 
 _TAG = re.compile(
@@ -29,7 +30,6 @@ _TAG = re.compile(
     r"((?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*)\s*/?>"
 )
 _ATTRIBUTE = re.compile(r"([A-Za-z_:][\w.:-]*)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
-_CODE_SPAN = re.compile(r"(`+)(?:.*?[^`])?\1(?!`)")
 _THEMATIC_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")  # a rule: no words
 _PREPROCESSOR = re.compile(r"^\s*\{\{#[A-Za-z_]+(?:\s.*)?\}\}\s*$")
 _LINK_TITLE = r"(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?[ \t]*$"
@@ -114,7 +114,7 @@ def _prose(lines: Lines) -> Lines:
 def without_tags(text: str, elements: Container[str]) -> str:
     """`text` without its HTML tags (of `elements`, outside code spans), each line break
     kept: an image is its alt text, an mdBook listing `Listing N: caption`."""
-    code = [span.span() for span in _CODE_SPAN.finditer(text)]
+    code = [span.span() for span in CODE_SPAN.finditer(text)]
     parts: list[str] = []
     position = 0
     for tag in _TAG.finditer(text):

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 from tui_assistant.core.documents.directives import Pending, is_inserting, rst_pending
-from tui_assistant.core.documents.markdown_inline import plain_inline
+from tui_assistant.core.documents.markdown_inline import CODE_SPAN, plain_inline
 from tui_assistant.core.documents.sphinx_markup import (
     LABELS,
     VERSIONS,
@@ -40,7 +40,6 @@ from tui_assistant.core.documents.sphinx_markup import (
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,}|:{3,})(.*)$")
 _DIRECTIVE = re.compile(r"^\{([A-Za-z][\w:.+-]*)\}\s*(.*?)\s*$")
 _ROLE = re.compile(r"\{([A-Za-z][\w:.+-]*)\}(`+)(.+?)\2(?!`)")
-_CODE_SPAN = re.compile(r"(`+)(?:.*?[^`])?\1(?!`)")
 _LABEL = re.compile(r"^ {0,3}\(([^()\s]+)\)=\s*$")
 _ATTRIBUTES = re.compile(r"^ {0,3}\{[.#%][^{}]*\}\s*$")
 _HEADING = re.compile(r"^( {0,3}#{1,6}[ \t]+)(.*?)[ \t]*$")
@@ -116,7 +115,7 @@ def shown_line(line: str, labels: dict[str, str]) -> str:
 
 def with_roles(text: str, labels: dict[str, str]) -> str:
     """`text` with each MyST role (outside code spans) as its text."""
-    code = [span.span() for span in _CODE_SPAN.finditer(text)]
+    code = [span.span() for span in CODE_SPAN.finditer(text)]
     parts: list[str] = []
     position = 0
     for role in _ROLE.finditer(text):

@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 from tui_assistant.core.documents.place import PassageFields as PassageFields
 from tui_assistant.core.documents.place import line_range as line_range
 from tui_assistant.core.documents.place import location as location
-from tui_assistant.core.documents.place import page_range as page_range
 
 MAX_PASSAGE_CHARS = 4000
 TITLE_SEPARATOR = " \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} "

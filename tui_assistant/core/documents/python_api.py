@@ -24,6 +24,7 @@ passage (its implementation is). A file that does not parse has no passages.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import pairwise
@@ -71,9 +72,8 @@ def api_objects(relative_path: str, source: str, module: str | None = None) -> l
         module = module_name(relative_path)
         if any(part.startswith("_") and part != "__init__" for part in module.split(".")):
             return []
-    try:
-        tree = ast.parse(source, filename=relative_path)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = _parsed(relative_path, source)
+    if tree is None:
         return []
     found: list[ApiObject] = []
     documented = _docstring(tree)
@@ -113,9 +113,8 @@ def reexports(relative_path: str, source: str) -> dict[str, str]:
     binds to another name (`ib = attrib`), each with the dotted name it has where it is
     defined (`r` -> `stamina._core.retry`); `*` maps to the modules it imports all
     of, space-separated (`from attr.validators import *`)."""
-    try:
-        tree = ast.parse(source, filename=relative_path)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = _parsed(relative_path, source)
+    if tree is None:
         return {}
     module = module_name(relative_path)
     package = module.split(".")
@@ -297,3 +296,13 @@ def _exported_names(tree: ast.Module) -> frozenset[str] | None:
             return frozenset(str(item.value) for item in value.elts)  # type: ignore[attr-defined]
         return None
     return None
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed(relative_path: str, source: str) -> ast.Module | None:
+    """The module's syntax tree, read only (several autodoc directives and the
+    re-export lookup of one module parse it once); None when it does not parse."""
+    try:
+        return ast.parse(source, filename=relative_path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
