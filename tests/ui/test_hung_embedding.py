@@ -68,3 +68,23 @@ async def test_esc_cancels_a_question_whose_embedding_hangs(tmp_path: Path) -> N
             assert status(app).startswith(("answered", "not sure")), status(app)
     finally:
         embedder.answer.set()
+
+
+async def test_a_reload_waits_for_a_question_still_being_retrieved(tmp_path: Path) -> None:
+    embedder = HungQuestions()
+    context = make_context(BUNDLED_LESSONS, tmp_path, retrieval="hybrid")
+    app = make_app(replace(context, choice=RetrievalChoice("hybrid"), embedder=embedder))
+    try:
+        async with running(app, SIZE) as pilot:
+            await wait_until(pilot, lambda: "3 passages · hybrid" in status_line(app))
+            library = app.main.context.library
+            await ask(pilot, "how much salt for pasta water")
+            await wait_until(pilot, embedder.asked.is_set)
+            # The question's passages are read from this library: it is not replaced.
+            await pilot.press("ctrl+r")
+            await wait_until(pilot, lambda: "reload after the answer" in status_line(app))
+            assert app.main.context.library is library
+            embedder.answer.set()
+            await wait_until(pilot, lambda: status(app).startswith(("answered", "not sure")))
+    finally:
+        embedder.answer.set()

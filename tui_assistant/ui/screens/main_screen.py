@@ -153,6 +153,12 @@ class MainScreen(Screen[None]):
     # -- asking ---------------------------------------------------------------
 
     @property
+    def in_flight(self) -> bool:
+        """A question is being retrieved (in a thread, under hybrid) or answered: the
+        library it reads must not be replaced meanwhile."""
+        return self.pending is not None or self.retrieving is not None
+
+    @property
     def busy(self) -> bool:
         """A question is in flight or held for a reload."""
         return self.pending is not None or self.held is not None or self.retrieving is not None
@@ -196,7 +202,7 @@ class MainScreen(Screen[None]):
     def _reload_if_changed(self) -> None:
         """Documents changed on disk are read again, but not while an answer is awaited
         (`_conclude` comes back here)."""
-        if self.pending is None:
+        if not self.in_flight:
             self.library_panel.start_reload(if_changed=True)
 
     def _start_question(self, question: str, view: TurnView | None) -> None:
@@ -313,7 +319,7 @@ class MainScreen(Screen[None]):
         """Read the library again (only changed files are indexed); a question asked
         meanwhile waits for the new library. Not while an answer is awaited."""
         self.status_bar.note = ""
-        if self.pending is not None:
+        if self.in_flight:
             self.status_bar.note = "reload after the answer: a question is in flight"
         elif (refused_now := self.library_panel.start_reload()) is not None:
             self.status_bar.note = refused_now
