@@ -33,7 +33,7 @@ from tui_assistant.core.gaps import GapList
 from tui_assistant.core.library.library import DocumentInfo, Library, PassageInfo
 from tui_assistant.core.library.names import prefixed_id, split_id
 from tui_assistant.core.record import OutcomeRecord, PassageRef
-from tui_assistant.core.service import AnswerService
+from tui_assistant.core.service import AnswerService, PendingAnswer
 from tui_assistant.mcp.arguments import DEFAULT_GAPS, DEFAULT_LIMIT
 from tui_assistant.wiring.context import AppContext
 from tui_assistant.wiring.folders import document_text
@@ -249,7 +249,10 @@ class LibraryTools:
         service = self._service(library)
         _not_blank(question)
         # Each call is a conversation of its own: concurrent callers never mix turns.
-        outcome = await service.ask(question, Conversation())
+        # Retrieval off the event loop (under hybrid it embeds the question, a model
+        # server's round trip): the other calls in flight go on meanwhile.
+        step = await asyncio.to_thread(service.start, question, Conversation())
+        outcome = await service.finish(step) if isinstance(step, PendingAnswer) else step
         # Off the event loop: the other calls in flight go on meanwhile.
         await asyncio.to_thread(partial(self.context.conclude, outcome, library=library))
         return OutcomeRecord.of(outcome)
