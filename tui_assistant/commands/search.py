@@ -17,15 +17,13 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tui_assistant.commands.common import open_for
 from tui_assistant.core.display_text import clean_display_text, one_line
 from tui_assistant.core.documents.place import location
 from tui_assistant.core.excerpt import passage_excerpt
 from tui_assistant.core.service import MAX_QUESTION_CHARS
 from tui_assistant.core.words import normalise_distinct
 from tui_assistant.errors import UsageError
-from tui_assistant.output import ProgressLine
-from tui_assistant.settings import load_settings
-from tui_assistant.wiring.context import open_context
 
 if TYPE_CHECKING:
     from tui_assistant.core.library.library import Library
@@ -82,13 +80,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("QUESTION: is blank (ask in words)")
     if len(question) > MAX_QUESTION_CHARS:
         raise UsageError(f"QUESTION: longer than {MAX_QUESTION_CHARS:,} characters")
-    settings = load_settings(getattr(args, "library", None), getattr(args, "retrieval", None))
-    with (
-        ProgressLine("fetching the embedding model:", "MB", scale=1 << 20) as fetching,
-        ProgressLine("indexing", "files") as indexing,
-        ProgressLine("embedding", "passages") as embedding,
-    ):
-        context = open_context(settings, indexing, embedding, fetching=fetching)
+    context = open_for(args)
     try:
         try:
             result = LibraryTools(context).search(question, args.limit)
