@@ -160,7 +160,7 @@ class Serving:
         # A worker that only reads the stores (`workers.py`): it follows the writer.
         self.follower = follower
         self.lifecycle = LibraryLifecycle.of(
-            context, self._said, progress_interval=5.0, writer=not follower
+            context, self._said, progress_interval=PROGRESS_INTERVAL_SECONDS, writer=not follower
         )
         self._tools = LibraryTools(context, watching)
 

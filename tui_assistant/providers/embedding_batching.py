@@ -23,7 +23,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
@@ -44,13 +44,12 @@ CACHE_SIZE: Final = 2048
 
 @dataclass
 class BatchCounts:
-    """How the questions were batched: for measuring, and for the status."""
+    """How the questions were batched, for measuring (`benchmarks/`)."""
 
     batches: int = 0
     questions: int = 0
     cached: int = 0
     largest: int = 0
-    sizes: dict[int, int] = field(default_factory=dict)
 
     @property
     def mean(self) -> float:
@@ -152,4 +151,3 @@ class QuestionBatcher:
         counts.batches += 1
         counts.questions += size
         counts.largest = max(counts.largest, size)
-        counts.sizes[size] = counts.sizes.get(size, 0) + 1

@@ -135,7 +135,6 @@ class ServerEmbeddingSource:
         self.query_prefix = query_prefix
         self.document_prefix = document_prefix
         self.batch_size = batch_size
-        self.concurrency = concurrency
         self.request_deadline = request_deadline
         self.question_deadline = question_deadline
         # Pauses are waited with `sleep` and timed with `clock` (tests pass fakes).

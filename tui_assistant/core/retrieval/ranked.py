@@ -27,6 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from tui_assistant.core.documents.passage import document_kind
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.retrieval.bm25f import (
     BODY_LENGTH_EFFECT,
@@ -129,10 +130,11 @@ class RankedRetriever:
         self._body_norms = length_norms(self.index.body_lengths, BODY_LENGTH_EFFECT)
         self._path, path_lengths = path_postings(library, self.key)
         self._path_norms = length_norms(path_lengths, PATH_LENGTH_EFFECT)
+        infos = (library.info(number) for number in range(len(library)))
         self._named = named_index(
-            (number, library.info(number).title)
-            for number in range(len(library))
-            if library.info(number).source_path.endswith(".py")
+            (number, info.title)
+            for number, info in enumerate(infos)
+            if document_kind(info.source_path) == "py"
         )
 
     def retrieve(self, question: str, count: int = 1) -> Evidence | NoEvidence:
