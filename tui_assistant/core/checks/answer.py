@@ -30,15 +30,12 @@ from tui_assistant.core.checks.citations import (
 )
 from tui_assistant.core.checks.quotes import (
     EMPTY_QUOTE,
-    MAX_QUOTE_CHARS,
     MAX_QUOTES,
-    TOO_LONG,
     TOO_MANY,
     check_quotes,
     find_quote,
     not_in_passage,
-    short_quote,
-    too_short,
+    quote_problem,
 )
 from tui_assistant.core.checks.support import check_support
 from tui_assistant.core.documents.passage import Passage
@@ -145,13 +142,9 @@ def check_model_answer(
     quoted = [(passage_id, " ".join(quote.split())) for passage_id, quote in answer.pairs]
     if any(not quote for _, quote in quoted):
         return AnswerCheck(problem=EMPTY_QUOTE)
-    if len(quoted) > MAX_QUOTES:
-        return AnswerCheck(problem=TOO_MANY)
-    if any(len(quote) > MAX_QUOTE_CHARS for _, quote in quoted):
-        return AnswerCheck(problem=TOO_LONG)
-    short = next((quote for _, quote in quoted if too_short(quote)), None)
-    if short is not None:
-        return AnswerCheck(problem=short_quote(short))
+    problem = quote_problem([quote for _, quote in quoted])
+    if problem is not None:
+        return AnswerCheck(problem=problem)
     # Quotes the text itself holds: a quote without a marker may stand in any cited passage.
     in_text = check_quotes(text, sent, also_cited=cited)
     if not in_text.accepted:

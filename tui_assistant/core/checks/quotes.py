@@ -100,6 +100,17 @@ def quoted_spans(answer: str, also_cited: Sequence[str] = ()) -> list[QuotedSpan
     return spans
 
 
+def quote_problem(quotes: Sequence[str]) -> str | None:
+    """The first rule a model's quotes break, whatever holds them: too many, one too
+    long, one too short to check; None when they keep every rule."""
+    if len(quotes) > MAX_QUOTES:
+        return TOO_MANY
+    if any(len(quote) > MAX_QUOTE_CHARS for quote in quotes):
+        return TOO_LONG
+    short = next((quote for quote in quotes if too_short(quote)), None)
+    return short_quote(short) if short is not None else None
+
+
 def check_quotes(
     answer: str, sent: Sequence[Passage], also_cited: Sequence[str] = ()
 ) -> QuoteCheck:
@@ -109,13 +120,9 @@ def check_quotes(
     if any(not quoted.words for quoted in quoted_strings(answer)):
         return QuoteCheck(problem=EMPTY_QUOTE)
     spans = quoted_spans(answer, also_cited)
-    if len(spans) > MAX_QUOTES:
-        return QuoteCheck(problem=TOO_MANY)
-    if any(len(span.text) > MAX_QUOTE_CHARS for span in spans):
-        return QuoteCheck(problem=TOO_LONG)
-    short = next((span.text for span in spans if too_short(span.text)), None)
-    if short is not None:
-        return QuoteCheck(problem=short_quote(short))
+    problem = quote_problem([span.text for span in spans])
+    if problem is not None:
+        return QuoteCheck(problem=problem)
     by_id = {passage.id: passage for passage in sent}
     found: list[Quote] = []
     for span in spans:
