@@ -729,6 +729,26 @@ def test_a_question_gets_one_try_and_a_slow_server_is_skipped_a_while(
     assert len(server.requests) == 2
 
 
+def test_a_question_asked_before_is_answered_while_a_slow_server_is_skipped(
+    mocked: respx.MockRouter, source: Callable[..., ServerEmbeddingSource]
+) -> None:
+    async def hangs(request: httpx.Request) -> httpx.Response:
+        await asyncio.sleep(30)
+        return answer(inputs(request))
+
+    server = serve(mocked, lambda request: answer(inputs(request)))
+    embedder = source(question_deadline=0.2)
+    before = embedder.embed_question("asked before")
+    server.behave = hangs
+    with pytest.raises(EmbeddingServerError, match=r"no answer within 0\.2 s"):
+        embedder.embed_question("slow")
+    # The server is skipped for a while; the question it answered before is not.
+    assert np.array_equal(embedder.embed_question("asked before"), before)
+    with pytest.raises(EmbeddingServerError, match=r"a moment ago \(tried again in \d+ s\)$"):
+        embedder.embed_question("new")
+    assert len(server.requests) == 2
+
+
 # -- the pure parts ------------------------------------------------------------------------
 
 

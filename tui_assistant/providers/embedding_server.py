@@ -212,8 +212,8 @@ class ServerEmbeddingSource:
     def embed_question(self, question: str) -> Vector:
         """One short try (a broken kept-alive connection is tried once more), in one
         request with the questions other threads ask meanwhile (`QuestionBatcher`);
-        after a missed deadline, questions skip the server for a while."""
-        self._check_questions_paused()
+        after a missed deadline, questions skip the server for a while (a question
+        asked before is still answered from the batcher's cache)."""
         return self._questions.embed(question)
 
     def embed_questions(self, questions: Sequence[str]) -> NDArray[np.float32]:
