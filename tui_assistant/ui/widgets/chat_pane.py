@@ -20,7 +20,13 @@ from textual.widgets import Static
 from tui_assistant.core.outcome import Reason, model_choice_words
 from tui_assistant.core.record import Turn
 from tui_assistant.core.words import normalise_distinct
-from tui_assistant.ui.widgets.markdown_view import UNSUPPORTED_STYLE, MarkdownView, line_in
+from tui_assistant.ui.widgets.markdown_view import (
+    SENTENCE_LINES_SHOWN,
+    UNSUPPORTED_STYLE,
+    MarkdownView,
+    line_in,
+    offset_in,
+)
 from tui_assistant.ui.widgets.untrusted_text import literal, one_line
 from tui_assistant.ui.widgets.whole_words import WholeItems, id_item, location_item
 from tui_assistant.wiring.session import LoadedHistory
@@ -31,9 +37,6 @@ from tui_assistant.wiring.session import LoadedHistory
 MIN_CHAT_WIDTH = 30
 
 UNSUPPORTED_LEGEND = "† not backed by the passage (support check): read those sentences with care"
-# How many lines of the best-matching sentence must be in view for a long turn to open
-# at its question instead.
-SENTENCE_LINES_SHOWN = 3
 WAITING_TEXT = "waiting for the answer; it is shown only after its citation check…"
 
 
@@ -199,7 +202,7 @@ class ChatPane(VerticalScroll):
         height = self.scrollable_content_region.height
         if turn.outer_size.height <= height:
             return
-        top = turn.region.y - self.scrollable_content_region.y + round(self.scroll_y)
+        top = offset_in(turn, self)
         best = answer.best
         y = line_in(*best, self) if best is not None and best[0].is_attached else top
         start = top if y - top + SENTENCE_LINES_SHOWN <= height else y - height // 3

@@ -51,7 +51,7 @@ from tui_assistant.ui.widgets.evidence_view import (
     quoted_lines,
     score_text,
 )
-from tui_assistant.ui.widgets.markdown_view import MarkdownView, line_in
+from tui_assistant.ui.widgets.markdown_view import SENTENCE_LINES_SHOWN, MarkdownView, line_in
 from tui_assistant.ui.widgets.passage_reader import PassageReader
 from tui_assistant.ui.widgets.untrusted_text import literal, one_line, readable_source
 from tui_assistant.ui.widgets.whole_words import WholeItems, id_item
@@ -63,8 +63,6 @@ HINT = (
 # How to open one of a refusal's listed passages.
 OPEN_LISTED = f"{key_name(NEXT_PASSAGE.key)}, then a number, or up/down and enter, opens one"
 NEAREST_TITLE = "not an answer: closest passages"
-# How many lines of the best-matching sentence a passage opens with in view.
-SENTENCE_LINES_SHOWN = 3
 # What the listed passages are, on the line above the one open.
 
 

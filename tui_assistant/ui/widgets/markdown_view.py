@@ -85,10 +85,19 @@ def with_flagged(content: Content, sentences: Iterable[str]) -> tuple[Content, s
     return Content.assemble(*parts), set(spans)
 
 
+# How many lines of a matching sentence a view opened at it shows at least.
+SENTENCE_LINES_SHOWN = 3
+
+
+def offset_in(widget: Widget, container: Widget) -> int:
+    """How far down `container`'s scrolled content `widget` starts."""
+    return widget.region.y - container.scrollable_content_region.y + round(container.scroll_y)
+
+
 def line_in(block: MarkdownBlock, offset: int, container: Widget) -> int:
     """How far down `container`'s scrolled content the line of `block` that holds
     character `offset` of its text stands (as wrapped at the block's width)."""
-    top = block.region.y - container.scrollable_content_region.y + round(container.scroll_y)
+    top = offset_in(block, container)
     content = block.content
     width = block.content_region.width
     if not isinstance(content, Content) or width <= 0:
