@@ -486,3 +486,21 @@ def test_a_word_typed_with_one_slip_is_read_as_the_librarys_word() -> None:
     assert answer(ranked, "how do i find the hole in a punctrued tube") == "puncture"
     ranking = ranked.rank("how do i find the hole in a punctrued tube")
     assert ranking is not None and not ranking.unknown_words
+
+
+def test_greetings_thanks_bare_contractions_and_mistyped_stopwords_are_not_topic_words(
+    tmp_path: Path,
+) -> None:
+    for name, text in ORCHARD.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    ranked = RankedRetriever(memory_library(tmp_path))
+    tidy = ranked.retrieve("When should I prune my apple trees?")
+    chatty = "hey, sorry - when sholud i prune my apple trees? im not sure, dont know. thx"
+    ranking = ranked.rank(chatty)
+    # None of the chatter counts as a word the notes lack, so the question is judged
+    # as the tidy one is.
+    assert ranking is not None and ranking.unknown_words == ()
+    typed = ranked.retrieve(chatty)
+    assert type(typed) is type(tidy) and typed.confidence == tidy.confidence
+    first = typed.passage if isinstance(typed, Evidence) else typed.nearest[0]
+    assert first.id == "apple-trees"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tui_assistant.core.retrieval.spelling import Spelling, one_edit_apart
+from tui_assistant.core.retrieval.spelling import Spelling, one_edit_apart, slip_of_stopword
 
 
 @pytest.mark.parametrize(
@@ -29,3 +29,18 @@ def test_the_key_more_passages_hold_wins_and_short_words_stay_as_typed() -> None
     assert spelling.correct("bol", counts.__getitem__) is None  # too short to guess
     assert spelling.correct("xhain", counts.__getitem__) is None  # first letter kept
     assert spelling.correct("zebra", counts.__getitem__) is None
+
+
+@pytest.mark.parametrize("typed", ["shuld", "sholud", "atfer", "thrugh", "whcih", "eveery"])
+def test_a_mistyped_stopword_is_known_as_one(typed: str) -> None:
+    assert slip_of_stopword(typed)
+
+
+@pytest.mark.parametrize(
+    "typed",
+    # Stopwords as typed, topic words a changed letter away from one (would, while,
+    # after), words a slip from a short stopword (once), and short keys.
+    ["should", "world", "white", "alter", "ounce", "whch", "prune"],
+)
+def test_a_topic_word_is_not_taken_for_a_mistyped_stopword(typed: str) -> None:
+    assert not slip_of_stopword(typed)

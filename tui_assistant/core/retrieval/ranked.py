@@ -61,7 +61,7 @@ from tui_assistant.core.retrieval.sections import (
     SectionWeights,
     order_sections,
 )
-from tui_assistant.core.retrieval.spelling import Spelling
+from tui_assistant.core.retrieval.spelling import Spelling, slip_of_stopword
 from tui_assistant.core.retrieval.types import (
     NEAREST_SHOWN,
     NO_SHARED_WORD,
@@ -73,12 +73,14 @@ from tui_assistant.core.retrieval.types import (
     best_numbers,
     question_keys,
 )
-from tui_assistant.core.words import is_cjk, normalise_distinct, stem
+from tui_assistant.core.words import STOPWORDS, is_cjk, normalise_distinct, stem
 
 # Words that frame a question without naming its topic ("I'm trying to...", "is it
-# possible to make...", "how often should I..."), dropped from ranked questions. Chosen from how
-# questions are phrased, not from the development sets' failures; `normalise`
-# already drops how/why/can/does/what. Ranked-only, so `keyword` results never change.
+# possible to make...", "how often should I...", "hey ... thanks"), dropped from ranked
+# questions, with the stopwords people type without their apostrophe ("dont", "cant").
+# Chosen from how questions are phrased, not from the development sets' failures;
+# `normalise` already drops how/why/can/does/what. Ranked-only, so `keyword` results
+# never change.
 QUESTION_WORDS: frozenset[str] = frozenset(
     """
     i'm i've i'd i'll you're you've you'd you'll we're we've they're they've
@@ -86,12 +88,15 @@ QUESTION_WORDS: frozenset[str] = frozenset(
     know think wonder wondering try trying tried seem seems
     go going goes make makes making made possible
     anyone anybody someone somebody something anything thing things
-    sure actually hi hello thanks thank
+    sure actually hi hello hey thanks thank thx ty pls plz sorry
     often usually typically normally generally properly correctly exactly basically ok okay
+    im ive youre theyre
     """.split()
 )
 # Compared as normalised keys, so inflections ("thinking", "tries") are dropped too.
-_QUESTION_KEYS = normalise_distinct(" ".join(QUESTION_WORDS))
+_QUESTION_KEYS = normalise_distinct(
+    " ".join([*QUESTION_WORDS, *(word.replace("'", "") for word in STOPWORDS if "'" in word)])
+)
 # Phrases that frame a question ("when is the best time to prune", "is there a way to
 # skip"), dropped as a whole: their words alone ("time", "best") can name a topic.
 FRAMING = re.compile(
@@ -164,13 +169,17 @@ class RankedRetriever:
 
     def spelt(self, keys: list[str]) -> list[str]:
         """`keys` with each one no passage holds read as the library's key one typing
-        slip away, if there is one (`spelling`); distinct, in their order."""
+        slip away, if there is one (`spelling`), or else dropped when it is a stopword
+        mistyped ("shuld", "sholud"); distinct, in their order."""
         found = []
         for key in keys:
             if self.correct_spelling and not self._holds(key):
                 if self._spelling is None:
                     self._spelling = Spelling(self.index.keys())
-                key = self._spelling.correct(key, self._frequency) or key
+                corrected = self._spelling.correct(key, self._frequency)
+                if corrected is None and slip_of_stopword(key):
+                    continue
+                key = corrected or key
             found.append(key)
         return list(dict.fromkeys(found))
 

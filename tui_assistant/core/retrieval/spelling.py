@@ -6,19 +6,33 @@ neighbours swapped), with the same first letter and at least `MIN_LENGTH` letter
 short words and a word's first letter (rarely mistyped) stay as typed. Among several,
 the one more passages hold wins (equal counts: the first in alphabetical order). Keys,
 not words: the comparison is between stems, as the ranking sees them.
+
+A key that is no library word mistyped may be a stopword mistyped ("shuld", "sholud"):
+it says nothing about the topic, and counted as a word no passage holds it would make
+the question look like one about something the library does not cover.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from tui_assistant.core.words import STOPWORDS, stem
+
 # Shorter keys are left as typed: one edit away from a short key is another word.
 MIN_LENGTH = 5
+# The stopwords long enough that a slip of one is rarely another word, as typed and
+# as keys ("there" is the key "ther").
+_LONG_STOPWORDS = frozenset(
+    form
+    for word in STOPWORDS
+    if len(word) >= MIN_LENGTH and word.isalpha()
+    for form in (word, stem(word))
+)
 
 
-def one_edit_apart(typed: str, known: str) -> bool:
-    """Whether `known` is `typed` with one letter dropped, added or changed, or two
-    neighbouring letters swapped (and not equal)."""
+def one_edit_apart(typed: str, known: str, changed: bool = True) -> bool:
+    """Whether `known` is `typed` with one letter dropped, added or (unless not
+    `changed`) changed, or two neighbouring letters swapped (and not equal)."""
     if typed == known:
         return False
     short, long = (typed, known) if len(typed) <= len(known) else (known, typed)
@@ -28,7 +42,7 @@ def one_edit_apart(typed: str, known: str) -> bool:
     while start < len(short) and short[start] == long[start]:
         start += 1
     if len(short) == len(long):
-        if short[start + 1 :] == long[start + 1 :]:
+        if changed and short[start + 1 :] == long[start + 1 :]:
             return True  # one letter changed
         return (
             start + 1 < len(short)
@@ -66,3 +80,17 @@ class Spelling:
                     ):
                         best, best_count = known, count
         return best
+
+
+def slip_of_stopword(typed: str) -> bool:
+    """Whether `typed`, of `MIN_LENGTH` letters or more, is a stopword with one letter
+    dropped or added, or two neighbours swapped, keeping its first letter ("shuld",
+    "sholud", "atfer"): a word that says nothing about the topic. A changed letter is
+    not counted: one letter changed in "would", "while" or "after" is often another
+    word ("world", "white", "alter")."""
+    if len(typed) < MIN_LENGTH or not typed.isalpha() or typed in _LONG_STOPWORDS:
+        return False
+    return any(
+        known[0] == typed[0] and one_edit_apart(typed, known, changed=False)
+        for known in _LONG_STOPWORDS
+    )
