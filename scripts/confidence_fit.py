@@ -8,7 +8,7 @@ ambiguous question's candidates). Decisions are the app's own (`confidence.asses
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -111,9 +111,11 @@ def logistic(
     return [float(value) for value in beta[:-1]], float(beta[-1])
 
 
-def set_weights(set_names: Sequence[str]) -> np.ndarray:
-    """Every set weighs the same in total, whatever its number of questions."""
-    counts: dict[str, int] = {}
+def set_weights(set_names: Sequence[Hashable]) -> np.ndarray:
+    """Every set (or set and question style) weighs the same in total, whatever its
+    number of questions: the models are fitted as much on how people type as on tidy
+    questions, though a set has fewer of the first."""
+    counts: dict[Hashable, int] = {}
     for name in set_names:
         counts[name] = counts.get(name, 0) + 1
     total = len(set_names)
@@ -127,7 +129,8 @@ def fit_logistic(cases: Sequence[Case], names: Sequence[str], label: str) -> Log
         y = np.array([float(case.best == case.expect) for case in cases])
     else:
         y = np.array([float(case.expect is not None) for case in cases])
-    coefficients, intercept = logistic(x, y, set_weights([case.set_name for case in cases]))
+    groups = [(case.set_name, case.style) for case in cases]
+    coefficients, intercept = logistic(x, y, set_weights(groups))
     return Logistic(tuple(names), tuple(coefficients), intercept)
 
 

@@ -85,7 +85,14 @@ SURE_NAMES = {
     ),
 }
 OFFER_NAMES = {
-    "hybrid": ("closeness", "standing", "evidence", "unknown_share"),
+    "hybrid": (
+        "closeness",
+        "standing",
+        "evidence",
+        "unknown_share",
+        "word_rank_of_meaning_best",
+        "meaning_rank_of_word_best",
+    ),
     "ranked": ("evidence", "title_evidence", "known_share", "matched_share", "unknown_share"),
 }
 # Experiments: override the signal lists, e.g. SURE_RANKED=word_lead,evidence
