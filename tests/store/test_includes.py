@@ -132,6 +132,22 @@ def test_an_include_outside_the_library_is_never_read(tmp_path: Path, data_dir: 
     ]
 
 
+def test_an_included_file_with_nul_bytes_is_not_read_as_a_binary_document_is_not(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    folder = tmp_path / "docs"
+    write(folder, "index.md", "# Index\n\nHello.\n\n```{include} _snippets/blob.inc\n```\n")
+    (folder / "_snippets").mkdir()
+    for name in ("_snippets/blob.inc", "blob.md"):
+        (folder / name).write_bytes(b"Secret part\x00of a binary file\n")
+    library = open_(folder, data_dir)
+    assert all("Secret part" not in library.passage(n).text for n in range(len(library)))
+    assert [str(problem) for problem in library.problems] == [
+        "skipped file blob.md: binary file (contains NUL bytes)",
+        "file index.md: include _snippets/blob.inc: binary file (contains NUL bytes) (not read)",
+    ]
+
+
 # -- the reader --------------------------------------------------------------------
 
 

@@ -168,7 +168,8 @@ class FolderReader:
     """Reads the files a document names (`inclusion.Reader`), never outside `folder`:
     a path that is absolute or climbs out of it (`..`), or that passes through a symlink
     or a name starting with `.`, is refused with its reason; a file is read as a
-    document is (a regular file, within its kind's size limit, UTF-8).
+    document is (a regular file, within its kind's size limit, decoded as its kind is,
+    binary with NUL bytes not read).
 
     `stamps` keeps each path it was asked for with its (size, mtime_ns) then, (-1, -1)
     when there was no such file: a document is read again when one of them changes."""
@@ -181,23 +182,20 @@ class FolderReader:
         refused = self._refused(relative_path)
         if refused is not None:
             return Unread(refused)
-        path = os.path.join(self.folder, relative_path)
-        try:
-            info = os.lstat(path)
-        except OSError:
-            self.stamps[relative_path] = (-1, -1)
+        self.stamps[relative_path] = stamp = current_stamp(self.folder, relative_path)
+        if stamp == (-1, -1):
             return Unread("not found in the library")
-        self.stamps[relative_path] = (info.st_size, info.st_mtime_ns)
         try:
-            data = _read_capped(path, max_bytes(relative_path))
+            data = _read_capped(os.path.join(self.folder, relative_path), max_bytes(relative_path))
         except (_NotRegularFile, OSError):
             return Unread("is not a regular file that can be read (not read)")
         if data is None:
             return Unread(f"larger than {max_bytes(relative_path) // MIB} MiB (not read)")
         try:
-            return data.decode("utf-8").removeprefix("\ufeff")
-        except UnicodeDecodeError:
-            return Unread("not UTF-8 (not read)")
+            text = decode_document(relative_path, data)
+        except NotText as problem:
+            return Unread(f"{problem} (not read)")
+        return text.removeprefix("\ufeff")  # a byte-order mark is no text of the includer
 
     def _refused(self, relative_path: str) -> str | None:
         parts = relative_path.split("/")

@@ -361,8 +361,3 @@ def _stored_keys(connection: sqlite3.Connection) -> dict[tuple[str, int, str], s
         keys = connection.execute("SELECT content FROM vectors")
         found[(single[0], single[1] // 4, "")] = {bytes(key) for (key,) in keys}
     return found
-
-
-def embedded_count(models: Sequence[StoredModel], identity: ModelIdentity) -> int:
-    """How many passages have every piece stored for `identity` (0 when none)."""
-    return next((model.embedded for model in models if model.made(identity)), 0)
