@@ -68,11 +68,14 @@ class ModelError(TuiAssistantError):
 class EmbeddingUnavailable(TuiAssistantError):
     """Texts cannot be embedded now: retrieval answers by words alone meanwhile, and
     says so. The message is one line naming where and why; `short` is a few words for
-    a status bar."""
+    a status bar. `every_text` is True when the fault is not about the texts asked
+    (a server down, rate limiting or refusing the key): any text would meet it now, so
+    trying the texts one at a time cannot help."""
 
-    def __init__(self, message: str, short: str) -> None:
+    def __init__(self, message: str, short: str, *, every_text: bool = False) -> None:
         super().__init__(message)
         self.short = short
+        self.every_text = every_text
 
 
 class EmbeddingServerError(EmbeddingUnavailable):

@@ -1,5 +1,6 @@
 """Questions embedded together: many threads asking at once share batches, get the
-vectors they would get alone, and a question that cannot be embedded fails alone."""
+vectors they would get alone, a question that cannot be embedded fails alone, and a
+fault of every text fails the batch at once."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from tests.helpers.embedding import word_vector
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.retrieval.dense import PassageVectors
 from tui_assistant.core.retrieval.hybrid import HybridRetriever
+from tui_assistant.errors import EmbeddingUnavailable
 from tui_assistant.providers.embedding import (
     DEFAULT_MODEL_SHA256,
     LocalSentenceEmbedder,
@@ -30,12 +32,14 @@ DIMENSIONS = 32
 
 class SlowWords:
     """Bag-of-words vectors; the first batch waits until `release` is set, so the
-    questions that arrive meanwhile queue up behind it."""
+    questions that arrive meanwhile queue up behind it. `broken` is a text it cannot
+    embed; `down` is raised for every batch but the first."""
 
-    def __init__(self, broken: str | None = None) -> None:
+    def __init__(self, broken: str | None = None, down: EmbeddingUnavailable | None = None) -> None:
         self.batches: list[list[str]] = []
         self.release = threading.Event()
         self.broken = broken
+        self.down = down
         self.lock = threading.Lock()
         self.held = 0
 
@@ -45,6 +49,9 @@ class SlowWords:
         self.release.wait(timeout=10)
         with self.lock:
             self.batches.append(list(texts))
+            first = len(self.batches) == 1
+        if self.down is not None and not first:
+            raise self.down
         if self.broken is not None and self.broken in texts:
             raise RuntimeError(f"cannot embed {self.broken!r}")
         return np.stack([word_vector(text, DIMENSIONS) for text in texts])
@@ -56,7 +63,7 @@ def ask_all(batcher: QuestionBatcher, questions: Sequence[str], model: SlowWords
     def one(question: str) -> object:
         try:
             return batcher.embed(question)
-        except RuntimeError as error:
+        except (RuntimeError, EmbeddingUnavailable) as error:
             return error
 
     with ThreadPoolExecutor(max_workers=len(questions)) as pool:
@@ -97,6 +104,23 @@ def test_a_question_that_cannot_be_embedded_fails_alone() -> None:
         else:
             assert isinstance(result, np.ndarray)
             assert np.allclose(result, word_vector(question, DIMENSIONS), atol=1e-6)
+
+
+def test_a_fault_of_every_text_fails_the_waiting_questions_at_once() -> None:
+    down = EmbeddingUnavailable("the model is gone", "model gone", every_text=True)
+    model = SlowWords(down=down)
+    batcher = QuestionBatcher(model, lambda: "words", collect_seconds=0.0)
+
+    results = ask_all(batcher, QUESTIONS, model)
+
+    # The first batch holds the model and is answered; the rest fail in one batch, not
+    # each again alone.
+    assert len(model.batches) == 2
+    for question, result in zip(QUESTIONS, results, strict=True):
+        if question in model.batches[0]:
+            assert isinstance(result, np.ndarray)
+        else:
+            assert result is down
 
 
 def test_a_question_asked_again_comes_from_the_cache_of_its_model() -> None:

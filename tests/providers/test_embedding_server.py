@@ -9,6 +9,7 @@ import base64
 import concurrent.futures
 import contextlib
 import json
+import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
@@ -747,6 +748,118 @@ def test_a_question_asked_before_is_answered_while_a_slow_server_is_skipped(
     with pytest.raises(EmbeddingServerError, match=r"a moment ago \(tried again in \d+ s\)$"):
         embedder.embed_question("new")
     assert len(server.requests) == 2
+
+
+QUESTIONS_TOGETHER = [f"how do I set option {number} of tool {number}" for number in range(6)]
+
+
+def wait_until(condition: Callable[[], bool]) -> None:
+    waited = threading.Event()
+    for _ in range(10_000):
+        if condition():
+            return
+        waited.wait(0.001)
+    raise AssertionError("the condition was never met")
+
+
+def ask_together(
+    embedder: ServerEmbeddingSource, server: Server, questions: list[str]
+) -> list[object]:
+    """`questions` asked at once, in one batch: a first question is held by the server
+    until they all wait behind it. Each question's vector, or its error."""
+    held = threading.Event()
+    behave = server.behave
+
+    async def first_held(request: httpx.Request) -> Any:
+        if inputs(request) == ["first"]:
+            await asyncio.to_thread(held.wait, 10)
+            return answer(inputs(request))
+        return behave(request)
+
+    server.behave = first_held
+
+    def one(question: str) -> object:
+        try:
+            return embedder.embed_question(question)
+        except EmbeddingServerError as error:
+            return error
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(questions) + 1) as pool:
+        first = pool.submit(one, "first")
+        wait_until(lambda: len(server.requests) == 1)
+        futures = [pool.submit(one, question) for question in questions]
+        wait_until(lambda: embedder.questions.waiting == len(questions))
+        held.set()
+        assert isinstance(first.result(), np.ndarray)
+        return [future.result() for future in futures]
+
+
+def refuse_connection(request: httpx.Request) -> httpx.Response:
+    raise httpx.ConnectError("[Errno 111] Connection refused")
+
+
+@pytest.mark.parametrize(
+    ("fails", "words"),
+    [
+        (lambda request: httpx.Response(429), "is still busy or rate limiting (HTTP 429; one try)"),
+        (lambda request: httpx.Response(500), "failed (HTTP 500; one try)"),
+        (lambda request: httpx.Response(501), "refused the request (HTTP 501)"),
+        (
+            lambda request: httpx.Response(403),
+            "refused the key (HTTP 403): check TUI_ASSISTANT_EMBEDDING_API_KEY",
+        ),
+        (refuse_connection, "cannot be reached (could not connect to the server; one try)"),
+    ],
+    ids=["429", "500", "501", "403", "unreachable"],
+)
+def test_a_server_fault_fails_questions_asked_together_in_their_one_request(
+    mocked: respx.MockRouter,
+    source: Callable[..., ServerEmbeddingSource],
+    fails: Handler,
+    words: str,
+) -> None:
+    server = serve(mocked, fails)
+    embedder = source()
+
+    results = ask_together(embedder, server, QUESTIONS_TOGETHER)
+
+    # The held first question, then one request for all the others: none asked again alone.
+    assert len(server.requests) == 2
+    assert sorted(server.requests[1]) == sorted(QUESTIONS_TOGETHER)
+    for result in results:
+        assert isinstance(result, EmbeddingServerError)
+        assert str(result) == f"the embedding server at 127.0.0.1:8089 {words}"
+
+
+def test_a_question_the_server_refuses_fails_alone_and_the_others_are_answered(
+    mocked: respx.MockRouter, source: Callable[..., ServerEmbeddingSource]
+) -> None:
+    broken = QUESTIONS_TOGETHER[2]
+
+    def refuses_one(request: httpx.Request) -> httpx.Response:
+        # The question and every piece cut from it to fit are refused.
+        if any(broken.startswith(text) for text in inputs(request)):
+            return httpx.Response(413)
+        return answer(inputs(request))
+
+    server = serve(mocked, refuses_one)
+    embedder = source()
+
+    results = ask_together(embedder, server, QUESTIONS_TOGETHER)
+
+    for question, result in zip(QUESTIONS_TOGETHER, results, strict=True):
+        if question == broken:
+            assert isinstance(result, EmbeddingServerError)
+            assert re.search(
+                r"refused a single passage piece even cut to \d+ characters \(HTTP 413\)$",
+                str(result),
+            )
+        else:
+            assert isinstance(result, np.ndarray)
+            np.testing.assert_allclose(result, word_vector(question, DIMENSIONS), atol=1e-6)
+            # Asked again on its own once the batch failed.
+            assert [question] in server.requests
+    assert sorted(server.requests[1]) == sorted(QUESTIONS_TOGETHER)
 
 
 # -- the pure parts ------------------------------------------------------------------------

@@ -13,7 +13,10 @@ the model's identity and the text, so a question repeated by a team's agents ans
 lexical speed and vectors of one model never answer for another.
 
 A batch that fails is tried again one question at a time, so a question the model (or
-its server) cannot embed fails alone: the others get their vectors.
+its server) cannot embed fails alone: the others get their vectors. A fault that is not
+about the questions (`EmbeddingUnavailable.every_text`: a server down, rate limiting or
+refusing the key) fails them all at once instead, with its own error: a request for each
+would only add to the load of a failing server and keep the questions waiting longer.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
+
+from tui_assistant.errors import EmbeddingUnavailable
 
 if TYPE_CHECKING:
     import numpy as np
@@ -90,7 +95,7 @@ class QuestionBatcher:
 
     def embed(self, text: str) -> Vector:
         """`text`'s vector, computed with the others waiting (or cached); the error of
-        its own embedding when it fails."""
+        its own embedding when it fails, or its batch's for a fault of every text."""
         key = (self._identity(), text)
         with self._ready:
             cached = self._cache.get(key)
@@ -136,12 +141,14 @@ class QuestionBatcher:
         try:
             rows = self._embed_many(texts)
         except BaseException as error:
-            if len(taken) == 1:
-                taken[0][1].set_exception(error)
+            every_text = isinstance(error, EmbeddingUnavailable) and error.every_text
+            if len(taken) > 1 and not every_text:
+                # Each on its own, so only a question that cannot be embedded fails.
+                for one in taken:
+                    self._embed_batch([one])
                 return
-            # Each on its own, so only a question that cannot be embedded fails.
-            for one in taken:
-                self._embed_batch([one])
+            for _, future in taken:
+                future.set_exception(error)
             return
         for (_, future), row in zip(taken, rows, strict=True):
             future.set_result(row)

@@ -27,6 +27,7 @@ server that refuses the field is asked without it from then on. The source is an
 The HTTP client runs on an event loop in a thread of its own, so the source is called
 like the local model, from any thread. Questions asked at once go in one request
 (`QuestionBatcher`), with one short try: a question is answered by words if it fails.
+A fault of the server's (`every_text`) fails a request's questions at once, not one by one.
 """
 
 from __future__ import annotations
@@ -152,7 +153,7 @@ class ServerEmbeddingSource:
         # The pace the server keeps up with (`Pace`): smaller after a missed deadline.
         self.pace = Pace(batch_size, concurrency)
         # Cached by the model and prefix asked for: no request to learn the identity.
-        self._questions = QuestionBatcher(
+        self.questions = QuestionBatcher(
             self.embed_questions, lambda: (self.url, self.model, self.query_prefix)
         )
         # Vectors asked for as base64 until the server refuses the field (or answers).
@@ -214,7 +215,7 @@ class ServerEmbeddingSource:
         request with the questions other threads ask meanwhile (`QuestionBatcher`);
         after a missed deadline, questions skip the server for a while (a question
         asked before is still answered from the batcher's cache)."""
-        return self._questions.embed(question)
+        return self.questions.embed(question)
 
     def embed_questions(self, questions: Sequence[str]) -> NDArray[np.float32]:
         """The questions' rows, in order, from one request (after the query prefix)."""
@@ -231,6 +232,7 @@ class ServerEmbeddingSource:
                 f"gave no answer within {self.question_deadline:g} s to a question a moment"
                 f" ago (tried again in {math.ceil(paused)} s)",
                 "embedding server too slow",
+                every_text=True,
             )
 
     def close(self) -> None:
@@ -323,6 +325,7 @@ class ServerEmbeddingSource:
                         self.where,
                         f"asks to wait {wait:,.0f} s ({trouble.detail})",
                         "embedding server rate-limits",
+                        every_text=True,
                     ) from None
                 pause = pause_before_try(count, wait)
                 if trouble.trouble == "rate_limited":

@@ -117,12 +117,17 @@ async def cancel_others() -> None:
 BAD_ANSWER = "embedding server answers badly"
 
 
-def fault(where: str, what: str, short: str) -> EmbeddingServerError:
-    return EmbeddingServerError(f"the embedding server at {where} {what}", short)
+def fault(where: str, what: str, short: str, *, every_text: bool = False) -> EmbeddingServerError:
+    """The one line of a fault; `every_text` when it is the server's, not the texts'
+    (`EmbeddingUnavailable.every_text`): else the texts may be tried one at a time."""
+    return EmbeddingServerError(
+        f"the embedding server at {where} {what}", short, every_text=every_text
+    )
 
 
 def gave_up(where: str, trouble: TryAgain, tries: int, deadline: float) -> EmbeddingServerError:
-    """The one line for a batch whose tries are spent."""
+    """The one line for a batch whose tries are spent: every trouble worth another try
+    (429, 5xx, a connection, a deadline) is the server's, whatever the texts."""
     after = f"{tries} tries" if tries > 1 else "one try"
     kind = trouble.trouble
     if kind == "unreachable":
@@ -136,7 +141,7 @@ def gave_up(where: str, trouble: TryAgain, tries: int, deadline: float) -> Embed
         what, short = f"is still busy or rate limiting ({trouble.detail}; {after})", "rate-limits"
     else:
         what, short = f"failed ({trouble.detail}; {after})", "failing"
-    return fault(where, what, f"embedding server {short}")
+    return fault(where, what, f"embedding server {short}", every_text=True)
 
 
 def unwrapped(future: concurrent.futures.Future[Any]) -> BaseException:
@@ -205,7 +210,8 @@ class Pace:
 
 def check_status(response: httpx.Response, where: str, model: str) -> None:
     """Nothing for a 2xx answer; else what the status means: `TryAgain` (429, 5xx),
-    `TooBig` (a batch too large), or the one line of a fault no try mends."""
+    `TooBig` (a batch too large), or the one line of a fault no try mends (the server's
+    as a whole for a redirect, 401, 403 and 404)."""
     status = response.status_code
     if 200 <= status < 300:
         return
@@ -219,6 +225,7 @@ def check_status(response: httpx.Response, where: str, model: str) -> None:
             f"answered with a redirect (HTTP {status}), which is not followed:"
             f" check {BASE_URL_SETTING}",
             "embedding server redirects",
+            every_text=True,
         )
     if status in SPLIT_STATUSES:
         raise TooBig(status)
@@ -227,6 +234,7 @@ def check_status(response: httpx.Response, where: str, model: str) -> None:
             where,
             f"refused the key (HTTP {status}): check {KEY_SETTING}",
             "embedding server refuses the key",
+            every_text=True,
         )
     if status == 404:
         raise fault(
@@ -234,5 +242,12 @@ def check_status(response: httpx.Response, where: str, model: str) -> None:
             f"has no embeddings for model {shown(model)} (HTTP 404): check"
             f" {BASE_URL_SETTING} (it ends in /v1) and TUI_ASSISTANT_EMBEDDING_MODEL",
             "embedding server: HTTP 404",
+            every_text=True,
         )
-    raise fault(where, f"refused the request (HTTP {status})", "embedding server refuses")
+    # Another 5xx is the server's; another 4xx may be about one of the texts.
+    raise fault(
+        where,
+        f"refused the request (HTTP {status})",
+        "embedding server refuses",
+        every_text=status >= 500,
+    )
