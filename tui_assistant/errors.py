@@ -7,7 +7,8 @@ file or setting and what is wrong, and never holds a secret or text from a docum
 a model.
 
 It stands under every other module and imports none of them: the core raises these
-errors too. `os_error_words` is the one way an `OSError` is said.
+errors too. `os_error_words` is the one way an `OSError` is said, `unreadable_file_words`
+the one way a file given to a command cannot be read.
 """
 
 from __future__ import annotations
@@ -88,3 +89,13 @@ def os_error_words(error: OSError) -> str:
     own text: never `None`, always one line."""
     words = error.strerror or str(error) or type(error).__name__
     return " ".join(words.split())
+
+
+def unreadable_file_words(error: OSError | UnicodeDecodeError) -> str:
+    """Why a file given to a command cannot be read, said after its name: `does not
+    exist`, `is not UTF-8 text`, else `cannot be read (Permission denied)`."""
+    if isinstance(error, FileNotFoundError):
+        return "does not exist"
+    if isinstance(error, UnicodeDecodeError):
+        return "is not UTF-8 text"
+    return f"cannot be read ({os_error_words(error)})"

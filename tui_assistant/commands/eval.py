@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from tui_assistant.commands.common import open_for
 from tui_assistant.core.display_text import clean_display_text
-from tui_assistant.errors import CasesError, UsageError, os_error_words
+from tui_assistant.errors import CasesError, UsageError, unreadable_file_words
 from tui_assistant.output import format_eval_report
 
 if TYPE_CHECKING:
@@ -60,9 +60,5 @@ def read_cases(path: Path) -> list[EvalCase]:
             return parse_cases(stream)
     except CasesError as error:
         raise UsageError(f"cases file {path}: {error}") from None
-    except FileNotFoundError:
-        raise UsageError(f"cases file {path} does not exist") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"cases file {path} is not UTF-8 text") from None
-    except OSError as error:
-        raise UsageError(f"cases file {path} cannot be read: {os_error_words(error)}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"cases file {path} {unreadable_file_words(error)}") from None

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tui_assistant.core.display_text import clean_display_text, one_line
-from tui_assistant.errors import UsageError, os_error_words
+from tui_assistant.errors import UsageError, unreadable_file_words
 
 if TYPE_CHECKING:
     from tui_assistant.registry.fetcher import FetchResult, Registries
@@ -121,12 +121,8 @@ def read_project_file(path: Path) -> Dependencies:
 
     try:
         text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise UsageError(f"--from: {path} does not exist") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"--from: {path} is not UTF-8 text") from None
-    except OSError as error:
-        raise UsageError(f"--from: {path} cannot be read ({os_error_words(error)})") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"--from: {path} {unreadable_file_words(error)}") from None
     try:
         return read_dependencies(path.name, text)
     except LockfileError as error:

@@ -54,7 +54,6 @@ class Unpacked:
 
     files: tuple[str, ...]
     documentation: bool
-    links_left_out: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +146,7 @@ def _keep(
 ) -> Unpacked:
     kept: list[str] = []
     documentation = False
-    links = members = expanded = written = 0
+    members = expanded = written = 0
     root: str | None = None
     for entry in entries:
         members += 1
@@ -162,10 +161,7 @@ def _keep(
         parts = _safe_parts(entry.name)
         if entry.kind == "special":
             raise ArchiveError(f"the archive holds a device or pipe ({_shown(entry.name)})")
-        if entry.kind == "link":
-            links += 1
-            continue
-        if entry.kind == "dir" or not parts:
+        if entry.kind in ("link", "dir") or not parts:
             continue
         # Every release has one top folder (`NAME-VERSION/`, npm's `package/`).
         if root is None:
@@ -184,7 +180,7 @@ def _keep(
             raise ArchiveError(f"the kept files pass {limits.kept_bytes >> 20:,} MiB")
         kept.append(path)
         documentation = documentation or in_doc_folder(path)
-    return Unpacked(tuple(kept), documentation, links)
+    return Unpacked(tuple(kept), documentation)
 
 
 def _safe_parts(name: str) -> tuple[str, ...]:

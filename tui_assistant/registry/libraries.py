@@ -44,12 +44,6 @@ class FetchedMetadata:
     fetched_at: str
     documentation: bool
 
-    @property
-    def library(self) -> str:
-        from tui_assistant.registry.specs import library_name_of
-
-        return library_name_of(self.registry, self.package, self.version)  # type: ignore[arg-type]
-
 
 def libraries_dir(data_dir: Path) -> Path:
     return data_dir / LIBRARIES_FOLDER

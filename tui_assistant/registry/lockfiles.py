@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tui_assistant.registry.specs import PackageSpec, normalise_pypi_name
+from tui_assistant.registry.specs import PackageSpec, json_object, normalise_pypi_name
 
 _REQUIREMENT = re.compile(
     r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*===?\s*([A-Za-z0-9.+_!-]+)\s*(?:;.*)?$"
@@ -94,9 +94,9 @@ def _requirements(text: str) -> Dependencies:
 
 
 def _pyproject(data: Mapping[str, Any]) -> Dependencies:
-    project = _mapping(data.get("project"))
+    project = json_object(data.get("project"))
     lines = [item for item in project.get("dependencies") or [] if isinstance(item, str)]
-    for group in _mapping(project.get("optional-dependencies")).values():
+    for group in json_object(project.get("optional-dependencies")).values():
         if isinstance(group, list):
             lines += [item for item in group or [] if isinstance(item, str)]
     return _requirement_lines(lines)
@@ -168,10 +168,6 @@ def _package_json(data: Mapping[str, Any]) -> Dependencies:
             else:
                 unpinned.append(f"{name}@{wanted}")
     return Dependencies(_distinct(pinned), tuple(unpinned))
-
-
-def _mapping(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 def _keys(value: object) -> list[str]:

@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import quote
 
 from tui_assistant.registry.pypi import Release
+from tui_assistant.registry.specs import json_object
 from tui_assistant.registry.transport import FetchError, Registry
 
 DEFAULT_REGISTRY = "https://registry.npmjs.org/"
@@ -67,14 +68,14 @@ def find_release(registry: Registry, name: str, version: str | None) -> Release:
     if not isinstance(document, dict) or not isinstance(document.get("versions"), dict):
         raise FetchError(f"{registry.host} gave no versions for {name}")
     versions: dict[str, Any] = document["versions"]
-    tags = _mapping(document.get("dist-tags"))
+    tags = json_object(document.get("dist-tags"))
     wanted = version or "latest"
     if wanted not in versions and isinstance(tags.get(wanted), str):
         wanted = tags[wanted]
     entry = versions.get(wanted)
     if not isinstance(entry, dict):
         raise FetchError(f"{name} has no version {wanted} on {registry.host}")
-    dist = _mapping(entry.get("dist"))
+    dist = json_object(entry.get("dist"))
     tarball = dist.get("tarball")
     if not isinstance(tarball, str) or not tarball:
         raise FetchError(f"{name} {wanted} names no tarball on {registry.host}")
@@ -82,10 +83,6 @@ def find_release(registry: Registry, name: str, version: str | None) -> Release:
     shasum = dist.get("shasum") if isinstance(dist.get("shasum"), str) else None
     filename = tarball.rsplit("/", 1)[-1]
     return Release(name, wanted, tarball, filename, None, integrity, shasum)
-
-
-def _mapping(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 def _sha512(integrity: object) -> str | None:

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urljoin
 
 from tui_assistant.registry.libraries import version_key
-from tui_assistant.registry.specs import normalise_pypi_name
+from tui_assistant.registry.specs import json_object, normalise_pypi_name
 from tui_assistant.registry.transport import FetchError, Registry
 
 DEFAULT_INDEX = "https://pypi.org/simple"
@@ -99,17 +99,13 @@ def _sdists(project: str, files: Sequence[Any], page_url: str) -> dict[str, Rele
         stem, dash, version = filename[: -len(suffix)].rpartition("-")
         if not dash or normalise_pypi_name(stem) != project or not version:
             continue
-        hashes = _mapping(file.get("hashes"))
+        hashes = json_object(file.get("hashes"))
         sha256 = hashes.get("sha256") if isinstance(hashes.get("sha256"), str) else None
         url = urljoin(page_url, str(file.get("url", "")))
         if version in found and found[version].filename.endswith(".tar.gz"):
             continue
         found[version] = Release(project, version, url, filename, sha256)
     return found
-
-
-def _mapping(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 def _is_pre_release(version: str) -> bool:

@@ -2,14 +2,16 @@
 
 Pure: strings in, specs out. A package's library is named `NAME@VERSION` after its
 normalised name: PyPI's (PEP 503: `Jinja2` is `jinja2`, `typing_extensions` is
-`typing-extensions`) or npm's (a scoped `@types/node` is `types--node`).
+`typing-extensions`) or npm's (a scoped `@types/node` is `types--node`). Also
+`json_object`, how the registry's metadata readers and the lock-file reader take a value
+that should be a JSON object.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 Registry = Literal["pypi", "npm"]
 REGISTRIES: tuple[Registry, ...] = ("pypi", "npm")
@@ -83,3 +85,9 @@ def parse_spec(text: str) -> PackageSpec:
     if at >= 0 and not VERSION_TEXT.match(version):
         raise ValueError(f"{shown!r}: give an exact version or a dist-tag after @")
     return PackageSpec("npm", name, version if at >= 0 else None)
+
+
+def json_object(value: object) -> dict[str, Any]:
+    """`value` if it is a JSON object (a TOML table), else an empty one: registry
+    metadata and project files are read leniently, a key of the wrong shape is absent."""
+    return value if isinstance(value, dict) else {}

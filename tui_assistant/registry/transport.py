@@ -67,7 +67,6 @@ class Downloaded:
     sha256: str
     sha512: str
     sha1: str
-    size: int
 
 
 class Registry:
@@ -119,7 +118,7 @@ class Registry:
                 out.write(chunk)
                 if progress is not None:
                     progress(size, total)
-        return Downloaded(target, sha256.hexdigest(), sha512.hexdigest(), sha1.hexdigest(), size)
+        return Downloaded(target, sha256.hexdigest(), sha512.hexdigest(), sha1.hexdigest())
 
     def _open(self, url: str, headers: Mapping[str, str], hosts: tuple[str, ...]) -> _Opened:
         return _Opened(self.client, url, headers, hosts)
