@@ -3,6 +3,8 @@ pinned, not the fitted numbers."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tests.helpers import library_of
@@ -175,6 +177,24 @@ def test_the_only_passage_holding_every_question_word_is_answered() -> None:
     for doubted in (
         Signals(word_lead=0.3, matched_share=1.0, known_share=1.0, evidence=1.0),
         Signals(word_lead=1.0, matched_share=0.4, known_share=1.0, evidence=1.0),
+    ):
+        sure = RANKED_MODEL.probability(doubted) >= RANKED_MODEL.answer_at
+        assert (RANKED_MODEL.decide(doubted) == "answered") == sure
+
+
+def test_a_passage_with_a_word_of_its_own_in_a_document_with_two_is_answered() -> None:
+    # Other passages share a word, but one word is this passage's alone and two are its
+    # document's alone.
+    pinned = Signals(
+        word_lead=0.3, matched_share=1.0, known_share=1.0, own_words=1.0, document_words=2.0
+    )
+    assert RANKED_MODEL.decide(pinned) == "answered"
+    # A word of its own in a document with only that one, or an unknown word: the
+    # model decides alone.
+    for doubted in (
+        replace(pinned, document_words=1.0),
+        replace(pinned, own_words=0.0),
+        replace(pinned, matched_share=0.8),
     ):
         sure = RANKED_MODEL.probability(doubted) >= RANKED_MODEL.answer_at
         assert (RANKED_MODEL.decide(doubted) == "answered") == sure

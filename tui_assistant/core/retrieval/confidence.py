@@ -78,6 +78,8 @@ class Signals:
     question around those words is.
     `sole_match`: 1.0 when it is the only passage holding every question word the
     library holds (at least two of them).
+    `own_words`, `document_words`: how many of the question's words it holds that no
+    other passage holds, and that no passage of another document holds.
     `standing`: its cosine above the mean of the question's cosines over the library, in
     their standard deviations: how far it stands out from the rest of the library for
     this question, whatever the question's length (a long question's cosines are all
@@ -99,6 +101,8 @@ class Signals:
     title_evidence: float = 0.0
     sole_match: float = 0.0
     standing: float = 0.0
+    own_words: float = 0.0
+    document_words: float = 0.0
 
     def values(self, names: Sequence[str]) -> list[float]:
         return [float(getattr(self, name)) for name in names]
@@ -153,8 +157,15 @@ class ConfidenceModel:
 
 def undoubted(signals: Signals) -> bool:
     """Whether the words leave no doubt: the best passage holds every question word
-    (none is unknown to the library) and no other passage holds any of them."""
-    return signals.matched_share >= 1.0 - 1e-9 and signals.word_lead >= 1.0 - 1e-9
+    (none is unknown to the library), and either no other passage holds any of them,
+    or one of them is its alone and two are its document's alone ("prune my apple
+    trees": one note on apple trees, whose pruning section alone says "prune", though
+    other notes mention trees)."""
+    if signals.matched_share < 1.0 - 1e-9:
+        return False
+    return signals.word_lead >= 1.0 - 1e-9 or (
+        signals.own_words >= 1 and signals.document_words >= 2
+    )
 
 
 def agreed(signals: Signals) -> bool:

@@ -134,6 +134,9 @@ class HybridRetriever:
             fused_signals(order[0], similarities, dense_order, lexical_order, ranking, background),
             section_lead=lead,
             neighbour=float(len(order) > 1 and len(documents) == 1),
+            document_words=(
+                float(self.lexical.document_words(ranking, order[0])) if ranking else 0.0
+            ),
         )
         tied = len(order) > 1 and _same(order[0], order[1], similarities, ranking, background)
         return Fused(order, similarities, ranking, signals, tied, background)
@@ -232,6 +235,7 @@ def fused_signals(
         evidence=word.evidence,
         title_evidence=word.title_evidence,
         sole_match=word.sole_match,
+        own_words=word.own_words,
         standing=standing,
         word_rank_of_meaning_best=_reciprocal_place(lexical_order, dense_order[0]),
         meaning_rank_of_word_best=(

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import chain
 
 from tui_assistant.core.documents.passage import document_kind
 from tui_assistant.core.library.library import Library
@@ -135,12 +136,15 @@ class RankedRetriever:
         self._body_norms = length_norms(self.index.body_lengths, BODY_LENGTH_EFFECT)
         self._path, path_lengths = path_postings(library, self.key)
         self._path_norms = length_norms(path_lengths, PATH_LENGTH_EFFECT)
-        infos = (library.info(number) for number in range(len(library)))
+        infos = [library.info(number) for number in range(len(library))]
         self._named = named_index(
             (number, info.title)
             for number, info in enumerate(infos)
             if document_kind(info.source_path) == "py"
         )
+        # Each passage's document, as a small number, to tell a document's own words.
+        places: dict[str, int] = {}
+        self._document_of = [places.setdefault(info.document, len(places)) for info in infos]
 
     def retrieve(self, question: str, count: int = 1) -> Evidence | NoEvidence:
         return self.search(question, count, 0).found
@@ -183,6 +187,18 @@ class RankedRetriever:
             found.append(key)
         return list(dict.fromkeys(found))
 
+    def document_words(self, ranking: Ranking, number: int) -> int:
+        """How many of the question's words passage `number` holds that no passage of
+        another document holds (in its title, body or path)."""
+        document = self._document_of[number]
+        found = 0
+        for key in ranking.matched.get(number, ()):
+            holders = chain(
+                self.index.title(key).numbers, self.index.body(key).numbers, self._path.get(key, ())
+            )
+            found += all(self._document_of[other] == document for other in holders)
+        return found
+
     def _holds(self, key: str) -> bool:
         return bool(self._frequency(key)) or key in self._path
 
@@ -204,7 +220,11 @@ class RankedRetriever:
         order, lead = self.order(ranking, depth)
         scores = ranking.scores
         closeness = [scores[number] / ranking.score for number in order]
-        signals = replace(word_signals(ranking, order[0]), section_lead=lead)
+        signals = replace(
+            word_signals(ranking, order[0]),
+            section_lead=lead,
+            document_words=float(self.document_words(ranking, order[0])),
+        )
         tied = len(order) > 1 and lead == 0.0 and scores[order[0]] == scores[order[1]]
         return assess(
             self.model, order, closeness, CLOSE_SCORE_SHARE, signals, tied, SENT_SCORE_SHARE
@@ -310,4 +330,5 @@ def word_signals(ranking: Ranking | None, best: int, order: Sequence[int] | None
         evidence=ranking.evidence_of(best),
         title_evidence=ranking.evidence_of(best, title_only=True),
         sole_match=float(ranking.sole_holder(best)),
+        own_words=float(ranking.own_words_of(best)),
     )

@@ -124,6 +124,14 @@ class Ranking:
         held = (self.in_title if title_only else self.matched).get(number, ())
         return math.fsum(self.weights[key] for key in held) / self.rarest_weight
 
+    def own_words_of(self, number: int) -> int:
+        """How many of the question's words passage `number` holds that no other passage
+        does (a word one passage holds weighs `rarest_weight`)."""
+        return sum(
+            math.isclose(self.weights[key], self.rarest_weight)
+            for key in self.matched.get(number, ())
+        )
+
     def sole_holder(self, number: int) -> bool:
         """Whether passage `number` is the only one holding every question word the
         library holds, and those are at least two: the words leave no doubt."""
