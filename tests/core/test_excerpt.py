@@ -8,7 +8,13 @@ from hypothesis import strategies as st
 
 from tui_assistant.core.display_text import collapse_blank_lines
 from tui_assistant.core.documents.passage import Passage
-from tui_assistant.core.excerpt import excerpt, flowed, matching_sentences, passage_excerpt
+from tui_assistant.core.excerpt import (
+    excerpt,
+    flowed,
+    matching_sentences,
+    passage_excerpt,
+    prose_sentences,
+)
 from tui_assistant.core.words import normalise_distinct
 
 CHAIN = (
@@ -52,6 +58,13 @@ def test_headings_and_code_are_not_sentences_to_show() -> None:
     shown = excerpt(CHAIN, keys("chain oil bicycle often"), count=5)
     assert "--chain" not in shown
     assert shown.startswith("Oil the bicycle chain")  # not with the heading "Chain"
+
+
+def test_a_sentence_that_leads_into_code_is_shown_without_the_fence() -> None:
+    text = "Install the tool like so:\n```\nnpm install tool\n```\nThen run it."
+    keys = normalise_distinct("install the tool")
+    assert excerpt(text, keys) == "Install the tool like so:"
+    assert prose_sentences(text) == ["Install the tool like so:", "Then run it."]
 
 
 def test_an_excerpt_marks_where_sentences_do_not_follow_each_other() -> None:

@@ -127,26 +127,24 @@ def excerpt(text: str, keys: Collection[str], count: int = 2) -> str:
 
 def _sentences(text: str) -> list[tuple[int, int, int]]:
     """(index, start, end) of each sentence of `text` that a reader reads as prose:
-    not a heading, not code in a fence."""
-    code = _in_fences(text.split("\n"))
-    found: list[tuple[int, int, int]] = []
-    for index, (start, end) in enumerate(sentence_spans(flowed(text))):
-        line_start = text.rfind("\n", 0, start) + 1
-        if not code[text.count("\n", 0, start)] and not _HEADING.match(text, line_start):
-            found.append((index, start, end))
-    return found
+    not a heading, not code in a fence. Found over the flowed text with its code and
+    headings blanked (offsets kept), so a fence line, which has no word of its own,
+    never joins the sentence before it as a trailing mark would."""
+    lines = flowed(text).split("\n")
+    code = _in_fences(lines)
+    prose = "\n".join(
+        " " * len(line) if code[number] or _HEADING.match(line) else line
+        for number, line in enumerate(lines)
+    )
+    return [(index, start, end) for index, (start, end) in enumerate(sentence_spans(prose))]
 
 
 def prose_sentences(text: str) -> list[str]:
     """The sentences of `text` as a reader reads them: lines a file wraps inside a
     paragraph joined (each sentence on one line, whitespace runs made one space), fenced
     code and headings left out."""
-    lines = flowed(text).split("\n")
-    code = _in_fences(lines)
-    prose = "\n".join(
-        "" if code[number] or _HEADING.match(line) else line for number, line in enumerate(lines)
-    )
-    return [" ".join(prose[start:end].split()) for start, end in sentence_spans(prose)]
+    flow = flowed(text)
+    return [" ".join(flow[start:end].split()) for _, start, end in _sentences(text)]
 
 
 def passage_excerpt(passage: Passage, keys: Collection[str], count: int = 2) -> str:
