@@ -254,6 +254,11 @@ def test_postings_list_every_passage_holding_a_word_with_its_count(passages: lis
             assert list(zip(postings.numbers, postings.counts, strict=True)) == expected
     assert list(index.title_lengths) == [len(match_keys(passage.title)) for passage in passages]
     assert list(index.body_lengths) == [len(match_keys(passage.text)) for passage in passages]
+    for word in words | {"absent"}:
+        held = {
+            number for field in (index.title(word), index.body(word)) for number in field.numbers
+        }
+        assert set(index.holders(word)) == held
 
 
 def test_a_large_library_still_refuses_a_tie_and_reports_the_runner_up() -> None:

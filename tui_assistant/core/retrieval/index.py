@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate, chain
 from typing import NamedTuple
 
@@ -71,6 +71,16 @@ class InvertedIndex:
 
     def body(self, key: str) -> Postings:
         return self._postings(self._body, key)
+
+    def holders(self, key: str) -> Iterator[int]:
+        """The numbers of the passages holding `key` in their title or body, some more
+        than once, in no order: for a question about who holds a key, without summing
+        the counts of the words that share it as `title` and `body` do."""
+        for word in self._words.get(key, ()):
+            for field in (self._title, self._body):
+                postings = field.get(word)
+                if postings is not None:
+                    yield from postings.numbers
 
     def _postings(self, field: Mapping[str, Postings], key: str) -> Postings:
         found = [field[word] for word in self._words.get(key, ()) if word in field]

@@ -193,9 +193,7 @@ class RankedRetriever:
         document = self._document_of[number]
         found = 0
         for key in ranking.matched.get(number, ()):
-            holders = chain(
-                self.index.title(key).numbers, self.index.body(key).numbers, self._path.get(key, ())
-            )
+            holders = chain(self.index.holders(key), self._path.get(key, ()))
             found += all(self._document_of[other] == document for other in holders)
         return found
 
