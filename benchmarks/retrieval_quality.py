@@ -163,11 +163,13 @@ def measure_set(
     if model is not None:
         vectors = embed_library(library, model, store_path(data_dir, folder))  # type: ignore[arg-type]
         embed_seconds = []
+        vocabulary = model.vocabulary  # type: ignore[attr-defined]
+        hybrid = HybridRetriever(library, vectors, vectors_of.__getitem__, vocabulary=vocabulary)
         for question in questions:
             started = time.perf_counter()
-            vectors_of[question] = model.embed([question])[0]  # type: ignore[attr-defined]
+            text = hybrid.spelling.respelt(question)  # as the model reads it
+            vectors_of[text] = model.embed([text])[0]  # type: ignore[attr-defined]
             embed_seconds.append(time.perf_counter() - started)
-        hybrid = HybridRetriever(library, vectors, vectors_of.__getitem__)
         rankers["hybrid before"] = lambda q: previous_hybrid(hybrid, q)
         rankers["hybrid"] = lambda q: hybrid.fused(q).order[:FIRST]
     scores = {(style, engine): Score() for style in STYLES for engine in ENGINES}

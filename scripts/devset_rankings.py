@@ -116,8 +116,9 @@ def load_set(
     model = LocalSentenceEmbedder.load(model_folder, DEFAULT_MODEL_SHA256)
     vectors = embed_library(library, model, store_path(data_dir, folder))
     question_vectors = QuestionVectors(cache, model)
-    question_vectors.embed_all(questions)
-    hybrid = HybridRetriever(library, vectors, question_vectors)
+    hybrid = HybridRetriever(library, vectors, question_vectors, vocabulary=model.vocabulary)
+    # As the model reads them (`ModelSpelling`), so a change there needs no flag.
+    question_vectors.embed_all([hybrid.spelling.respelt(question) for question in questions])
     similarities = [hybrid.similarities(question) for question in questions]
     return DevSet(
         name,

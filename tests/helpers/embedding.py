@@ -41,6 +41,8 @@ class FakeEmbedder:
     counts the texts' batches and questions, `texts` every text embedded (a question
     after `query_prefix`, a piece after `document_prefix`)."""
 
+    vocabulary: frozenset[str] = frozenset()
+
     def __init__(
         self,
         model_id: str = "fake-bag-of-words@1",

@@ -86,6 +86,13 @@ def test_a_question_is_closest_to_the_passage_that_answers_it(
         assert row[answer] - others.max() > 0.1, question
 
 
+def test_the_vocabulary_is_the_tokenizers_whole_words(model: LocalSentenceEmbedder) -> None:
+    vocabulary = model.vocabulary
+    assert {"change", "bread", "separately"} <= vocabulary
+    # A misspelling is not a word of it, nor is a word piece (`##ing`).
+    assert "cahnge" not in vocabulary and "##ing" not in vocabulary
+
+
 def test_vectors_are_unit_length_float32_rows(model: LocalSentenceEmbedder) -> None:
     vectors = model.embed(["short", "a longer sentence with more words in it", "", "x " * 900])
     assert vectors.shape == (4, model.dimensions) == (4, 384)

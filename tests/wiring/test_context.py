@@ -4,7 +4,10 @@ context (never one changed in place) after a reload."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
+
+import pytest
 
 from tests.helpers import memory_library
 from tui_assistant.core.conversation import Conversation
@@ -13,6 +16,7 @@ from tui_assistant.core.retrieval.keyword import KeywordRetriever
 from tui_assistant.core.retrieval.ranked import RankedRetriever
 from tui_assistant.settings import Settings
 from tui_assistant.wiring.context import build_retriever, load_library, open_context
+from tui_assistant.wiring.retrieval_choice import RetrievalChoice
 
 MakeLibrary = Callable[[Mapping[str, tuple[str, str]]], Path]
 KITCHEN = {
@@ -65,3 +69,20 @@ def test_a_question_ends_once_as_its_turn_and_its_gap(
     [write] = handed
     write()
     assert [gap.question for gap in read_gaps(gaps)] == ["quantum chromodynamics"]
+
+
+def test_hybrid_gives_the_model_a_mistyped_word_as_the_word_it_and_the_library_know(
+    make_library: MakeLibrary, tmp_path: Path
+) -> None:
+    pytest.importorskip("numpy")
+    from tests.helpers.embedding import FakeEmbedder
+
+    folder = make_library(KITCHEN)
+    lexical = open_context(Settings(library=folder, data_dir=tmp_path, retrieval="ranked"))
+    embedder = FakeEmbedder()
+    embedder.vocabulary = frozenset({"sharpen", "knife", "whetstone"})
+    context = replace(lexical, choice=RetrievalChoice("hybrid"), embedder=embedder)
+    hybrid = context.with_vectors(context.embed(context.library))
+    assert hybrid is not None and hybrid.retrieval == "hybrid"
+    hybrid.service.start("how do I sharpne a knife", Conversation())
+    assert embedder.texts[-1] == "how do I sharpen a knife"

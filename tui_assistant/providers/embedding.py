@@ -18,6 +18,7 @@ model is loaded.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 import threading
@@ -95,6 +96,13 @@ class EmbeddingSource(Protocol):
         """One question's vector (after the query prefix)."""
         ...
 
+    @property
+    def vocabulary(self) -> frozenset[str]:
+        """The whole words the model's tokenizer knows, lower case (empty when not
+        known): a question word outside it and the library may be respelt for the
+        model (`retrieval.spelling.ModelSpelling`)."""
+        ...
+
 
 def embed_texts(
     source: EmbeddingSource, texts: Sequence[str], progress: Progress | None = None
@@ -164,6 +172,14 @@ class LocalSentenceEmbedder:
     @property
     def dimensions(self) -> int:
         return self._encoder.dimensions
+
+    @functools.cached_property
+    def vocabulary(self) -> frozenset[str]:
+        return frozenset(
+            token.lower()
+            for token in self._tokenizer.get_vocab()
+            if token.isalpha() and token.isascii()
+        )
 
     @property
     def identity(self) -> ModelIdentity:

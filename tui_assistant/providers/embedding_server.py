@@ -109,6 +109,8 @@ PROBE_TEXT: Final = "tui-assistant"
 class ServerEmbeddingSource:
     """`EmbeddingSource` for an OpenAI-compatible `/embeddings` endpoint."""
 
+    vocabulary: frozenset[str] = frozenset()  # a server does not say its model's words
+
     def __init__(
         self,
         base_url: str,
@@ -283,7 +285,8 @@ class ServerEmbeddingSource:
                     reversed([part[at : at + limit] for at in range(0, len(part), limit)])
                 )
                 continue
-            await self._rate_limit_pause()
+            if (delay := self._resume_at - self._clock()) > 0:
+                await self._sleep(delay)  # a rate limit pauses every request
             generation, sent_at = self.pace.generation, self._clock()
             try:
                 sent = [cut.get(position, texts[position]) for position in part]
@@ -351,11 +354,6 @@ class ServerEmbeddingSource:
                     )
                 waiting.append(missing)
         return found
-
-    async def _rate_limit_pause(self) -> None:
-        delay = self._resume_at - self._clock()
-        if delay > 0:
-            await self._sleep(delay)
 
     async def _post(self, texts: list[str], deadline: float) -> dict[int, Vector]:
         if self._client is None:

@@ -266,7 +266,9 @@ def _hybrid(
     from tui_assistant.core.retrieval.fallback import FallbackRetriever
     from tui_assistant.core.retrieval.hybrid import HybridRetriever
 
-    hybrid = HybridRetriever(library, vectors, embedder.embed_question)
+    hybrid = HybridRetriever(
+        library, vectors, embedder.embed_question, vocabulary=embedder.vocabulary
+    )
     return FallbackRetriever(
         hybrid, hybrid.lexical, monitor.question_failed, monitor.question_embedded
     )

@@ -314,3 +314,22 @@ def test_a_search_embeds_its_question_once_for_its_verdict_and_its_scores(
     assert asked == ["rinse the rice"]
     assert search.found == hybrid.retrieve("rinse the rice")
     assert len(search.scored) == 3
+
+
+def test_a_mistyped_word_is_given_to_the_model_as_the_word_the_model_and_library_know(
+    library: Library,
+) -> None:
+    asked: list[str] = []
+
+    def embed(question: str) -> NDArray[np.float32]:
+        asked.append(question)
+        return toward(library, "rice", 0.9)
+
+    vocabulary = ["rinse", "rice", "simmer", "salmon"]
+    hybrid = HybridRetriever(
+        library, vectors_by_axis(library), embed, ALWAYS_SURE, vocabulary=vocabulary
+    )
+    found = hybrid.retrieve("how long to simmmer salmon")
+    # "simmmer" is neither the model's word nor the library's; "salmon" is the model's.
+    assert asked == ["how long to simmer salmon"]
+    assert isinstance(found, Evidence) and found.passage.id == "rice"

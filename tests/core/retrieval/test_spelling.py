@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from tui_assistant.core.retrieval.spelling import Spelling, one_edit_apart, slip_of_stopword
+from tui_assistant.core.retrieval.spelling import (
+    ModelSpelling,
+    Spelling,
+    one_edit_apart,
+    slip_of_stopword,
+)
+from tui_assistant.core.words import stem
 
 
 @pytest.mark.parametrize(
@@ -44,3 +50,34 @@ def test_a_mistyped_stopword_is_known_as_one(typed: str) -> None:
 )
 def test_a_topic_word_is_not_taken_for_a_mistyped_stopword(typed: str) -> None:
     assert not slip_of_stopword(typed)
+
+
+# A model's whole words, and how many passages hold each key of a small library.
+VOCABULARY = ["change", "order", "result", "bread", "break", "resize", "reside", "sharpen"]
+LIBRARY_KEYS = {"chang": 3, "order": 5, "result": 2, "break": 4, "resid": 1, "kubernet": 7}
+
+
+def model_spelling(vocabulary: list[str] = VOCABULARY) -> ModelSpelling:
+    return ModelSpelling(vocabulary, lambda key: LIBRARY_KEYS.get(key, 0), stem)
+
+
+def test_a_word_neither_the_model_nor_the_library_knows_goes_to_the_model_respelt() -> None:
+    question = "Does the order cahnge the RESULT?"
+    assert model_spelling().respelt(question) == "Does the order change the RESULT?"
+
+
+def test_words_the_model_or_the_library_knows_stay_as_typed() -> None:
+    # "bread" is a word to the model though no passage holds it; the library holds
+    # "kubernetes" though the model does not know it; "wiht" is too short to guess.
+    question = "bake bread on kubernetes wiht care"
+    assert model_spelling().respelt(question) == question
+
+
+def test_a_changed_letter_is_not_read_as_a_slip() -> None:
+    # "resize" is one changed letter from "reside", which both know; "rezise" is a swap.
+    assert model_spelling(["reside"]).respelt("resize it") == "resize it"
+    assert model_spelling().respelt("rseide here") == "reside here"
+
+
+def test_without_the_models_words_a_question_goes_as_typed() -> None:
+    assert model_spelling([]).respelt("does it cahnge") == "does it cahnge"

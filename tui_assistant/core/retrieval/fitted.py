@@ -8,12 +8,12 @@ from tui_assistant.core.retrieval.confidence import ConfidenceModel, Logistic
 from tui_assistant.core.retrieval.sections import SectionWeights
 
 SECTION_WEIGHTS = SectionWeights(
-    word_score=4.6229,
-    word_share=0.9725,
-    meaning=1.7958,
-    opening=-0.7198,
-    title_share=3.4502,
-    announcement=-0.7341,
+    word_score=4.2819,
+    word_share=1.2068,
+    meaning=1.8329,
+    opening=-0.6994,
+    title_share=3.5005,
+    announcement=-0.6887,
 )
 RANKED_SECTION_WEIGHTS = SectionWeights(
     word_score=7.0860,
@@ -36,16 +36,16 @@ HYBRID_MODEL = ConfidenceModel(
             "neighbour",
         ),
         coefficients=(
-            1.6289,
-            0.2609,
-            0.5016,
-            0.3122,
-            0.3597,
-            0.3540,
-            0.4132,
-            0.1645,
+            2.1849,
+            0.2098,
+            0.4832,
+            0.3568,
+            0.1760,
+            0.4150,
+            0.4245,
+            0.0738,
         ),
-        intercept=-3.3650,
+        intercept=-3.2918,
     ),
     offer=Logistic(
         names=(
@@ -57,17 +57,17 @@ HYBRID_MODEL = ConfidenceModel(
             "meaning_rank_of_word_best",
         ),
         coefficients=(
-            2.2175,
-            0.4721,
-            1.0480,
-            -3.3520,
-            -0.1168,
-            1.4484,
+            2.9377,
+            0.6003,
+            1.0289,
+            -3.1323,
+            -0.1491,
+            1.4188,
         ),
-        intercept=-1.9323,
+        intercept=-2.5480,
     ),
-    answer_at=0.8073,
-    close_at=0.7455,
+    answer_at=0.8144,
+    close_at=0.7647,
     offer_agreed=True,
 )
 RANKED_MODEL = ConfidenceModel(

@@ -15,7 +15,7 @@ across the development sets together, carried over to a set left out of the fit
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -42,6 +42,7 @@ from tui_assistant.core.retrieval.sections import (
     SectionWeights,
     order_sections,
 )
+from tui_assistant.core.retrieval.spelling import ModelSpelling
 from tui_assistant.core.retrieval.types import (
     NEAREST_SHOWN,
     Evidence,
@@ -97,9 +98,14 @@ class HybridRetriever:
         model: ConfidenceModel = HYBRID_MODEL,
         k: int = RRF_K,
         sections: SectionWeights = SECTION_WEIGHTS,
+        vocabulary: Iterable[str] = (),
     ) -> None:
+        """`vocabulary`: the embedding model's whole words, lower case; a question word
+        that neither it nor the library knows is given to the model respelt
+        (`ModelSpelling`). Empty (a model server's): questions go as typed."""
         self.library = library
         self.lexical = RankedRetriever(library)
+        self.spelling = ModelSpelling(vocabulary, self.lexical.frequency, self.key)
         self.dense = DenseIndex(vectors.matrix, vectors.passages)
         self.embed_question = embed_question
         self.model = model
@@ -109,7 +115,8 @@ class HybridRetriever:
 
     def similarities(self, question: str) -> NDArray[np.float32]:
         """Every passage's best-piece cosine similarity to `question`, by number."""
-        return self.dense.best_cosines(self.embed_question(question), len(self.library))
+        vector = self.embed_question(self.spelling.respelt(question))
+        return self.dense.best_cosines(vector, len(self.library))
 
     def fused(self, question: str) -> Fused:
         """The fused ranking, every passage's cosine similarity, and the signals of the

@@ -177,10 +177,10 @@ class RankedRetriever:
         mistyped ("shuld", "sholud"); distinct, in their order."""
         found = []
         for key in keys:
-            if self.correct_spelling and not self._holds(key):
+            if self.correct_spelling and not self.holds(key):
                 if self._spelling is None:
                     self._spelling = Spelling(self.index.keys())
-                corrected = self._spelling.correct(key, self._frequency)
+                corrected = self._spelling.correct(key, self.frequency)
                 if corrected is None and slip_of_stopword(key):
                     continue
                 key = corrected or key
@@ -197,10 +197,12 @@ class RankedRetriever:
             found += all(self._document_of[other] == document for other in holders)
         return found
 
-    def _holds(self, key: str) -> bool:
-        return bool(self._frequency(key)) or key in self._path
+    def holds(self, key: str) -> bool:
+        """Whether some passage holds `key` (in its title, body or path)."""
+        return bool(self.frequency(key)) or key in self._path
 
-    def _frequency(self, key: str) -> int:
+    def frequency(self, key: str) -> int:
+        """How many passages hold `key` in their title or body (counted once per field)."""
         return len(self.index.title(key).numbers) + len(self.index.body(key).numbers)
 
     def order(self, ranking: Ranking, depth: int = NEAREST_SHOWN) -> tuple[list[int], float]:

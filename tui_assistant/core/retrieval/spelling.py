@@ -7,6 +7,11 @@ short words and a word's first letter (rarely mistyped) stay as typed. Among sev
 the one more passages hold wins (equal counts: the first in alphabetical order). Keys,
 not words: the comparison is between stems, as the ranking sees them.
 
+The embedding model reads a mistyped word as pieces of other words ("cahnge" as `ca`,
+`##hn`, `##ge`), so a question word that neither the library nor the model knows is
+given to the model as the word one slip away that both know (`ModelSpelling`). A word the
+model knows stays as typed: "bread" is a word, whatever the library holds.
+
 A key that is no library word mistyped may be a stopword mistyped ("shuld", "sholud"):
 it says nothing about the topic, and counted as a word no passage holds it would make
 the question look like one about something the library does not cover.
@@ -14,6 +19,7 @@ the question look like one about something the library does not cover.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from tui_assistant.core.words import STOPWORDS, stem
@@ -64,16 +70,18 @@ class Spelling:
         for group in self._groups.values():
             group.sort()
 
-    def correct(self, typed: str, frequency: Callable[[str], int]) -> str | None:
-        """The library's key one slip from `typed` that most passages hold (`frequency`),
-        or None."""
+    def correct(
+        self, typed: str, frequency: Callable[[str], int], changed: bool = True
+    ) -> str | None:
+        """The library's key one slip from `typed` (`one_edit_apart`, a changed letter
+        counted unless not `changed`) that most passages hold (`frequency`), or None."""
         if len(typed) < MIN_LENGTH or not typed.isalpha():
             return None
         best: str | None = None
         best_count = 0
         for length in (len(typed) - 1, len(typed), len(typed) + 1):
             for known in self._groups.get((typed[0], length), ()):
-                if one_edit_apart(typed, known):
+                if one_edit_apart(typed, known, changed):
                     count = frequency(known)
                     if count > best_count or (
                         count == best_count and best is not None and known < best
@@ -94,3 +102,46 @@ def slip_of_stopword(typed: str) -> bool:
         known[0] == typed[0] and one_edit_apart(typed, known, changed=False)
         for known in _LONG_STOPWORDS
     )
+
+
+_LETTERS = re.compile(r"[A-Za-z]+")
+
+
+class ModelSpelling:
+    """A question as the embedding model should read it: each word of `MIN_LENGTH`
+    letters or more that is not in the model's `vocabulary` (its whole-word tokens, lower
+    case) and whose key (`key`) no passage holds (`frequency` 0) is written as the
+    vocabulary word one letter dropped, added or swapped away whose key most passages
+    hold; other words as typed."""
+
+    def __init__(
+        self,
+        vocabulary: Iterable[str],
+        frequency: Callable[[str], int],
+        key: Callable[[str], str] = stem,
+    ) -> None:
+        self._vocabulary = frozenset(vocabulary)
+        self._frequency = frequency
+        self._key = key
+        self._spelling: Spelling | None = None  # built at the first word to respell
+
+    def respelt(self, question: str) -> str:
+        return _LETTERS.sub(self._word, question) if self._vocabulary else question
+
+    def _word(self, match: re.Match[str]) -> str:
+        typed = match.group(0)
+        lowered = typed.lower()
+        if (
+            len(lowered) < MIN_LENGTH
+            or lowered in self._vocabulary
+            or self._frequency(self._key(lowered))
+        ):
+            return typed
+        if self._spelling is None:
+            self._spelling = Spelling(self._vocabulary)
+        # A changed letter is not counted: it often makes another word of one the model
+        # lacks ("resize" is not "reside", "serde" not "serve").
+        corrected = self._spelling.correct(
+            lowered, lambda word: self._frequency(self._key(word)), changed=False
+        )
+        return corrected or typed
