@@ -81,6 +81,12 @@ def test_a_misquote_is_reported_not_found_and_fails_verification() -> None:
     assert any("is not in the passage it cites (pasta-water)" in p for p in result.problems)
 
 
+def test_a_problem_names_a_misquote_as_one_safe_line() -> None:
+    result = check('Use "about 20 \x1b[2Jgrams of salt" [source:pasta-water].')
+    [problem] = [p for p in result.problems if "is not in" in p]
+    assert problem == 'quote "about 20 grams of salt" is not in the passage it cites (pasta-water)'
+
+
 def test_a_quote_found_only_in_another_passage_than_the_one_cited_is_not_found() -> None:
     result = check('"Cook the eggs for six minutes" [source:pasta-water].')
     assert not result.verified

@@ -5,6 +5,8 @@ that is always sure; tests of the decisions use hand-made models or clear-cut ca
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 # The `semantic` extra (CI installs it); without it these tests cannot run.
@@ -300,16 +302,21 @@ def test_scored_gives_the_fused_order_with_cosines_also_when_nothing_is_close(
     assert len(far.search("what is the moon made of", 1, 3).scored) == 3
 
 
-def test_a_search_embeds_its_question_once_for_its_verdict_and_its_scores(
-    library: Library,
-) -> None:
-    asked: list[str] = []
+def rice_recording(library: Library, asked: list[str]) -> Callable[[str], NDArray[np.float32]]:
+    """An embedding of every question toward the rice passage that keeps what it was asked."""
 
     def embed(question: str) -> NDArray[np.float32]:
         asked.append(question)
         return toward(library, "rice", 0.9)
 
-    hybrid = HybridRetriever(library, vectors_by_axis(library), embed)
+    return embed
+
+
+def test_a_search_embeds_its_question_once_for_its_verdict_and_its_scores(
+    library: Library,
+) -> None:
+    asked: list[str] = []
+    hybrid = HybridRetriever(library, vectors_by_axis(library), rice_recording(library, asked))
     search = hybrid.search("rinse the rice", 1, 3)
     assert asked == ["rinse the rice"]
     assert search.found == hybrid.retrieve("rinse the rice")
@@ -320,11 +327,7 @@ def test_a_mistyped_word_is_given_to_the_model_as_the_word_the_model_and_library
     library: Library,
 ) -> None:
     asked: list[str] = []
-
-    def embed(question: str) -> NDArray[np.float32]:
-        asked.append(question)
-        return toward(library, "rice", 0.9)
-
+    embed = rice_recording(library, asked)
     vocabulary = ["rinse", "rice", "simmer", "salmon"]
     hybrid = HybridRetriever(
         library, vectors_by_axis(library), embed, ALWAYS_SURE, vocabulary=vocabulary

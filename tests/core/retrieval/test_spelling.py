@@ -66,6 +66,11 @@ def test_a_word_neither_the_model_nor_the_library_knows_goes_to_the_model_respel
     assert model_spelling().respelt(question) == "Does the order change the RESULT?"
 
 
+def test_a_mistyped_stopword_goes_to_the_model_as_the_stopword() -> None:
+    # No passage's key is a stopword; the model reads "wihch" as pieces all the same.
+    assert model_spelling().respelt("wihch order, sholud I?") == "which order, should I?"
+
+
 def test_words_the_model_or_the_library_knows_stay_as_typed() -> None:
     # "bread" is a word to the model though no passage holds it; the library holds
     # "kubernetes" though the model does not know it; "wiht" is too short to guess.

@@ -20,9 +20,14 @@ from dataclasses import dataclass
 
 from tui_assistant.core.checks.answer import check_plain_answer
 from tui_assistant.core.checks.citations import CITATION_MARKER, NOT_GIVEN, cited_in
-from tui_assistant.core.checks.quotes import MAX_QUOTE_CHARS, find_quote, quoted_spans
+from tui_assistant.core.checks.quotes import (
+    MAX_QUOTE_CHARS,
+    find_quote,
+    quoted_spans,
+    shown_quote,
+)
 from tui_assistant.core.checks.support import check_support
-from tui_assistant.core.display_text import shortened
+from tui_assistant.core.display_text import one_line, shortened
 from tui_assistant.core.documents.passage import Passage, location
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.outcome import Quote
@@ -31,7 +36,8 @@ from tui_assistant.core.retrieval.types import question_keys
 # Looks a passage up by id; None when the library has no such passage.
 PassageLookup = Callable[[str], Passage | None]
 
-# Quotes and ids echoed in a problem line are cut to this many characters.
+# Ids and markers echoed in a problem line are cut to this many characters (a quote is
+# shown as every check shows it, `shown_quote`).
 _SHOWN_CHARS = 80
 
 
@@ -99,7 +105,7 @@ def check_draft(
                 if quote.passage_id
                 else "a cited passage"
             )
-            problem = f'quote "{_shown(quote.text)}" is not in {where}'
+            problem = f"quote {shown_quote(quote.text)} is not in {where}"
             if quote.elsewhere is not None:
                 passage, found = quote.elsewhere
                 problem += f"; found at {_location(passage, found)}, passage {passage.id}"
@@ -199,4 +205,5 @@ def _citation_problem(answer: str, problem: str | None) -> str:
 
 
 def _shown(text: str) -> str:
-    return shortened(" ".join(text.split()), _SHOWN_CHARS)
+    """An id or marker of the draft's, as a problem names it: one safe line, shortened."""
+    return shortened(one_line(text), _SHOWN_CHARS)

@@ -8,12 +8,12 @@ from tui_assistant.core.retrieval.confidence import ConfidenceModel, Logistic
 from tui_assistant.core.retrieval.sections import SectionWeights
 
 SECTION_WEIGHTS = SectionWeights(
-    word_score=4.2819,
-    word_share=1.2068,
-    meaning=1.8329,
-    opening=-0.6994,
-    title_share=3.5005,
-    announcement=-0.6887,
+    word_score=4.2686,
+    word_share=1.2258,
+    meaning=1.8437,
+    opening=-0.6962,
+    title_share=3.4708,
+    announcement=-0.6876,
 )
 RANKED_SECTION_WEIGHTS = SectionWeights(
     word_score=7.0860,
@@ -36,16 +36,16 @@ HYBRID_MODEL = ConfidenceModel(
             "neighbour",
         ),
         coefficients=(
-            2.1849,
-            0.2098,
-            0.4832,
-            0.3568,
-            0.1760,
-            0.4150,
-            0.4245,
-            0.0738,
+            2.1929,
+            0.2236,
+            0.4883,
+            0.3368,
+            0.0443,
+            0.5794,
+            0.4155,
+            0.1113,
         ),
-        intercept=-3.2918,
+        intercept=-3.3476,
     ),
     offer=Logistic(
         names=(
@@ -57,17 +57,17 @@ HYBRID_MODEL = ConfidenceModel(
             "meaning_rank_of_word_best",
         ),
         coefficients=(
-            2.9377,
-            0.6003,
-            1.0289,
-            -3.1323,
-            -0.1491,
-            1.4188,
+            3.0548,
+            0.6047,
+            1.0265,
+            -3.1233,
+            -0.1964,
+            1.4503,
         ),
-        intercept=-2.5480,
+        intercept=-2.5849,
     ),
-    answer_at=0.8144,
-    close_at=0.7647,
+    answer_at=0.8110,
+    close_at=0.7643,
     offer_agreed=True,
 )
 RANKED_MODEL = ConfidenceModel(

@@ -27,13 +27,13 @@ from tui_assistant.core.words import STOPWORDS, stem
 # Shorter keys are left as typed: one edit away from a short key is another word.
 MIN_LENGTH = 5
 # The stopwords long enough that a slip of one is rarely another word, as typed and
-# as keys ("there" is the key "ther").
-_LONG_STOPWORDS = frozenset(
-    form
-    for word in STOPWORDS
+# as keys ("there" is the key "ther"), each with the stopword it is.
+_LONG_STOPWORDS = {
+    form: word
+    for word in sorted(STOPWORDS)
     if len(word) >= MIN_LENGTH and word.isalpha()
-    for form in (word, stem(word))
-)
+    for form in (stem(word), word)
+}
 
 
 def one_edit_apart(typed: str, known: str, changed: bool = True) -> bool:
@@ -96,11 +96,20 @@ def slip_of_stopword(typed: str) -> bool:
     "sholud", "atfer"): a word that says nothing about the topic. A changed letter is
     not counted: one letter changed in "would", "while" or "after" is often another
     word ("world", "white", "alter")."""
+    return stopword_slipped(typed) is not None
+
+
+def stopword_slipped(typed: str) -> str | None:
+    """The stopword `typed` is a slip of (`slip_of_stopword`), or None."""
     if len(typed) < MIN_LENGTH or not typed.isalpha() or typed in _LONG_STOPWORDS:
-        return False
-    return any(
-        known[0] == typed[0] and one_edit_apart(typed, known, changed=False)
-        for known in _LONG_STOPWORDS
+        return None
+    return next(
+        (
+            word
+            for known, word in _LONG_STOPWORDS.items()
+            if known[0] == typed[0] and one_edit_apart(typed, known, changed=False)
+        ),
+        None,
     )
 
 
@@ -112,7 +121,7 @@ class ModelSpelling:
     letters or more that is not in the model's `vocabulary` (its whole-word tokens, lower
     case) and whose key (`key`) no passage holds (`frequency` 0) is written as the
     vocabulary word one letter dropped, added or swapped away whose key most passages
-    hold; other words as typed."""
+    hold, or the long stopword it is a slip of; other words as typed."""
 
     def __init__(
         self,
@@ -137,6 +146,9 @@ class ModelSpelling:
             or self._frequency(self._key(lowered))
         ):
             return typed
+        stopword = stopword_slipped(lowered)
+        if stopword is not None:
+            return stopword  # "wihch": which, though no passage's key is a stopword
         if self._spelling is None:
             self._spelling = Spelling(self._vocabulary)
         # A changed letter is not counted: it often makes another word of one the model
