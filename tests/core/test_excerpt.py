@@ -45,6 +45,13 @@ def test_the_sentence_holding_most_of_the_question_s_words_comes_first() -> None
     )
 
 
+def test_a_mistyped_word_matches_the_sentence_holding_the_word_it_misspells() -> None:
+    text = "Store the knife in a block. Sharpen the knife on a whetstone."
+    # As typed, both sentences hold one word ("knife") and the earlier would come first.
+    found = matching_sentences(text, keys("how do I sharpne a knife"))
+    assert text[found[0].start : found[0].end] == "Sharpen the knife on a whetstone."
+
+
 def test_a_sentence_wrapped_over_lines_is_one_sentence_and_keeps_its_place() -> None:
     found = matching_sentences(CHAIN, keys("dry the chain after a wet ride"))
     start, end = found[0].start, found[0].end

@@ -12,14 +12,16 @@ every offset, so a sentence's span is a span of the text it was found in.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 
 from tui_assistant.core.display_text import ELLIPSIS, one_line, shortened
 from tui_assistant.core.documents.markdown_inline import plain_inline
 from tui_assistant.core.documents.passage import Passage, document_kind
+from tui_assistant.core.retrieval.spelling import Spelling
 from tui_assistant.core.sentences import sentence_spans
-from tui_assistant.core.words import normalise_distinct
+from tui_assistant.core.words import match_keys, normalise_distinct
 
 # An excerpt's sentence is shortened to this many characters (a table or code run
 # can read as one endless sentence).
@@ -93,10 +95,17 @@ def _joins(line: str, following: str) -> bool:
 def matching_sentences(text: str, keys: Collection[str]) -> list[SentenceMatch]:
     """The sentences of `text` that hold any of `keys` (match keys, as `normalise`
     gives), best first: most distinct keys, then the earlier. Headings are left out:
-    a passage's title holds them."""
+    a passage's title holds them. A key `text` lacks counts as its key one typing slip
+    away, as retrieval reads it (`Spelling`: "cahnge" matches "change")."""
     wanted = frozenset(keys)
     if not wanted:
         return []
+    held = Counter(match_keys(text))
+    missing = [key for key in wanted if key not in held]
+    if missing:
+        spelling = Spelling(held)
+        respelt = (spelling.correct(key, held.__getitem__) for key in missing)
+        wanted = wanted | {key for key in respelt if key is not None}
     found = [
         SentenceMatch(index, start, end, len(normalise_distinct(text[start:end]) & wanted))
         for index, start, end in _sentences(text)
