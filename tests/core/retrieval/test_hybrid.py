@@ -193,6 +193,18 @@ def test_matched_words_are_the_question_keys_in_the_best_passage(library: Librar
     assert found.matched_words == tuple(map(stem, ["pasta", "water", "salt"]))
 
 
+def test_matched_words_hold_a_mistyped_question_word_as_the_word_it_meant(
+    library: Library,
+) -> None:
+    # The evidence pane marks the passage at these words, so a typo must not lose one.
+    found = retriever(library, toward(library, "boiled-eggs")).retrieve(
+        "how long should i boil an egg for a runnny yollk"
+    )
+    assert isinstance(found, Evidence) and found.passage.id == "boiled-eggs"
+    assert stem("runny") in found.matched_words
+    assert stem("yolk") in found.matched_words
+
+
 def test_signals_say_whether_both_rankings_agree_and_how_close_the_best_is(
     library: Library,
 ) -> None:

@@ -35,7 +35,6 @@ from tui_assistant.core.retrieval.dense import Background, DenseIndex, PassageVe
 from tui_assistant.core.retrieval.fitted import HYBRID_MODEL, SECTION_WEIGHTS
 from tui_assistant.core.retrieval.fusion import RRF_K, reciprocal_rank_fusion
 from tui_assistant.core.retrieval.index import KeyFunction
-from tui_assistant.core.retrieval.keyword import holds
 from tui_assistant.core.retrieval.ranked import RankedRetriever, word_signals
 from tui_assistant.core.retrieval.sections import (
     RERANK_DEPTH,
@@ -51,7 +50,6 @@ from tui_assistant.core.retrieval.types import (
     Ranking,
     Search,
     best_numbers,
-    question_keys,
 )
 from tui_assistant.core.words import stem
 
@@ -171,12 +169,9 @@ class HybridRetriever:
         order, similarities = fused.order, fused.similarities
         scored = tuple((number, round(float(similarities[number]), 4)) for number in order[:limit])
         best = order[0]
-        index = self.library.index
-        matched = tuple(
-            key
-            for key in question_keys(question, self.key)
-            if holds(index.title(key).numbers, best) or holds(index.body(key).numbers, best)
-        )
+        # The word ranking's own matches: its keys are the respelt ones, so the passage
+        # shown is marked at the words the question meant.
+        matched = tuple(fused.ranking.matched.get(best, ())) if fused.ranking else ()
         found = conclude(
             self.library,
             self.assess(fused),
