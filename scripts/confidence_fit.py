@@ -19,7 +19,6 @@ from tui_assistant.core.retrieval.confidence import (
     Signals,
     assess,
 )
-from tui_assistant.core.retrieval.confidence import agreed as confidence_agreed
 from tui_assistant.core.retrieval.confidence import undoubted as confidence_undoubted
 from tui_assistant.core.retrieval.sections import SectionWeights
 
@@ -263,7 +262,6 @@ def fit_confidence(
     offer_names: Sequence[str],
     gap: float,
     goals: Goals,
-    offer_agreed: bool = False,
 ) -> ConfidenceModel:
     """Both logistic models, then the thresholds: the lowest offer threshold at which
     the sets offer at most `goals.offered` of their unanswerable questions, and the
@@ -273,7 +271,7 @@ def fit_confidence(
     offer = fit_logistic(cases, offer_names, "answerable")
 
     def model(answer_at: float, close_at: float) -> ConfidenceModel:
-        return ConfidenceModel(sure, offer, answer_at, close_at, offer_agreed)
+        return ConfidenceModel(sure, offer, answer_at, close_at)
 
     # Every distinct probability is a threshold worth trying (just above it). The
     # decisions are those of `decisions`, as arrays, so each try is a few array sums.
@@ -286,7 +284,6 @@ def fit_confidence(
     several = np.array([len(case.order) >= 2 for case in cases])
     unanswerable = np.array([case.expect is None for case in cases])
     right = np.array([case.expect is not None and case.best == case.expect for case in cases])
-    agreed = np.array([offer_agreed and confidence_agreed(case.signals) for case in cases])
     undoubted = np.array([confidence_undoubted(case.signals) for case in cases])
 
     def per_set(values: np.ndarray) -> np.ndarray:
@@ -300,7 +297,7 @@ def fit_confidence(
     offers = sorted(set(p_offer[unanswerable].tolist()))
     close_at = 1.0
     for threshold in [0.0, *(value + 1e-9 for value in offers)]:
-        offered = ((p_offer >= threshold) | agreed) & several & unanswerable
+        offered = (p_offer >= threshold) & several & unanswerable
         if share(per_set(offered), unanswerable_count, 0.0).mean() <= goals.offered:
             close_at = threshold
             break

@@ -100,8 +100,6 @@ for _mode in ("hybrid", "ranked"):
     for _names, _variable in ((SURE_NAMES, "SURE_"), (OFFER_NAMES, "OFFER_")):
         if os.environ.get(_variable + _mode.upper()):
             _names[_mode] = tuple(os.environ[_variable + _mode.upper()].split(","))
-# Whether a best passage both rankings put first is offered whatever the offer model says.
-OFFER_AGREED = {"hybrid": os.environ.get("OFFER_AGREED", "1") == "1", "ranked": False}
 GAPS = {"hybrid": confidence.CLOSE_MEANING_GAP, "ranked": confidence.CLOSE_SCORE_SHARE}
 STYLES = ("tidy", "real")
 FITTED_MODULE = ROOT / "tui_assistant" / "core" / "retrieval" / "fitted.py"
@@ -135,7 +133,6 @@ def fit_fold(dev_sets: Sequence[DevSet], training: Training, mode: str, goals: G
         OFFER_NAMES[mode],
         GAPS[mode],
         goals,
-        OFFER_AGREED[mode],
     )
     return Fold(sections, model, cases)
 
@@ -207,8 +204,7 @@ def fitted_source(hybrid: Fold, ranked: Fold) -> str:
         return (
             f"ConfidenceModel(\n    sure={logistic(fitted.sure)},\n"
             f"    offer={logistic(fitted.offer)},\n"
-            f"    answer_at={fitted.answer_at:.4f},\n    close_at={fitted.close_at:.4f},\n"
-            f"    offer_agreed={fitted.offer_agreed},\n)"
+            f"    answer_at={fitted.answer_at:.4f},\n    close_at={fitted.close_at:.4f},\n)"
         )
 
     def weights(sections: SectionWeights) -> str:

@@ -359,6 +359,9 @@ def lesson_files(draw: st.DrawFn) -> str:
     return prefix + separator.join(draw(st.lists(line, max_size=8)))
 
 
+MYST_NO_TEXT = re.compile(r"^ {0,3}(%|\([^()\s]+\)=\s*$|\+\+\+)")
+
+
 def one_visible_line(title: str) -> bool:
     return (
         title == title.strip()
@@ -397,8 +400,12 @@ def test_parsed_passages_have_one_line_titles_and_their_own_lines_as_text(conten
         # ... and a passage's text is its lines, less the heading line that starts it
         # (a document's only passage opens with its heading's words when the title does
         # not say them).
-        # A line of only whitespace (a form feed, say) is a blank line of text.
-        span = [line if line.strip() else "" for line in lines[passage.line - 1 : passage.end_line]]
+        # A line of only whitespace (a form feed, say) is a blank line of text, and so is
+        # a MyST line that is no text (a `% comment`, a `(label)=`, a `+++` block break).
+        span = [
+            "" if not line.strip() or MYST_NO_TEXT.match(line) else line
+            for line in lines[passage.line - 1 : passage.end_line]
+        ]
         own = "\n".join(span[1:]).strip()
         heading = " ".join(clean_display_text(plain_inline(span[0].strip(" #"))).split())
         assert passage.text in ("\n".join(span).strip(), own) or (

@@ -152,6 +152,21 @@ def test_the_shipped_hybrid_model_trusts_agreement_and_closeness() -> None:
     assert HYBRID_MODEL.decide(hopeless) == "no_evidence"
 
 
+def test_agreeing_rankings_alone_do_not_offer_a_passage_far_from_the_question() -> None:
+    # "What is the largest desert in the world?" over a web framework's FAQ: both
+    # rankings put the same passage first, but it is less close than the library's
+    # average passage and most of the question's words are not in the library.
+    far = Signals(
+        closeness=-0.36,
+        standing=2.3,
+        evidence=0.86,
+        unknown_share=0.67,
+        word_rank_of_meaning_best=1.0,
+        meaning_rank_of_word_best=1.0,
+    )
+    assert HYBRID_MODEL.decide(far) == "no_evidence"
+
+
 def test_the_shipped_ranked_model_is_sure_when_one_passage_holds_every_word() -> None:
     # Three rare question words, two of them in its title.
     sure = Signals(

@@ -138,10 +138,6 @@ class ConfidenceModel:
     offer: Logistic
     answer_at: float
     close_at: float
-    # Offer (never answer) a best passage that both rankings put first, whatever
-    # `offer` says: words and meaning agreeing on one passage is evidence that it is
-    # about the question, though not that it answers it.
-    offer_agreed: bool = False
 
     def probability(self, signals: Signals) -> float:
         """The estimated chance that the best passage is the right one."""
@@ -149,7 +145,7 @@ class ConfidenceModel:
 
     def decide(self, signals: Signals) -> Decision:
         if self.offer.probability(signals) < self.close_at:
-            return "ambiguous" if self.offer_agreed and agreed(signals) else "no_evidence"
+            return "no_evidence"
         if self.sure.probability(signals) >= self.answer_at or undoubted(signals):
             return "answered"
         return "ambiguous"
@@ -166,11 +162,6 @@ def undoubted(signals: Signals) -> bool:
     return signals.word_lead >= 1.0 - 1e-9 or (
         signals.own_words >= 1 and signals.document_words >= 2
     )
-
-
-def agreed(signals: Signals) -> bool:
-    """Whether the word ranking and the meaning ranking put the same passage first."""
-    return signals.word_rank_of_meaning_best == 1.0 and signals.meaning_rank_of_word_best == 1.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,9 +66,8 @@ HYBRID_MODEL = ConfidenceModel(
         ),
         intercept=-2.5849,
     ),
-    answer_at=0.8110,
-    close_at=0.7643,
-    offer_agreed=True,
+    answer_at=0.8099,
+    close_at=0.6773,
 )
 RANKED_MODEL = ConfidenceModel(
     sure=Logistic(
@@ -111,5 +110,4 @@ RANKED_MODEL = ConfidenceModel(
     ),
     answer_at=0.8750,
     close_at=0.7269,
-    offer_agreed=False,
 )
