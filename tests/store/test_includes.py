@@ -11,6 +11,8 @@ import pytest
 
 from tests.helpers.store_files import closed, open_, problems, write
 from tui_assistant.core.documents.inclusion import Unread
+from tui_assistant.core.library.library import INCLUDES_ONLY
+from tui_assistant.core.library.report import skip_reason
 from tui_assistant.store.folder import FolderReader
 
 CHANGES_MD = "# Changes\n\n```{include} ../CHANGES.rst\n```\n"
@@ -76,9 +78,8 @@ def test_an_included_document_is_in_the_library_once_citing_its_own_lines(
         ("changes", 1, 4),
         ("changes#version-8-1-0", 6, 9),
     ]
-    assert problems(library)["docs/changes.md"] == (
-        "has no text of its own (what it includes is read as its own document)"
-    )
+    assert problems(library)["docs/changes.md"] == INCLUDES_ONLY
+    assert skip_reason(INCLUDES_ONLY) == "includes_only"  # not "no text besides headings"
 
 
 def test_autodoc_reads_the_python_source_and_says_what_it_could_not(

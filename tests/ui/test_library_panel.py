@@ -259,3 +259,21 @@ async def test_the_status_bar_is_one_line_with_the_outcome_first(
         # The outcome takes the line, cut at its end; nothing else squeezes in.
         assert line.endswith("…")
         assert "deterministic" not in line
+
+
+async def test_pages_that_only_include_other_documents_are_one_warning(tmp_path: Path) -> None:
+    library = tmp_path / "docs"
+    library.mkdir()
+    (library / "split.rst").write_text("split\n=====\n\nSplit a string at a delimiter.\n")
+    for name in ("split0", "split-again", "split-too", "split-more"):
+        (library / f"{name}.rst").write_text(".. include:: split.rst\n")
+    app = make_app(make_context(library, tmp_path / "data"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.main.library_panel.loaded)
+        await wait_until(pilot, lambda: "only include other documents" in chat_text(app))
+        text = " ".join(chat_text(app).split())
+        assert (
+            "warning: skipped 4 files that only include other documents, each read as its"
+            " own: split-again.rst, split-more.rst, split-too.rst and 1 more"
+        ) in text
+        assert "skipped file split0.rst" not in text

@@ -9,15 +9,16 @@ from collections.abc import Iterable
 
 from tui_assistant import PROG
 from tui_assistant.core.display_text import one_line
+from tui_assistant.core.library.library import FileProblem, warning_lines
 from tui_assistant.output import ProgressLine
 from tui_assistant.settings import Settings, load_settings
 from tui_assistant.wiring.context import AppContext, open_context
 
 
-def warn_skipped(problems: Iterable[object]) -> None:
-    """Each skipped file (`FileProblem`) as a warning line."""
-    for problem in problems:
-        print(f"{PROG}: warning: {one_line(str(problem))}", file=sys.stderr)
+def warn_skipped(problems: Iterable[FileProblem]) -> None:
+    """The skipped files (`FileProblem`s) as warning lines (`warning_lines`)."""
+    for line in warning_lines(problems):
+        print(f"{PROG}: warning: {one_line(line)}", file=sys.stderr)
 
 
 def open_for(

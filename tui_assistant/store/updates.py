@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from tui_assistant.core.documents.passage import Document
+from tui_assistant.core.library.library import INCLUDES_ONLY
 from tui_assistant.core.progress import Progress
 from tui_assistant.core.retrieval.index import (
     COUNT_TYPECODE,
@@ -101,7 +102,7 @@ def _own_passages(read: Document | str, listed: Collection[str]) -> Document | s
     if own == read.passages:
         return read
     if not own:
-        return "has no text of its own (what it includes is read as its own document)"
+        return INCLUDES_ONLY
     return replace(read, passages=own)
 
 

@@ -17,10 +17,12 @@ from tui_assistant.core.display_text import clean_display_text
 from tui_assistant.core.documents.markdown_inline import plain_inline
 from tui_assistant.core.documents.passage import Document, Passage
 from tui_assistant.core.library.library import (
+    INCLUDES_ONLY,
     FileProblem,
     document_ids,
     parse_document,
     printable_file_name,
+    warning_lines,
 )
 from tui_assistant.errors import LibraryError
 from tui_assistant.store.folder import MAX_BYTES, list_library, read_document
@@ -413,3 +415,23 @@ def test_parsed_passages_have_one_line_titles_and_their_own_lines_as_text(conten
             and passage.text.startswith(heading + "\n")
             and passage.text.endswith(own)
         )
+
+
+def test_documents_that_only_include_others_are_one_warning_naming_them() -> None:
+    problems = [
+        FileProblem("a.rst", INCLUDES_ONLY),
+        FileProblem("big.md", "larger than 1 MiB"),
+        FileProblem("b.rst", INCLUDES_ONLY),
+        FileProblem("c.rst", INCLUDES_ONLY),
+        FileProblem("d.rst", INCLUDES_ONLY),
+    ]
+    assert warning_lines(problems) == [
+        "skipped 4 files that only include other documents, each read as its own:"
+        " a.rst, b.rst, c.rst and 1 more",
+        "skipped file big.md: larger than 1 MiB",
+    ]
+
+
+def test_one_document_that_only_includes_others_is_warned_of_as_any_skipped_file() -> None:
+    problem = FileProblem("a.rst", INCLUDES_ONLY)
+    assert warning_lines([problem]) == [str(problem)]

@@ -106,6 +106,7 @@ def test_every_skip_of_a_real_folder_is_grouped_by_its_reason(messy: Path) -> No
     (messy / "locked.pdf").write_bytes(pdf_bytes(boiler_manual(user_password="secret")))
     (messy / "scan.pdf").write_bytes(pdf_bytes(boiler_manual(scanned_pages={0, 1, 2})))
     (messy / "sub" / "cut.pdf").write_bytes(pdf_bytes(boiler_manual())[:900])
+    (messy / "again.md").write_text("```{include} pasta-water.md\n```\n")
 
     data = json_of(report_of(memory_library(messy)))
 
@@ -120,6 +121,7 @@ def test_every_skip_of_a_real_folder_is_grouped_by_its_reason(messy: Path) -> No
         "hidden": 3,
         "empty": 2,
         "no_text": 1,
+        "includes_only": 1,
         "built_site": 0,
         "index_page": 0,
         "encrypted": 1,
@@ -133,6 +135,7 @@ def test_every_skip_of_a_real_folder_is_grouped_by_its_reason(messy: Path) -> No
     assert files[".git/"] == "hidden" and files["sub/.draft.md"] == "hidden"
     assert "HEAD.md" not in " ".join(files)
     assert files["big.md"] == "too_big" and files["link.md"] == "symlink"
+    assert files["again.md"] == "includes_only"  # it only includes pasta-water.md
     assert (files["locked.pdf"], files["scan.pdf"], files["sub/cut.pdf"]) == (
         "encrypted",
         "no_text_layer",
@@ -147,7 +150,7 @@ def test_every_skip_of_a_real_folder_is_grouped_by_its_reason(messy: Path) -> No
         "nul\nbyte.md": "binary",
         "pipe.md": "not_regular",
     }
-    assert skipped["total"] == len(skipped["files"]) == 15
+    assert skipped["total"] == len(skipped["files"]) == 16
 
 
 def test_an_id_collision_is_a_notice_not_a_skip() -> None:

@@ -33,6 +33,11 @@ from tui_assistant.core.documents.split import decode_document, split_document
 from tui_assistant.core.library.names import library_name
 from tui_assistant.core.retrieval.index import InvertedIndex
 
+# Why a document that only includes other documents of the library is not one itself.
+INCLUDES_ONLY = "has no text of its own (what it includes is read as its own document)"
+# More include-only documents than this are said in one warning.
+INCLUDES_ONLY_NAMED = 3
+
 
 @dataclass(frozen=True, slots=True)
 class FileProblem:
@@ -47,6 +52,25 @@ class FileProblem:
         if self.skipped:
             return f"skipped file {printable_file_name(self.path)}: {self.reason}"
         return f"file {printable_file_name(self.path)}: {self.reason}"
+
+
+def warning_lines(problems: Iterable[FileProblem]) -> list[str]:
+    """What a user is warned of, a line each: every problem, except that several
+    documents that only include others (a Sphinx page of `.. include::` lines) are one
+    line, since nothing of theirs is lost."""
+    problems = list(problems)
+    including = [p for p in problems if p.skipped and p.reason == INCLUDES_ONLY]
+    if len(including) <= 1:
+        return [str(problem) for problem in problems]
+    names = [printable_file_name(problem.path) for problem in including]
+    shown = ", ".join(names[:INCLUDES_ONLY_NAMED])
+    more = len(names) - INCLUDES_ONLY_NAMED
+    grouped = (
+        f"skipped {len(names)} files that only include other documents, each read as its"
+        f" own: {shown}" + (f" and {more} more" if more > 0 else "")
+    )
+    lines = [str(problem) for problem in problems if problem not in including]
+    return [grouped, *lines]
 
 
 def printable_file_name(name: str) -> str:

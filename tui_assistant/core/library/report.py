@@ -1,9 +1,8 @@
 """What a library holds, as a report: documents and passages by kind, the files that
 were skipped and why, the index store's place and size, and the vectors' state.
 
-Pure: the shell gathers the facts (`context.describe_library`), this module sorts and
-counts them, and gives the report as one JSON object (`LibraryRecord`) or as readable
-lines (the `library` command and the TUI's "Library report" show the same lines).
+Pure: the shell gathers the facts (`context.describe_library`); this module gives the
+report as one JSON object (`LibraryRecord`) or as the lines `library` and the TUI show.
 """
 
 from __future__ import annotations
@@ -28,6 +27,7 @@ SKIP_REASONS: dict[str, str] = {
     "hidden": "hidden (name starts with '.')",
     "empty": "empty",
     "no_text": "no text besides headings",
+    "includes_only": "only includes other documents (each read as its own)",
     "built_site": "part of a built site, not a page",
     "index_page": "a page of links only",
     "encrypted": "encrypted PDF (needs a password)",
@@ -54,6 +54,7 @@ _REASON_PREFIXES = (
     ("is encrypted", "encrypted"),
     ("has no text layer", "no_text_layer"),
     ("is not a readable PDF", "broken_pdf"),
+    ("has no text of its own", "includes_only"),
     ("has no text", "no_text"),
     ("is not a regular file", "not_regular"),
     ("cannot be read", "unreadable"),
