@@ -9,13 +9,13 @@ from collections.abc import Iterable
 
 from tui_assistant import PROG
 from tui_assistant.core.display_text import one_line
-from tui_assistant.core.library.library import FileProblem, warning_lines
+from tui_assistant.core.library.library import warning_lines
 from tui_assistant.output import ProgressLine
 from tui_assistant.settings import Settings, load_settings
 from tui_assistant.wiring.context import AppContext, open_context
 
 
-def warn_skipped(problems: Iterable[FileProblem]) -> None:
+def warn_skipped(problems: Iterable[object]) -> None:
     """The skipped files (`FileProblem`s) as warning lines (`warning_lines`)."""
     for line in warning_lines(problems):
         print(f"{PROG}: warning: {one_line(line)}", file=sys.stderr)

@@ -54,12 +54,16 @@ class FileProblem:
         return f"file {printable_file_name(self.path)}: {self.reason}"
 
 
-def warning_lines(problems: Iterable[FileProblem]) -> list[str]:
+def warning_lines(problems: Iterable[object]) -> list[str]:
     """What a user is warned of, a line each: every problem, except that several
     documents that only include others (a Sphinx page of `.. include::` lines) are one
     line, since nothing of theirs is lost."""
-    problems = list(problems)
-    including = [p for p in problems if p.skipped and p.reason == INCLUDES_ONLY]
+    problems = list(problems)  # `FileProblem`s (a `LibraryError`'s are typed as objects)
+    including = [
+        p
+        for p in problems
+        if isinstance(p, FileProblem) and p.skipped and p.reason == INCLUDES_ONLY
+    ]
     if len(including) <= 1:
         return [str(problem) for problem in problems]
     names = [printable_file_name(problem.path) for problem in including]
