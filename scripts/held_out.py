@@ -71,7 +71,7 @@ SURE_NAMES = {
         "title_evidence",
         "word_rank_of_meaning_best",
         "meaning_rank_of_word_best",
-        "section_lead",
+        "close_lead",
         "neighbour",
     ),
     "ranked": (

@@ -46,6 +46,7 @@ SIGNALS = {
         "word_rank_of_meaning_best",
         "meaning_rank_of_word_best",
         "section_lead",
+        "close_lead",
     ),
     "ranked": (
         "word_lead",

@@ -65,6 +65,19 @@ def test_hybrid_answers_from_the_passage_and_refuses_what_is_not_there(run_cli: 
     assert len({passage["id"] for passage in france["nearest"]}) == len(france["nearest"])
 
 
+def test_a_lesson_that_only_shares_words_with_a_question_is_not_its_answer(
+    run_cli: RunCli,
+) -> None:
+    # The eggs lesson says "cooked" and "fridge" and is the only lesson that does, but it
+    # is about eggs: at most a candidate, never the answer.
+    chicken = "how long can cooked chicken stay in the fridge"
+    result = run_cli("ask", "--json", "--retrieval", "hybrid", chicken)
+    assert result.returncode == 0, result.stderr
+    (outcome,) = result.json_lines()
+    assert outcome["outcome"] == "refused" and outcome["passage_id"] is None
+    assert outcome["passages"] == []
+
+
 def test_a_second_run_reads_the_stored_vectors_and_embeds_nothing(
     run_cli: RunCli, tmp_path: Path
 ) -> None:

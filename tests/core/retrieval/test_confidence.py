@@ -139,17 +139,39 @@ def test_the_shipped_hybrid_model_trusts_agreement_and_closeness() -> None:
     # question's words and leads the others: sure. Nothing close, no word of the
     # question in the library, the rankings disagree: nothing offered.
     sure = Signals(
-        closeness=5.0,
+        closeness=0.6,
+        standing=4.0,
+        evidence=2.0,
         word_lead=0.6,
         matched_share=0.9,
         known_share=0.9,
         word_rank_of_meaning_best=1.0,
         meaning_rank_of_word_best=1.0,
         section_lead=2.0,
+        close_lead=1.2,
     )
     hopeless = Signals(closeness=-0.5, unknown_share=1.0)
     assert HYBRID_MODEL.decide(sure) == "answered"
     assert HYBRID_MODEL.decide(hopeless) == "no_evidence"
+
+
+def test_a_lead_over_passages_on_other_things_is_not_sure_of_a_passage_far_in_meaning() -> None:
+    # The bundled lessons and "How long does cooked chicken keep in the fridge?": the
+    # lesson on eggs holds "cooked" and "fridge" and leads the other two lessons by as
+    # much as it leads them for "How long do I boil an egg for a runny yolk?", but it is
+    # hardly closer to the question than the library's background.
+    lead = Signals(
+        standing=1.35,
+        evidence=2.1,
+        unknown_share=0.2,
+        word_rank_of_meaning_best=1.0,
+        meaning_rank_of_word_best=1.0,
+        section_lead=7.0,
+    )
+    far = replace(lead, closeness=0.18, close_lead=7.0 * 0.18)
+    near = replace(lead, closeness=0.74, close_lead=7.0 * 0.74)
+    assert HYBRID_MODEL.decide(far) != "answered"
+    assert HYBRID_MODEL.decide(near) == "answered"
 
 
 def test_agreeing_rankings_alone_do_not_offer_a_passage_far_from_the_question() -> None:

@@ -217,10 +217,17 @@ def test_signals_say_whether_both_rankings_agree_and_how_close_the_best_is(
     assert agreed.signals.meaning_rank_of_word_best == 1.0
     assert agreed.signals.matched_share == pytest.approx(1.0)
     assert agreed.signals.neighbour == 0.0  # every passage is its own document
+    # Its section lead counts as far as it is close to the question.
+    assert agreed.signals.section_lead > 0.0
+    assert agreed.signals.close_lead == pytest.approx(0.7 * agreed.signals.section_lead, abs=1e-3)
     # The words point at the eggs, the meaning at rice: the rankings disagree.
     disputed = retriever(library, toward(library, "rice", 0.7)).fused(question)
     assert disputed.signals.word_rank_of_meaning_best == 0.0  # rice holds none of the words
     assert disputed.signals.meaning_rank_of_word_best < 1.0
+    # At the library's background or below it, no lead counts.
+    far = retriever(library, toward(library, "rice", -0.3)).fused(question)
+    assert far.signals.closeness <= 0.0 < far.signals.section_lead
+    assert far.signals.close_lead == 0.0
 
 
 def test_the_shipped_model_answers_when_both_rankings_agree_on_a_close_passage(

@@ -71,6 +71,10 @@ class Signals:
     `word_rank_of_meaning_best`, `meaning_rank_of_word_best`: 1 / the place each ranking
     gives the other's first passage (1.0 when it is first there too, 0.0 when absent).
     `section_lead`: its section score's lead over the next passage's (`sections`).
+    `close_lead`: `section_lead` times its closeness (none below the background): a
+    lead says the best passage is the right one only as far as it is about the
+    question at all. In a library of three lessons the one on eggs leads any question
+    that says "egg" by as much as it leads those it answers.
     `neighbour`: 1.0 when the runner-up is another passage of the same document.
     `title_share`: the share of the question's word weight that its title holds.
     `evidence`, `title_evidence`: the word weight it matches (in its title alone), in
@@ -95,6 +99,7 @@ class Signals:
     word_rank_of_meaning_best: float = 0.0
     meaning_rank_of_word_best: float = 0.0
     section_lead: float = 0.0
+    close_lead: float = 0.0
     neighbour: float = 0.0
     title_share: float = 0.0
     evidence: float = 0.0

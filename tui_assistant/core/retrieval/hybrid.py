@@ -7,10 +7,10 @@ the fused ranking's first places ordered again by the section score (`sections`)
 tells a section from its neighbours. How sure the result is comes from `confidence`:
 how close the best passage is against the library's background, the share of the
 question's words it matches, where each ranking puts the other's best, its section
-score's lead, and whether the runner-up is its neighbour. Neither a BM25 score nor a raw
-cosine means the same from one library or model to the next; these signals, fitted
-across the development sets together, carried over to a set left out of the fit
-(docs/retrieval.md).
+score's lead (counted as far as it is close to the question), and whether the runner-up
+is its neighbour. Neither a BM25 score nor a raw cosine means the same from one library
+or model to the next; these signals, fitted across the development sets together,
+carried over to a set left out of the fit (docs/retrieval.md).
 """
 
 from __future__ import annotations
@@ -135,9 +135,13 @@ class HybridRetriever:
         )
         order = head + rrf[RERANK_DEPTH:]
         documents = {self.library.info(number).document for number in order[:2]}
+        first = fused_signals(
+            order[0], similarities, dense_order, lexical_order, ranking, background
+        )
         signals = replace(
-            fused_signals(order[0], similarities, dense_order, lexical_order, ranking, background),
+            first,
             section_lead=lead,
+            close_lead=lead * max(first.closeness, 0.0),
             neighbour=float(len(order) > 1 and len(documents) == 1),
             document_words=(
                 float(self.lexical.document_words(ranking, order[0])) if ranking else 0.0
