@@ -148,7 +148,6 @@ def test_the_shipped_hybrid_model_trusts_agreement_and_closeness() -> None:
         word_rank_of_meaning_best=1.0,
         meaning_rank_of_word_best=1.0,
         section_lead=2.0,
-        close_lead=1.2,
     )
     hopeless = Signals(closeness=-0.5, unknown_share=1.0)
     assert HYBRID_MODEL.decide(sure) == "answered"
@@ -168,8 +167,8 @@ def test_a_lead_over_passages_on_other_things_is_not_sure_of_a_passage_far_in_me
         meaning_rank_of_word_best=1.0,
         section_lead=7.0,
     )
-    far = replace(lead, closeness=0.18, close_lead=7.0 * 0.18)
-    near = replace(lead, closeness=0.74, close_lead=7.0 * 0.74)
+    far = replace(lead, closeness=0.18)
+    near = replace(lead, closeness=0.74)
     assert HYBRID_MODEL.decide(far) != "answered"
     assert HYBRID_MODEL.decide(near) == "answered"
 

@@ -71,10 +71,10 @@ class Signals:
     `word_rank_of_meaning_best`, `meaning_rank_of_word_best`: 1 / the place each ranking
     gives the other's first passage (1.0 when it is first there too, 0.0 when absent).
     `section_lead`: its section score's lead over the next passage's (`sections`).
-    `close_lead`: `section_lead` times its closeness (none below the background): a
-    lead says the best passage is the right one only as far as it is about the
-    question at all. In a library of three lessons the one on eggs leads any question
-    that says "egg" by as much as it leads those it answers.
+    `close_lead` (derived from the two): `section_lead` times closeness (none below the
+    background): a lead says the best passage is the right one only as far as it is
+    about the question at all. In a library of three lessons the one on eggs leads any
+    question that says "egg" by as much as it leads those it answers.
     `neighbour`: 1.0 when the runner-up is another passage of the same document.
     `title_share`: the share of the question's word weight that its title holds.
     `evidence`, `title_evidence`: the word weight it matches (in its title alone), in
@@ -99,7 +99,6 @@ class Signals:
     word_rank_of_meaning_best: float = 0.0
     meaning_rank_of_word_best: float = 0.0
     section_lead: float = 0.0
-    close_lead: float = 0.0
     neighbour: float = 0.0
     title_share: float = 0.0
     evidence: float = 0.0
@@ -109,11 +108,16 @@ class Signals:
     own_words: float = 0.0
     document_words: float = 0.0
 
+    @property
+    def close_lead(self) -> float:
+        return self.section_lead * max(self.closeness, 0.0)
+
     def values(self, names: Sequence[str]) -> list[float]:
         return [float(getattr(self, name)) for name in names]
 
 
-SIGNAL_NAMES: tuple[str, ...] = tuple(Signals.__dataclass_fields__)
+# What the models may weigh: every field, and the signals derived from them.
+SIGNAL_NAMES: tuple[str, ...] = (*Signals.__dataclass_fields__, "close_lead")
 
 
 @dataclass(frozen=True, slots=True)

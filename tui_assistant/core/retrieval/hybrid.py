@@ -135,13 +135,9 @@ class HybridRetriever:
         )
         order = head + rrf[RERANK_DEPTH:]
         documents = {self.library.info(number).document for number in order[:2]}
-        first = fused_signals(
-            order[0], similarities, dense_order, lexical_order, ranking, background
-        )
         signals = replace(
-            first,
+            fused_signals(order[0], similarities, dense_order, lexical_order, ranking, background),
             section_lead=lead,
-            close_lead=lead * max(first.closeness, 0.0),
             neighbour=float(len(order) > 1 and len(documents) == 1),
             document_words=(
                 float(self.lexical.document_words(ranking, order[0])) if ranking else 0.0
