@@ -25,7 +25,7 @@ from tui_assistant.core.retrieval.sections import (
 )
 from tui_assistant.core.retrieval.types import Ranking, best_numbers
 
-NEUTRAL = SectionWeights(0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+NEUTRAL = SectionWeights(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 @dataclass

@@ -213,7 +213,8 @@ def fitted_source(hybrid: Fold, ranked: Fold) -> str:
             f"    word_share={sections.word_share:.4f},\n    meaning={sections.meaning:.4f},\n"
             f"    opening={sections.opening:.4f},\n"
             f"    title_share={sections.title_share:.4f},\n"
-            f"    announcement={sections.announcement:.4f},\n)"
+            f"    announcement={sections.announcement:.4f},\n"
+            f"    pair_share={sections.pair_share:.4f},\n)"
         )
 
     return f'''"""Constants fitted on the development sets, written by `python scripts/held_out.py

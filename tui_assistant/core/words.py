@@ -176,6 +176,11 @@ def content_words(text: str) -> list[str]:
     return list(filter(None, map(_CONTENT_WORDS.__getitem__, words(text))))
 
 
+def content_word(word: str) -> str:
+    """One word of `words` as `content_words` keeps it, or "" when it is dropped."""
+    return _CONTENT_WORDS[word]
+
+
 def _content_word(word: str) -> str:
     """`word` as a content word, or "" when it is dropped."""
     if word in STOPWORDS:

@@ -504,3 +504,39 @@ def test_greetings_thanks_bare_contractions_and_mistyped_stopwords_are_not_topic
     assert isinstance(tidy, Evidence) and isinstance(typed, Evidence), typed
     assert typed.passage.id == tidy.passage.id == "apple-trees"
     assert typed.confidence == tidy.confidence
+
+
+ON_CALL = (
+    "# On-call rotation\n\n"
+    "## Response times\n\n"
+    "Acknowledge a page within 15 minutes, day or night. For a long incident, hand over\n"
+    "after four hours and post updates on time.\n\n"
+    "## Compensation\n\n"
+    "On-call staff are paid a weekly allowance for the rotation, and a public holiday on\n"
+    "call counts double. After a long night page, take the next morning as time off.\n"
+)
+
+
+def test_the_section_that_says_it_as_the_question_does_comes_first(tmp_path: Path) -> None:
+    # Both sections hold "time", "long", "night" and "page", the shorter first one even
+    # in its title; only the second says "time off" and "long night page" as the
+    # question does.
+    (tmp_path / "on-call.md").write_text(ON_CALL, encoding="utf-8")
+    ranked = RankedRetriever(memory_library(tmp_path), model=ALWAYS_SURE)
+    for question in (
+        "do I get time off after a long night page?",
+        "do i get time off affter a long nihgt page",
+    ):
+        found = ranked.retrieve(question)
+        assert isinstance(found, Evidence), question
+        assert found.passage.id.endswith("compensation"), (question, found.passage.id)
+
+
+def test_a_questions_pairs_are_its_words_as_read() -> None:
+    ranked = retriever(passage("night", "Night pages", "A long night page earns time off."))
+    ranking = ranked.rank("i'm trying to get time off after a long nihgt page")
+    assert ranking is not None
+    pairs = set(ranking.pairs)
+    # A mistyped word is read as the library's ("nihgt" -> night); "get" and "a" bind to
+    # nothing, so "get time" and "a long" are not pairs, nor two stopwords ("off after").
+    assert pairs == {("tim", "off"), ("long", "night"), ("night", "pag")}

@@ -19,6 +19,8 @@ from tui_assistant.core.retrieval.sections import (
     section_features,
 )
 from tui_assistant.core.retrieval.types import Ranking
+from tui_assistant.core.retrieval.word_pairs import passage_pairs
+from tui_assistant.core.words import stem
 
 
 def ranking(scores: dict[int, float], matched: dict[int, list[str]]) -> Ranking:
@@ -127,3 +129,30 @@ def test_the_page_titled_with_the_question_beats_an_announcement_as_close() -> N
         assert order == [1, 0]
         ranked_order, _ = order_sections(numbers, None, words, marks, RANKED_SECTION_WEIGHTS)
         assert ranked_order == [1, 0]
+
+
+def test_the_section_holding_the_questions_wording_side_by_side_beats_a_sibling() -> None:
+    # Both sections hold the question's words, equally often and as close in meaning;
+    # passage 1 holds "chain oil" as the question puts it, passage 0 has them apart.
+    similarities = np.array([0.6, 0.6, 0.1, 0.2], dtype=np.float32)
+    texts = {0: "Oil the hub; check the chain.", 1: "Chain oil goes on the inside of the links."}
+    words = replace(
+        ranking({0: 2.0, 1: 2.0}, {0: ["chain", "oil"], 1: ["chain", "oil"]}),
+        pairs={("chain", "oil"): 2.0},
+    )
+    marks = Marks(pairs_of=lambda number: passage_pairs("", texts[number], stem))
+    features = section_features([0, 1], similarities, words, marks)
+    assert [row[-1] for row in features] == [0.0, 1.0]
+    for numbers in ([0, 1], [1, 0]):
+        order, _ = order_sections(numbers, similarities, words, marks, SECTION_WEIGHTS)
+        assert order == [1, 0]
+        ranked_order, _ = order_sections(numbers, None, words, marks, RANKED_SECTION_WEIGHTS)
+        assert ranked_order == [1, 0]
+
+
+def test_without_passage_pairs_the_wording_counts_for_no_section() -> None:
+    words = replace(
+        ranking({0: 2.0, 1: 1.0}, {0: ["chain", "oil"], 1: ["chain"]}),
+        pairs={("chain", "oil"): 2.0},
+    )
+    assert [row[-1] for row in section_features([0, 1], None, words, frozenset())] == [0.0, 0.0]

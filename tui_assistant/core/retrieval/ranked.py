@@ -74,6 +74,7 @@ from tui_assistant.core.retrieval.types import (
     best_numbers,
     question_keys,
 )
+from tui_assistant.core.retrieval.word_pairs import question_pairs
 from tui_assistant.core.words import STOPWORDS, is_cjk, normalise_distinct, stem
 
 # Words that frame a question without naming its topic ("I'm trying to...", "is it
@@ -128,7 +129,7 @@ class RankedRetriever:
         self.index = library.index
         self.model = model
         self.sections = sections
-        self.marks = Marks.of(library)
+        self.marks = Marks.of(library, self.key)
         self.correct_spelling = correct_spelling
         self._spelling: Spelling | None = None  # built at the first unknown word
         # Per-passage length normalisers, computed once so a question only walks postings.
@@ -171,21 +172,20 @@ class RankedRetriever:
         )
         return Search(found, scored)
 
-    def spelt(self, keys: list[str]) -> list[str]:
-        """`keys` with each one no passage holds read as the library's key one typing
-        slip away, if there is one (`spelling`), or else dropped when it is a stopword
-        mistyped ("shuld", "sholud"); distinct, in their order."""
-        found = []
-        for key in keys:
+    def spelt(self, keys: list[str]) -> dict[str, str | None]:
+        """Each of `keys` as it is read: one no passage holds as the library's key one
+        typing slip away, if there is one (`spelling`), or else None when it is a
+        stopword mistyped ("shuld", "sholud"); any other as it is."""
+        found: dict[str, str | None] = {}
+        for key in dict.fromkeys(keys):
+            read: str | None = key
             if self.correct_spelling and not self.holds(key):
                 if self._spelling is None:
                     self._spelling = Spelling(self.index.keys())
                 corrected = self._spelling.correct(key, self.frequency)
-                if corrected is None and slip_of_stopword(key):
-                    continue
-                key = corrected or key
-            found.append(key)
-        return list(dict.fromkeys(found))
+                read = None if corrected is None and slip_of_stopword(key) else corrected or key
+            found[key] = read
+        return found
 
     def document_words(self, ranking: Ranking, number: int) -> int:
         """How many of the question's words passage `number` holds that no passage of
@@ -233,7 +233,8 @@ class RankedRetriever:
     def rank(self, question: str) -> Ranking | None:
         """The best-scoring passage and its confidence numbers; None when no passage matches."""
         asked = FRAMING.sub(" ", question)
-        keys = self.spelt([k for k in question_keys(asked, self.key) if k not in _QUESTION_KEYS])
+        read = self.spelt([k for k in question_keys(asked, self.key) if k not in _QUESTION_KEYS])
+        keys = list(dict.fromkeys(key for key in read.values() if key is not None))
         passage_count = len(self.index)
         if not keys or passage_count == 0:
             return None
@@ -305,6 +306,13 @@ class RankedRetriever:
             key_count=len(keys),
             in_title=in_title,
             rarest_weight=inverse_document_frequency(passage_count, 1),
+            pairs=question_pairs(
+                asked,
+                self.key,
+                weights,
+                lambda key: read.get(key, key),
+                _QUESTION_KEYS.__contains__,
+            ),
         )
 
 

@@ -8,21 +8,26 @@ each is in meaning against the others, whether it opens its document (an opening
 summarises the whole document, so it is near many questions without answering them),
 how much of the question its title holds (a page titled "Dependency Pre-Bundling" is
 about the question "what is dependency pre-bundling?"; a page that mentions the words is
-not), and whether it is a release announcement, a changelog or a blog post (they mention
-every feature again, in passing). The weights are fitted with the confidence models
-(`fitted.py`). `ranked` orders its own first places the same way, without the meaning.
+not), whether it is a release announcement, a changelog or a blog post (they mention
+every feature again, in passing), and how much of the question's wording it holds as
+written, its word pairs side by side (`word_pairs`: "time off", not "time" here and "off"
+there). The weights are fitted with the confidence models (`fitted.py`). `ranked` orders
+its own first places the same way, without the meaning.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from tui_assistant.core.library.library import Library
+from tui_assistant.core.retrieval.index import KeyFunction
 from tui_assistant.core.retrieval.types import Ranking
+from tui_assistant.core.retrieval.word_pairs import Pair, pair_share, passage_pairs
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,7 +44,11 @@ SECTION_FEATURES = (
     "opening",
     "title_share",
     "announcement",
+    "pair_share",
 )
+# How many passages' word pairs a library keeps at hand: the first places of the last
+# few questions (a passage is read and split again when it is not).
+PAIRS_KEPT = 512
 # Path words of a document that announces or logs changes rather than teaching:
 # `blog/announcing-vite5.md`, `CHANGELOG.md`, `docs/release-notes.md`, `news/2024.md`.
 ANNOUNCEMENT_WORDS = frozenset(
@@ -60,6 +69,7 @@ class SectionWeights:
     opening: float
     title_share: float = 0.0
     announcement: float = 0.0
+    pair_share: float = 0.0
 
     def score(self, features: Sequence[float]) -> float:
         weights = (
@@ -69,21 +79,30 @@ class SectionWeights:
             self.opening,
             self.title_share,
             self.announcement,
+            self.pair_share,
         )
         return math.fsum(weight * value for weight, value in zip(weights, features, strict=True))
 
 
 @dataclass(frozen=True, slots=True)
 class Marks:
-    """Passage numbers marked for the section score: those that open their document,
-    and those of release announcements, changelogs and blog posts."""
+    """What the section score knows of a library's passages besides the question: the
+    numbers of those that open their document and of release announcements, changelogs
+    and blog posts, and each passage's adjacent word pairs (`pairs_of`, read from the
+    library when asked; none without it)."""
 
     openings: frozenset[int] = frozenset()
     announcements: frozenset[int] = frozenset()
+    pairs_of: Callable[[int], frozenset[Pair]] | None = field(default=None, compare=False)
 
     @classmethod
-    def of(cls, library: Library) -> Marks:
-        return cls(opening_passages(library), announcement_passages(library))
+    def of(cls, library: Library, key: KeyFunction) -> Marks:
+        @lru_cache(maxsize=PAIRS_KEPT)
+        def pairs_of(number: int) -> frozenset[Pair]:
+            passage = library.passage(number)
+            return passage_pairs(passage.title, passage.text, key)
+
+        return cls(opening_passages(library), announcement_passages(library), pairs_of)
 
 
 def opening_passages(library: Library) -> frozenset[int]:
@@ -126,14 +145,15 @@ def section_features(
     similarities: NDArray[np.float32] | None,
     ranking: Ranking | None,
     marks: Marks | frozenset[int],
-) -> list[tuple[float, float, float, float, float, float]]:
+) -> list[tuple[float, float, float, float, float, float, float]]:
     """Per passage, what `SectionWeights` weighs: its word score over the best word
     score, the share of the question's word weight it matches, its cosine below the best
     cosine in spreads of the question's cosines over the library (0 without cosines),
     whether it opens its document, the share of the question's word weight its title
-    holds, and whether it announces or logs changes. Spreads of the question's own
-    cosines make the third the same for any model whose cosines are another's shifted
-    and scaled. `marks`: a `Marks`, or the openings alone."""
+    holds, whether it announces or logs changes, and the share of the question's word
+    pair weight it holds side by side (0 without `marks.pairs_of`). Spreads of the
+    question's own cosines make the third the same for any model whose cosines are
+    another's shifted and scaled. `marks`: a `Marks`, or the openings alone."""
     if not isinstance(marks, Marks):
         marks = Marks(openings=marks)
     best_cosine = spread = 0.0
@@ -142,6 +162,7 @@ def section_features(
         best_cosine = float(with_pieces.max()) if with_pieces.size else 0.0
         spread = float(with_pieces.std()) if with_pieces.size else 0.0
     top_word = max(ranking.scores.values()) if ranking is not None and ranking.scores else 0.0
+    pairs = ranking.pairs if ranking is not None and marks.pairs_of is not None else {}
     rows = []
     for number in numbers:
         cosine = float(similarities[number]) if similarities is not None else best_cosine
@@ -154,6 +175,7 @@ def section_features(
                 float(number in marks.openings),
                 ranking.title_share_of(number) if ranking is not None else 0.0,
                 float(number in marks.announcements),
+                pair_share(pairs, marks.pairs_of(number)) if pairs and marks.pairs_of else 0.0,
             )
         )
     return rows

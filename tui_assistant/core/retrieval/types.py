@@ -12,6 +12,7 @@ from typing import Literal, Protocol
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.retrieval.index import KeyFunction
+from tui_assistant.core.retrieval.word_pairs import Pair
 from tui_assistant.core.words import content_words, is_cjk, stem
 
 # How many passages a refusal offers as places to look (or as candidates).
@@ -105,6 +106,8 @@ class Ranking:
     in_title: Mapping[int, Sequence[str]] = field(default_factory=dict)
     # The weight of a word that one passage holds (the most a word weighs).
     rarest_weight: float = 1.0
+    # The question's adjacent word pairs, each with its weight (`word_pairs`).
+    pairs: Mapping[Pair, float] = field(default_factory=dict)
 
     def share_of(self, number: int) -> float:
         """The share of the question's word weight that passage `number` matches."""
