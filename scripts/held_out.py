@@ -75,7 +75,6 @@ SURE_NAMES = {
         "neighbour",
     ),
     "ranked": (
-        "word_lead",
         "evidence",
         "title_evidence",
         "known_share",

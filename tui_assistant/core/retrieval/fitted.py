@@ -74,7 +74,6 @@ HYBRID_MODEL = ConfidenceModel(
 RANKED_MODEL = ConfidenceModel(
     sure=Logistic(
         names=(
-            "word_lead",
             "evidence",
             "title_evidence",
             "known_share",
@@ -83,15 +82,14 @@ RANKED_MODEL = ConfidenceModel(
             "sole_match",
         ),
         coefficients=(
-            -0.1212,
-            0.6538,
-            0.9158,
-            -0.6436,
-            1.7895,
-            0.6470,
-            0.1750,
+            0.6502,
+            0.9231,
+            -0.6665,
+            1.8149,
+            0.6361,
+            0.1529,
         ),
-        intercept=-3.1793,
+        intercept=-3.1785,
     ),
     offer=Logistic(
         names=(
@@ -110,6 +108,6 @@ RANKED_MODEL = ConfidenceModel(
         ),
         intercept=-1.7717,
     ),
-    answer_at=0.8572,
+    answer_at=0.8579,
     close_at=0.7257,
 )

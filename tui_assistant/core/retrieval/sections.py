@@ -46,9 +46,9 @@ SECTION_FEATURES = (
     "announcement",
     "pair_share",
 )
-# How many passages' word pairs a library keeps at hand: the first places of the last
-# few questions (a passage is read and split again when it is not).
-PAIRS_KEPT = 512
+# How many passages' word pairs a library keeps at hand (a few megabytes): the first
+# places of the last few dozen questions; any other passage is read and split again.
+PAIRS_KEPT = 256
 # Path words of a document that announces or logs changes rather than teaching:
 # `blog/announcing-vite5.md`, `CHANGELOG.md`, `docs/release-notes.md`, `news/2024.md`.
 ANNOUNCEMENT_WORDS = frozenset(
