@@ -14,7 +14,8 @@ two common ones. Pure functions over text and numbers.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from itertools import pairwise
 
 from tui_assistant.core.retrieval.index import KeyFunction
@@ -102,9 +103,10 @@ def question_pairs(
     return pairs
 
 
-def pair_share(question: Mapping[Pair, float], held: Iterable[Pair]) -> float:
-    """The share of the question's pair weight that a passage's pairs `held` hold."""
+def pair_share(question: Mapping[Pair, float], held: AbstractSet[Pair]) -> float:
+    """The share of the question's pair weight that a passage's pairs `held` hold (the
+    question's few pairs looked up, not the passage's many walked)."""
     total = math.fsum(question.values())
     if total <= 0:
         return 0.0
-    return math.fsum(question[pair] for pair in set(held) if pair in question) / total
+    return math.fsum(weight for pair, weight in question.items() if pair in held) / total
