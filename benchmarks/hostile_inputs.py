@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -28,7 +29,8 @@ sys.path.insert(0, str(ROOT))
 from tui_assistant.core.conversation import Conversation  # noqa: E402
 from tui_assistant.core.display_text import clean_display_text  # noqa: E402
 from tui_assistant.core.retrieval.keyword import KeywordRetriever  # noqa: E402
-from tui_assistant.core.service import AnswerService  # noqa: E402
+from tui_assistant.core.retrieval.ranked import RankedRetriever  # noqa: E402
+from tui_assistant.core.service import MAX_QUESTION_CHARS, AnswerService  # noqa: E402
 from tui_assistant.core.words import match_keys, stem  # noqa: E402
 from tui_assistant.store.index_store import open_library  # noqa: E402
 
@@ -61,6 +63,16 @@ INPUTS: dict[str, str] = {
 _NOT_IN_A_LINE = str.maketrans({"\n": " ", "\r": " ", "\x00": " "})
 
 
+def made_up_words(characters: int) -> str:
+    """Words of five to nine letters that no lesson holds, `characters` in all."""
+    rng = random.Random(0)
+    text = ""
+    while len(text) < characters:
+        text += "".join(rng.choice("bcdfghjklmnpqrstvwxz") for _ in range(rng.randint(5, 9)))
+        text += " "
+    return text[:characters]
+
+
 def timed(action: Callable[[], object]) -> float:
     started = time.perf_counter()
     action()
@@ -84,6 +96,14 @@ def main() -> int:
             f"{name:<44} {normalise_time:>9.3f}s {ask_time:>7.3f}s {clean_time:>7.3f}s"
             f"  {outcomes[0].describe()}"
         )
+
+    # Just under the question limit, every word made up: the word ranking looks for a
+    # library word one slip from each (the key, then the word as typed).
+    made_up = made_up_words(MAX_QUESTION_CHARS - 1)
+    ranked = RankedRetriever(library)
+    rank_time = timed(lambda: ranked.rank(made_up))
+    slowest = max(slowest, rank_time)
+    print(f"{'4,000 characters of made-up words, ranked':<44} {'':>10} {rank_time:>7.3f}s")
 
     with tempfile.TemporaryDirectory() as data_dir:
         env = {k: v for k, v in os.environ.items() if not k.startswith("TUI_ASSISTANT_")}

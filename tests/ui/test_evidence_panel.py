@@ -488,6 +488,37 @@ async def test_a_long_passage_opens_scrolled_to_its_best_sentence_underlined() -
         assert "Step 1 writes" not in "\n".join(screen_lines(app))
 
 
+async def test_an_unsure_questions_candidate_opens_at_the_sentence_its_mistyped_word_means() -> (
+    None
+):
+    # "deploiyng" is no slip of the key `deploy`: only the ranking's reading of the
+    # question (`read_words`) finds the sentence it means.
+    releases = Passage(
+        id="releases",
+        title="Releases",
+        text="\n\n".join(
+            [f"Step {number} writes region and stage." for number in range(1, 31)]
+            + ["Deploying again replaces the older version.", "Then check the logs."]
+        ),
+        source_path="docs/releases.md",
+        line=1,
+        end_line=64,
+    )
+    unsure = NoEvidence(
+        "several passages are close",
+        (releases, SCOPE),
+        "ranked",
+        ambiguous=True,
+        read_words=("deploy",),
+    )
+    app = PanelApp(width=44)
+    async with app.run_test(size=(80, 20)) as pilot:
+        app.panel.show_outcome(not_found("is deploiyng safe", unsure))
+        await shown(pilot, app)
+        await wait_until(pilot, lambda: "Deploying again" in "\n".join(screen_lines(app)))
+        assert underlined(app) == ["Deploying again replaces the older version."]
+
+
 async def test_a_short_passage_opens_at_its_top() -> None:
     app = PanelApp(width=60)
     async with app.run_test(size=(80, 30)) as pilot:

@@ -96,7 +96,8 @@ class Outcome:
     `from_model`: the answer is a model's, checked; else it is the passage's own text
     (deterministic mode). `model_detail`: why a model's answer was refused or never came
     (the provider's failure, the check that failed, the deadline), in the app's own plain
-    words on one line; None when there was no such refusal.
+    words on one line; None when there was no such refusal. `read_words`: a refusal's
+    question keys as retrieval read them (`NoEvidence.read_words`).
     """
 
     question: str
@@ -115,6 +116,7 @@ class Outcome:
     confidence: float | None = None
     from_model: bool = False
     model_detail: str | None = None
+    read_words: tuple[str, ...] = ()
 
     @property
     def answered(self) -> bool:
@@ -230,6 +232,7 @@ def not_found(question: str, no_evidence: NoEvidence, detail: str | None = None)
         retrieval=no_evidence.mode,
         nearest=no_evidence.nearest,
         confidence=no_evidence.confidence,
+        read_words=no_evidence.read_words,
     )
 
 

@@ -306,7 +306,9 @@ def _resolved(outcome: Outcome, ambiguous: NoEvidence) -> Outcome:
             support=outcome.support,
             model_detail=outcome.model_detail,
         )
-    return replace(outcome, evidence=None, nearest=ambiguous.nearest)
+    return replace(
+        outcome, evidence=None, nearest=ambiguous.nearest, read_words=ambiguous.read_words
+    )
 
 
 def _one_plain_line(text: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import builtins
 import os
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -486,6 +487,28 @@ def test_a_word_typed_with_one_slip_is_read_as_the_librarys_word() -> None:
     assert answer(ranked, "how do i find the hole in a punctrued tube") == "puncture"
     ranking = ranked.rank("how do i find the hole in a punctrued tube")
     assert ranking is not None and not ranking.unknown_words
+
+
+def test_a_slip_inside_an_inflected_word_is_read_as_the_librarys_word() -> None:
+    ranked = RankedRetriever(
+        library_of(
+            [
+                passage("poach", "Poaching eggs", "Slide the egg into simmering water."),
+                passage("whisk", "Whisking", "Whisk the whites until stiff."),
+            ],
+            key=RankedRetriever.key,
+        ),
+        model=ALWAYS_SURE,
+    )
+    # "simmerign" is no slip of the key "simmer"; the word as typed is one of "simmering".
+    ranking = ranked.rank("do i slide the eggs into simmerign water")
+    assert ranking is not None and not ranking.unknown_words
+    assert "simmer" in ranking.matched[ranking.passage_number]
+    # Not sure of it, the refusal still says how the question was read, for the marks.
+    ranked.model = replace(ALWAYS_SURE, answer_at=1.0, close_at=0.0)
+    found = ranked.retrieve("do i slide cold eggs into simmerign water")
+    assert isinstance(found, NoEvidence) and found.ambiguous
+    assert "simmer" in found.read_words and "simmerign" not in found.read_words
 
 
 def test_greetings_thanks_bare_contractions_and_mistyped_stopwords_are_not_topic_words(

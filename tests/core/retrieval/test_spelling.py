@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from tui_assistant.core.retrieval.spelling import (
     ModelSpelling,
     Spelling,
+    correct_as_typed,
     one_edit_apart,
     slip_of_stopword,
 )
@@ -35,6 +38,26 @@ def test_the_key_more_passages_hold_wins_and_short_words_stay_as_typed() -> None
     assert spelling.correct("bol", counts.__getitem__) is None  # too short to guess
     assert spelling.correct("xhain", counts.__getitem__) is None  # first letter kept
     assert spelling.correct("zebra", counts.__getitem__) is None
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    # A slip in an inflection: the stemmer cuts the word elsewhere ("simmerign" keeps
+    # its whole self as a key), so only the word as typed is one slip from "simmering".
+    [("simmerign", "simmer"), ("boilnig", "boil"), ("peelnig", "peel")],
+)
+def test_a_slip_inside_an_inflected_word_is_read_as_its_key(typed: str, expected: str) -> None:
+    counts = Counter({"simmer": 2, "peel": 3, "egg": 9, "boil": 4})
+    assert Spelling(counts).correct(stem(typed), counts.__getitem__) is None
+    assert correct_as_typed(typed, stem, counts.__getitem__) == expected
+
+
+def test_a_word_as_typed_is_not_read_as_one_a_changed_letter_or_its_first_letter_away() -> None:
+    frequency = Counter({"boil": 4, "cook": 3, "bake": 2}).__getitem__
+    assert correct_as_typed("coaking", stem, frequency) is None  # a letter changed
+    assert correct_as_typed("xooking", stem, frequency) is None  # first letter
+    assert correct_as_typed("boils", stem, frequency) is None  # its own key
+    assert correct_as_typed("bakd", stem, frequency) is None  # too short to guess
 
 
 @pytest.mark.parametrize("typed", ["shuld", "sholud", "atfer", "thrugh", "whcih", "eveery"])

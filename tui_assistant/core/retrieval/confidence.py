@@ -251,17 +251,26 @@ def conclude(
     score: float,
     runner_up_score: float | None,
     mode: Mode,
+    read_words: tuple[str, ...] = (),
 ) -> Evidence | NoEvidence:
     """The decision as retrieval's result: the answer's passage with the runners-up as
     close as it first (then the others, up to `count` in all), or the candidates of an
-    ambiguous question, or the nearest passages of one with no convincing passage."""
+    ambiguous question, or the nearest passages of one with no convincing passage
+    (with the question's keys as the ranking read them, `read_words`)."""
     confidence = round(assessment.probability, 4)
     if assessment.decision == "no_evidence":
         nearest = tuple(map(library.passage, assessment.order[:NEAREST_SHOWN]))
-        return NoEvidence(NOT_SURE, nearest, mode, confidence=confidence)
+        return NoEvidence(NOT_SURE, nearest, mode, confidence=confidence, read_words=read_words)
     if assessment.decision == "ambiguous":
         candidates = tuple(map(library.passage, assessment.candidates()))
-        return NoEvidence(AMBIGUOUS, candidates, mode, ambiguous=True, confidence=confidence)
+        return NoEvidence(
+            AMBIGUOUS,
+            candidates,
+            mode,
+            ambiguous=True,
+            confidence=confidence,
+            read_words=read_words,
+        )
     close = assessment.sent()
     others = [number for number in assessment.order if number not in close]
     shown = [*close, *others][: max(count, 1)]

@@ -180,6 +180,7 @@ class HybridRetriever:
             score=round(float(similarities[best]), 4),
             runner_up_score=(round(float(similarities[order[1]]), 4) if len(order) > 1 else None),
             mode=self.mode,
+            read_words=tuple(fused.ranking.weights) if fused.ranking else (),
         )
         return Search(found, scored)
 

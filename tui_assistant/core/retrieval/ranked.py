@@ -24,7 +24,7 @@ here, so `keyword` results never change.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import chain
 
@@ -62,7 +62,7 @@ from tui_assistant.core.retrieval.sections import (
     SectionWeights,
     order_sections,
 )
-from tui_assistant.core.retrieval.spelling import Spelling, slip_of_stopword
+from tui_assistant.core.retrieval.spelling import Spelling, correct_as_typed, slip_of_stopword
 from tui_assistant.core.retrieval.types import (
     NEAREST_SHOWN,
     NO_SHARED_WORD,
@@ -72,10 +72,9 @@ from tui_assistant.core.retrieval.types import (
     Ranking,
     Search,
     best_numbers,
-    question_keys,
 )
 from tui_assistant.core.retrieval.word_pairs import question_pairs
-from tui_assistant.core.words import STOPWORDS, is_cjk, normalise_distinct, stem
+from tui_assistant.core.words import STOPWORDS, content_words, is_cjk, normalise_distinct, stem
 
 # Words that frame a question without naming its topic ("I'm trying to...", "is it
 # possible to make...", "how often should I...", "hey ... thanks"), dropped from ranked
@@ -110,6 +109,10 @@ FRAMING = re.compile(
 
 # How far ahead of the best word score a passage named by its API name is put.
 NAMED_LEAD = 1.0
+# At most this many of a question's words are tried as typed (`correct_as_typed`, a few
+# hundred look-ups each): a question with more words no passage holds is not mistyped,
+# it is about something else, and a pasted wall of them must stay cheap.
+MAX_TRIED_AS_TYPED = 10
 
 
 class RankedRetriever:
@@ -169,20 +172,26 @@ class RankedRetriever:
             score=round(scores[best], 4),
             runner_up_score=round(scores[order[1]], 4) if len(order) > 1 else None,
             mode=self.mode,
+            read_words=tuple(ranking.weights),
         )
         return Search(found, scored)
 
-    def spelt(self, keys: list[str]) -> dict[str, str | None]:
-        """Each of `keys` as it is read: one no passage holds as the library's key one
-        typing slip away, if there is one (`spelling`), or else None when it is a
-        stopword mistyped ("shuld", "sholud"); any other as it is."""
+    def spelt(self, written: Mapping[str, str]) -> dict[str, str | None]:
+        """Each key of `written` (key: the word it was written as) as it is read: one no
+        passage holds as the library's key one typing slip away, or the key of the word
+        one slip from the word as written, if there is one (`spelling`), or else None
+        when it is a stopword mistyped ("shuld", "sholud"); any other as it is."""
         found: dict[str, str | None] = {}
-        for key in dict.fromkeys(keys):
+        tries = MAX_TRIED_AS_TYPED
+        for key, word in written.items():
             read: str | None = key
             if self.correct_spelling and not self.holds(key):
                 if self._spelling is None:
                     self._spelling = Spelling(self.index.keys())
                 corrected = self._spelling.correct(key, self.frequency)
+                if corrected is None and tries > 0:
+                    tries -= 1
+                    corrected = correct_as_typed(word, self.key, self.frequency)
                 read = None if corrected is None and slip_of_stopword(key) else corrected or key
             found[key] = read
         return found
@@ -233,7 +242,10 @@ class RankedRetriever:
     def rank(self, question: str) -> Ranking | None:
         """The best-scoring passage and its confidence numbers; None when no passage matches."""
         asked = FRAMING.sub(" ", question)
-        read = self.spelt([k for k in question_keys(asked, self.key) if k not in _QUESTION_KEYS])
+        written: dict[str, str] = {}
+        for word in content_words(asked):
+            written.setdefault(self.key(word), word)
+        read = self.spelt({k: word for k, word in written.items() if k not in _QUESTION_KEYS})
         keys = list(dict.fromkeys(key for key in read.values() if key is not None))
         passage_count = len(self.index)
         if not keys or passage_count == 0:

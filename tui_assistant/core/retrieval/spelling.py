@@ -7,6 +7,12 @@ short words and a word's first letter (rarely mistyped) stay as typed. Among sev
 the one more passages hold wins (equal counts: the first in alphabetical order). Keys,
 not words: the comparison is between stems, as the ranking sees them.
 
+A slip inside an inflected word makes the stemmer cut it somewhere else ("deploiyng" is
+no slip of the key `deploy`, "tesitng" none of `test`), so a word whose key finds nothing
+is tried as typed (`correct_as_typed`): the words one letter dropped, added or swapped
+away (not changed: a changed letter makes another word of too many), read as keys of at
+least `MIN_LENGTH` - 1 letters that some passage holds.
+
 The embedding model reads a mistyped word as pieces of other words ("cahnge" as `ca`,
 `##hn`, `##ge`), so a question word that neither the library nor the model knows is
 given to the model as the word one slip away that both know (`ModelSpelling`). A word the
@@ -23,6 +29,8 @@ import re
 from collections.abc import Callable, Iterable
 
 from tui_assistant.core.words import STOPWORDS, stem
+
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
 # Shorter keys are left as typed: one edit away from a short key is another word.
 MIN_LENGTH = 5
@@ -88,6 +96,42 @@ class Spelling:
                     ):
                         best, best_count = known, count
         return best
+
+
+def correct_as_typed(
+    typed: str, key: Callable[[str], str], frequency: Callable[[str], int]
+) -> str | None:
+    """The key, held by most passages (`frequency`), of a word one letter dropped, added
+    or two neighbours swapped from the word `typed` (`slips_of`), of at least
+    `MIN_LENGTH` - 1 letters; or None."""
+    if len(typed) < MIN_LENGTH or not typed.isalpha():
+        return None
+    own = key(typed)
+    best: str | None = None
+    best_count = 0
+    for word in slips_of(typed):
+        found = key(word)
+        if found == own or len(found) < MIN_LENGTH - 1:
+            continue
+        count = frequency(found)
+        if count > best_count or (count == best_count and best is not None and found < best):
+            best, best_count = found, count
+    return best
+
+
+def slips_of(typed: str) -> set[str]:
+    """The words one letter dropped, added or two neighbours swapped away from `typed`,
+    its first letter kept."""
+    found = set()
+    for place in range(1, len(typed) + 1):
+        head, tail = typed[:place], typed[place:]
+        if tail:
+            found.add(head + tail[1:])
+        if len(tail) > 1 and tail[0] != tail[1]:
+            found.add(head + tail[1] + tail[0] + tail[2:])
+        found.update(head + letter + tail for letter in _ALPHABET)
+    found.discard(typed)
+    return found
 
 
 def slip_of_stopword(typed: str) -> bool:

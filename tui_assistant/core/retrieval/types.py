@@ -59,6 +59,8 @@ class NoEvidence:
 
     `ambiguous`: several passages are close but none clearly answers; `nearest` are
     then the candidates. `confidence` as for `Evidence`, of the best of them.
+    `read_words`: the question's keys as the ranking read them (a mistyped word as the
+    library's word it misspells), to mark in the passages; empty when it read none.
     """
 
     why: str
@@ -66,6 +68,7 @@ class NoEvidence:
     mode: Mode = "keyword"
     ambiguous: bool = False
     confidence: float | None = None
+    read_words: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -145,7 +145,8 @@ class EvidencePanel(Vertical):
         """The passages behind an outcome: the cited ones first, then the others it was
         built from; an unsure question's possible passages, the best one open; or a
         refusal's closest passages, none open (they are not an answer)."""
-        self._question_keys = tuple(normalise_distinct(outcome.question))
+        # The ranking's reading marks a mistyped word as the library's word it misspells.
+        self._question_keys = outcome.read_words or tuple(normalise_distinct(outcome.question))
         if outcome.reason is Reason.AMBIGUOUS and outcome.nearest:
             self._show_candidates(outcome.nearest, outcome.question)
             return
