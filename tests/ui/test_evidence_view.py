@@ -42,6 +42,12 @@ def test_details_name_the_question_words_a_passage_holds_as_typed() -> None:
     assert details[SCOPE.id] == "matched: scoped"
 
 
+def test_details_name_a_mistyped_words_reading_as_the_passage_writes_it() -> None:
+    # "registy" was read as the library's `registry`; "scoped" is named as typed.
+    details = matched_details([REGISTRY], ["scop", "registry"], "scoped registy?", {})
+    assert details[REGISTRY.id] == "matched: scoped, registry"
+
+
 def test_the_header_says_where_the_passage_stands_and_what_it_is() -> None:
     assert passage_header("", 0, 3, "cited", "why").step == "1/3 · cited"
     closest = passage_header(CLOSEST, 1, 4, "not an answer", "matched: eggs")

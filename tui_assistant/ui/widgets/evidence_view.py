@@ -47,12 +47,18 @@ def matched_details(
     details: Mapping[str, str],
 ) -> dict[str, str]:
     """`details` (by passage id) with each passage's own matched words added: the
-    question's words (as typed) whose keys its title or text holds."""
+    question's words (as typed) whose keys its title or text holds, then a key the
+    question holds no word of (a mistyped word read as the library's) as the passage
+    writes it, in lower case ("tesitng" read as `test`: "testing")."""
     found = dict(details)
     for passage in passages:
         held = f"{passage.title}\n{passage.text}"
-        own = [key for key in keys if highlight_spans(held, [key])]
+        spans = {key: highlight_spans(held, [key]) for key in keys}
+        own = [key for key in keys if spans[key]]
         words = question_words(question, own) if question else own
+        if question:
+            typed = {stem(word) for word in content_words(question)}
+            words += [held[slice(*spans[key][0])].lower() for key in own if key not in typed]
         if words:
             parts = [found.get(passage.id, ""), "matched: " + ", ".join(words)]
             found[passage.id] = " · ".join(filter(None, parts))
