@@ -3,7 +3,7 @@ the real-style questions (a word one slip from a word of the tidy question it re
 whose key some passage holds), how many are read as the word meant; and of the tidy
 questions' words of five letters or more that no passage holds, how many are read as a
 library word all the same. Both with the library's keys alone and with the word as typed
-tried too (`spelling.correct_as_typed`), as `ranked` reads them.
+tried too, as `ranked` reads them (`RankedRetriever.spelt`).
 
     python scripts/spelling_recall.py
 """
@@ -22,25 +22,20 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from devsets import available  # noqa: E402
 
 from tui_assistant.core.retrieval.ranked import RankedRetriever  # noqa: E402
-from tui_assistant.core.retrieval.spelling import (  # noqa: E402
-    MIN_LENGTH,
-    Spelling,
-    correct_as_typed,
-    one_edit_apart,
-)
+from tui_assistant.core.retrieval.spelling import MIN_LENGTH, Spelling, one_edit_apart  # noqa: E402
 from tui_assistant.core.words import content_words, stem, words  # noqa: E402
 from tui_assistant.store.index_store import open_library  # noqa: E402
 
 
 def read_as(ranked: RankedRetriever, spelling: Spelling, word: str, as_typed: bool) -> str:
-    """The key `ranked` reads `word` as: its own, or a correction."""
+    """The key `word` is read as: as `ranked` reads it (`as_typed`), or by the library's
+    keys alone (its own key, or the key one slip from it)."""
     key = stem(word)
+    if as_typed:
+        return ranked.spelt({key: word})[key] or key
     if ranked.holds(key):
         return key
-    found = spelling.correct(key, ranked.frequency)
-    if found is None and as_typed:
-        found = correct_as_typed(word, stem, ranked.frequency)
-    return found or key
+    return spelling.correct(key, ranked.frequency) or key
 
 
 def main() -> int:

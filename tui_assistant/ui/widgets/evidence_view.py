@@ -51,13 +51,13 @@ def matched_details(
     question holds no word of (a mistyped word read as the library's) as the passage
     writes it, in lower case ("tesitng" read as `test`: "testing")."""
     found = dict(details)
+    typed = {stem(word) for word in content_words(question)} if question else set()
     for passage in passages:
         held = f"{passage.title}\n{passage.text}"
         spans = {key: highlight_spans(held, [key]) for key in keys}
         own = [key for key in keys if spans[key]]
         words = question_words(question, own) if question else own
         if question:
-            typed = {stem(word) for word in content_words(question)}
             words += [held[slice(*spans[key][0])].lower() for key in own if key not in typed]
         if words:
             parts = [found.get(passage.id, ""), "matched: " + ", ".join(words)]
