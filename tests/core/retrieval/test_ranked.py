@@ -529,6 +529,22 @@ def test_greetings_thanks_bare_contractions_and_mistyped_stopwords_are_not_topic
     assert typed.confidence == tidy.confidence
 
 
+def test_an_aside_the_notes_know_no_word_of_is_not_counted_as_words_they_lack(
+    tmp_path: Path,
+) -> None:
+    for name, text in ORCHARD.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    ranked = RankedRetriever(memory_library(tmp_path))
+    tidy = ranked.rank("When should I prune my apple trees?")
+    aside = ranked.rank("newbie here. when should i prune my apple trees, my coworker asked me")
+    assert tidy is not None and aside is not None
+    assert set(aside.unknown_words) == {"newbi", "coworker", "ask"}
+    assert aside.unknown_share == tidy.unknown_share == 0.0
+    # In the clause that names the topic, a word the notes lack still counts.
+    mixed = ranked.rank("when should i prune my apple trees with a chainsaw")
+    assert mixed is not None and mixed.unknown_share > 0.0
+
+
 ON_CALL = (
     "# On-call rotation\n\n"
     "## Response times\n\n"

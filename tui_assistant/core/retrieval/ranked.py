@@ -30,6 +30,7 @@ from itertools import chain
 
 from tui_assistant.core.documents.passage import document_kind
 from tui_assistant.core.library.library import Library
+from tui_assistant.core.retrieval.asides import aside_keys
 from tui_assistant.core.retrieval.bm25f import (
     BODY_LENGTH_EFFECT,
     BODY_WEIGHT,
@@ -298,6 +299,7 @@ class RankedRetriever:
         margin = 1.0 if runner_up_score is None else (best_score - runner_up_score) / best_score
         # Words no passage holds weigh twice: once unmatched, once as off-library evidence.
         unknown = tuple(key for key in keys if key not in matched_anywhere)
+        asides = aside_keys(asked, self.key, read, matched_anywhere)
         seams = cjk_seams(question, self.key, set(matched[best]), set(unknown))
         total_weight = sum(weight for key, weight in weights.items() if key not in seams) + sum(
             weights[key] for key in unknown if not is_cjk(key)
@@ -311,6 +313,7 @@ class RankedRetriever:
             margin=margin,
             matched_share=matched_weight / total_weight,
             unknown_words=unknown,
+            aside_words=tuple(key for key in keys if key in asides),
             scores=scores,
             matched=matched,
             weights=weights,

@@ -98,6 +98,8 @@ class Ranking:
     margin: float
     matched_share: float
     unknown_words: tuple[str, ...] = ()
+    # The question's keys that only its asides hold (`asides`).
+    aside_words: tuple[str, ...] = ()
     # Every passage that scored, by number, and the question's keys each one holds.
     scores: Mapping[int, float] = field(default_factory=dict)
     matched: Mapping[int, Sequence[str]] = field(default_factory=dict)
@@ -158,10 +160,12 @@ class Ranking:
 
     @property
     def unknown_share(self) -> float:
-        """The share of the question's words that no passage holds (CJK pairs aside:
-        with no spaces, a pair across two words says nothing)."""
-        unknown = [key for key in self.unknown_words if not is_cjk(key)]
-        return len(unknown) / self.key_count if self.key_count else 0.0
+        """The share of the question's words that no passage holds, its asides left out
+        (CJK pairs too: with no spaces, a pair across two words says nothing)."""
+        asides = set(self.aside_words)
+        unknown = [key for key in self.unknown_words if not is_cjk(key) and key not in asides]
+        counted = self.key_count - len(asides)
+        return len(unknown) / counted if counted > 0 else 0.0
 
 
 class Retriever(Protocol):
