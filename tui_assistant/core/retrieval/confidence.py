@@ -67,7 +67,8 @@ class Signals:
     words no passage holds count twice.
     `known_share`: the share of the weight of the question words the library holds
     that it matches.
-    `unknown_share`: the share of the question's words that no passage holds.
+    `unknown_share`: the share of the question's words that no passage holds, the
+    words of its asides left out (`asides`).
     `word_rank_of_meaning_best`, `meaning_rank_of_word_best`: 1 / the place each ranking
     gives the other's first passage (1.0 when it is first there too, 0.0 when absent).
     `section_lead`: its section score's lead over the next passage's (`sections`).
