@@ -253,6 +253,21 @@ def test_a_small_notes_folder_answers_a_plainly_worded_question(
     assert isinstance(refusal, NoEvidence) and not refusal.ambiguous
 
 
+def test_phrases_that_only_ask_for_help_are_not_read_as_the_topic(
+    make_library: MakeLibrary,
+) -> None:
+    _, ranked = retrievers(make_library(NOTES))
+    question = "hi, quick question: what kind of pressure gauge is on the boiler? thx in advance"
+    ranking = ranked.rank(question)
+    assert ranking is not None
+    # "question", "kind" and "advance" are in no note: read as topic words, they would
+    # count against a question that one note answers.
+    assert ranking.unknown_words == ()
+    assert answer(ranked, question) == "boiler"
+    # The same words as the topic are still read.
+    assert "question" in ranked.rank("the question of boiler pressure").weights
+
+
 def test_ranked_never_reads_library_files(monkeypatch: pytest.MonkeyPatch) -> None:
     passages = [
         Passage(passage_id, title, text, f"nowhere/{passage_id}.md")

@@ -100,12 +100,22 @@ _QUESTION_KEYS = normalise_distinct(
     " ".join([*QUESTION_WORDS, *(word.replace("'", "") for word in STOPWORDS if "'" in word)])
 )
 # Phrases that frame a question ("when is the best time to prune", "is there a way to
-# skip"), dropped as a whole: their words alone ("time", "best") can name a topic.
-FRAMING = re.compile(
-    r"\b(?:the\s+)?(?:best|right|correct|proper|recommended|easiest|simplest)\s+"
-    r"(?:time|way|moment|place)\s+(?:to|for)\b|\bis\s+there\s+(?:a|any)\s+way\s+to\b",
-    re.IGNORECASE,
+# skip") or only ask for help ("quick question:", "any ideas?", "thanks in advance"),
+# dropped as a whole: their words alone ("time", "best", "question", "advance") can
+# name a topic, and a word no passage holds counts against the question.
+_FRAMING_PHRASES = (
+    r"(?:the\s+)?(?:best|right|correct|proper|recommended|easiest|simplest)\s+"
+    r"(?:time|way|moment|place)\s+(?:to|for)",
+    r"is\s+there\s+(?:a|any)\s+way\s+to",
+    r"what\s+(?:kind|sort)s?\s+of",
+    r"(?:quick|dumb|stupid|silly|noob|newbie|beginner)\s+question",
+    r"any\s+(?:ideas?|hints?|tips|suggestions|pointers)",
+    r"(?:thanks|thank\s+you|thx|ty)\s+in\s+advance",
+    r"(?:i\s+have\s+)?no\s+idea",
+    r"figure\s+(?:(?:this|it)\s+)?out",
+    r"if\s+(?:that|it)\s+matters",
 )
+FRAMING = re.compile(r"\b(?:" + "|".join(_FRAMING_PHRASES) + r")\b", re.IGNORECASE)
 
 
 # How far ahead of the best word score a passage named by its API name is put.
