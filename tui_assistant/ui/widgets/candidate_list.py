@@ -15,10 +15,6 @@ from typing import ClassVar
 from rich.cells import cell_len
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.css.styles import RulesMap
-from textual.strip import Strip
-from textual.style import Style
-from textual.visual import RenderOptions, Visual
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -27,6 +23,7 @@ from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.retrieval.types import NEAREST_SHOWN
 from tui_assistant.ui.widgets.evidence_view import location_suffix
 from tui_assistant.ui.widgets.untrusted_text import cut_right, shorten_left
+from tui_assistant.ui.widgets.whole_words import LaidOutAtWidth
 
 TITLE_SEPARATOR = " \u203a "
 # A title keeps at least this much of its last heading beside the document's name.
@@ -61,7 +58,7 @@ def fit_title(title: str, width: int) -> str:
     return cut_right(title, width)
 
 
-class CandidateEntry(Visual):
+class CandidateEntry(LaidOutAtWidth):
     """One listed passage: `number title`, then `file:lines  best sentence`."""
 
     def __init__(self, number: int, passage: Passage, sentence: str) -> None:
@@ -98,18 +95,6 @@ class CandidateEntry(Visual):
         if self.sentence and beside >= MIN_SENTENCE_CELLS:
             second = Content.assemble(second, "  ", (cut_right(self.sentence, beside), "italic"))
         return Content("\n").join([head, second])
-
-    def render_strips(
-        self, width: int, height: int | None, style: Style, options: RenderOptions
-    ) -> list[Strip]:
-        return self.content(width).render_strips(width, height, style, options)
-
-    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
-        widest = max((cell_len(line) for line in str(self).split("\n")), default=0)
-        return min(widest, container_width)
-
-    def get_height(self, rules: RulesMap, width: int) -> int:
-        return self.content(width).get_height(rules, width)
 
 
 class CandidateList(OptionList):

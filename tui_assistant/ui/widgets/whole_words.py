@@ -5,7 +5,8 @@ which makes a path or an id unreadable and a line range look like two numbers.
 `WholeItems` is a Visual (for a `Static`, or an `OptionList` prompt) that lays its
 items out at the width it is given each time it is drawn: each item stays whole on
 one line, and one wider than a line is shortened from the left with `…` (the end of
-a path, the file and its line range, says the most).
+a path, the file and its line range, says the most). `LaidOutAtWidth` is what it shares
+with the candidate list's entries: a Visual drawn from `content(width)`.
 """
 
 from __future__ import annotations
@@ -33,7 +34,27 @@ def id_item(text: str) -> tuple[str, str]:
     return one_line(clean_display_text(text)), ""
 
 
-class WholeItems(Visual):
+class LaidOutAtWidth(Visual):
+    """A Visual whose `content` is laid out anew for the width it is drawn at; `str()`
+    is the text unshortened, one line of it per drawn line."""
+
+    def content(self, width: int) -> Content:
+        raise NotImplementedError
+
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
+        return self.content(width).render_strips(width, height, style, options)
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        widest = max((cell_len(line) for line in str(self).split("\n")), default=0)
+        return min(widest, container_width)
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return self.content(width).get_height(rules, width)
+
+
+class WholeItems(LaidOutAtWidth):
     """`label` then `items`, each `(path, suffix)`, separated by `separator`; an
     optional `head` (wrapped as usual, in `head_style`) on the lines above."""
 
@@ -67,15 +88,3 @@ class WholeItems(Visual):
         if not self.head:
             return body
         return Content.assemble(Content(self.head).stylize(self.head_style), "\n", body)
-
-    def render_strips(
-        self, width: int, height: int | None, style: Style, options: RenderOptions
-    ) -> list[Strip]:
-        return self.content(width).render_strips(width, height, style, options)
-
-    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
-        widest = max((cell_len(line) for line in str(self).split("\n")), default=0)
-        return min(widest, container_width)
-
-    def get_height(self, rules: RulesMap, width: int) -> int:
-        return self.content(width).get_height(rules, width)
