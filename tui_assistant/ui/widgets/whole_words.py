@@ -11,6 +11,7 @@ with the candidate list's entries: a Visual drawn from `content(width)`.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Sequence
 
 from rich.cells import cell_len
@@ -38,8 +39,9 @@ class LaidOutAtWidth(Visual):
     """A Visual whose `content` is laid out anew for the width it is drawn at; `str()`
     is the text unshortened, one line of it per drawn line."""
 
+    @abstractmethod
     def content(self, width: int) -> Content:
-        raise NotImplementedError
+        """The text laid out `width` cells wide."""
 
     def render_strips(
         self, width: int, height: int | None, style: Style, options: RenderOptions
