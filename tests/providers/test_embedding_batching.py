@@ -5,7 +5,7 @@ fault of every text fails the batch at once."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -58,7 +58,8 @@ class SlowWords:
 
 
 def ask_all(batcher: QuestionBatcher, questions: Sequence[str], model: SlowWords) -> list[object]:
-    """Every question from a thread of its own; the model is released once all wait."""
+    """Every question from a thread of its own: the first is with the model before the
+    others are asked, and the model is released once they all wait behind it."""
 
     def one(question: str) -> object:
         try:
@@ -66,11 +67,15 @@ def ask_all(batcher: QuestionBatcher, questions: Sequence[str], model: SlowWords
         except (RuntimeError, EmbeddingUnavailable) as error:
             return error
 
-    with ThreadPoolExecutor(max_workers=len(questions)) as pool:
-        futures = [pool.submit(one, question) for question in questions]
-        # Every question is with the model or waiting for it before the model goes on.
-        while model.held + batcher.waiting < len(questions):
+    def until(condition: Callable[[], bool]) -> None:
+        while not condition():
             threading.Event().wait(0.001)
+
+    with ThreadPoolExecutor(max_workers=len(questions)) as pool:
+        futures = [pool.submit(one, questions[0])]
+        until(lambda: model.held >= 1)
+        futures += [pool.submit(one, question) for question in questions[1:]]
+        until(lambda: batcher.waiting == len(questions) - 1)
         model.release.set()
         return [future.result() for future in futures]
 
