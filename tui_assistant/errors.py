@@ -32,6 +32,10 @@ class UsageError(StartupError):
     """Bad command-line usage (exit status 2)."""
 
 
+class BadArgument(TuiAssistantError, ValueError):
+    """An argument the tool cannot use; the message is one line naming it."""
+
+
 class LibraryError(StartupError):
     """The library as a whole is unusable (missing folder, no passage at all).
 

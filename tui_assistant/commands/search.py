@@ -23,11 +23,11 @@ from tui_assistant.core.documents.place import location
 from tui_assistant.core.excerpt import passage_excerpt
 from tui_assistant.core.service import MAX_QUESTION_CHARS
 from tui_assistant.core.words import normalise_distinct
-from tui_assistant.errors import UsageError
+from tui_assistant.errors import BadArgument, UsageError
 
 if TYPE_CHECKING:
     from tui_assistant.core.library.library import Library
-    from tui_assistant.mcp.tools import SearchResult
+    from tui_assistant.wiring.library_tools import SearchResult
 
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 10
@@ -73,7 +73,7 @@ def _limit(value: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui_assistant.mcp.tools import BadArgument, LibraryTools
+    from tui_assistant.wiring.library_tools import LibraryTools
 
     question: str = args.question
     if not question.strip():
