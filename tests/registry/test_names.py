@@ -20,7 +20,7 @@ from tui_assistant.registry.specs import PackageSpec, library_name_of, parse_spe
         ("npm:lodash@4.17.21", PackageSpec("npm", "lodash", "4.17.21")),
         ("npm:@types/node", PackageSpec("npm", "@types/node", None)),
         ("npm:@types/node@22.9.0", PackageSpec("npm", "@types/node", "22.9.0")),
-        ("npm:react@next", PackageSpec("npm", "react", "next")),
+        ("npm:react@next", PackageSpec("npm", "react", None, "next")),
     ],
 )
 def test_specs(text: str, spec: PackageSpec) -> None:
@@ -29,7 +29,7 @@ def test_specs(text: str, spec: PackageSpec) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["requests", "pip:requests", "pypi:requests>=2", "pypi:../x", "npm:Bad Name", "pypi:"]
+    "text", ["requests", "pip:requests", "pypi:requests>=x", "pypi:../x", "npm:Bad Name", "pypi:"]
 )
 def test_a_bad_spec_is_one_line(text: str) -> None:
     with pytest.raises(ValueError, match=r"pypi:NAME|not a|exact version") as raised:

@@ -136,7 +136,7 @@ class Fetcher:
             if here is not None:
                 return here
         finder = pypi.find_release if spec.registry == "pypi" else npm.find_release
-        release = finder(registry, spec.name, spec.version)
+        release = finder(registry, spec)
         here = self._present(spec, release.version)
         if here is not None:
             return here
