@@ -140,7 +140,9 @@ def _set(text: str) -> tuple[Comparator, ...]:
     return tuple(comparators)
 
 
-def _partial(text: str) -> tuple[int | None, int | None, int | None, tuple[int | str, ...]]:
+def _partial(
+    text: str, strict: bool = False
+) -> tuple[int | None, int | None, int | None, tuple[int | str, ...]]:
     """`1.2.x` as (1, 2, None, ()); None for each part left open."""
     match = _PARTIAL.match(text)
     if match is None:
@@ -154,7 +156,13 @@ def _partial(text: str) -> tuple[int | None, int | None, int | None, tuple[int |
         else:
             parts.append(int(part))
     major, minor, patch = parts
-    # `1.x.3` is `1.x`: once a part is open, the rest are.
+    written = [part for part in match.groups()[:3] if part is not None]
+    opened = [
+        a in ("x", "X", "*") and b not in ("x", "X", "*") for a, b in zip(written, written[1:])
+    ]
+    if strict and any(opened):
+        raise ValueError(text)  # npm refuses `1.x.3` as an x-range, but reads `~1.x.3`
+    # Once a part is open, the rest are: `~1.x.3` is `~1.x`.
     if major is None:
         minor = patch = None
     if minor is None:
@@ -167,7 +175,7 @@ def _simple(word: str) -> list[Comparator]:
     match = _SIMPLE.match(word)
     assert match is not None  # the pattern matches any text
     op, rest = match.group(1) or "", match.group(2)
-    major, minor, patch, pre = _partial(rest)
+    major, minor, patch, pre = _partial(rest, strict=not op.startswith(("~", "^")))
     if op.startswith("~"):
         return _tilde(major, minor, patch, pre)
     if op == "^":
