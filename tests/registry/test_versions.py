@@ -122,10 +122,16 @@ versions = st.builds(
     st.integers(0, 12),
     st.one_of(st.just(()), st.tuples(st.sampled_from(["alpha", "beta", "rc"]), st.integers(0, 3))),
 )
-part = st.one_of(st.integers(0, 12).map(str), st.sampled_from(["x", "*"]))
-partial = st.lists(part, min_size=1, max_size=3).map(".".join)
+# `1`, `1.2.x`, `*`: numbers first, then open parts, as npm writes an x-range.
+partial = st.builds(
+    lambda numbers, opened: ".".join([*map(str, numbers), *opened][:3]) or "*",
+    st.lists(st.integers(0, 12), max_size=3),
+    st.lists(st.sampled_from(["x", "*"]), max_size=2),
+)
 ranges = st.one_of(
-    st.builds(lambda op, p: op + p, st.sampled_from(["^", "~", "", ">=", "<", ">", "<=", "="]), partial),
+    st.builds(
+        lambda op, p: op + p, st.sampled_from(["^", "~", "", ">=", "<", ">", "<=", "="]), partial
+    ),
     st.builds(lambda a, b: f"{a} - {b}", partial, partial),
     st.builds(lambda a, b: f">={a} <{b}", partial, partial),
 )

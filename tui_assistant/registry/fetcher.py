@@ -179,7 +179,14 @@ class Fetcher:
             )
             if self.stopping.is_set():
                 raise FetchError("interrupted")
-            kept.rename(folder)
+            try:
+                kept.rename(folder)
+            except OSError:
+                # Two ranges of one run (`@1`, `~=1.9`) met at one release: one kept it.
+                here = self._present(spec, release.version)
+                if here is None:
+                    raise
+                return here
         except OSError as error:
             raise FetchError(f"cannot write {folder} ({os_error_words(error)})") from None
         finally:

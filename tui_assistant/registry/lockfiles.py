@@ -132,6 +132,8 @@ def _not_on_an_index(line: str) -> str | None:
         return "an editable install, not a release on an index"
     if line.startswith(("-r ", "-c ", "--requirement", "--constraint")):
         return "another requirements file: give it to --from on its own"
+    if line.startswith("-"):
+        return None  # an option: `--index-url`, `--pre`
     if _DIRECT_REFERENCE.match(line):
         return "a direct reference to a URL or path, not a release on an index"
     if line.startswith(("git+", "hg+", "svn+", "bzr+", "http:", "https:")):

@@ -10,6 +10,7 @@ pre-release of the same `major.minor.patch`, so `^1.2.0` never picks `1.3.0-beta
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ _PARTIAL = re.compile(
     rf"^v?({_X})(?:\.({_X})(?:\.({_X})"
     r"(?:-?([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z.-]+)?)?)?$"
 )
+_OPEN = ("x", "X", "*")
 _SIMPLE = re.compile(r"^(~>?|\^|<=|>=|<|>|=)?(.*)$")
 # A number too long to be a release part: refused rather than compared.
 _MAX_DIGITS = 16
@@ -149,7 +151,7 @@ def _partial(
         raise ValueError(text)
     parts: list[int | None] = []
     for part in match.groups()[:3]:
-        if part is None or part in ("x", "X", "*"):
+        if part is None or part in _OPEN:
             parts.append(None)
         elif len(part) > _MAX_DIGITS:
             raise ValueError(text)
@@ -157,9 +159,7 @@ def _partial(
             parts.append(int(part))
     major, minor, patch = parts
     written = [part for part in match.groups()[:3] if part is not None]
-    opened = [
-        a in ("x", "X", "*") and b not in ("x", "X", "*") for a, b in zip(written, written[1:])
-    ]
+    opened = [a in _OPEN and b not in _OPEN for a, b in itertools.pairwise(written)]
     if strict and any(opened):
         raise ValueError(text)  # npm refuses `1.x.3` as an x-range, but reads `~1.x.3`
     # Once a part is open, the rest are: `~1.x.3` is `~1.x`.
