@@ -41,7 +41,7 @@ def register(commands: argparse._SubParsersAction[Any]) -> None:
         nargs="*",
         metavar="SPEC",
         help="pypi:NAME[==VERSION] or npm:NAME[@VERSION]; a range too (pypi:'NAME>=2,<3', "
-        "pypi:NAME@1.2, npm:NAME@^5.1), fetched at its newest release",
+        "pypi:NAME@1.2, npm:NAME@^5.1): the newest release in it",
     )
     command.add_argument(
         "--from",
