@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from tui_assistant.core.display_text import clean_display_text, one_line
 from tui_assistant.errors import UsageError, unreadable_file_words
+from tui_assistant.registry import site_limits
 
 if TYPE_CHECKING:
     from tui_assistant.registry.fetcher import FetchResult, Registries
     from tui_assistant.registry.lockfiles import Dependencies
+    from tui_assistant.registry.site_urls import SiteSpec
     from tui_assistant.registry.specs import PackageSpec
     from tui_assistant.settings import Settings
 
@@ -41,7 +43,8 @@ def register(commands: argparse._SubParsersAction[Any]) -> None:
         nargs="*",
         metavar="SPEC",
         help="pypi:NAME[==VERSION] or npm:NAME[@VERSION]; a range too (pypi:'NAME>=2,<3', "
-        "pypi:NAME@1.2, npm:NAME@^5.1): the newest release in it",
+        "pypi:NAME@1.2, npm:NAME@^5.1): the newest release in it; or a documentation "
+        "website, https://HOST/PATH/",
     )
     command.add_argument(
         "--from",
@@ -53,6 +56,7 @@ def register(commands: argparse._SubParsersAction[Any]) -> None:
         "package.json",
     )
     command.add_argument("--json", action="store_true", help="one JSON object per SPEC")
+    site_limits.add_options(command)
     command.set_defaults(handler=run)
 
 
@@ -65,7 +69,12 @@ def run(args: argparse.Namespace) -> int:
 
     specs, not_fetched = _specs(args)
     settings = load_settings()
-    fetcher = Fetcher(settings.data_dir, registries(settings))
+    fetcher = Fetcher(
+        settings.data_dir,
+        registries(settings),
+        site_limits=site_limits.limits_of(args),
+        refresh=args.refresh,
+    )
     failed = False
     # What no registry has is said once, and does not fail the command: it was never asked.
     for result in not_fetched:
@@ -99,11 +108,13 @@ def registries(settings: Settings) -> Registries:
     )
 
 
-def _specs(args: argparse.Namespace) -> tuple[list[PackageSpec], list[FetchResult]]:
+def _specs(
+    args: argparse.Namespace,
+) -> tuple[list[PackageSpec | SiteSpec], list[FetchResult]]:
     """The SPECs to fetch, and `--from`'s dependencies no registry has, as `failed`
     results saying why."""
     from tui_assistant.registry.fetcher import FetchResult
-    from tui_assistant.registry.specs import parse_spec
+    from tui_assistant.registry.specs import parse_site_spec, parse_spec
 
     if bool(args.specs) == (args.from_file is not None):
         raise UsageError("give SPECs (pypi:NAME[==VERSION], npm:NAME[@VERSION]) or --from FILE")
@@ -123,10 +134,10 @@ def _specs(args: argparse.Namespace) -> tuple[list[PackageSpec], list[FetchResul
             for item in found.local
         ]
         return list(found.pinned), skipped
-    specs: list[PackageSpec] = []
+    specs: list[PackageSpec | SiteSpec] = []
     for text in args.specs:
         try:
-            specs.append(parse_spec(text))
+            specs.append(parse_site_spec(text) or parse_spec(text))
         except ValueError as error:
             raise UsageError(f"SPEC {error}") from None
     return list(dict.fromkeys(specs)), []
@@ -147,6 +158,11 @@ def read_project_file(path: Path) -> Dependencies:
 
 
 def _show(result: FetchResult, as_json: bool) -> None:
+    for note in result.notes:
+        print(
+            clean_display_text(one_line(f"{result.library or result.spec}: {note}")),
+            file=sys.stderr,
+        )
     if as_json:
         from tui_assistant.registry.fetcher import FetchRecord
 

@@ -107,7 +107,7 @@ def _show(result: SearchResult, question: str, library: Library, as_json: bool) 
             sentence = passage_excerpt(passage, keys, 1) if passage is not None else ""
             lines += [
                 f"{number}. {one_line(row['title'])} [{row['id']}]",
-                f"   {_place(row)}",
+                f"   {_place(row)}" + (f"  {row['url']}" if row.get("url") else ""),
                 f"   {sentence}",
             ]
         lines.append(f"{_DECIDED.get(result.reason, result.reason)} ({result.retrieval})")
@@ -117,7 +117,7 @@ def _show(result: SearchResult, question: str, library: Library, as_json: bool) 
 def _with_pages(row: dict[str, Any]) -> dict[str, Any]:
     """A passage in the contract's key order; `page` and `end_page` are null for a
     passage that is not from a PDF."""
-    keys = ("id", "title", "source_path", "line", "end_line", "page", "end_page")
+    keys = ("id", "title", "source_path", "line", "end_line", "page", "end_page", "url")
     ordered = {key: row.get(key) for key in keys}
     return {**ordered, "library": row["library"], "score": row["score"], "text": row["text"]}
 

@@ -13,7 +13,7 @@ import shutil
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -31,6 +31,9 @@ from tui_assistant.registry.libraries import (
     read_metadata,
     write_metadata,
 )
+from tui_assistant.registry.site_fetch import fetch_site
+from tui_assistant.registry.site_limits import SiteLimits
+from tui_assistant.registry.site_urls import SiteSpec
 from tui_assistant.registry.specs import PackageSpec, library_name_of
 from tui_assistant.registry.transport import FetchError, Progress, Registry, new_client
 
@@ -51,6 +54,11 @@ class FetchResult:
     documents: int
     passages: int
     detail: str | None
+    # `pypi`, `npm`, `web` or `git`; when the library was fetched (ISO 8601, UTC).
+    origin: str | None = None
+    fetched_at: str | None = None
+    # One line per thing not kept (a website's pages), said on standard error.
+    notes: tuple[str, ...] = ()
 
 
 class FetchRecord(BaseModel):
@@ -69,7 +77,12 @@ class FetchRecord(BaseModel):
     documents: int
     passages: int
     detail: str | None = Field(
-        description="why it failed, or what a no_docs library holds instead; null otherwise"
+        description="why it failed, what a no_docs library holds instead, or how a website "
+        "was read (and what cap stopped it); null otherwise"
+    )
+    origin: str | None = Field(description="where it came from: pypi, npm, web or git")
+    fetched_at: str | None = Field(
+        description="when the library was fetched (ISO 8601, UTC); null when none was kept"
     )
 
     @classmethod
@@ -83,6 +96,8 @@ class FetchRecord(BaseModel):
             documents=result.documents,
             passages=result.passages,
             detail=result.detail,
+            origin=result.origin,
+            fetched_at=result.fetched_at,
         )
 
 
@@ -98,11 +113,19 @@ class Fetcher:
     """Fetches packages into `data_dir` over one HTTP client."""
 
     def __init__(
-        self, data_dir: Path, registries: Registries, limits: Limits | None = None
+        self,
+        data_dir: Path,
+        registries: Registries,
+        limits: Limits | None = None,
+        site_limits: SiteLimits | None = None,
+        refresh: bool = False,
     ) -> None:
         self.data_dir = data_dir
         self.registries = registries
         self.limits = limits or Limits()
+        self.site_limits = site_limits or SiteLimits()
+        # `--refresh`: websites are read again (a package's version never changes).
+        self.refresh = refresh
         self.client = new_client()
         self._registries: dict[str, Registry] = {}
         # Set on Ctrl-C: every fetch in flight stops at its next downloaded chunk.
@@ -111,13 +134,42 @@ class Fetcher:
     def close(self) -> None:
         self.client.close()
 
-    def fetch(self, spec: PackageSpec, progress: Progress | None = None) -> FetchResult:
+    def fetch(self, spec: PackageSpec | SiteSpec, progress: Progress | None = None) -> FetchResult:
         """Fetch `spec`; a failure is a `failed` result with its one line, never raised
         (a Ctrl-C is: it stops the command)."""
         try:
-            return self._fetch(spec, progress)
+            if isinstance(spec, SiteSpec):
+                result = self._fetch_site(spec)
+            else:
+                result = self._fetch(spec, progress)
         except FetchError as error:
-            return FetchResult(str(spec), None, spec.name, spec.version, "failed", 0, 0, str(error))
+            result = FetchResult(
+                str(spec), None, spec.name, spec.version, "failed", 0, 0, str(error)
+            )
+        metadata = None
+        if result.library is not None:
+            metadata = read_metadata(libraries_dir(self.data_dir) / result.library)
+        fetched_at = metadata.fetched_at if metadata is not None else None
+        return replace(result, origin=spec.registry, fetched_at=fetched_at)
+
+    def _fetch_site(self, spec: SiteSpec) -> FetchResult:
+        site = fetch_site(
+            self.data_dir, self.client, spec, self.site_limits, self.refresh, self.stopping, _now()
+        )
+        documents, passages = count_passages(site.folder, self.data_dir, site.name)
+        version = site.name.partition("@")[2]
+        status: Status = "present" if site.status == "present" else "fetched"
+        return FetchResult(
+            str(spec),
+            site.name,
+            spec.library_base,
+            version,
+            status,
+            documents,
+            passages,
+            site.detail,
+            notes=site.notes,
+        )
 
     def _registry(self, spec: PackageSpec) -> Registry:
         found = self._registries.get(spec.registry)

@@ -24,7 +24,11 @@ from tui_assistant.core.retrieval.types import Retriever
 from tui_assistant.core.service import AnswerProvider, AnswerService
 from tui_assistant.core.words import stem
 from tui_assistant.errors import ConfigError, EmbeddingUnavailable, TuiAssistantError
-from tui_assistant.registry.libraries import choose_library, document_kinds_of
+from tui_assistant.registry.libraries import (
+    choose_library,
+    document_kinds_of,
+    with_page_urls,
+)
 from tui_assistant.settings import Settings
 from tui_assistant.store.history import now
 from tui_assistant.store.index_store import Progress, open_library, store_path
@@ -234,16 +238,16 @@ def load_library(settings: Settings, progress: Progress | None = None) -> Librar
     parts: list[Library] = []
     try:
         for spec in settings.libraries:
-            parts.append(
-                open_library(
-                    spec.folder,
-                    settings.data_dir,
-                    stem,
-                    progress,
-                    document_kinds_of(spec.folder, settings.document_kinds),
-                    name=spec.name,
-                )
+            library = open_library(
+                spec.folder,
+                settings.data_dir,
+                stem,
+                progress,
+                document_kinds_of(spec.folder, settings.document_kinds),
+                name=spec.name,
             )
+            # A website's passages cite their pages' URLs, from its fetched record.
+            parts.append(with_page_urls(library, spec.folder))
     except BaseException:
         for part in parts:
             part.close()

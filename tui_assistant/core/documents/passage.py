@@ -71,6 +71,8 @@ class Passage(PassageFields):
     page: int | None = None
     end_page: int | None = None
     page_starts: tuple[int, ...] = ()
+    # The web page it was read from (a fetched website's library), set by the library.
+    url: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
