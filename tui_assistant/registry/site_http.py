@@ -26,7 +26,6 @@ from tui_assistant.registry.site_urls import SiteSpec, canonical, host_of
 from tui_assistant.registry.transport import MAX_REDIRECTS, check_url
 
 ACCEPT_PAGE = "text/markdown, text/html;q=0.9"
-_CHUNK = 1 << 14
 _REDIRECTS = (301, 302, 303, 307, 308)
 # A read of one chunk waits at most this long, within the page's deadline.
 _READ_SECONDS = 10.0
@@ -157,7 +156,8 @@ class SiteClient:
         inflater = None if encoding in ("", "identity") else zlib.decompressobj(47)
         body = bytearray()
         try:
-            for chunk in response.iter_raw(_CHUNK):
+            # As the network gives it: a chunk size would wait for that many bytes.
+            for chunk in response.iter_raw():
                 if self.stopping.is_set():
                     raise CrawlStopped("interrupted")
                 if inflater is None:
