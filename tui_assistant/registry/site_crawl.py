@@ -11,6 +11,7 @@ Nothing on a page is run: links are read from its text, that is all.
 
 from __future__ import annotations
 
+import shutil
 import threading
 import time
 from collections import deque
@@ -76,7 +77,8 @@ class _Got:
     page: PageRecord | None = None
     data: bytes = b""
     links: tuple[str, ...] = ()
-    reused: bool = False
+    # The copy kept before, for a page that did not change.
+    reused: Path | None = None
     refused: str | None = None
 
 
@@ -200,7 +202,11 @@ class SiteCrawler:
             if not path.resolve().is_relative_to(self.target.resolve()):
                 raise PageRefused("names a file outside the library")
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(got.data)
+            if got.reused is not None:
+                # Its time too: the index store sees the file it indexed before.
+                shutil.copy2(got.reused, path)
+            else:
+                path.write_bytes(got.data)
         except (OSError, PageRefused) as error:
             words = os_error_words(error) if isinstance(error, OSError) else str(error)
             result.skipped.append(f"{got.url}: cannot be kept as {page.file} ({words})")
@@ -208,7 +214,7 @@ class SiteCrawler:
         files.add(page.file)
         result.pages.append(page)
         result.bytes += len(got.data)
-        result.reused += got.reused
+        result.reused += got.reused is not None
         return True
 
     def _read(self, url: str, depth: int) -> _Got:
@@ -237,8 +243,9 @@ class SiteCrawler:
     def _unchanged(self, url: str, depth: int, before: PageRecord | None, answer: Answer) -> _Got:
         if before is None or self.previous is None:
             raise PageRefused("answered 304 Not Modified to a page not kept before")
+        stored = self.previous.folder / before.file
         try:
-            data = (self.previous.folder / before.file).read_bytes()
+            data = stored.read_bytes()
         except OSError as error:
             raise PageRefused(f"the copy kept before is gone ({os_error_words(error)})") from None
         kind = "md" if before.file.endswith(".md") else "html"
@@ -249,7 +256,7 @@ class SiteCrawler:
             answer.etag or before.etag,
             answer.last_modified or before.last_modified,
         )
-        return _Got(url, depth, page, data, self._links(kind, text, before.url), reused=True)
+        return _Got(url, depth, page, data, self._links(kind, text, before.url), reused=stored)
 
     def _links(self, kind: str, text: str, url: str) -> tuple[str, ...]:
         if not self.follow:

@@ -10,7 +10,10 @@ library is renamed into place only once complete.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
+import sqlite3
 import tempfile
 import threading
 from dataclasses import dataclass
@@ -33,6 +36,7 @@ from tui_assistant.registry.site_http import SiteClient
 from tui_assistant.registry.site_limits import SiteLimits
 from tui_assistant.registry.site_urls import SiteSpec, today
 from tui_assistant.registry.transport import FetchError
+from tui_assistant.store.index_store import store_path
 
 # At most this many pages not kept are named one per line; the rest are counted.
 MAX_NOTES = 20
@@ -87,11 +91,35 @@ def fetch_site(
         if folder.exists():
             folder.rename(staging / "replaced")  # today's version, read again
         kept.rename(folder)
+        if previous is not None and previous.folder != folder:
+            carry_store(data_dir, previous.folder, folder)
     except OSError as error:
         raise FetchError(f"cannot write {folder} ({os_error_words(error)})") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return SiteFetched(name, folder, "fetched", _detail(crawl, before), _notes(crawl))
+
+
+def carry_store(data_dir: Path, before: Path, folder: Path) -> None:
+    """Start the new version's index store as a copy of the version before's: the pages
+    copied unchanged keep their size and time, so only the changed ones are read again."""
+    source, target = store_path(data_dir, before), store_path(data_dir, folder)
+    if target.exists() or not source.is_file():
+        return
+    try:
+        with (
+            contextlib.closing(sqlite3.connect(source.as_uri() + "?mode=ro", uri=True)) as old,
+            contextlib.closing(sqlite3.connect(target)) as new,
+        ):
+            old.backup(new)
+            with new:
+                new.execute(
+                    "UPDATE meta SET value = ? WHERE key = 'folder'", (os.path.abspath(folder),)
+                )
+    except sqlite3.Error:
+        # A store that cannot be copied is built anew when the library is first read.
+        with contextlib.suppress(OSError):
+            target.unlink()
 
 
 def _previous(folder: Path) -> Previous | None:
