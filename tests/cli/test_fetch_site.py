@@ -69,6 +69,21 @@ def test_llms_txt_lists_the_pages_read_and_markdown_is_kept_as_markdown(
     assert metadata["pages"]["install.md"]["url"] == f"{site.url}/docs/install.md"
 
 
+def test_llms_full_txt_is_read_when_there_is_no_llms_txt_and_an_html_answer_is_not_a_list(
+    site: FakeSite, clean_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A site that answers every path with its HTML page has no llms.txt at all.
+    site.pages["/docs/llms.txt"] = Page(html("Not found", "[Nope](/docs/nope.md)"))
+    site.pages["/docs/llms-full.txt"] = Page(
+        "# Widgets\n\n## Install\n\nSee [the guide](/docs/guide.md).\n", MARKDOWN
+    )
+    site.pages["/docs/"] = Page(html("Widgets", "The widget documentation."))
+    site.pages["/docs/guide.md"] = Page("# Guide\n\nRead it all.\n", MARKDOWN)
+    result = fetch(capsys, f"{site.url}/docs/")
+    assert result["detail"] == "2 pages from llms-full.txt"
+    assert not site.asked("/docs/nope.md")
+
+
 def test_a_sitemap_index_from_robots_txt_lists_the_pages_under_the_scope(
     site: FakeSite, clean_env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -108,7 +108,7 @@ def test_a_crawl_trap_ends_at_the_depth_cap_and_queries_are_dropped(
         path += "more/"
     result, _ = fetch(capsys, "--max-depth", "5", f"{site.url}/docs/")
     assert result["detail"] == (
-        "6 pages from its links; 1 links more than 5 deep not followed (--max-depth)"
+        "6 pages from its links; 1 link more than 5 deep not followed (--max-depth)"
     )
     assert not any("?" in asked for asked, _ in site.requests)
 
@@ -268,3 +268,26 @@ def _page(handler: BaseHTTPRequestHandler, title: str, text: str) -> None:
     handler.send_header("Content-Length", str(len(data)))
     handler.end_headers()
     handler.wfile.write(data)
+
+
+def test_a_site_that_cannot_be_read_fails_with_one_line_and_leaves_nothing(
+    site: FakeSite, clean_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(503)
+        handler.send_header("Content-Length", "0")
+        handler.end_headers()
+
+    site.routes["/robots.txt"] = broken
+    site.pages["/docs/"] = Page(html("Home", "Start."))
+    result, _ = fetch(capsys, f"{site.url}/docs/", code=1)
+    assert (result["status"], result["library"], result["origin"]) == ("failed", None, "web")
+    assert result["detail"] == (
+        f"{site.url}/robots.txt: HTTP 503: nothing fetched (robots.txt decides)"
+    )
+    assert not site.asked("/docs/")
+    site.routes.clear()
+    site.pages["/robots.txt"] = Page("User-agent: *\nDisallow: /docs/\n", "text/plain")
+    result, _ = fetch(capsys, f"{site.url}/docs/", code=1)
+    assert result["detail"] == "no page kept (1 page robots.txt disallows: not read)"
+    assert list((clean_env / "fetched").iterdir()) == []

@@ -1,4 +1,5 @@
-"""One package fetched into the data folder: look up, download, check, unpack, index.
+"""One package (or website, `site_fetch`) fetched into the data folder: look up,
+download, check, unpack, index.
 
 A release already fetched is `present` and costs no network when its version is
 named. Everything is unpacked into a staging folder inside the fetched libraries'

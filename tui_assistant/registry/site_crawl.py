@@ -167,10 +167,10 @@ class SiteCrawler:
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
         if disallowed:
-            result.skipped.append(f"{disallowed:,} pages robots.txt disallows: not read")
+            result.skipped.append(f"{_pages(disallowed)} robots.txt disallows: not read")
         if deep:
             result.stops.append(
-                f"{deep:,} links more than {limits.max_depth} deep not followed (--max-depth)"
+                f"{_links(deep)} more than {limits.max_depth} deep not followed (--max-depth)"
             )
 
     def _stop(self, result: Crawl, more: bool) -> str | None:
@@ -292,3 +292,11 @@ def _stored(answer: Answer) -> tuple[str, str, bytes]:
         return kind, text, body
     encoded = text.encode("utf-8")
     return kind, text, (b"\xef\xbb\xbf" + encoded if kind == "html" else encoded)
+
+
+def _pages(count: int) -> str:
+    return f"{count:,} page" + ("" if count == 1 else "s")
+
+
+def _links(count: int) -> str:
+    return f"{count:,} link" + ("" if count == 1 else "s")
