@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import threading
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dulwich import errors as git_errors
 from dulwich.object_store import ObjectStoreGraphWalker
-from dulwich.objects import Commit, Tag
+from dulwich.objects import Commit, ObjectID, Tag
+from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from tui_assistant.registry.archive import Limits
@@ -86,7 +88,8 @@ def _from_local(spec: GitSpec, target: Path, limits: Limits) -> GitFetched:
     except git_errors.NotGitRepository:
         raise FetchError(f"{spec.path} is not a git repository") from None
     with repo:
-        refs = {name: repo.refs[name] for name in _ref_names(spec.ref) if name in repo.refs}
+        names = [Ref(name) for name in _ref_names(spec.ref)]
+        refs = {bytes(name): bytes(repo.refs[name]) for name in names if name in repo.refs}
         wanted = _wanted(spec, refs)
         return _write(repo.object_store, wanted, spec, target, limits)
 
@@ -146,7 +149,7 @@ def _ref_names(ref: str) -> list[bytes]:
     return [b"refs/tags/" + name, b"refs/heads/" + name]
 
 
-def _wanted(spec: GitSpec, refs: dict[bytes, Any]) -> bytes:
+def _wanted(spec: GitSpec, refs: Mapping[bytes, Any]) -> bytes:
     """The object the ref names among `refs` (a full commit id is taken as given)."""
     for name in _ref_names(spec.ref):
         if refs.get(name):
@@ -183,7 +186,7 @@ def _peel(store: BaseObjectStore, sha: bytes, ref: str) -> Commit:
             raise FetchError(f"{ref}: commit {sha[:12].decode('ascii')} was not fetched")
         if size > 1 << 20:
             raise PackError(f"{ref}: a commit or tag of over 1 MiB: not kept")
-        found = store[sha]
+        found = store[ObjectID(sha)]
         if isinstance(found, Commit):
             return found
         if not isinstance(found, Tag):

@@ -86,7 +86,7 @@ class BoundedHttpGitClient(AbstractHttpGitClient):
     def close(self) -> None:
         self._client.close()
 
-    def _http_request(  # type: ignore[override]
+    def _http_request(
         self,
         url: str,
         headers: dict[str, str] | None = None,

@@ -92,7 +92,10 @@ def parse_git_spec(text: str) -> GitSpec:
         if parts.netloc not in ("", "localhost") or not parts.path.startswith("/"):
             raise ValueError(f"a file:// repository is an absolute path on this machine ({_HINT})")
     else:
-        check_base_url(url)
+        try:
+            check_base_url(url)
+        except ValueError as error:
+            raise ValueError(f"the repository URL {error}") from None
         if urlsplit(url).path.strip("/") == "":
             raise ValueError(f"no repository path after the host ({_HINT})")
     spec = GitSpec(url, ref, subdirectory)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import urlsplit
 
 from dulwich.config import ConfigFile, parse_submodules
-from dulwich.objects import Blob, Tree
+from dulwich.objects import Blob, ObjectID, Tree
 
 from tui_assistant.registry.archive import DOC_FOLDERS, DOC_SUFFIXES, Limits, keep_path
 from tui_assistant.registry.git_pack import PackError, stored_size
@@ -191,7 +191,7 @@ def _read(store: BaseObjectStore, sha: bytes, cap: int, kind: type[_T]) -> _T:
         raise PackError(f"object {sha[:12].decode('ascii')} is missing: not kept")
     if size > cap:
         raise PackError(f"a folder's listing is over {_mib(cap)}: nothing kept")
-    found = store[sha]
+    found = store[ObjectID(sha)]
     if not isinstance(found, kind):
         raise PackError(f"object {sha[:12].decode('ascii')} is not a {kind.__name__.lower()}")
     return found
