@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from dulwich import errors as git_errors
 from dulwich.object_store import ObjectStoreGraphWalker
 from dulwich.objects import Commit, ObjectID, Tag
-from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from tui_assistant.registry.archive import Limits
@@ -88,8 +87,7 @@ def _from_local(spec: GitSpec, target: Path, limits: Limits) -> GitFetched:
     except git_errors.NotGitRepository:
         raise FetchError(f"{spec.path} is not a git repository") from None
     with repo:
-        names = [Ref(name) for name in _ref_names(spec.ref)]
-        refs = {bytes(name): bytes(repo.refs[name]) for name in names if name in repo.refs}
+        refs = {bytes(name): bytes(sha) for name, sha in repo.get_refs().items()}
         wanted = _wanted(spec, refs)
         return _write(repo.object_store, wanted, spec, target, limits)
 

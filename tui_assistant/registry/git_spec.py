@@ -65,6 +65,11 @@ class GitSpec:
         return f"{GIT_PREFIX}{self.url}@{self.ref}{tail}"
 
 
+def without_credentials(text: str) -> str:
+    """`text` with a URL's user name and password shown as `***`, to be quoted back."""
+    return re.sub(r"//[^/@\s]+@", "//***@", text, count=1)
+
+
 def is_git_spec(text: str) -> bool:
     return text.strip().startswith(GIT_PREFIX)
 

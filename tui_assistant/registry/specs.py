@@ -16,7 +16,12 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tui_assistant.registry.git_spec import GitSpec, is_git_spec, parse_git_spec
+from tui_assistant.registry.git_spec import (
+    GitSpec,
+    is_git_spec,
+    parse_git_spec,
+    without_credentials,
+)
 from tui_assistant.registry.versions import PEP440_OPERATORS, npm_range, pypi_range
 from tui_assistant.registry.versions_npm import parse_version
 
@@ -92,7 +97,7 @@ def parse_spec(text: str) -> PackageSpec | GitSpec:
     if len(text) > MAX_SPEC_CHARS:
         raise ValueError(f"{shown!r} is too long for a package")
     if is_git_spec(text):
-        return _git_spec(text, shown)
+        return _git_spec(text)
     registry, colon, rest = text.strip().partition(":")
     if not colon or registry not in REGISTRIES:
         raise ValueError(f"{shown!r}: give pypi:NAME[==VERSION] or npm:NAME[@VERSION]")
@@ -102,7 +107,9 @@ def parse_spec(text: str) -> PackageSpec | GitSpec:
         raise ValueError(f"{shown!r}: {error}") from None
 
 
-def _git_spec(text: str, shown: str) -> GitSpec:
+def _git_spec(text: str) -> GitSpec:
+    shown = without_credentials(text)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
     try:
         return parse_git_spec(text)
     except ValueError as error:
