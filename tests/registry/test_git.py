@@ -4,12 +4,14 @@ left out, and the shallow fetch over loopback HTTP through the bounded client.""
 
 from __future__ import annotations
 
+import re
 import struct
 import tempfile
 import threading
 import zlib
 from pathlib import Path
 
+import httpx
 import pytest
 from dulwich.repo import Repo
 
@@ -17,6 +19,7 @@ from tests.helpers.git_repos import LFS_POINTER, GitRepo, Link, Submodule, exist
 from tui_assistant.registry.archive import Limits
 from tui_assistant.registry.git import fetch_ref
 from tui_assistant.registry.git_hint import repository_url, suggestion
+from tui_assistant.registry.git_http import BoundedHttpGitClient, BoundedResponse
 from tui_assistant.registry.git_pack import PackError, PackLimits, check_pack
 from tui_assistant.registry.git_spec import GitSpec, parse_git_spec
 from tui_assistant.registry.git_tree import write_documents
@@ -259,3 +262,49 @@ def test_a_ref_the_repository_lacks_names_its_tags(tmp_path: Path) -> None:
         fetched(f"git+file://{tmp_path}/kit.git@v3.0", tmp_path)
     with pytest.raises(FetchError, match="is not a git repository"):
         fetched(f"git+file://{tmp_path}@v1", tmp_path)
+
+
+# The HTTP rules, whatever a git server answers
+
+
+def client_answering(answer: httpx.Response) -> BoundedHttpGitClient:
+    transport = httpx.MockTransport(lambda request: answer)
+    return BoundedHttpGitClient("https://git.example/org/repo", httpx.Client(transport=transport))
+
+
+@pytest.mark.parametrize(
+    ("answer", "words"),
+    [
+        (
+            httpx.Response(302, headers={"Location": "http://git.example/org/repo/info/refs"}),
+            "from https to plain http",
+        ),
+        (
+            httpx.Response(302, headers={"Location": "https://git.example/again"}),
+            "redirected more than 5 times",
+        ),
+        (httpx.Response(401), "asks for a login (HTTP 401): only public repositories"),
+        (httpx.Response(200, headers={"Content-Type": "text/plain"}, content=b"x"), "smart HTTP"),
+    ],
+)
+def test_the_git_client_refuses_with_one_line(answer: httpx.Response, words: str) -> None:
+    client = client_answering(answer)
+    with pytest.raises(FetchError, match=re.escape(words)):
+        client._http_request("https://git.example/org/repo/info/refs?service=git-upload-pack")
+
+
+def test_an_answer_is_capped_while_it_is_read() -> None:
+    def answer() -> httpx.Response:
+        return httpx.Response(
+            200,
+            headers={"Content-Type": "application/x-git-upload-pack-result"},
+            content=b"p" * 5000,
+        )
+
+    url = "https://git.example/org/repo/git-upload-pack"
+    within, _ = client_answering(answer())._http_request(url)
+    assert within.read(10) == b"p" * 10 and len(within.read()) == 4990
+    streamed = client_answering(answer())._client.send(httpx.Request("GET", url), stream=True)
+    capped = BoundedResponse(streamed, url, url, cap=4096)
+    with pytest.raises(FetchError, match=r"git\.example's answer is over"):
+        capped.read(10)
