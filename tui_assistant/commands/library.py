@@ -10,7 +10,8 @@ from tui_assistant.output import ProgressLine
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui_assistant.core.library.report import LibraryRecord, LibraryRecords, format_report
+    from tui_assistant.core.library.report_records import LibraryRecord, LibraryRecords
+    from tui_assistant.core.library.report_text import format_report
     from tui_assistant.wiring.context import load_library
     from tui_assistant.wiring.report import describe_library
     from tui_assistant.wiring.retrieval_choice import choose_retrieval
