@@ -16,7 +16,8 @@ from tui_assistant.core.outcome import Reason
 from tui_assistant.core.record import OutcomeRecord
 from tui_assistant.core.retrieval.ranked import RankedRetriever
 from tui_assistant.core.retrieval.types import Ranking
-from tui_assistant.mcp.tools import BadArgument, LibraryTools
+from tui_assistant.errors import BadArgument
+from tui_assistant.mcp.tools import LibraryTools
 from tui_assistant.settings import Settings
 from tui_assistant.wiring.context import AppContext, open_context
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tui_assistant.core.display_text import clean_display_text, one_line
-from tui_assistant.errors import UsageError, unreadable_file_words
+from tui_assistant.errors import LockfileError, UsageError, unreadable_file_words
 
 if TYPE_CHECKING:
     from tui_assistant.registry.fetcher import FetchResult, Registries
@@ -117,7 +117,7 @@ def _specs(args: argparse.Namespace) -> list[PackageSpec]:
 
 def read_project_file(path: Path) -> Dependencies:
     """The dependencies `path` pins; UsageError with one line when it cannot be read."""
-    from tui_assistant.registry.lockfiles import LockfileError, read_dependencies
+    from tui_assistant.registry.lockfiles import read_dependencies
 
     try:
         text = path.read_text(encoding="utf-8-sig")

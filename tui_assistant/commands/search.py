@@ -23,7 +23,7 @@ from tui_assistant.core.documents.place import location
 from tui_assistant.core.excerpt import passage_excerpt
 from tui_assistant.core.service import MAX_QUESTION_CHARS
 from tui_assistant.core.words import normalise_distinct
-from tui_assistant.errors import UsageError
+from tui_assistant.errors import BadArgument, UsageError
 
 if TYPE_CHECKING:
     from tui_assistant.core.library.library import Library
@@ -73,7 +73,7 @@ def _limit(value: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui_assistant.mcp.tools import BadArgument, LibraryTools
+    from tui_assistant.mcp.tools import LibraryTools
 
     question: str = args.question
     if not question.strip():

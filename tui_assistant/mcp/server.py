@@ -33,6 +33,7 @@ from tui_assistant import PROG, __version__
 from tui_assistant.core.display_text import validation_problems
 from tui_assistant.core.gaps import GapList
 from tui_assistant.core.record import OutcomeRecord
+from tui_assistant.errors import BadArgument
 from tui_assistant.mcp.arguments import (
     DEFAULT_GAPS,
     DEFAULT_LIMIT,
@@ -47,7 +48,6 @@ from tui_assistant.mcp.arguments import (
 )
 from tui_assistant.mcp.http import MCP_PATH, HttpAddress, run_http
 from tui_assistant.mcp.tools import (
-    BadArgument,
     CheckResult,
     LibraryTools,
     ReadResult,

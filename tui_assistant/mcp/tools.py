@@ -34,6 +34,7 @@ from tui_assistant.core.library.library import DocumentInfo, Library, PassageInf
 from tui_assistant.core.library.names import prefixed_id, split_id
 from tui_assistant.core.record import OutcomeRecord, PassageRef
 from tui_assistant.core.service import AnswerService, PendingAnswer
+from tui_assistant.errors import BadArgument
 from tui_assistant.mcp.arguments import DEFAULT_GAPS, DEFAULT_LIMIT
 from tui_assistant.wiring.context import AppContext
 from tui_assistant.wiring.folders import document_text
@@ -42,10 +43,6 @@ from tui_assistant.wiring.status import StatusResult, status_of
 
 # Ids and paths echoed in an error line are cut to this many characters.
 _ECHOED_CHARS = 120
-
-
-class BadArgument(ValueError):
-    """An argument the tool cannot use; the message is one line naming it."""
 
 
 class PassageText(PassageRef):

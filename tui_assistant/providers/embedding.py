@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from tui_assistant.core.progress import Progress
 from tui_assistant.core.retrieval.model_identity import ModelIdentity
-from tui_assistant.errors import ModelError, os_error_words
+from tui_assistant.errors import ModelError, WeightsError, os_error_words
 from tui_assistant.providers.embedding_batching import QuestionBatcher
 from tui_assistant.providers.embedding_model_files import (
     DEFAULT_MODEL_NAME as DEFAULT_MODEL_NAME,
@@ -209,7 +209,7 @@ class LocalSentenceEmbedder:
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
 
-        from tui_assistant.providers.bert import BertEncoder, WeightsError
+        from tui_assistant.providers.bert import BertEncoder
 
         folder = Path(folder)
         if not folder.is_dir():

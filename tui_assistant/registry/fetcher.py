@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 
 from tui_assistant.core.documents.passage import DOCUMENT_KINDS
 from tui_assistant.core.words import stem
-from tui_assistant.errors import LibraryError, os_error_words
+from tui_assistant.errors import FetchError, LibraryError, os_error_words
 from tui_assistant.registry import npm, pypi
 from tui_assistant.registry.archive import Limits, unpack
 from tui_assistant.registry.libraries import (
@@ -32,7 +32,7 @@ from tui_assistant.registry.libraries import (
     write_metadata,
 )
 from tui_assistant.registry.specs import PackageSpec, library_name_of
-from tui_assistant.registry.transport import FetchError, Progress, Registry, new_client
+from tui_assistant.registry.transport import Progress, Registry, new_client
 
 Status = Literal["fetched", "present", "no_docs", "failed"]
 # A staging folder older than this was left by a process that is gone.

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from tui_assistant.errors import LockfileError
 from tui_assistant.registry.specs import PackageSpec, json_object, normalise_pypi_name
 
 _REQUIREMENT = re.compile(
@@ -24,10 +25,6 @@ _REQUIREMENT = re.compile(
 )
 _NAME_ONLY = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 _EXACT_NPM = re.compile(r"^=?v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$")
-
-
-class LockfileError(ValueError):
-    """A project file that cannot be read as dependencies; one line."""
 
 
 @dataclass(frozen=True, slots=True)

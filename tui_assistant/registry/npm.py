@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from tui_assistant.errors import FetchError
 from tui_assistant.registry.pypi import Release
 from tui_assistant.registry.specs import json_object
-from tui_assistant.registry.transport import FetchError, Registry
+from tui_assistant.registry.transport import Registry
 
 DEFAULT_REGISTRY = "https://registry.npmjs.org/"
 ABBREVIATED = "application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8"

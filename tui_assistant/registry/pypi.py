@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
+from tui_assistant.errors import FetchError
 from tui_assistant.registry.libraries import version_key
 from tui_assistant.registry.specs import json_object, normalise_pypi_name
-from tui_assistant.registry.transport import FetchError, Registry
+from tui_assistant.registry.transport import Registry
 
 DEFAULT_INDEX = "https://pypi.org/simple"
 SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"

@@ -21,7 +21,7 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from tui_assistant.errors import TuiAssistantError
+from tui_assistant.errors import FetchError
 
 MAX_METADATA_BYTES = 64 << 20
 MAX_ARCHIVE_BYTES = 200 << 20
@@ -30,10 +30,6 @@ TIMEOUT_SECONDS = 30.0
 USER_AGENT = "tui-assistant-fetch"
 
 Progress = Callable[[int, int | None], None]
-
-
-class FetchError(TuiAssistantError):
-    """A package that cannot be fetched; the message is one line saying why."""
 
 
 def check_url(url: str, what: str) -> None:
