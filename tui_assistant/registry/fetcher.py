@@ -33,6 +33,8 @@ from tui_assistant.registry.libraries import (
 )
 from tui_assistant.registry.specs import PackageSpec, library_name_of
 from tui_assistant.registry.transport import Progress, Registry, new_client
+from tui_assistant.store.history import now
+from tui_assistant.store.index_store import open_library
 
 Status = Literal["fetched", "present", "no_docs", "failed"]
 # A staging folder older than this was left by a process that is gone.
@@ -173,7 +175,7 @@ class Fetcher:
                     index_url=registry.base_url,
                     archive_url=release.url,
                     sha256=downloaded.sha256,
-                    fetched_at=_now(),
+                    fetched_at=now(),
                     documentation=unpacked.documentation,
                 ),
             )
@@ -229,8 +231,6 @@ class Fetcher:
 def count_passages(folder: Path, data_dir: Path, name: str) -> tuple[int, int]:
     """Index a fetched library in its store now (so its first use is quick) and count
     its documents and passages."""
-    from tui_assistant.store.index_store import open_library
-
     try:
         library = open_library(folder, data_dir, stem, kinds=DOCUMENT_KINDS, name=name)
     except LibraryError:
@@ -262,9 +262,3 @@ def _remove_stale_staging(parent: Path) -> None:
         with contextlib.suppress(OSError):
             if time.time() - entry.stat().st_mtime > STALE_STAGING_SECONDS:
                 shutil.rmtree(entry, ignore_errors=True)
-
-
-def _now() -> str:
-    from tui_assistant.store.history import now
-
-    return now()

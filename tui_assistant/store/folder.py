@@ -22,6 +22,7 @@ from pathlib import Path
 
 from tui_assistant.core.documents.inclusion import Unread
 from tui_assistant.core.documents.passage import DEFAULT_DOCUMENT_KINDS, Document, document_kind
+from tui_assistant.core.documents.pdf import pdf_text
 from tui_assistant.core.documents.split import decode_document
 from tui_assistant.core.library.built_site import skipped_in_site
 from tui_assistant.core.library.library import FileProblem, parse_document
@@ -235,8 +236,6 @@ def read_document_text(folder: Path, relative_path: str) -> str | None:
     if data is None:
         return None
     if document_kind(relative_path) == "pdf":
-        from tui_assistant.core.documents.pdf import pdf_text
-
         return pdf_text(data)
     try:
         return decode_document(relative_path, data)

@@ -228,6 +228,7 @@ class LibraryLifecycle:
         a `ChangedOnDisk` (and a reload, with `reload_on_change`)."""
         if not self.writer:
             return
+        # watchfiles loads only when libraries are watched (headless commands never are).
         from tui_assistant.store.watch import settled_changes
 
         kinds = set(self.settings.document_kinds)
