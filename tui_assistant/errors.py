@@ -41,6 +41,10 @@ class UsageError(StartupError):
     """Bad command-line usage (exit status 2)."""
 
 
+class BadArgument(TuiAssistantError, ValueError):
+    """An argument the tool cannot use; the message is one line naming it."""
+
+
 class LibraryError(StartupError):
     """The library as a whole is unusable (missing folder, no passage at all).
 
@@ -149,8 +153,8 @@ class LockfileError(TuiAssistantError, ValueError):
     """A project file that cannot be read as dependencies; one line."""
 
 
-class BadArgument(TuiAssistantError, ValueError):
-    """An argument the tool cannot use; the message is one line naming it."""
+class YamlSubsetError(TuiAssistantError, ValueError):
+    """A line the lock files' YAML reader cannot take as a mapping entry; says which."""
 
 
 def os_error_words(error: OSError) -> str:

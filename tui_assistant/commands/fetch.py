@@ -37,7 +37,11 @@ def register(commands: argparse._SubParsersAction[Any]) -> None:
         "files in the data folder as the library NAME@VERSION. Nothing in it is run.",
     )
     command.add_argument(
-        "specs", nargs="*", metavar="SPEC", help="pypi:NAME[==VERSION] or npm:NAME[@VERSION]"
+        "specs",
+        nargs="*",
+        metavar="SPEC",
+        help="pypi:NAME[==VERSION] or npm:NAME[@VERSION]; a range too (pypi:'NAME>=2,<3', "
+        "pypi:NAME@1.2, npm:NAME@^5.1): the newest release in it",
     )
     command.add_argument(
         "--from",
@@ -45,7 +49,8 @@ def register(commands: argparse._SubParsersAction[Any]) -> None:
         type=Path,
         metavar="FILE",
         help="fetch the pinned dependencies of requirements*.txt, uv.lock, poetry.lock, "
-        "pyproject.toml, package-lock.json or package.json",
+        "pyproject.toml, Pipfile.lock, package-lock.json, pnpm-lock.yaml, yarn.lock or "
+        "package.json",
     )
     command.add_argument("--json", action="store_true", help="one JSON object per SPEC")
     command.set_defaults(handler=run)
@@ -58,10 +63,13 @@ def run(args: argparse.Namespace) -> int:
     from tui_assistant.registry.fetcher import Fetcher
     from tui_assistant.settings import load_settings
 
-    specs = _specs(args)
+    specs, not_fetched = _specs(args)
     settings = load_settings()
     fetcher = Fetcher(settings.data_dir, registries(settings))
     failed = False
+    # What no registry has is said once, and does not fail the command: it was never asked.
+    for result in not_fetched:
+        _show(result, args.json)
     pool = ThreadPoolExecutor(PARALLEL_FETCHES)
     try:
         with ProgressLine("fetching", "packages") as progress:
@@ -91,7 +99,10 @@ def registries(settings: Settings) -> Registries:
     )
 
 
-def _specs(args: argparse.Namespace) -> list[PackageSpec]:
+def _specs(args: argparse.Namespace) -> tuple[list[PackageSpec], list[FetchResult]]:
+    """The SPECs to fetch, and `--from`'s dependencies no registry has, as `failed`
+    results saying why."""
+    from tui_assistant.registry.fetcher import FetchResult
     from tui_assistant.registry.specs import parse_spec
 
     if bool(args.specs) == (args.from_file is not None):
@@ -105,14 +116,20 @@ def _specs(args: argparse.Namespace) -> list[PackageSpec]:
             )
         if not found.pinned:
             raise UsageError(f"{args.from_file} pins no dependency to one version")
-        return list(found.pinned)
+        skipped = [
+            FetchResult(
+                item.text, None, item.text, None, "failed", 0, 0, f"not fetched: {item.why}"
+            )
+            for item in found.local
+        ]
+        return list(found.pinned), skipped
     specs: list[PackageSpec] = []
     for text in args.specs:
         try:
             specs.append(parse_spec(text))
         except ValueError as error:
             raise UsageError(f"SPEC {error}") from None
-    return list(dict.fromkeys(specs))
+    return list(dict.fromkeys(specs)), []
 
 
 def read_project_file(path: Path) -> Dependencies:

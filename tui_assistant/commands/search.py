@@ -27,7 +27,7 @@ from tui_assistant.errors import BadArgument, UsageError
 
 if TYPE_CHECKING:
     from tui_assistant.core.library.library import Library
-    from tui_assistant.mcp.tools import SearchResult
+    from tui_assistant.wiring.library_tools import SearchResult
 
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 10
@@ -73,7 +73,7 @@ def _limit(value: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui_assistant.mcp.tools import LibraryTools
+    from tui_assistant.wiring.library_tools import LibraryTools
 
     question: str = args.question
     if not question.strip():

@@ -138,7 +138,7 @@ class Fetcher:
             if here is not None:
                 return here
         finder = pypi.find_release if spec.registry == "pypi" else npm.find_release
-        release = finder(registry, spec.name, spec.version)
+        release = finder(registry, spec)
         here = self._present(spec, release.version)
         if here is not None:
             return here
@@ -181,7 +181,14 @@ class Fetcher:
             )
             if self.stopping.is_set():
                 raise FetchError("interrupted")
-            kept.rename(folder)
+            try:
+                kept.rename(folder)
+            except OSError:
+                # Two ranges of one run (`@1`, `~=1.9`) met at one release: one kept it.
+                here = self._present(spec, release.version)
+                if here is None:
+                    raise
+                return here
         except OSError as error:
             raise FetchError(f"cannot write {folder} ({os_error_words(error)})") from None
         finally:

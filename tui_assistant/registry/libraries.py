@@ -20,6 +20,7 @@ from pathlib import Path
 from tui_assistant.core.documents.passage import DOCUMENT_KINDS
 from tui_assistant.core.library.names import LibrarySpec, check_distinct, library_name
 from tui_assistant.registry.specs import VERSION_TEXT
+from tui_assistant.registry.versions import Registry, newest_first, newest_in
 
 LIBRARIES_FOLDER = "fetched"
 METADATA_FILE = ".fetched.json"
@@ -133,17 +134,40 @@ def newest(names: Iterable[str], base: str) -> str | None:
 
 
 def resolve_fetched(entry: str, data_dir: Path) -> Path | None:
-    """The folder of the fetched library `entry` names (`flask@3.1.3`, or `flask`: the
-    newest fetched version); None when `entry` names none."""
+    """The folder of the fetched library `entry` names: `flask@3.1.3` exactly, `flask`
+    the newest fetched version, `flask@RANGE` (`flask@3`, `flask@>=2,<3`, `left-pad@^1.2`)
+    the newest fetched version in the range, read by the package's registry's rules.
+    None when `entry` names no fetched package; ValueError with one line when it does
+    but no fetched version is in the range."""
     if FETCHED_NAME.match(entry):
         version = entry.partition("@")[2]
         if VERSION_TEXT.match(version) and (libraries_dir(data_dir) / entry).is_dir():
             return libraries_dir(data_dir) / entry
-        return None
+    base, at, written = entry.partition("@")
+    if at and written.strip() and _BARE_NAME.match(base):
+        return _newest_in_range(base, written.strip(), data_dir)
     if _BARE_NAME.match(entry):
         found = newest(fetched_names(data_dir), entry)
         return libraries_dir(data_dir) / found if found else None
     return None
+
+
+def _newest_in_range(base: str, written: str, data_dir: Path) -> Path | None:
+    versions = [n.partition("@")[2] for n in fetched_names(data_dir) if n.partition("@")[0] == base]
+    if not versions:
+        return None
+    metadata = read_metadata(libraries_dir(data_dir) / f"{base}@{versions[0]}")
+    registry: Registry = "npm" if metadata is not None and metadata.registry == "npm" else "pypi"
+    fetched = ", ".join(newest_first(registry, versions))
+    try:
+        found = newest_in(registry, written, versions)
+    except ValueError:
+        raise ValueError(
+            f"{base}@{written}: {written!r} is not a version range (fetched: {fetched})"
+        ) from None
+    if found is None:
+        raise ValueError(f"no fetched version of {base} matches {written} (fetched: {fetched})")
+    return libraries_dir(data_dir) / f"{base}@{found}"
 
 
 def with_fetched(specs: tuple[LibrarySpec, ...], data_dir: Path) -> tuple[LibrarySpec, ...]:
