@@ -127,7 +127,7 @@ def fetched(data: Path, *names: str) -> None:
     [
         ("flaskk", "flask@3.1.3"),
         ("reqests", "requests@2.32.3"),
-        ("flask@9.0", "flask@3.1.3"),
+        ("flaks@3", "flask@3.1.3"),
     ],
 )
 def test_a_library_name_close_to_a_fetched_one_says_which_it_may_mean(

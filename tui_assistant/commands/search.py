@@ -23,11 +23,11 @@ from tui_assistant.core.excerpt import passage_excerpt
 from tui_assistant.core.service import MAX_QUESTION_CHARS
 from tui_assistant.core.words import normalise_distinct
 from tui_assistant.errors import BadArgument, UsageError
+from tui_assistant.wiring.library_tools import LibraryTools, SearchResult
 
 if TYPE_CHECKING:
     from tui_assistant.commands.common import Subcommands
     from tui_assistant.core.library.library import Library
-    from tui_assistant.wiring.library_tools import SearchResult
 
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 10
@@ -69,8 +69,6 @@ def _limit(value: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui_assistant.wiring.library_tools import LibraryTools
-
     question: str = args.question
     if not question.strip():
         raise UsageError("QUESTION: is blank (ask in words)")
