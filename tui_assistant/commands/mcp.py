@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from tui_assistant.commands.common import add_command, open_for, settings_of
 from tui_assistant.commands.fetch import project_libraries
 from tui_assistant.errors import UsageError
+from tui_assistant.mcp.tools import tool_names
 from tui_assistant.wiring.context import with_stored_vectors
 
 if TYPE_CHECKING:
@@ -30,8 +31,8 @@ def register(subparsers: Subcommands) -> None:
         run,
         help="serve the library to coding agents (MCP over stdio or HTTP)",
         description="Serve the library to MCP clients (coding agents) over standard input "
-        "and output, or over streamable HTTP at /mcp with --http: the tools search, read, "
-        "check, status, gaps and ask. Needs the mcp extra.",
+        "and output, or over streamable HTTP at /mcp with --http: the tools "
+        f"{', '.join(tool_names())}. Needs the mcp extra.",
     )
     command.add_argument(
         "--library-from",
