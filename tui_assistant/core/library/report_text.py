@@ -46,7 +46,7 @@ def format_report(report: LibraryReport) -> str:
         lines.append(f"embedding: {one_line(report.vectors.problem)}")
     lines.extend(
         f"kept: {kept.model} ({kept.dimensions:,} dimensions):"
-        f" {kept.embedded:,}/{report.passage_count:,} passages"
+        f" {kept.embedded:,}/{_count(report.passage_count, 'passage')}"
         for kept in report.vectors.kept
     )
     return clean_display_text("\n".join(lines))
@@ -81,7 +81,7 @@ def _vectors(report: LibraryReport) -> str:
     vectors = report.vectors
     if vectors.model is None:
         return f"off ({vectors.reason})" if vectors.reason else "off"
-    counted = f"{vectors.embedded:,}/{report.passage_count:,} passages embedded"
+    counted = f"{vectors.embedded:,}/{_count(report.passage_count, 'passage')} embedded"
     source = f" ({vectors.source})" if vectors.source else ""
     return f"{vectors.model}{source}: {counted}"
 
