@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING
 
 from tui_assistant.commands.common import add_command
 from tui_assistant.core.display_text import clean_display_text, one_line
-from tui_assistant.errors import UsageError, unreadable_file_words
+from tui_assistant.errors import LockfileError, UsageError, unreadable_file_words
 from tui_assistant.output import ProgressLine, counted
 from tui_assistant.registry.libraries import libraries_dir, read_metadata
-from tui_assistant.registry.lockfiles import Dependencies, LockfileError, read_dependencies
+from tui_assistant.registry.lockfiles import Dependencies, read_dependencies
 from tui_assistant.registry.specs import PackageSpec, parse_spec
 from tui_assistant.settings import Settings, load_settings
 

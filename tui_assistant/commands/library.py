@@ -7,7 +7,8 @@ import json
 from typing import TYPE_CHECKING
 
 from tui_assistant.commands.common import add_command, settings_of
-from tui_assistant.core.library.report import LibraryRecord, LibraryRecords, format_report
+from tui_assistant.core.library.report_records import LibraryRecord, LibraryRecords
+from tui_assistant.core.library.report_text import format_report
 from tui_assistant.output import ProgressLine
 from tui_assistant.wiring.context import load_library
 from tui_assistant.wiring.report import describe_library
