@@ -16,17 +16,17 @@ import pytest
 from dulwich.repo import Repo
 
 from tests.helpers.git_repos import LFS_POINTER, GitRepo, Link, Submodule, existing, serve
+from tui_assistant.errors import FetchError
 from tui_assistant.registry.archive import Limits
 from tui_assistant.registry.git import fetch_ref
 from tui_assistant.registry.git_hint import repository_url, suggestion
 from tui_assistant.registry.git_http import BoundedHttpGitClient, BoundedResponse
-from tui_assistant.registry.git_pack import PackError, PackLimits, check_pack
+from tui_assistant.registry.git_pack import PackLimits, check_pack
 from tui_assistant.registry.git_spec import GitSpec, parse_git_spec
 from tui_assistant.registry.git_tree import write_documents
 from tui_assistant.registry.npm import repository_urls as npm_urls
 from tui_assistant.registry.pypi import repository_urls as pypi_urls
 from tui_assistant.registry.specs import parse_spec
-from tui_assistant.registry.transport import FetchError
 
 
 def files_under(folder: Path) -> list[str]:
@@ -127,7 +127,7 @@ def test_a_pack_claiming_a_2_gib_blob_is_refused_by_its_header_before_inflating(
     claim = entry_header(3, 2 << 30) + zlib.compress(b"x" * 10)
     pack = tmp_path / "claim.pack"
     pack.write_bytes(pack_of(claim))
-    with pytest.raises(PackError, match="an object of 2,048 MiB, over the 512 MiB cap"):
+    with pytest.raises(FetchError, match="an object of 2,048 MiB, over the 512 MiB cap"):
         check_pack(pack, PackLimits())
 
 
@@ -136,20 +136,20 @@ def test_a_pack_entry_larger_than_its_header_and_a_sum_past_the_cap_are_refused(
 ) -> None:
     pack = tmp_path / "lying.pack"
     pack.write_bytes(pack_of(entry_header(3, 5) + zlib.compress(b"y" * 5000)))
-    with pytest.raises(PackError, match="larger than its header says"):
+    with pytest.raises(FetchError, match="larger than its header says"):
         check_pack(pack, PackLimits())
     blob = entry_header(3, 3000) + zlib.compress(b"z" * 3000)
     pack.write_bytes(pack_of(blob, blob))
     assert check_pack(pack, PackLimits(expanded_bytes=6000)) == 2
-    with pytest.raises(PackError, match="expand past"):
+    with pytest.raises(FetchError, match="expand past"):
         check_pack(pack, PackLimits(expanded_bytes=5000))
     # A delta's own bytes are small; the size it makes is in its first bytes.
     delta = entry_header(6, 8) + b"\x05" + zlib.compress(b"\x05\x80\x80\x80\x10xy")
     pack.write_bytes(pack_of(delta))
-    with pytest.raises(PackError, match="an object of 32 MiB"):
+    with pytest.raises(FetchError, match="an object of 32 MiB"):
         check_pack(pack, PackLimits(object_bytes=1 << 20))
     pack.write_bytes(b"<html>not a pack</html>")
-    with pytest.raises(PackError, match="not a git pack"):
+    with pytest.raises(FetchError, match="not a git pack"):
         check_pack(pack, PackLimits())
 
 
@@ -207,7 +207,7 @@ def test_a_path_named_dot_dot_refuses_the_whole_commit(tmp_path: Path) -> None:
     target = tmp_path / "out"
     target.mkdir()
     tree = repo.repo[repo.head].tree  # type: ignore[index, attr-defined]
-    with pytest.raises(PackError, match=r"a path named '\.\.': nothing kept"):
+    with pytest.raises(FetchError, match=r"a path named '\.\.': nothing kept"):
         write_documents(repo.repo.object_store, tree, None, target, Limits())
     assert files_under(tmp_path / "out") == []
 

@@ -11,27 +11,36 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from tui_assistant.commands.common import add_command
 from tui_assistant.core.display_text import clean_display_text, one_line
-from tui_assistant.errors import UsageError, unreadable_file_words
+from tui_assistant.errors import LockfileError, UsageError, unreadable_file_words
+from tui_assistant.output import ProgressLine, counted
+from tui_assistant.registry.libraries import libraries_dir, read_metadata
+from tui_assistant.registry.lockfiles import Dependencies, read_dependencies
+from tui_assistant.registry.specs import PackageSpec, parse_spec
+from tui_assistant.settings import Settings, load_settings
 
 if TYPE_CHECKING:
+    from tui_assistant.commands.common import Subcommands
     from tui_assistant.registry.fetcher import FetchResult, Registries
     from tui_assistant.registry.git_spec import GitSpec
-    from tui_assistant.registry.lockfiles import Dependencies
-    from tui_assistant.registry.specs import PackageSpec
-    from tui_assistant.settings import Settings
 
 # Packages fetched at once: the work is mostly waiting on the network.
 PARALLEL_FETCHES = 4
 
 
-def register(commands: argparse._SubParsersAction[Any]) -> None:
-    """Add `fetch` to the command line."""
-    command = commands.add_parser(
+def register(subparsers: Subcommands) -> None:
+    # Reads no library: no --library or --retrieval.
+    command = add_command(
+        subparsers,
         "fetch",
+        run,
+        "one JSON object per SPEC",
+        common=False,
         help="get packages' documentation from PyPI or npm as libraries",
         description="Download each release's source archive from its registry, check its "
         "digest, and keep its documentation folder, README, changelog and (Python) source "
@@ -54,16 +63,11 @@ def register(commands: argparse._SubParsersAction[Any]) -> None:
         "pyproject.toml, Pipfile.lock, package-lock.json, pnpm-lock.yaml, yarn.lock or "
         "package.json",
     )
-    command.add_argument("--json", action="store_true", help="one JSON object per SPEC")
-    command.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from concurrent.futures import ThreadPoolExecutor
-
-    from tui_assistant.output import ProgressLine
+    # The HTTP client loads only for the command that goes to the network.
     from tui_assistant.registry.fetcher import Fetcher
-    from tui_assistant.settings import load_settings
 
     specs, not_fetched = _specs(args)
     settings = load_settings()
@@ -74,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         _show(result, args.json)
     pool = ThreadPoolExecutor(PARALLEL_FETCHES)
     try:
-        with ProgressLine("fetching", "packages") as progress:
+        with ProgressLine("fetching", "package") as progress:
             for done, result in enumerate(pool.map(fetcher.fetch, specs), start=1):
                 failed = failed or result.status == "failed"
                 _show(result, args.json)
@@ -92,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
 def registries(settings: Settings) -> Registries:
     """The settings' registries, else the ones pip and npm are configured with."""
+    # These load the HTTP client, which no other command needs.
     from tui_assistant.registry.fetcher import Registries
     from tui_assistant.registry.npm import npm_registry
     from tui_assistant.registry.pypi import pip_index_url
@@ -106,8 +111,8 @@ def _specs(
 ) -> tuple[list[PackageSpec | GitSpec], list[FetchResult]]:
     """The SPECs to fetch, and `--from`'s dependencies no registry has, as `failed`
     results saying why."""
+    # As in `run`: the fetcher's module loads the HTTP client.
     from tui_assistant.registry.fetcher import FetchResult
-    from tui_assistant.registry.specs import parse_spec
 
     if bool(args.specs) == (args.from_file is not None):
         raise UsageError("give SPECs (pypi:NAME[==VERSION], npm:NAME[@VERSION]) or --from FILE")
@@ -138,8 +143,6 @@ def _specs(
 
 def read_project_file(path: Path) -> Dependencies:
     """The dependencies `path` pins; UsageError with one line when it cannot be read."""
-    from tui_assistant.registry.lockfiles import LockfileError, read_dependencies
-
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
@@ -156,6 +159,7 @@ def _show(result: FetchResult, as_json: bool) -> None:
         line = f"left out {result.library or result.spec}: {note}"
         print(clean_display_text(one_line(line)), file=sys.stderr)
     if as_json:
+        # As in `run`: the fetcher's module loads the HTTP client.
         from tui_assistant.registry.fetcher import FetchRecord
 
         print(
@@ -167,7 +171,7 @@ def _show(result: FetchResult, as_json: bool) -> None:
     if result.status == "failed":
         line = f"failed   {what}: {result.detail}"
     else:
-        counts = f"{result.documents:,} documents, {result.passages:,} passages"
+        counts = f"{counted(result.documents, 'document')}, {counted(result.passages, 'passage')}"
         word = {"fetched": "fetched", "present": "present", "no_docs": "no docs"}[result.status]
         line = f"{word:<8} {what}: {counts}" + (f" ({result.detail})" if result.detail else "")
     print(clean_display_text(one_line(line)), flush=True)
@@ -176,9 +180,6 @@ def _show(result: FetchResult, as_json: bool) -> None:
 def project_libraries(path: Path, entries: list[str]) -> list[str]:
     """`--library` `entries` and the fetched libraries of `path`'s pinned dependencies
     (`mcp --library-from`); a dependency not fetched yet is a warning on stderr."""
-    from tui_assistant.registry.libraries import libraries_dir, read_metadata
-    from tui_assistant.settings import load_settings
-
     found = read_project_file(path)
     folder = libraries_dir(load_settings().data_dir)
     names: list[str] = []

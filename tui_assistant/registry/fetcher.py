@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 
 from tui_assistant.core.documents.passage import DOCUMENT_KINDS
 from tui_assistant.core.words import stem
-from tui_assistant.errors import LibraryError, os_error_words
+from tui_assistant.errors import FetchError, LibraryError, os_error_words
 from tui_assistant.registry import npm, pypi
 from tui_assistant.registry.archive import Limits, unpack
 from tui_assistant.registry.git import fetch_ref
@@ -35,7 +35,9 @@ from tui_assistant.registry.libraries import (
     write_metadata,
 )
 from tui_assistant.registry.specs import PackageSpec, library_name_of
-from tui_assistant.registry.transport import FetchError, Progress, Registry, new_client
+from tui_assistant.registry.transport import Progress, Registry, new_client
+from tui_assistant.store.history import now
+from tui_assistant.store.index_store import open_library
 
 Status = Literal["fetched", "present", "no_docs", "failed"]
 # A staging folder older than this was left by a process that is gone.
@@ -185,7 +187,7 @@ class Fetcher:
                     index_url=registry.base_url,
                     archive_url=release.url,
                     sha256=downloaded.sha256,
-                    fetched_at=_now(),
+                    fetched_at=now(),
                     documentation=unpacked.documentation,
                 ),
             )
@@ -250,7 +252,7 @@ class Fetcher:
                     index_url=spec.url,
                     archive_url=spec.url,
                     sha256="",
-                    fetched_at=_now(),
+                    fetched_at=now(),
                     documentation=got.documentation,
                     origin="git",
                     url=spec.url,
@@ -305,8 +307,6 @@ class Fetcher:
 def count_passages(folder: Path, data_dir: Path, name: str) -> tuple[int, int]:
     """Index a fetched library in its store now (so its first use is quick) and count
     its documents and passages."""
-    from tui_assistant.store.index_store import open_library
-
     try:
         library = open_library(folder, data_dir, stem, kinds=DOCUMENT_KINDS, name=name)
     except LibraryError:
@@ -349,9 +349,3 @@ def _remove_stale_staging(parent: Path) -> None:
         with contextlib.suppress(OSError):
             if time.time() - entry.stat().st_mtime > STALE_STAGING_SECONDS:
                 shutil.rmtree(entry, ignore_errors=True)
-
-
-def _now() -> str:
-    from tui_assistant.store.history import now
-
-    return now()

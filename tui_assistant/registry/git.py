@@ -23,11 +23,11 @@ from dulwich.object_store import ObjectStoreGraphWalker
 from dulwich.objects import Commit, ObjectID, Tag
 from dulwich.repo import Repo
 
+from tui_assistant.errors import FetchError
 from tui_assistant.registry.archive import Limits
 from tui_assistant.registry.git_http import BoundedHttpGitClient, host_of
-from tui_assistant.registry.git_pack import PackError, PackLimits, check_pack, stored_size
+from tui_assistant.registry.git_pack import PackLimits, check_pack, stored_size
 from tui_assistant.registry.git_tree import write_documents
-from tui_assistant.registry.transport import FetchError
 
 if TYPE_CHECKING:
     from dulwich.object_store import BaseObjectStore
@@ -108,7 +108,7 @@ def _over_http(
                     raise FetchError("interrupted")
                 received += len(data)
                 if received > MAX_PACK_BYTES:
-                    raise PackError(f"the ref's pack is over {MAX_PACK_BYTES >> 20} MiB")
+                    raise FetchError(f"the ref's pack is over {MAX_PACK_BYTES >> 20} MiB")
                 out.write(data)
 
             def determine_wants(refs: dict[bytes, bytes], depth: int | None = None) -> list[bytes]:
@@ -183,7 +183,7 @@ def _peel(store: BaseObjectStore, sha: bytes, ref: str) -> Commit:
         if size is None:
             raise FetchError(f"{ref}: commit {sha[:12].decode('ascii')} was not fetched")
         if size > 1 << 20:
-            raise PackError(f"{ref}: a commit or tag of over 1 MiB: not kept")
+            raise FetchError(f"{ref}: a commit or tag of over 1 MiB: not kept")
         found = store[ObjectID(sha)]
         if isinstance(found, Commit):
             return found

@@ -18,7 +18,8 @@ import httpx
 from dulwich.client import AbstractHttpGitClient
 from dulwich.protocol import CAPABILITY_PACKFILE_URIS
 
-from tui_assistant.registry.transport import MAX_REDIRECTS, FetchError, check_url, new_client
+from tui_assistant.errors import FetchError
+from tui_assistant.registry.transport import MAX_REDIRECTS, check_url, new_client
 
 # One answer of a git server: the ref list, or the pack (bounded again as it is kept).
 MAX_ANSWER_BYTES = 200 << 20

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from tui_assistant.registry.transport import FetchError
+from tui_assistant.errors import FetchError
 
 if TYPE_CHECKING:
     from dulwich.object_store import BaseObjectStore
@@ -25,10 +25,6 @@ _COMMIT, _TREE, _BLOB, _TAG, _OFS_DELTA, _REF_DELTA = 1, 2, 3, 4, 6, 7
 _CHUNK = 1 << 16
 # At most this much is inflated at a time, so a small input cannot make a big output.
 _STEP = 1 << 20
-
-
-class PackError(FetchError):
-    """A pack or object refused; the message says why in one line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +45,7 @@ class _Reader:
         while len(self.buffer) < count:
             more = self.file.read(_CHUNK)
             if not more:
-                raise PackError("the pack ends early: not kept")
+                raise FetchError("the pack ends early: not kept")
             self.buffer += more
         taken, self.buffer = self.buffer[:count], self.buffer[count:]
         return taken
@@ -63,7 +59,7 @@ class _Reader:
             size |= (byte & 0x7F) << shift
             shift += 7
             if shift > 70:
-                raise PackError("a pack entry's size is not a number: not kept")
+                raise FetchError("a pack entry's size is not a number: not kept")
         return kind, size
 
     def skip_base(self, kind: int) -> None:
@@ -83,15 +79,15 @@ class _Reader:
             if not pending:
                 pending = self.file.read(_CHUNK)
                 if not pending:
-                    raise PackError("the pack ends early: not kept")
+                    raise FetchError("the pack ends early: not kept")
             try:
                 out = stream.decompress(pending, _STEP)
             except zlib.error:
-                raise PackError("the pack holds data that does not inflate: not kept") from None
+                raise FetchError("the pack holds data that does not inflate: not kept") from None
             pending = stream.unconsumed_tail
             made += len(out)
             if made > declared:
-                raise PackError("a pack entry is larger than its header says: not kept")
+                raise FetchError("a pack entry is larger than its header says: not kept")
             if len(head) < keep:
                 head += out[: keep - len(head)]
         self.buffer = stream.unused_data + pending
@@ -105,7 +101,7 @@ def delta_target_size(head: bytes) -> int:
         size = shift = 0
         while True:
             if position >= len(head):
-                raise PackError("a delta's header is cut short: not kept")
+                raise FetchError("a delta's header is cut short: not kept")
             byte = head[position]
             position += 1
             size |= (byte & 0x7F) << shift
@@ -116,34 +112,34 @@ def delta_target_size(head: bytes) -> int:
 
 
 def check_pack(path: Path, limits: PackLimits) -> int:
-    """Read the pack at `path` entry by entry; its object count. Raises PackError for
+    """Read the pack at `path` entry by entry; its object count. Raises FetchError for
     a pack that is not one, or an object or sum of objects past `limits`, each said
     by the size its header declares, before that object is inflated."""
     with path.open("rb") as file:
         reader = _Reader(file)
         head = reader.take(12)
         if head[:4] != b"PACK" or int.from_bytes(head[4:8], "big") not in (2, 3):
-            raise PackError("the server's answer is not a git pack: not kept")
+            raise FetchError("the server's answer is not a git pack: not kept")
         count = int.from_bytes(head[8:12], "big")
         if count > limits.objects:
-            raise PackError(f"the pack holds more than {limits.objects:,} objects: not kept")
+            raise FetchError(f"the pack holds more than {limits.objects:,} objects: not kept")
         expanded = 0
         for _ in range(count):
             kind, size = reader.header()
             if kind not in (_COMMIT, _TREE, _BLOB, _TAG, _OFS_DELTA, _REF_DELTA):
-                raise PackError(f"the pack holds an entry of unknown type {kind}: not kept")
+                raise FetchError(f"the pack holds an entry of unknown type {kind}: not kept")
             _check_size(size, limits)
             expanded += size
             reader.skip_base(kind)
             if expanded > limits.expanded_bytes:
-                raise PackError(_too_much(limits))
+                raise FetchError(_too_much(limits))
             made = reader.inflate(size, 20 if kind in (_OFS_DELTA, _REF_DELTA) else 0)
             if kind in (_OFS_DELTA, _REF_DELTA):
                 target = delta_target_size(made)
                 _check_size(target, limits)
                 expanded += target
                 if expanded > limits.expanded_bytes:
-                    raise PackError(_too_much(limits))
+                    raise FetchError(_too_much(limits))
     return count
 
 
@@ -175,7 +171,7 @@ def stored_size(store: BaseObjectStore, sha: bytes) -> int | None:
     kind_and_size, nul, _ = head.partition(b"\0")
     words = kind_and_size.split(b" ")
     if not nul or len(words) != 2 or not words[1].isdigit():
-        raise PackError(f"object {text[:12]} has no header: not kept")
+        raise FetchError(f"object {text[:12]} has no header: not kept")
     return int(words[1])
 
 
@@ -191,14 +187,14 @@ def _inflate_head(reader: _Reader, keep: int) -> bytes:
         try:
             head += stream.decompress(pending, keep - len(head))
         except zlib.error:
-            raise PackError("an object does not inflate: not kept") from None
+            raise FetchError("an object does not inflate: not kept") from None
         pending = stream.unconsumed_tail
     return head
 
 
 def _check_size(size: int, limits: PackLimits) -> None:
     if size > limits.object_bytes:
-        raise PackError(
+        raise FetchError(
             f"the repository holds an object of {_mib(size)}, over the"
             f" {_mib(limits.object_bytes)} cap: nothing kept"
         )

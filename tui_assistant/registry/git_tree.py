@@ -25,8 +25,9 @@ from urllib.parse import urlsplit
 from dulwich.config import ConfigFile, parse_submodules
 from dulwich.objects import Blob, ObjectID, Tree
 
+from tui_assistant.errors import FetchError
 from tui_assistant.registry.archive import DOC_FOLDERS, DOC_SUFFIXES, Limits, keep_path
-from tui_assistant.registry.git_pack import PackError, stored_size
+from tui_assistant.registry.git_pack import stored_size
 
 if TYPE_CHECKING:
     from dulwich.object_store import BaseObjectStore
@@ -140,7 +141,7 @@ def _blob(
         return
     written.written_bytes += len(data)
     if written.written_bytes > limits.kept_bytes:
-        raise PackError(f"the kept files pass {limits.kept_bytes >> 20:,} MiB: nothing kept")
+        raise FetchError(f"the kept files pass {limits.kept_bytes >> 20:,} MiB: nothing kept")
     file = target.joinpath(*path.split("/"))
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
@@ -188,21 +189,21 @@ def _submodules(store: BaseObjectStore, tree_id: bytes, limits: Limits) -> dict[
 def _read(store: BaseObjectStore, sha: bytes, cap: int, kind: type[_T]) -> _T:
     size = stored_size(store, sha)
     if size is None:
-        raise PackError(f"object {sha[:12].decode('ascii')} is missing: not kept")
+        raise FetchError(f"object {sha[:12].decode('ascii')} is missing: not kept")
     if size > cap:
-        raise PackError(f"a folder's listing is over {_mib(cap)}: nothing kept")
+        raise FetchError(f"a folder's listing is over {_mib(cap)}: nothing kept")
     found = store[ObjectID(sha)]
     if not isinstance(found, kind):
-        raise PackError(f"object {sha[:12].decode('ascii')} is not a {kind.__name__.lower()}")
+        raise FetchError(f"object {sha[:12].decode('ascii')} is not a {kind.__name__.lower()}")
     return found
 
 
 def _name(raw: bytes) -> str | None:
-    """A tree entry's name; None for one that is not UTF-8. PackError for a name that
+    """A tree entry's name; None for one that is not UTF-8. FetchError for a name that
     would leave its folder."""
     if raw in (b"", b".", b"..") or b"/" in raw or b"\\" in raw or b"\0" in raw:
         shown = raw.decode("utf-8", "replace").encode("unicode_escape").decode("ascii")[:60]
-        raise PackError(f"the repository holds a path named {shown!r}: nothing kept")
+        raise FetchError(f"the repository holds a path named {shown!r}: nothing kept")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:

@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from tui_assistant.errors import FetchError
 from tui_assistant.registry.pypi import Release
 from tui_assistant.registry.specs import PackageSpec, json_object
-from tui_assistant.registry.transport import FetchError, Registry
+from tui_assistant.registry.transport import Registry
 from tui_assistant.registry.versions import no_match, npm_range
 
 DEFAULT_REGISTRY = "https://registry.npmjs.org/"

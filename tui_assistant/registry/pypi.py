@@ -21,9 +21,10 @@ from urllib.parse import urljoin
 
 from packaging.version import InvalidVersion, Version
 
+from tui_assistant.errors import FetchError
 from tui_assistant.registry.libraries import version_key
 from tui_assistant.registry.specs import PackageSpec, json_object, normalise_pypi_name
-from tui_assistant.registry.transport import FetchError, Registry
+from tui_assistant.registry.transport import Registry
 from tui_assistant.registry.versions import PEP440_OPERATORS, no_match, pypi_range
 
 DEFAULT_INDEX = "https://pypi.org/simple"

@@ -20,13 +20,13 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
-from tui_assistant.core.documents.html import NotText
 from tui_assistant.core.documents.inclusion import Unread
 from tui_assistant.core.documents.passage import DEFAULT_DOCUMENT_KINDS, Document, document_kind
+from tui_assistant.core.documents.pdf import pdf_text
 from tui_assistant.core.documents.split import decode_document
 from tui_assistant.core.library.built_site import skipped_in_site
-from tui_assistant.core.library.library import FileProblem, parse_document
-from tui_assistant.errors import LibraryError, os_error_words
+from tui_assistant.core.library.library import FileProblem, parse_document, printable_file_name
+from tui_assistant.errors import LibraryError, NotText, os_error_words
 
 MIB = 1024 * 1024
 # The largest file of each kind that is read: far beyond any useful document of the
@@ -48,6 +48,14 @@ class FileStamp:
     path: str
     size: int
     mtime_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class FolderProblem(FileProblem):
+    """A sub-folder that could not be listed: its warning says "folder", not "file"."""
+
+    def __str__(self) -> str:
+        return f"skipped folder {printable_file_name(self.path)}: {self.reason}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +108,7 @@ def _walk(
         if top:
             raise
         problems.append(
-            FileProblem(prefix.rstrip("/"), f"cannot be read ({os_error_words(error)})")
+            FolderProblem(prefix.rstrip("/"), f"cannot be read ({os_error_words(error)})")
         )
         return
     with listing:
@@ -236,8 +244,6 @@ def read_document_text(folder: Path, relative_path: str) -> str | None:
     if data is None:
         return None
     if document_kind(relative_path) == "pdf":
-        from tui_assistant.core.documents.pdf import pdf_text
-
         return pdf_text(data)
     try:
         return decode_document(relative_path, data)

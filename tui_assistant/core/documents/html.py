@@ -29,6 +29,7 @@ from tui_assistant.core.documents.passage import (
     document_from_sections,
     file_title,
 )
+from tui_assistant.errors import NotText
 
 MAX_TITLE_CHARS = 200
 # A page whose links hold this share of its words, with at least MIN_INDEX_LINKS of
@@ -56,10 +57,6 @@ _SITE_WORDS = re.compile(
 
 
 _WORD = re.compile(r"\w+")
-
-
-class NotText(ValueError):
-    """A document's bytes are not text it can be read as; the message says why."""
 
 
 def decode_html(data: bytes) -> str:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from tui_assistant.core.documents import html, inclusion, markdown, plaintext, python_api
-from tui_assistant.core.documents.html import NotText
 from tui_assistant.core.documents.inclusion import Reader
 from tui_assistant.core.documents.passage import Document, document_kind
+from tui_assistant.errors import NotText
 
 # Bump whenever a document can split into other passages (text, titles, lines, ids), so
 # index stores read by the older rules are rebuilt. 1: rst and Markdown read as the page

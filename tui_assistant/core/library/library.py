@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from tui_assistant.core.documents.html import NotText, html_passages
+from tui_assistant.core.documents.html import html_passages
 from tui_assistant.core.documents.inclusion import Reader
 from tui_assistant.core.documents.passage import (
     Document,
@@ -32,6 +32,7 @@ from tui_assistant.core.documents.passage import (
 from tui_assistant.core.documents.split import decode_document, split_document
 from tui_assistant.core.library.names import library_name
 from tui_assistant.core.retrieval.index import InvertedIndex
+from tui_assistant.errors import NotText
 
 # Why a document that only includes other documents of the library is not one itself.
 INCLUDES_ONLY = "has no text of its own (what it includes is read as its own document)"
