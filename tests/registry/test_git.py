@@ -201,6 +201,19 @@ def test_links_submodules_lfs_pointers_and_big_blobs_are_left_out_with_one_line_
     assert all("\n" not in note for note in written.notes)
 
 
+def test_folders_nested_past_the_depth_cap_are_left_out_with_one_line(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "deep.git")
+    repo.commit({"docs/" + "d/" * 70 + "deep.md": b"# Deep\n", "docs/top.md": b"# Top\n"}, tag="v1")
+    target = tmp_path / "out"
+    target.mkdir()
+    tree = repo.repo[repo.head].tree  # type: ignore[index, attr-defined]
+    written = write_documents(repo.repo.object_store, tree, None, target, Limits())
+    assert written.files == ["docs/top.md"]
+    assert [note.endswith("folders nested over 64 deep, left out") for note in written.notes] == [
+        True
+    ]
+
+
 def test_a_path_named_dot_dot_refuses_the_whole_commit(tmp_path: Path) -> None:
     repo = GitRepo(tmp_path / "escape.git")
     repo.commit({"docs/../escape.md": b"# Out\n"}, tag="v1")  # a tree entry named `..`

@@ -37,6 +37,8 @@ LFS_POINTER = b"version https://git-lfs.github.com/spec/"
 _LFS_POINTER_BYTES = 1024
 _LINK_BYTES = 4096
 _MAX_NOTES = 20
+# Folders nested deeper than this are not read (and recursion stays bounded).
+MAX_DEPTH = 64
 _T = TypeVar("_T", Tree, Blob)
 
 
@@ -95,7 +97,9 @@ def _walk(
         here = (*parts, name)
         path = "/".join(here)
         if stat.S_ISDIR(mode):
-            if _leads_to(path, wanted):
+            if len(here) > MAX_DEPTH:
+                written.note(f"{path[:60]}...: folders nested over {MAX_DEPTH} deep, left out")
+            elif _leads_to(path, wanted):
                 _walk(store, sha, here, wanted, only_wanted, target, limits, modules, written)
             continue
         inside = _inside(path, wanted)
