@@ -27,6 +27,7 @@ from tui_assistant.settings import Settings, load_settings
 if TYPE_CHECKING:
     from tui_assistant.commands.common import Subcommands
     from tui_assistant.registry.fetcher import FetchResult, Registries
+    from tui_assistant.registry.git_spec import GitSpec
 
 # Packages fetched at once: the work is mostly waiting on the network.
 PARALLEL_FETCHES = 4
@@ -50,7 +51,8 @@ def register(subparsers: Subcommands) -> None:
         nargs="*",
         metavar="SPEC",
         help="pypi:NAME[==VERSION] or npm:NAME[@VERSION]; a range too (pypi:'NAME>=2,<3', "
-        "pypi:NAME@1.2, npm:NAME@^5.1): the newest release in it",
+        "pypi:NAME@1.2, npm:NAME@^5.1): the newest release in it; or one ref of a git "
+        "repository, git+https://HOST/ORG/REPO@REF[#subdirectory=DIR]",
     )
     command.add_argument(
         "--from",
@@ -104,7 +106,9 @@ def registries(settings: Settings) -> Registries:
     )
 
 
-def _specs(args: argparse.Namespace) -> tuple[list[PackageSpec], list[FetchResult]]:
+def _specs(
+    args: argparse.Namespace,
+) -> tuple[list[PackageSpec | GitSpec], list[FetchResult]]:
     """The SPECs to fetch, and `--from`'s dependencies no registry has, as `failed`
     results saying why."""
     # As in `run`: the fetcher's module loads the HTTP client.
@@ -128,7 +132,7 @@ def _specs(args: argparse.Namespace) -> tuple[list[PackageSpec], list[FetchResul
             for item in found.local
         ]
         return list(found.pinned), skipped
-    specs: list[PackageSpec] = []
+    specs: list[PackageSpec | GitSpec] = []
     for text in args.specs:
         try:
             specs.append(parse_spec(text))
@@ -150,6 +154,10 @@ def read_project_file(path: Path) -> Dependencies:
 
 
 def _show(result: FetchResult, as_json: bool) -> None:
+    for note in result.notes:
+        # What a fetch left out (a link, a submodule, a big file): one line each, aside.
+        line = f"left out {result.library or result.spec}: {note}"
+        print(clean_display_text(one_line(line)), file=sys.stderr)
     if as_json:
         # As in `run`: the fetcher's module loads the HTTP client.
         from tui_assistant.registry.fetcher import FetchRecord

@@ -24,6 +24,9 @@ from tui_assistant.core.words import stem
 from tui_assistant.errors import FetchError, LibraryError, os_error_words
 from tui_assistant.registry import npm, pypi
 from tui_assistant.registry.archive import Limits, unpack
+from tui_assistant.registry.git import fetch_ref
+from tui_assistant.registry.git_hint import repository_hint
+from tui_assistant.registry.git_spec import GitSpec
 from tui_assistant.registry.libraries import (
     STAGING_PREFIX,
     FetchedMetadata,
@@ -53,6 +56,8 @@ class FetchResult:
     documents: int
     passages: int
     detail: str | None
+    # One line each for what was left out (a repository's links, submodules, big files).
+    notes: tuple[str, ...] = ()
 
 
 class FetchRecord(BaseModel):
@@ -113,12 +118,16 @@ class Fetcher:
     def close(self) -> None:
         self.client.close()
 
-    def fetch(self, spec: PackageSpec, progress: Progress | None = None) -> FetchResult:
+    def fetch(self, spec: PackageSpec | GitSpec, progress: Progress | None = None) -> FetchResult:
         """Fetch `spec`; a failure is a `failed` result with its one line, never raised
         (a Ctrl-C is: it stops the command)."""
         try:
+            if isinstance(spec, GitSpec):
+                return self._fetch_git(spec)
             return self._fetch(spec, progress)
         except FetchError as error:
+            if isinstance(spec, GitSpec):
+                return FetchResult(str(spec), None, spec.repo, spec.ref, "failed", 0, 0, str(error))
             return FetchResult(str(spec), None, spec.name, spec.version, "failed", 0, 0, str(error))
 
     def _registry(self, spec: PackageSpec) -> Registry:
@@ -144,9 +153,8 @@ class Fetcher:
             return here
         name = library_name_of(spec.registry, release.name, release.version)
         folder = libraries_dir(self.data_dir) / name
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        _remove_stale_staging(folder.parent)
-        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder.parent))
+        staging = _new_staging(folder)
+        hint = None
         try:
             downloaded = registry.download(release.url, staging / "archive", self._told(progress))
             _check_digest(release, downloaded.sha256, downloaded.sha512, downloaded.sha1)
@@ -155,6 +163,10 @@ class Fetcher:
             unpacked = unpack(
                 downloaded.path, release.filename, kept, spec.registry == "pypi", self.limits
             )
+            if not unpacked.documentation:
+                hint = repository_hint(
+                    downloaded.path, release.filename, spec.registry, release.version
+                )
             if not unpacked.files:
                 return FetchResult(
                     str(spec),
@@ -164,7 +176,7 @@ class Fetcher:
                     "no_docs",
                     0,
                     0,
-                    "the release has no documentation, README or source to keep",
+                    _hinted("the release has no documentation, README or source to keep", hint),
                 )
             write_metadata(
                 kept,
@@ -194,15 +206,72 @@ class Fetcher:
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         documents, passages = count_passages(folder, self.data_dir, name)
-        detail = None
+        detail: str | None = None
         status: Status = "fetched"
         if not unpacked.documentation:
             status = "no_docs"
             detail = "no documentation folder: the README and changelog" + (
                 " and the API reference from the source" if spec.registry == "pypi" else ""
             )
+            detail = _hinted(detail, hint)
         return FetchResult(
             str(spec), name, release.name, release.version, status, documents, passages, detail
+        )
+
+    def _fetch_git(self, spec: GitSpec) -> FetchResult:
+        """One ref of a repository, as the library `REPO@REF` (present when fetched
+        before from the same URL: a ref named again costs no network)."""
+        name = spec.library
+        version = name.partition("@")[2]
+        folder = libraries_dir(self.data_dir) / name
+        metadata = read_metadata(folder)
+        if metadata is not None:
+            if metadata.registry != "git" or metadata.url != spec.url:
+                held = metadata.url or f"{metadata.registry}:{metadata.package}"
+                raise FetchError(f"the library {name} holds {held}")
+            documents, passages = count_passages(folder, self.data_dir, name)
+            return FetchResult(
+                str(spec), name, spec.repo, version, "present", documents, passages, None
+            )
+        staging = _new_staging(folder)
+        try:
+            kept = staging / "library"
+            kept.mkdir()
+            got = fetch_ref(spec, staging, kept, self.limits, self.stopping)
+            if not got.files:
+                nothing = "the ref has no documentation folder or README to keep"
+                return FetchResult(
+                    str(spec), None, spec.repo, version, "no_docs", 0, 0, nothing, got.notes
+                )
+            write_metadata(
+                kept,
+                FetchedMetadata(
+                    package=spec.repo,
+                    version=version,
+                    registry="git",
+                    index_url=spec.url,
+                    archive_url=spec.url,
+                    sha256="",
+                    fetched_at=now(),
+                    documentation=got.documentation,
+                    origin="git",
+                    url=spec.url,
+                    ref=spec.ref,
+                    commit=got.commit,
+                ),
+            )
+            if self.stopping.is_set():
+                raise FetchError("interrupted")
+            kept.rename(folder)
+        except OSError as error:
+            raise FetchError(f"cannot write {folder} ({os_error_words(error)})") from None
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+        documents, passages = count_passages(folder, self.data_dir, name)
+        status: Status = "fetched" if got.documentation else "no_docs"
+        detail = None if got.documentation else "no documentation folder: the README and changelog"
+        return FetchResult(
+            str(spec), name, spec.repo, version, status, documents, passages, detail, got.notes
         )
 
     def _told(self, progress: Progress | None) -> Progress:
@@ -262,6 +331,17 @@ def _check_digest(release: pypi.Release, sha256: str, sha512: str, sha1: str) ->
         raise FetchError(
             f"{release.filename}'s {algorithm} does not match the registry's: not unpacked"
         )
+
+
+def _new_staging(folder: Path) -> Path:
+    """A new staging folder beside the library `folder` will be (old ones removed)."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale_staging(folder.parent)
+    return Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder.parent))
+
+
+def _hinted(detail: str, hint: str | None) -> str:
+    return f"{detail}; {hint}" if hint else detail
 
 
 def _remove_stale_staging(parent: Path) -> None:

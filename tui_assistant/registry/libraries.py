@@ -3,7 +3,8 @@
 A fetched library is a folder `fetched/NAME@VERSION/` in the data folder, holding
 the documents kept from the release's archive and `.fetched.json` (its name starts
 with `.`, so the library never reads it as a document): the package, its version, the
-registry, the archive's URL and sha256, and when it was fetched. It is read offline
+registry, the archive's URL and sha256, and when it was fetched (for a repository's
+ref: origin `git`, its URL, the ref and the commit). It is read offline
 ever after. `--library NAME@VERSION` names one; `--library NAME` the newest fetched
 version, by version order (release numbers as numbers, a pre-release before its
 release).
@@ -16,7 +17,7 @@ import json
 import re
 import stat
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 
 from tui_assistant.core.documents.passage import DOCUMENT_KINDS
@@ -47,6 +48,12 @@ class FetchedMetadata:
     sha256: str
     fetched_at: str
     documentation: bool
+    # A repository's ref (`registry` "git"): where it came from, the ref as asked and
+    # the commit it named then. Absent from libraries fetched from a registry.
+    origin: str | None = None
+    url: str | None = None
+    ref: str | None = None
+    commit: str | None = None
 
 
 def libraries_dir(data_dir: Path) -> Path:
@@ -61,7 +68,8 @@ def library_dir(data_dir: Path, name: str) -> Path:
 
 
 def write_metadata(folder: Path, metadata: FetchedMetadata) -> None:
-    text = json.dumps(asdict(metadata), indent=2, sort_keys=True)
+    given = {key: value for key, value in asdict(metadata).items() if value is not None}
+    text = json.dumps(given, indent=2, sort_keys=True)
     (folder / METADATA_FILE).write_text(text + "\n", encoding="utf-8")
 
 
@@ -70,7 +78,12 @@ def read_metadata(folder: Path) -> FetchedMetadata | None:
     metadata file that is not ours)."""
     try:
         data = json.loads((folder / METADATA_FILE).read_text(encoding="utf-8"))
-        return FetchedMetadata(**{key: data[key] for key in FetchedMetadata.__dataclass_fields__})
+        values = {
+            field.name: data[field.name]
+            for field in fields(FetchedMetadata)
+            if field.name in data or field.default is MISSING
+        }
+        return FetchedMetadata(**values)
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
