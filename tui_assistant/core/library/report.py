@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from tui_assistant.core.display_text import clean_display_text, one_line
-from tui_assistant.core.documents.passage import DOCUMENT_KINDS, document_kind
+from tui_assistant.core.documents.formats import DOCUMENT_KINDS, document_kind
 from tui_assistant.core.library.library import FileProblem, Library, printable_file_name
 
 # Why a file is skipped, in the order the report lists them, with their readable names.
