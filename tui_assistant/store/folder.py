@@ -21,7 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tui_assistant.core.documents.decoding import NotText
-from tui_assistant.core.documents.formats import DEFAULT_DOCUMENT_KINDS, FORMATS, format_of
+from tui_assistant.core.documents.formats import (
+    DEFAULT_DOCUMENT_KINDS,
+    FORMATS,
+    DocumentFormat,
+    format_of,
+)
 from tui_assistant.core.documents.inclusion import Unread
 from tui_assistant.core.documents.passage import Document
 from tui_assistant.core.documents.split import decode_document
@@ -39,7 +44,10 @@ UNREADABLE = "cannot be read"
 
 def max_bytes(relative_path: str) -> int:
     """The size limit of the document at `relative_path`, by its format."""
-    format = format_of(relative_path)
+    return _limit(format_of(relative_path))
+
+
+def _limit(format: DocumentFormat | None) -> int:
     return MIB if format is None else MAX_BYTES[format.name]
 
 
@@ -155,7 +163,8 @@ def read_document(
     """Read and split one document: its passages, or why it is skipped. The files its
     includes and autodoc directives name are read by `reader` (one confined to `folder`
     when none is given), which keeps their stamps."""
-    limit = max_bytes(relative_path)
+    format = format_of(relative_path)
+    limit = _limit(format)
     try:
         data = _read_capped(os.path.join(folder, relative_path), limit)
     except _NotRegularFile:
@@ -164,14 +173,14 @@ def read_document(
         return f"{UNREADABLE} ({os_error_words(error)})"
     if data is None:
         return f"larger than {limit // MIB} MiB"
-    return parse_document(relative_path, data, reader or FolderReader(folder))
+    return parse_document(relative_path, data, reader or FolderReader(folder), format)
 
 
 class FolderReader:
     """Reads the files a document names (`inclusion.Reader`), never outside `folder`:
     a path that is absolute or climbs out of it (`..`), or that passes through a symlink
     or a name starting with `.`, is refused with its reason; a file is read as a
-    document is (a regular file, within its kind's size limit, decoded as its kind is,
+    document is (a regular file, within its format's size limit, decoded as its format is,
     binary with NUL bytes not read).
 
     `stamps` keeps each path it was asked for with its (size, mtime_ns) then, (-1, -1)
@@ -229,7 +238,7 @@ def current_stamp(folder: Path, relative_path: str) -> tuple[int, int]:
 
 def read_document_text(folder: Path, relative_path: str) -> str | None:
     """The text of one document file, read as `read_document` reads it (no symlink
-    followed, a regular file, within its kind's size limit, decoded as its kind is; a
+    followed, a regular file, within its format's size limit, decoded as its format is; a
     PDF's extracted text); None when it cannot be."""
     path = os.path.join(folder, relative_path)
     try:

@@ -13,7 +13,7 @@ text (`plaintext.py`), HTML (`html.py`), PDF (`pdf.py`) or Python source
   `TITLE_SEPARATOR` (`File system › Promises API`), its id the document id plus
   `#` and a slug of its heading (none for the document's first passage), and its
   `line`/`end_line` the 1-based lines it spans in the file;
-- a passage's text is its lines as the page shows them (each kind renders its own
+- a passage's text is its lines as the page shows them (each format renders its own
   markup), one line of text for each line of the file, so a quote found on the text's
   third line stands on the passage's third line of text in the file.
 """
@@ -169,7 +169,7 @@ def file_lines(text: str) -> list[str]:
 
 @dataclass(slots=True)
 class Section:
-    """Lines between two headings, as a document kind found them."""
+    """Lines between two headings, as a document format's reader found them."""
 
     heading_line: int | None  # 1-based line where its heading starts; None before the first
     level: int  # its heading's level (1-3); 0 before the first heading

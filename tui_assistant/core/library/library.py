@@ -20,7 +20,7 @@ from functools import cached_property
 from pathlib import Path
 
 from tui_assistant.core.documents.decoding import NotText
-from tui_assistant.core.documents.formats import document_id, file_title, format_of
+from tui_assistant.core.documents.formats import DocumentFormat, document_id, file_title, format_of
 from tui_assistant.core.documents.inclusion import Reader
 from tui_assistant.core.documents.passage import (
     Document,
@@ -103,10 +103,16 @@ def printable_file_name(name: str) -> str:
     return "".join(shown)
 
 
-def parse_document(relative_path: str, data: bytes, read: Reader | None = None) -> Document | str:
-    """A document file's bytes split into passages, or the reason it is skipped; `read`
-    gives the other files of the library it names (`inclusion.Reader`)."""
-    own = format_of(relative_path)
+def parse_document(
+    relative_path: str,
+    data: bytes,
+    read: Reader | None = None,
+    own: DocumentFormat | None = None,
+) -> Document | str:
+    """A document file's bytes split into passages, or the reason it is skipped, read
+    as its format (`own`, else the one its name says); `read` gives the other files of
+    the library it names (`inclusion.Reader`)."""
+    own = own or format_of(relative_path)
     if own is not None and own.split_pages is not None:
         return own.split_pages(relative_path, data, file_title(relative_path))
     format = text_format(own)

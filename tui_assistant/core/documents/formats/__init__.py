@@ -1,18 +1,22 @@
 """The formats of document files, in one list: `FORMATS`.
 
-Each format is one module here defining `FORMAT`, a `DocumentFormat` record (type in
-`record.py`) that says which file names make a document of it, how large one may be,
-how its bytes become text and its text passages (or, for PDF, how its pages are read
-from its bytes), how the TUI shows its passages, whether a fetched archive keeps it,
-whether a document may include it as itself, and whether it is read by default.
+Each format is one module here defining `FORMAT`, a `DocumentFormat` record (its type
+is in `record.py`, which the format modules import while this package imports them)
+that says which file names make a document of it, how large one may be, how its bytes
+become text and its text passages (or, for PDF, how its pages are read from its bytes),
+how the TUI shows its passages, whether a fetched archive keeps it, whether a document
+including it reads it as itself, and whether it is read by default. Markdown is also
+the fallback (`FALLBACK`): the text of a file of no format is split as Markdown.
 Everything that treats formats differently asks the record `format_of` gives; nothing
 compares format names.
 
 Adding a format is one new module here (its `FORMAT`) and one line in `FORMATS`.
 
-The format modules load their readers (docutils, markdown-it, PDFium) with the first
-document of theirs, so the settings, listing a folder and the TUI's choice of how to
-show a passage ask the records without loading any reader.
+The readers never ask this registry: what a file's name says (its title when its text
+gives none, `file_title`) is given to them, so no module imports another round a
+circle. The format modules load their readers (docutils, markdown-it, PDFium) with the
+first document of theirs, so the settings, listing a folder and the TUI's choice of
+how to show a passage ask the records without loading any reader.
 """
 
 from __future__ import annotations
