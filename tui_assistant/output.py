@@ -36,14 +36,20 @@ MAX_ECHOED_QUESTION_CHARS = 500
 BEST_EXCERPT_SENTENCES = 2
 
 
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """`1 document`, `2,349 documents`: the count and its noun, agreeing."""
+    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
+
+
 class ProgressLine:
     """`indexing 1,200/20,000 files` on stderr, redrawn in place, once the work has
-    taken a second, and only when stderr is a terminal; erased when the work ends."""
+    taken a second, and only when stderr is a terminal; erased when the work ends.
+    `unit` is singular (`file`); `plural` is its plural when not `unit` + `s`."""
 
     DELAY_SECONDS = 1.0
 
-    def __init__(self, verb: str, unit: str, scale: int = 1) -> None:
-        self.verb, self.unit, self.scale = verb, unit, scale
+    def __init__(self, verb: str, unit: str, scale: int = 1, plural: str | None = None) -> None:
+        self.verb, self.unit, self.scale, self.plural = verb, unit, scale, plural
         self.shown = False
         self.started = time.monotonic()
         self.last = 0.0
@@ -59,8 +65,13 @@ class ProgressLine:
             return
         self.last = now
         self.shown = True
-        count = f"{done // self.scale:,}" + ("" if total is None else f"/{total // self.scale:,}")
-        line = f"\r{self.verb} {count} {self.unit}\x1b[K"
+        # The noun agrees with the total: `1/1 file`, `3/12 files`.
+        if total is None:
+            count = counted(done // self.scale, self.unit, self.plural)
+        else:
+            whole = counted(total // self.scale, self.unit, self.plural)
+            count = f"{done // self.scale:,}/{whole}"
+        line = f"\r{self.verb} {count}\x1b[K"
         print(line, end="", file=sys.stderr, flush=True)
 
     def __exit__(self, *_: object) -> None:
@@ -216,7 +227,7 @@ def format_status(status: StatusResult) -> str:
     """The readable `status`: one block of lines per library."""
     blocks = []
     for library in status.libraries:
-        vectors = f"{library.vectors:,}/{library.passages:,} passages"
+        vectors = f"{library.vectors:,}/{counted(library.passages, 'passage')}"
         if library.embedding_model is not None:
             vectors += f" ({library.embedding_model})"
         if library.embedding_per_second:
@@ -266,5 +277,6 @@ def format_gaps(gaps: GapList, recording: bool = True) -> str:
             )
         hidden = group.questions_asked - len(group.questions)
         if hidden > 0:
-            lines.append(f"  \N{HORIZONTAL ELLIPSIS} and {hidden:,} other questions")
+            others = counted(hidden, "other question")
+            lines.append(f"  \N{HORIZONTAL ELLIPSIS} and {others}")
     return clean_display_text("\n".join(lines))

@@ -33,7 +33,8 @@ from tui_assistant.core.display_text import one_line
 from tui_assistant.core.documents.formats import DEFAULT_DOCUMENT_KINDS, DOCUMENT_KINDS
 from tui_assistant.core.library.names import LibrarySpec, check_distinct, parse_library_entry
 from tui_assistant.errors import ConfigError, UsageError, os_error_words
-from tui_assistant.locations import default_data_dir
+from tui_assistant.locations import bundled_lessons_dir, default_data_dir
+from tui_assistant.registry.libraries import with_fetched
 from tui_assistant.urls import check_base_url
 
 ENV_PREFIX = "TUI_ASSISTANT_"
@@ -225,8 +226,6 @@ class Settings(BaseSettings):
         """The libraries, each with its name (none set: the bundled lessons)."""
         if self.library:
             return self.library
-        from tui_assistant.locations import bundled_lessons_dir
-
         return (parse_library_entry(str(bundled_lessons_dir())),)
 
     @property
@@ -346,8 +345,6 @@ def load_settings(
         raise ConfigError(
             f"{ENV_FILE} in the working folder cannot be read ({os_error_words(error)})"
         ) from None
-    from tui_assistant.registry.libraries import with_fetched
-
     try:
         fetched = with_fetched(settings.library, settings.data_dir)
     except ValueError as error:

@@ -12,9 +12,9 @@ import pytest
 
 from tests.helpers import write_lesson
 from tui_assistant import cli
-from tui_assistant.mcp.tools import LibraryTools
 from tui_assistant.settings import load_settings
 from tui_assistant.wiring.context import open_context
+from tui_assistant.wiring.library_tools import LibraryTools
 
 pytestmark = pytest.mark.usefixtures("clean_env")
 

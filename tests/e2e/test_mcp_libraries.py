@@ -28,8 +28,9 @@ from tests.helpers.mcp_client import (
     http_session,
     serving,
 )
+from tui_assistant.mcp.tools import tool_names
 
-TOOLS = {"search", "read", "check", "status", "gaps", "ask"}
+TOOLS = set(tool_names())
 TOKEN = "team-token-6f1d"
 GUIDE = """\
 # Install

@@ -21,9 +21,10 @@ pytest.importorskip("mcp")
 
 from tests.helpers import BUNDLED_LESSONS, PROJECT_ROOT, cli_env, write_lesson
 from tests.helpers.mcp_client import SALT, data, serving
+from tui_assistant.mcp.tools import tool_names
 
 DOCKER_DOCS = PROJECT_ROOT / "eval" / "docker-docs"
-TOOLS = {"search", "read", "check", "status", "gaps", "ask"}
+TOOLS = set(tool_names())
 
 
 async def test_every_tool_is_listed_with_its_output_schema(tmp_path: Path) -> None:

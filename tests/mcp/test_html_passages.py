@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from tui_assistant.mcp.tools import LibraryTools
+from tui_assistant.mcp.tools.check import check
+from tui_assistant.mcp.tools.read import read
 from tui_assistant.settings import Settings
 from tui_assistant.wiring.context import open_context
+from tui_assistant.wiring.library_tools import LibraryTools
 
 PAGE = """\
 <!DOCTYPE html>
@@ -49,24 +51,25 @@ def test_search_finds_an_html_passage_with_its_file_lines(tools: LibraryTools) -
 
 
 def test_read_by_id_gives_the_text_a_reader_sees(tools: LibraryTools) -> None:
-    passage = tools.read(id="backups#restoring-a-snapshot")
+    passage = read(tools, id="backups#restoring-a-snapshot")
     assert passage.text == (
         "Stop the server, then run\nvault restore --from with the\nsnapshot\u2019s path."
     )
-    first = tools.read(id="backups")
+    first = read(tools, id="backups")
     assert (first.title, first.text) == ("Backups", "Vault writes a snapshot every night.")
 
 
 def test_read_by_lines_gives_exactly_those_lines_of_the_file(tools: LibraryTools) -> None:
-    result = tools.read(source_path="site/backups.html", line=9, end_line=10)
+    result = read(tools, source_path="site/backups.html", line=9, end_line=10)
     assert result.text == "<p>Stop the server, then run\n<code>vault restore --from</code> with the"
     assert result.id == "backups#restoring-a-snapshot"
 
 
 def test_check_finds_a_quote_of_the_page_on_its_source_lines(tools: LibraryTools) -> None:
-    result = tools.check(
+    result = check(
+        tools,
         'Run "vault restore --from with the snapshot\u2019s path" '
-        "[source:backups#restoring-a-snapshot]."
+        "[source:backups#restoring-a-snapshot].",
     )
     assert result.verified
     [quote] = result.quotes
@@ -76,5 +79,5 @@ def test_check_finds_a_quote_of_the_page_on_its_source_lines(tools: LibraryTools
         10,
         11,
     )
-    markup = tools.check('It says "<code>vault restore" [source:backups#restoring-a-snapshot].')
+    markup = check(tools, 'It says "<code>vault restore" [source:backups#restoring-a-snapshot].')
     assert not markup.verified

@@ -16,9 +16,13 @@ from tui_assistant.core.outcome import Reason
 from tui_assistant.core.record import OutcomeRecord
 from tui_assistant.core.retrieval.ranked import RankedRetriever
 from tui_assistant.core.retrieval.types import Ranking
-from tui_assistant.mcp.tools import BadArgument, LibraryTools
+from tui_assistant.errors import BadArgument
+from tui_assistant.mcp.tools.ask import ask
+from tui_assistant.mcp.tools.check import check
+from tui_assistant.mcp.tools.read import read
 from tui_assistant.settings import Settings
 from tui_assistant.wiring.context import AppContext, open_context
+from tui_assistant.wiring.library_tools import LibraryTools
 
 GUIDE = """\
 ---
@@ -124,7 +128,7 @@ def test_search_ranks_once_with_the_apps_own_service(tools: LibraryTools) -> Non
 
 
 def test_read_by_id_gives_the_passage(tools: LibraryTools) -> None:
-    passage = tools.read(id="guide/install#upgrading")
+    passage = read(tools, id="guide/install#upgrading")
     assert passage.title == "Install guide › Install › Upgrading"
     assert passage.text == "Stop the service before you upgrade it."
     assert (passage.line, passage.end_line) == (12, 14)
@@ -133,11 +137,11 @@ def test_read_by_id_gives_the_passage(tools: LibraryTools) -> None:
 def test_read_by_lines_gives_exactly_those_lines_and_the_passage_they_stand_in(
     tools: LibraryTools,
 ) -> None:
-    result = tools.read(source_path="docs/guide/install.md", line=8, end_line=10)
+    result = read(tools, source_path="docs/guide/install.md", line=8, end_line=10)
     assert result.text == "## From source\n\nClone the repository, then run make install as root."
     assert result.id == "guide/install#from-source"
     assert (result.line, result.end_line) == (8, 10)
-    front_matter = tools.read(source_path="docs/guide/install.md", line=1, end_line=1)
+    front_matter = read(tools, source_path="docs/guide/install.md", line=1, end_line=1)
     assert (front_matter.id, front_matter.text) == ("guide/install", "---")
 
 
@@ -161,18 +165,18 @@ def test_read_by_lines_gives_exactly_those_lines_and_the_passage_they_stand_in(
 def test_read_refuses_what_is_not_a_passage_or_lines_of_a_document(
     tools: LibraryTools, arguments: dict[str, object], named: str
 ) -> None:
-    assert bad(lambda: tools.read(**arguments)).startswith(named)  # type: ignore[arg-type]
+    assert bad(lambda: read(tools, **arguments)).startswith(named)  # type: ignore[arg-type]
 
 
 def test_read_takes_a_path_inside_the_library_folder_or_says_which_form_it_wants(
     tools: LibraryTools, folder: Path
 ) -> None:
-    shown = tools.read(source_path="docs/guide/install.md", line=8, end_line=10)
-    assert tools.read(source_path="guide/install.md", line=8, end_line=10) == shown
-    assert tools.read(source_path="./guide/install.md", line=8, end_line=10) == shown
+    shown = read(tools, source_path="docs/guide/install.md", line=8, end_line=10)
+    assert read(tools, source_path="guide/install.md", line=8, end_line=10) == shown
+    assert read(tools, source_path="./guide/install.md", line=8, end_line=10) == shown
     absolute = str(folder / "guide" / "install.md")
-    assert tools.read(source_path=absolute, line=8, end_line=10) == shown
-    message = bad(lambda: tools.read(source_path="guide/setup.md", line=1, end_line=1))
+    assert read(tools, source_path=absolute, line=8, end_line=10) == shown
+    message = bad(lambda: read(tools, source_path="guide/setup.md", line=1, end_line=1))
     assert message == (
         "source_path: guide/setup.md is not a document of the library"
         " (give it as search does, from the library folder's name: docs/...)"
@@ -181,7 +185,7 @@ def test_read_takes_a_path_inside_the_library_folder_or_says_which_form_it_wants
 
 def test_a_blank_question_is_refused_without_passages(tools: LibraryTools) -> None:
     assert bad(lambda: tools.search("   \t ", 5)) == "question: is blank (ask in words)"
-    assert bad(lambda: asyncio.run(tools.ask("  "))).startswith("question: is blank")
+    assert bad(lambda: asyncio.run(ask(tools, "  "))).startswith("question: is blank")
     searched = tools.context.service.search("  ", 5)
     assert (searched.outcome.reason, searched.scored) == (Reason.NO_EVIDENCE, ())
 
@@ -191,8 +195,8 @@ def test_passage_text_keeps_one_blank_line_between_paragraphs(folder: Path, tmp_
         "# Spaced\n\nFirst paragraph.\n\n\n\n<!-- hidden -->\n\nSecond paragraph.\n"
     )
     tools = LibraryTools(context_for(folder, tmp_path / "data"))
-    assert tools.read(id="spaced").text == "First paragraph.\n\nSecond paragraph."
-    lines = tools.read(source_path="docs/spaced.md", line=3, end_line=9)
+    assert read(tools, id="spaced").text == "First paragraph.\n\nSecond paragraph."
+    lines = read(tools, source_path="docs/spaced.md", line=3, end_line=9)
     assert lines.text == "First paragraph.\n\n<!-- hidden -->\n\nSecond paragraph."
 
 
@@ -201,7 +205,7 @@ def test_read_never_follows_a_symlink_out_of_the_library(folder: Path, tmp_path:
     secret.write_text("# Secret\n\nThe password is hunter2.\n")
     os.symlink(secret, folder / "linked.md")
     tools = LibraryTools(context_for(folder, tmp_path / "data"))
-    message = bad(lambda: tools.read(source_path="docs/linked.md", line=1, end_line=3))
+    message = bad(lambda: read(tools, source_path="docs/linked.md", line=1, end_line=3))
     assert message.startswith("source_path:")
     assert all("hunter2" not in p.text for p in tools.search("password hunter2", 10).passages)
 
@@ -214,7 +218,7 @@ def test_read_refuses_a_document_replaced_by_a_symlink_after_it_was_indexed(
     secret.write_text("hunter2\n")
     (folder / "notes.md").unlink()
     os.symlink(secret, folder / "notes.md")
-    message = bad(lambda: tools.read(source_path="docs/notes.md", line=1, end_line=1))
+    message = bad(lambda: read(tools, source_path="docs/notes.md", line=1, end_line=1))
     assert message == "source_path: docs/notes.md cannot be read now"
 
 
@@ -222,8 +226,8 @@ def test_the_library_is_never_written(folder: Path, tmp_path: Path) -> None:
     before = sorted((p, p.stat().st_mtime_ns) for p in folder.rglob("*"))
     tools = LibraryTools(context_for(folder, tmp_path / "data"))
     tools.search("install", 5)
-    tools.read(source_path="docs/notes.md", line=1, end_line=3)
-    tools.check("The cache lives in the data folder [source:notes].")
+    read(tools, source_path="docs/notes.md", line=1, end_line=3)
+    check(tools, "The cache lives in the data folder [source:notes].")
     assert sorted((p, p.stat().st_mtime_ns) for p in folder.rglob("*")) == before
 
 
@@ -231,8 +235,9 @@ def test_the_library_is_never_written(folder: Path, tmp_path: Path) -> None:
 
 
 def test_check_reports_each_citation_and_quote_against_the_library(tools: LibraryTools) -> None:
-    result = tools.check(
-        'Run "make install as root" [source:guide/install#from-source]; see [source:guide/gone].'
+    result = check(
+        tools,
+        'Run "make install as root" [source:guide/install#from-source]; see [source:guide/gone].',
     )
     assert not result.verified
     assert [(c.id, c.known) for c in result.citations] == [
@@ -250,7 +255,7 @@ def test_check_reports_each_citation_and_quote_against_the_library(tools: Librar
 
 def test_ask_is_one_line_of_ask_json(tools: LibraryTools) -> None:
     question = "clone the repository and run make"
-    result = asyncio.run(tools.ask(question))
+    result = asyncio.run(ask(tools, question))
     expected = OutcomeRecord.of(
         asyncio.run(tools.context.service.ask(question, Conversation()))
     ).model_dump(mode="json")

@@ -18,7 +18,8 @@ from numpy.typing import NDArray
 from tests.helpers import BUNDLED_LESSONS
 from tests.helpers.embedding import FakeEmbedder
 from tests.helpers.tui import make_context
-from tui_assistant.mcp.tools import LibraryTools
+from tui_assistant.mcp.tools.ask import ask
+from tui_assistant.wiring.library_tools import LibraryTools
 from tui_assistant.wiring.retrieval_choice import RetrievalChoice
 
 # How long a held question's embedding waits before it gives up by itself.
@@ -50,7 +51,7 @@ async def test_ask_embeds_its_question_off_the_event_loop(tmp_path: Path) -> Non
     hybrid = context.with_vectors(context.embed(context.library))
     assert hybrid is not None and hybrid.retrieval == "hybrid"
     tools = LibraryTools(hybrid)
-    asking = asyncio.create_task(tools.ask("how much salt for pasta water"))
+    asking = asyncio.create_task(ask(tools, "how much salt for pasta water"))
     # The loop runs this while the question's embedding is held: nothing blocks it.
     await asyncio.to_thread(embedder.asked.wait, 10)
     loop_ran_while_held = not embedder.returned.is_set()

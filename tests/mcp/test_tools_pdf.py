@@ -10,10 +10,12 @@ import pytest
 
 from tests.core.documents.test_pdf import boiler_manual
 from tests.helpers.pdf_files import pdf_bytes
-from tui_assistant.mcp.tools import LibraryTools
+from tui_assistant.mcp.tools.check import check
+from tui_assistant.mcp.tools.read import read
 from tui_assistant.settings import Settings
 from tui_assistant.store.folder import read_document_text
 from tui_assistant.wiring.context import open_context
+from tui_assistant.wiring.library_tools import LibraryTools
 
 
 @pytest.fixture
@@ -50,12 +52,12 @@ def test_search_gives_each_passage_its_pages(tools: LibraryTools) -> None:
 def test_read_by_id_and_by_lines_gives_pages_and_the_extracted_text(
     tools: LibraryTools, folder: Path
 ) -> None:
-    passage = tools.read(id="boiler#pressure")
+    passage = read(tools, id="boiler#pressure")
     assert (passage.page, passage.end_page) == (2, 3)
     lines = (read_document_text(folder, "boiler.pdf") or "").splitlines()
 
-    last = tools.read(
-        source_path="manuals/boiler.pdf", line=passage.end_line, end_line=passage.end_line
+    last = read(
+        tools, source_path="manuals/boiler.pdf", line=passage.end_line, end_line=passage.end_line
     )
 
     assert (
@@ -64,16 +66,16 @@ def test_read_by_id_and_by_lines_gives_pages_and_the_extracted_text(
         == "Top it up with the filling loop under the boiler."
     )
     assert (last.id, last.page, last.end_page) == ("boiler#pressure", 3, 3)
-    whole = tools.read(
-        source_path="manuals/boiler.pdf", line=passage.line, end_line=passage.end_line
+    whole = read(
+        tools, source_path="manuals/boiler.pdf", line=passage.line, end_line=passage.end_line
     )
     assert (whole.page, whole.end_page) == (2, 3)
     assert passage.text in whole.text
 
 
 def test_check_gives_the_page_a_quote_stands_on(tools: LibraryTools) -> None:
-    verdict = tools.check(
-        'Use "the filling loop under the boiler" to top it up. [source:boiler#pressure]'
+    verdict = check(
+        tools, 'Use "the filling loop under the boiler" to top it up. [source:boiler#pressure]'
     )
 
     assert verdict.verified, verdict.problems
@@ -82,7 +84,7 @@ def test_check_gives_the_page_a_quote_stands_on(tools: LibraryTools) -> None:
 
 
 def test_a_quote_found_elsewhere_says_its_page(tools: LibraryTools) -> None:
-    verdict = tools.check('The valve: "Close it again when water comes." [source:notes]')
+    verdict = check(tools, 'The valve: "Close it again when water comes." [source:notes]')
 
     (quote,) = verdict.quotes
     assert not quote.found and quote.found_elsewhere is not None

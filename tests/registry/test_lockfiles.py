@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from tui_assistant.registry.lockfiles import LockfileError, read_dependencies
+from tui_assistant.errors import LockfileError
+from tui_assistant.registry.lockfiles import read_dependencies
 from tui_assistant.registry.specs import PackageSpec
 
 
@@ -122,3 +123,61 @@ def test_a_file_that_cannot_be_read_is_one_line(filename: str, text: str, said: 
     with pytest.raises(LockfileError, match=said) as raised:
         read_dependencies(filename, text)
     assert "\n" not in str(raised.value)
+
+
+def test_what_no_index_has_is_listed_with_why_not_skipped_in_silence() -> None:
+    text = "\n".join(
+        [
+            "requests==2.32.3",
+            "-e ./localpkg",
+            "--editable git+https://example.com/repo.git#egg=repo",
+            "./vendor/pkg",
+            "file:///srv/wheels/thing-1.0.tar.gz",
+            "https://example.com/thing-1.0.tar.gz",
+            "mylib @ file:///src/mylib",
+            "other @ git+https://example.com/other.git@v1",
+            "-r base.txt",
+            "--index-url https://pypi.example/simple",
+        ]
+    )
+    found = read_dependencies("requirements.txt", text)
+    assert [str(spec) for spec in found.pinned] == ["pypi:requests==2.32.3"]
+    assert [(item.text, item.why) for item in found.local] == [
+        ("-e ./localpkg", "an editable install, not a release on an index"),
+        (
+            "--editable git+https://example.com/repo.git#egg=repo",
+            "an editable install, not a release on an index",
+        ),
+        ("./vendor/pkg", "a local path, not a release on an index"),
+        ("file:///srv/wheels/thing-1.0.tar.gz", "a local path, not a release on an index"),
+        ("https://example.com/thing-1.0.tar.gz", "a URL, not a release on an index"),
+        (
+            "mylib @ file:///src/mylib",
+            "a direct reference to a URL or path, not a release on an index",
+        ),
+        (
+            "other @ git+https://example.com/other.git@v1",
+            "a direct reference to a URL or path, not a release on an index",
+        ),
+        ("-r base.txt", "another requirements file: give it to --from on its own"),
+    ]
+    assert found.unpinned == ()
+
+
+def test_pipfile_lock_gives_default_and_develop_pins_and_lists_local_ones() -> None:
+    lock = {
+        "_meta": {"hash": {"sha256": "x"}},
+        "default": {
+            "requests": {"version": "==2.32.3", "hashes": ["sha256:abc"]},
+            "mine": {"path": ".", "editable": True},
+            "forked": {"git": "https://example.com/forked.git", "ref": "abc123"},
+        },
+        "develop": {"pytest": {"version": "==8.3.3"}, "loose": {"version": "*"}},
+    }
+    found = read_dependencies("Pipfile.lock", json.dumps(lock))
+    assert [str(spec) for spec in found.pinned] == ["pypi:requests==2.32.3", "pypi:pytest==8.3.3"]
+    assert [item.text for item in found.local] == [
+        "mine (path: .)",
+        "forked (git: https://example.com/forked.git)",
+    ]
+    assert found.unpinned == ("loose*",)

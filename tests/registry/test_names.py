@@ -20,7 +20,7 @@ from tui_assistant.registry.specs import PackageSpec, library_name_of, parse_spe
         ("npm:lodash@4.17.21", PackageSpec("npm", "lodash", "4.17.21")),
         ("npm:@types/node", PackageSpec("npm", "@types/node", None)),
         ("npm:@types/node@22.9.0", PackageSpec("npm", "@types/node", "22.9.0")),
-        ("npm:react@next", PackageSpec("npm", "react", "next")),
+        ("npm:react@next", PackageSpec("npm", "react", None, "next")),
     ],
 )
 def test_specs(text: str, spec: PackageSpec) -> None:
@@ -29,7 +29,7 @@ def test_specs(text: str, spec: PackageSpec) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["requests", "pip:requests", "pypi:requests>=2", "pypi:../x", "npm:Bad Name", "pypi:"]
+    "text", ["requests", "pip:requests", "pypi:requests>=x", "pypi:../x", "npm:Bad Name", "pypi:"]
 )
 def test_a_bad_spec_is_one_line(text: str) -> None:
     with pytest.raises(ValueError, match=r"pypi:NAME|not a|exact version") as raised:
@@ -69,3 +69,40 @@ def test_a_fetched_name_works_in_ids_and_citations() -> None:
     assert check.accepted and check.cited_ids == (passage_id,)
     assert parse_library_entry("flask@3.1.3=docs").name == "flask@3.1.3"
     assert parse_library_entry("docs").folder == Path("docs")
+
+
+def fetched(data_dir: Path, name: str, registry: str) -> None:
+    from tui_assistant.registry.libraries import FetchedMetadata, library_dir, write_metadata
+
+    folder = library_dir(data_dir, name)
+    folder.mkdir(parents=True)
+    package, _, version = name.partition("@")
+    write_metadata(
+        folder, FetchedMetadata(package, version, registry, "", "", "", "", documentation=True)
+    )
+
+
+def test_a_name_at_a_range_means_the_newest_fetched_version_in_it(tmp_path: Path) -> None:
+    from tui_assistant.registry.libraries import resolve_fetched
+
+    for name in ("shop@1.9", "shop@1.10", "shop@2.0rc1"):
+        fetched(tmp_path, name, "pypi")
+    for name in ("pad@1.2.0", "pad@1.9.1", "pad@2.0.0"):
+        fetched(tmp_path, name, "npm")
+    picked = {
+        entry: getattr(resolve_fetched(entry, tmp_path), "name", None)
+        for entry in ("shop@1", "shop@1.9", "shop@<1.10", "shop@>=2.0rc1", "pad@^1.2", "pad@1")
+    }
+    assert picked == {
+        "shop@1": "shop@1.10",
+        "shop@1.9": "shop@1.9",
+        "shop@<1.10": "shop@1.9",
+        "shop@>=2.0rc1": "shop@2.0rc1",
+        "pad@^1.2": "pad@1.9.1",
+        "pad@1": "pad@1.9.1",
+    }
+    assert resolve_fetched("other@1", tmp_path) is None  # no such package: maybe a folder
+    with pytest.raises(ValueError, match=r"^no fetched version of pad matches \^3 \(fetched: 2"):
+        resolve_fetched("pad@^3", tmp_path)
+    with pytest.raises(ValueError, match=r"'>=>1' is not a version range \(fetched: 2.0rc1, 1"):
+        resolve_fetched("shop@>=>1", tmp_path)

@@ -11,33 +11,46 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from tui_assistant.commands.common import add_command
 from tui_assistant.core.display_text import clean_display_text, one_line
-from tui_assistant.errors import UsageError, unreadable_file_words
+from tui_assistant.errors import LockfileError, UsageError, unreadable_file_words
+from tui_assistant.output import ProgressLine, counted
+from tui_assistant.registry.libraries import libraries_dir, read_metadata
+from tui_assistant.registry.lockfiles import Dependencies, read_dependencies
+from tui_assistant.registry.specs import PackageSpec, parse_spec
+from tui_assistant.settings import Settings, load_settings
 
 if TYPE_CHECKING:
+    from tui_assistant.commands.common import Subcommands
     from tui_assistant.registry.fetcher import FetchResult, Registries
-    from tui_assistant.registry.lockfiles import Dependencies
-    from tui_assistant.registry.specs import PackageSpec
-    from tui_assistant.settings import Settings
 
 # Packages fetched at once: the work is mostly waiting on the network.
 PARALLEL_FETCHES = 4
 
 
-def register(commands: argparse._SubParsersAction[Any]) -> None:
-    """Add `fetch` to the command line."""
-    command = commands.add_parser(
+def register(subparsers: Subcommands) -> None:
+    # Reads no library: no --library or --retrieval.
+    command = add_command(
+        subparsers,
         "fetch",
+        run,
+        "one JSON object per SPEC",
+        common=False,
         help="get packages' documentation from PyPI or npm as libraries",
         description="Download each release's source archive from its registry, check its "
         "digest, and keep its documentation folder, README, changelog and (Python) source "
         "files in the data folder as the library NAME@VERSION. Nothing in it is run.",
     )
     command.add_argument(
-        "specs", nargs="*", metavar="SPEC", help="pypi:NAME[==VERSION] or npm:NAME[@VERSION]"
+        "specs",
+        nargs="*",
+        metavar="SPEC",
+        help="pypi:NAME[==VERSION] or npm:NAME[@VERSION]; a range too (pypi:'NAME>=2,<3', "
+        "pypi:NAME@1.2, npm:NAME@^5.1): the newest release in it",
     )
     command.add_argument(
         "--from",
@@ -45,26 +58,25 @@ def register(commands: argparse._SubParsersAction[Any]) -> None:
         type=Path,
         metavar="FILE",
         help="fetch the pinned dependencies of requirements*.txt, uv.lock, poetry.lock, "
-        "pyproject.toml, package-lock.json or package.json",
+        "pyproject.toml, Pipfile.lock, package-lock.json, pnpm-lock.yaml, yarn.lock or "
+        "package.json",
     )
-    command.add_argument("--json", action="store_true", help="one JSON object per SPEC")
-    command.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from concurrent.futures import ThreadPoolExecutor
-
-    from tui_assistant.output import ProgressLine
+    # The HTTP client loads only for the command that goes to the network.
     from tui_assistant.registry.fetcher import Fetcher
-    from tui_assistant.settings import load_settings
 
-    specs = _specs(args)
+    specs, not_fetched = _specs(args)
     settings = load_settings()
     fetcher = Fetcher(settings.data_dir, registries(settings))
     failed = False
+    # What no registry has is said once, and does not fail the command: it was never asked.
+    for result in not_fetched:
+        _show(result, args.json)
     pool = ThreadPoolExecutor(PARALLEL_FETCHES)
     try:
-        with ProgressLine("fetching", "packages") as progress:
+        with ProgressLine("fetching", "package") as progress:
             for done, result in enumerate(pool.map(fetcher.fetch, specs), start=1):
                 failed = failed or result.status == "failed"
                 _show(result, args.json)
@@ -82,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
 
 def registries(settings: Settings) -> Registries:
     """The settings' registries, else the ones pip and npm are configured with."""
+    # These load the HTTP client, which no other command needs.
     from tui_assistant.registry.fetcher import Registries
     from tui_assistant.registry.npm import npm_registry
     from tui_assistant.registry.pypi import pip_index_url
@@ -91,8 +104,11 @@ def registries(settings: Settings) -> Registries:
     )
 
 
-def _specs(args: argparse.Namespace) -> list[PackageSpec]:
-    from tui_assistant.registry.specs import parse_spec
+def _specs(args: argparse.Namespace) -> tuple[list[PackageSpec], list[FetchResult]]:
+    """The SPECs to fetch, and `--from`'s dependencies no registry has, as `failed`
+    results saying why."""
+    # As in `run`: the fetcher's module loads the HTTP client.
+    from tui_assistant.registry.fetcher import FetchResult
 
     if bool(args.specs) == (args.from_file is not None):
         raise UsageError("give SPECs (pypi:NAME[==VERSION], npm:NAME[@VERSION]) or --from FILE")
@@ -105,20 +121,24 @@ def _specs(args: argparse.Namespace) -> list[PackageSpec]:
             )
         if not found.pinned:
             raise UsageError(f"{args.from_file} pins no dependency to one version")
-        return list(found.pinned)
+        skipped = [
+            FetchResult(
+                item.text, None, item.text, None, "failed", 0, 0, f"not fetched: {item.why}"
+            )
+            for item in found.local
+        ]
+        return list(found.pinned), skipped
     specs: list[PackageSpec] = []
     for text in args.specs:
         try:
             specs.append(parse_spec(text))
         except ValueError as error:
             raise UsageError(f"SPEC {error}") from None
-    return list(dict.fromkeys(specs))
+    return list(dict.fromkeys(specs)), []
 
 
 def read_project_file(path: Path) -> Dependencies:
     """The dependencies `path` pins; UsageError with one line when it cannot be read."""
-    from tui_assistant.registry.lockfiles import LockfileError, read_dependencies
-
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
@@ -131,6 +151,7 @@ def read_project_file(path: Path) -> Dependencies:
 
 def _show(result: FetchResult, as_json: bool) -> None:
     if as_json:
+        # As in `run`: the fetcher's module loads the HTTP client.
         from tui_assistant.registry.fetcher import FetchRecord
 
         print(
@@ -142,7 +163,7 @@ def _show(result: FetchResult, as_json: bool) -> None:
     if result.status == "failed":
         line = f"failed   {what}: {result.detail}"
     else:
-        counts = f"{result.documents:,} documents, {result.passages:,} passages"
+        counts = f"{counted(result.documents, 'document')}, {counted(result.passages, 'passage')}"
         word = {"fetched": "fetched", "present": "present", "no_docs": "no docs"}[result.status]
         line = f"{word:<8} {what}: {counts}" + (f" ({result.detail})" if result.detail else "")
     print(clean_display_text(one_line(line)), flush=True)
@@ -151,9 +172,6 @@ def _show(result: FetchResult, as_json: bool) -> None:
 def project_libraries(path: Path, entries: list[str]) -> list[str]:
     """`--library` `entries` and the fetched libraries of `path`'s pinned dependencies
     (`mcp --library-from`); a dependency not fetched yet is a warning on stderr."""
-    from tui_assistant.registry.libraries import libraries_dir, read_metadata
-    from tui_assistant.settings import load_settings
-
     found = read_project_file(path)
     folder = libraries_dir(load_settings().data_dir)
     names: list[str] = []

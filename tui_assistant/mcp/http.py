@@ -122,6 +122,7 @@ def _is_ipv6(host: str) -> bool:
 
 def run_http(app: ASGIApp, address: HttpAddress, token: str | None) -> None:
     """Serve `app` on `address` until interrupted (Ctrl-C, SIGTERM)."""
+    # uvicorn loads only when serving over HTTP: stdio never needs it.
     import uvicorn
 
     listener = listening_socket(address)

@@ -26,9 +26,13 @@ import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Final
 
+import uvicorn
+from uvicorn.supervisors import Multiprocess
+
 from tui_assistant import PROG
 from tui_assistant.errors import UsageError
 from tui_assistant.mcp.http import BearerToken, HttpAddress, check_token_rule, listening_socket
+from tui_assistant.mcp.server import Serving, build_server, http_app
 from tui_assistant.settings import load_settings
 from tui_assistant.wiring.context import open_context, with_stored_vectors
 
@@ -56,9 +60,6 @@ def serve_workers(
     library: list[str] | None, retrieval: str | None, http: HttpAddress, workers: int
 ) -> int:
     """Serve from `workers` processes on one socket until interrupted."""
-    import uvicorn
-    from uvicorn.supervisors import Multiprocess
-
     listener = listening_socket(http)
     os.environ[_OPTIONS] = json.dumps(
         {"library": library, "retrieval": retrieval, "host": http.host, "port": http.port}
@@ -79,8 +80,6 @@ def serve_workers(
 def worker_app() -> ASGIApp:
     """One worker's app (in its own process): the writer's if it takes the lock first,
     else a follower's."""
-    from tui_assistant.mcp.server import Serving, build_server, http_app
-
     options = json.loads(os.environ[_OPTIONS])
     settings = load_settings(options["library"], options["retrieval"])
     http = HttpAddress(options["host"], options["port"])

@@ -24,7 +24,7 @@ from typing import IO
 
 from tui_assistant.core.documents.formats import FORMATS
 from tui_assistant.core.documents.python_api import split_python
-from tui_assistant.registry.transport import FetchError
+from tui_assistant.errors import ArchiveError
 
 DOC_FOLDERS = ("docs", "doc", "documentation", "website/docs", "site/docs")
 # The endings of the documentation files kept, matched in any case (`GUIDE.MD` too).
@@ -37,10 +37,6 @@ _NOT_SOURCE_FOLDERS = frozenset(
     | {"build", "dist", "node_modules", "site-packages", "__pycache__"}
 )
 _NOT_SOURCE_FILES = frozenset({"setup.py", "conftest.py", "noxfile.py", "fabfile.py", "tasks.py"})
-
-
-class ArchiveError(FetchError):
-    """An archive refused as a whole; the message says why in one line."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 
 from tui_assistant.core.documents.formats import DOCUMENT_KINDS
 from tui_assistant.core.words import stem
-from tui_assistant.errors import LibraryError, os_error_words
+from tui_assistant.errors import FetchError, LibraryError, os_error_words
 from tui_assistant.registry import npm, pypi
 from tui_assistant.registry.archive import Limits, unpack
 from tui_assistant.registry.libraries import (
@@ -32,7 +32,9 @@ from tui_assistant.registry.libraries import (
     write_metadata,
 )
 from tui_assistant.registry.specs import PackageSpec, library_name_of
-from tui_assistant.registry.transport import FetchError, Progress, Registry, new_client
+from tui_assistant.registry.transport import Progress, Registry, new_client
+from tui_assistant.store.history import now
+from tui_assistant.store.index_store import open_library
 
 Status = Literal["fetched", "present", "no_docs", "failed"]
 # A staging folder older than this was left by a process that is gone.
@@ -136,7 +138,7 @@ class Fetcher:
             if here is not None:
                 return here
         finder = pypi.find_release if spec.registry == "pypi" else npm.find_release
-        release = finder(registry, spec.name, spec.version)
+        release = finder(registry, spec)
         here = self._present(spec, release.version)
         if here is not None:
             return here
@@ -173,13 +175,20 @@ class Fetcher:
                     index_url=registry.base_url,
                     archive_url=release.url,
                     sha256=downloaded.sha256,
-                    fetched_at=_now(),
+                    fetched_at=now(),
                     documentation=unpacked.documentation,
                 ),
             )
             if self.stopping.is_set():
                 raise FetchError("interrupted")
-            kept.rename(folder)
+            try:
+                kept.rename(folder)
+            except OSError:
+                # Two ranges of one run (`@1`, `~=1.9`) met at one release: one kept it.
+                here = self._present(spec, release.version)
+                if here is None:
+                    raise
+                return here
         except OSError as error:
             raise FetchError(f"cannot write {folder} ({os_error_words(error)})") from None
         finally:
@@ -229,8 +238,6 @@ class Fetcher:
 def count_passages(folder: Path, data_dir: Path, name: str) -> tuple[int, int]:
     """Index a fetched library in its store now (so its first use is quick) and count
     its documents and passages."""
-    from tui_assistant.store.index_store import open_library
-
     try:
         library = open_library(folder, data_dir, stem, kinds=DOCUMENT_KINDS, name=name)
     except LibraryError:
@@ -262,9 +269,3 @@ def _remove_stale_staging(parent: Path) -> None:
         with contextlib.suppress(OSError):
             if time.time() - entry.stat().st_mtime > STALE_STAGING_SECONDS:
                 shutil.rmtree(entry, ignore_errors=True)
-
-
-def _now() -> str:
-    from tui_assistant.store.history import now
-
-    return now()

@@ -11,15 +11,19 @@ release).
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from tui_assistant.core.documents.formats import DOCUMENT_KINDS
 from tui_assistant.core.library.names import LibrarySpec, check_distinct, library_name
+from tui_assistant.errors import LibraryError, os_error_words
 from tui_assistant.registry.specs import VERSION_TEXT
+from tui_assistant.registry.versions import Registry, newest_first, newest_in
 
 LIBRARIES_FOLDER = "fetched"
 METADATA_FILE = ".fetched.json"
@@ -88,9 +92,27 @@ def document_kinds_of(folder: Path, configured: tuple[str, ...]) -> tuple[str, .
     """The kinds of documents a library folder is read with: a fetched library's are
     every kind the app reads (its Python source is its API reference), any other
     folder's what `TUI_ASSISTANT_DOCUMENT_TYPES` says."""
-    if (folder / METADATA_FILE).is_file():
+    if _mode(folder / METADATA_FILE, folder) == stat.S_IFREG:
         return DOCUMENT_KINDS
     return configured
+
+
+def _mode(path: Path, folder: Path) -> int | None:
+    """`path`'s file type bits, None when there is nothing there. `LibraryError` naming
+    the library `folder` when it cannot be looked into (`Path.is_file` raises
+    `PermissionError` as a traceback would)."""
+    try:
+        return stat.S_IFMT(path.stat().st_mode)
+    except (FileNotFoundError, NotADirectoryError, ValueError):
+        return None
+    except OSError as error:
+        raise LibraryError(
+            f"library folder {folder} cannot be read: {os_error_words(error)}"
+        ) from None
+
+
+def _is_folder(path: Path) -> bool:
+    return _mode(path, path) == stat.S_IFDIR
 
 
 def version_key(version: str) -> tuple[tuple[int, ...], int, str]:
@@ -120,7 +142,7 @@ def fetched_names(data_dir: Path) -> Iterator[str]:
     except OSError:
         return
     for entry in sorted(entries):
-        if FETCHED_NAME.match(entry.name) and (entry / METADATA_FILE).is_file():
+        if FETCHED_NAME.match(entry.name) and _mode(entry / METADATA_FILE, entry) == stat.S_IFREG:
             yield entry.name
 
 
@@ -133,17 +155,40 @@ def newest(names: Iterable[str], base: str) -> str | None:
 
 
 def resolve_fetched(entry: str, data_dir: Path) -> Path | None:
-    """The folder of the fetched library `entry` names (`flask@3.1.3`, or `flask`: the
-    newest fetched version); None when `entry` names none."""
+    """The folder of the fetched library `entry` names: `flask@3.1.3` exactly, `flask`
+    the newest fetched version, `flask@RANGE` (`flask@3`, `flask@>=2,<3`, `left-pad@^1.2`)
+    the newest fetched version in the range, read by the package's registry's rules.
+    None when `entry` names no fetched package; ValueError with one line when it does
+    but no fetched version is in the range."""
     if FETCHED_NAME.match(entry):
         version = entry.partition("@")[2]
         if VERSION_TEXT.match(version) and (libraries_dir(data_dir) / entry).is_dir():
             return libraries_dir(data_dir) / entry
-        return None
+    base, at, written = entry.partition("@")
+    if at and written.strip() and _BARE_NAME.match(base):
+        return _newest_in_range(base, written.strip(), data_dir)
     if _BARE_NAME.match(entry):
         found = newest(fetched_names(data_dir), entry)
         return libraries_dir(data_dir) / found if found else None
     return None
+
+
+def _newest_in_range(base: str, written: str, data_dir: Path) -> Path | None:
+    versions = [n.partition("@")[2] for n in fetched_names(data_dir) if n.partition("@")[0] == base]
+    if not versions:
+        return None
+    metadata = read_metadata(libraries_dir(data_dir) / f"{base}@{versions[0]}")
+    registry: Registry = "npm" if metadata is not None and metadata.registry == "npm" else "pypi"
+    fetched = ", ".join(newest_first(registry, versions))
+    try:
+        found = newest_in(registry, written, versions)
+    except ValueError:
+        raise ValueError(
+            f"{base}@{written}: {written!r} is not a version range (fetched: {fetched})"
+        ) from None
+    if found is None:
+        raise ValueError(f"no fetched version of {base} matches {written} (fetched: {fetched})")
+    return libraries_dir(data_dir) / f"{base}@{found}"
 
 
 def with_fetched(specs: tuple[LibrarySpec, ...], data_dir: Path) -> tuple[LibrarySpec, ...]:
@@ -154,14 +199,39 @@ def with_fetched(specs: tuple[LibrarySpec, ...], data_dir: Path) -> tuple[Librar
     resolved: list[LibrarySpec] = []
     for spec in specs:
         entry = str(spec.folder)
-        folder = None if spec.folder.is_dir() else resolve_fetched(entry, data_dir)
+        folder = None if _is_folder(spec.folder) else resolve_fetched(entry, data_dir)
         if folder is None:
+            _check_close_names(spec.folder, data_dir)
             resolved.append(spec)
             continue
         named = spec.name != library_name(spec.folder.name)
         resolved.append(LibrarySpec(spec.name if named else folder.name, folder))
     check_distinct(resolved)
     return tuple(resolved)
+
+
+def close_names(entry: str, names: Iterable[str]) -> list[str]:
+    """The fetched libraries among `names` that `entry` may have meant: those whose
+    package name is close to `entry`'s (`flaskk`, `flask@9` -> `flask@3.1.3`), the
+    newest version of each, closest first."""
+    known = list(names)
+    bases = list(dict.fromkeys(name.partition("@")[0] for name in known))
+    wanted = entry.partition("@")[0].lower()
+    close = difflib.get_close_matches(wanted, bases, n=3, cutoff=0.75)
+    return [found for base in close if (found := newest(known, base)) is not None]
+
+
+def _check_close_names(folder: Path, data_dir: Path) -> None:
+    """A `--library` entry that is neither a folder nor a fetched library, but is close
+    to a fetched library's name, is a `LibraryError` saying which it may mean; any
+    other stays for the library to say it does not exist."""
+    entry = str(folder)
+    if "/" in entry or _mode(folder, folder) is not None:
+        return
+    suggestions = close_names(entry, fetched_names(data_dir))
+    if suggestions:
+        shown = " or ".join(suggestions)
+        raise LibraryError(f"library folder {entry} does not exist (did you mean {shown}?)")
 
 
 def choose_library(name: str | None, names: Iterable[str]) -> str | None:

@@ -3,9 +3,12 @@
 Pure: a file's name and text in, `PackageSpec`s out. Read: `requirements*.txt`
 (`NAME==VERSION` lines), `uv.lock` and `poetry.lock` (every locked package; with a
 project root in `uv.lock`, its direct dependencies), `pyproject.toml` (`==` pins in
-`[project] dependencies` and optional dependencies), `package-lock.json` (the root's
-direct dependencies at their locked versions) and `package.json` (exact versions).
-A dependency that is not pinned to one version is listed in `unpinned`, not guessed.
+`[project] dependencies` and optional dependencies), `Pipfile.lock` (default and
+develop packages), `package-lock.json` and `pnpm-lock.yaml` (the root's direct
+dependencies at their locked versions), `yarn.lock` (see `lockfiles_js`) and
+`package.json` (exact versions). A dependency that is not pinned to one version is
+listed in `unpinned`, not guessed; one that is not on a registry at all (an editable
+or local folder, a URL) in `local`, with why.
 """
 
 from __future__ import annotations
@@ -17,23 +20,32 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from tui_assistant.errors import LockfileError
+from tui_assistant.registry.lockfiles_js import pnpm_lock, yarn_lock
 from tui_assistant.registry.specs import PackageSpec, json_object, normalise_pypi_name
 
 _REQUIREMENT = re.compile(
     r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*===?\s*([A-Za-z0-9.+_!-]+)\s*(?:;.*)?$"
 )
 _NAME_ONLY = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+# PEP 508 `NAME @ URL` (`pkg @ file:///src/pkg`, `pkg @ git+https://...`).
+_DIRECT_REFERENCE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\s*(\[[^\]]*\])?\s*@")
 _EXACT_NPM = re.compile(r"^=?v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$")
 
 
-class LockfileError(ValueError):
-    """A project file that cannot be read as dependencies; one line."""
+@dataclass(frozen=True, slots=True)
+class NotFetched:
+    """A dependency no registry has: `text` as the file writes it, `why` in words."""
+
+    text: str
+    why: str
 
 
 @dataclass(frozen=True, slots=True)
 class Dependencies:
     pinned: tuple[PackageSpec, ...]
     unpinned: tuple[str, ...] = field(default=())
+    local: tuple[NotFetched, ...] = field(default=())
 
 
 def read_dependencies(filename: str, text: str) -> Dependencies:
@@ -51,10 +63,25 @@ def read_dependencies(filename: str, text: str) -> Dependencies:
         return _package_lock(_json(text, filename))
     if name == "package.json":
         return _package_json(_json(text, filename))
+    if name == "pipfile.lock":
+        return _pipfile_lock(_json(text, filename))
+    if name in ("pnpm-lock.yaml", "yarn.lock"):
+        return _javascript_lock(name, text, filename)
     raise LockfileError(
         f"{filename}: not a file dependencies are read from (requirements*.txt, uv.lock,"
-        " poetry.lock, pyproject.toml, package-lock.json, package.json)"
+        " poetry.lock, pyproject.toml, Pipfile.lock, package-lock.json, pnpm-lock.yaml,"
+        " yarn.lock, package.json)"
     )
+
+
+def _javascript_lock(name: str, text: str, filename: str) -> Dependencies:
+    reader = pnpm_lock if name == "pnpm-lock.yaml" else yarn_lock
+    try:
+        found = reader(text)
+    except ValueError as error:
+        raise LockfileError(f"{filename}: {error}") from None
+    local = tuple(NotFetched(text, why) for text, why in found.local)
+    return Dependencies(_distinct(found.pinned), (), local)
 
 
 def _toml(text: str, filename: str) -> dict[str, Any]:
@@ -77,16 +104,40 @@ def _json(text: str, filename: str) -> dict[str, Any]:
 def _requirement_lines(lines: Iterable[str]) -> Dependencies:
     pinned: list[PackageSpec] = []
     unpinned: list[str] = []
+    local: list[NotFetched] = []
     for raw in lines:
         line = raw.split(" #", 1)[0].split("--hash", 1)[0].strip().rstrip("\\").strip()
-        if not line or line.startswith(("#", "-", "git+", "http:", "https:", "file:", ".")):
+        if not line or line.startswith("#"):
             continue
+        why = _not_on_an_index(line)
+        if why:
+            local.append(NotFetched(line, why))
+            continue
+        if line.startswith("-"):
+            continue  # an option: `--index-url`, `--pre`
         match = _REQUIREMENT.match(line)
         if match:
             pinned.append(PackageSpec("pypi", match.group(1), match.group(2)))
         elif _NAME_ONLY.match(line):
             unpinned.append(line)
-    return Dependencies(_distinct(pinned), tuple(unpinned))
+    return Dependencies(_distinct(pinned), tuple(unpinned), tuple(local))
+
+
+def _not_on_an_index(line: str) -> str | None:
+    """Why a requirement line names nothing an index has; None when it may."""
+    if line.startswith(("-e ", "-e\t", "--editable")):
+        return "an editable install, not a release on an index"
+    if line.startswith(("-r ", "-c ", "--requirement", "--constraint")):
+        return "another requirements file: give it to --from on its own"
+    if line.startswith("-"):
+        return None  # an option: `--index-url`, `--pre`
+    if _DIRECT_REFERENCE.match(line):
+        return "a direct reference to a URL or path, not a release on an index"
+    if line.startswith(("git+", "hg+", "svn+", "bzr+", "http:", "https:")):
+        return "a URL, not a release on an index"
+    if line.startswith(("file:", ".", "/", "~")) or "/" in line.split(";", 1)[0]:
+        return "a local path, not a release on an index"
+    return None
 
 
 def _requirements(text: str) -> Dependencies:
@@ -168,6 +219,31 @@ def _package_json(data: Mapping[str, Any]) -> Dependencies:
             else:
                 unpinned.append(f"{name}@{wanted}")
     return Dependencies(_distinct(pinned), tuple(unpinned))
+
+
+def _pipfile_lock(data: Mapping[str, Any]) -> Dependencies:
+    pinned: list[PackageSpec] = []
+    unpinned: list[str] = []
+    local: list[NotFetched] = []
+    for group in ("default", "develop"):
+        for name, entry in json_object(data.get(group)).items():
+            entry = json_object(entry)
+            version = entry.get("version")
+            where = next(
+                (key for key in ("path", "file", "git", "hg", "svn") if key in entry), None
+            )
+            if where is not None:
+                kind = "a local path" if where == "path" else f"a {where} source"
+                local.append(
+                    NotFetched(
+                        f"{name} ({where}: {entry[where]})", f"{kind}, not a release on an index"
+                    )
+                )
+            elif isinstance(version, str) and version.startswith("=="):
+                pinned.append(PackageSpec("pypi", name, version[2:].strip()))
+            else:
+                unpinned.append(f"{name}{version if isinstance(version, str) else ''}")
+    return Dependencies(_distinct(pinned), tuple(unpinned), tuple(local))
 
 
 def _keys(value: object) -> list[str]:

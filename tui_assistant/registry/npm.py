@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from tui_assistant.errors import FetchError
 from tui_assistant.registry.pypi import Release
-from tui_assistant.registry.specs import json_object
-from tui_assistant.registry.transport import FetchError, Registry
+from tui_assistant.registry.specs import PackageSpec, json_object
+from tui_assistant.registry.transport import Registry
+from tui_assistant.registry.versions import no_match, npm_range
 
 DEFAULT_REGISTRY = "https://registry.npmjs.org/"
 ABBREVIATED = "application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8"
@@ -60,21 +62,19 @@ def _npmrc_registry(file: Path) -> str | None:
     return None
 
 
-def find_release(registry: Registry, name: str, version: str | None) -> Release:
-    """The tarball of `name` at `version` (None: the `latest` dist-tag; a dist-tag
-    name such as `next` is followed too)."""
+def find_release(registry: Registry, spec: PackageSpec) -> Release:
+    """The tarball of the version `spec` asks for: its exact version, a dist-tag's
+    (`next`), the newest in its range, or (neither) the `latest` dist-tag's."""
+    name = spec.name
     path = quote(name, safe="@") if not name.startswith("@") else "@" + quote(name[1:], safe="")
     document, _ = registry.get_json(f"{registry.base_url}{path}", ABBREVIATED)
     if not isinstance(document, dict) or not isinstance(document.get("versions"), dict):
         raise FetchError(f"{registry.host} gave no versions for {name}")
     versions: dict[str, Any] = document["versions"]
-    tags = json_object(document.get("dist-tags"))
-    wanted = version or "latest"
-    if wanted not in versions and isinstance(tags.get(wanted), str):
-        wanted = tags[wanted]
-    entry = versions.get(wanted)
-    if not isinstance(entry, dict):
-        raise FetchError(f"{name} has no version {wanted} on {registry.host}")
+    wanted = _resolve(spec, versions, json_object(document.get("dist-tags")))
+    entry = versions.get(wanted) if wanted is not None else None
+    if wanted is None or not isinstance(entry, dict):
+        raise FetchError(no_match(spec.wanted or "latest", list(versions), "npm"))
     dist = json_object(entry.get("dist"))
     tarball = dist.get("tarball")
     if not isinstance(tarball, str) or not tarball:
@@ -83,6 +83,26 @@ def find_release(registry: Registry, name: str, version: str | None) -> Release:
     shasum = dist.get("shasum") if isinstance(dist.get("shasum"), str) else None
     filename = tarball.rsplit("/", 1)[-1]
     return Release(name, wanted, tarball, filename, None, integrity, shasum)
+
+
+def _resolve(spec: PackageSpec, versions: Mapping[str, Any], tags: Mapping[str, Any]) -> str | None:
+    """The version `spec` means among the package's `versions` and dist-`tags`."""
+    if spec.version is not None:
+        if spec.version in versions:
+            return spec.version
+        return npm_range(spec.version).newest(versions)
+    written = spec.range or "latest"
+    tagged = tags.get(written)
+    if isinstance(tagged, str) and tagged in versions:
+        return tagged
+    if spec.range is None:
+        # No `latest` tag: the newest release, as npm would pick for `*`.
+        return npm_range("*").newest(versions)
+    try:
+        wanted = npm_range(written)
+    except ValueError:
+        return None  # a dist-tag the package does not have
+    return wanted.newest(versions)
 
 
 def _sha512(integrity: object) -> str | None:

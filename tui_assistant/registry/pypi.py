@@ -19,9 +19,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
+from packaging.version import InvalidVersion, Version
+
+from tui_assistant.errors import FetchError
 from tui_assistant.registry.libraries import version_key
-from tui_assistant.registry.specs import json_object, normalise_pypi_name
-from tui_assistant.registry.transport import FetchError, Registry
+from tui_assistant.registry.specs import PackageSpec, json_object, normalise_pypi_name
+from tui_assistant.registry.transport import Registry
+from tui_assistant.registry.versions import PEP440_OPERATORS, no_match, pypi_range
 
 DEFAULT_INDEX = "https://pypi.org/simple"
 SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
@@ -66,48 +70,105 @@ def pip_index_url(env: Mapping[str, str] = os.environ, home: Path | None = None)
     return found
 
 
-def find_release(registry: Registry, name: str, version: str | None) -> Release:
-    """The sdist of `name` at `version` (None: the newest final release that has one)."""
-    project = normalise_pypi_name(name)
+def find_release(registry: Registry, spec: PackageSpec) -> Release:
+    """The sdist of the release `spec` asks for: its exact version, the newest in its
+    range, or (neither) the newest final release that has one."""
+    project = normalise_pypi_name(spec.name)
     page, page_url = registry.get_json(f"{registry.base_url}{project}/", SIMPLE_JSON)
     if not isinstance(page, dict) or not isinstance(page.get("files"), list):
         raise FetchError(f"{registry.host} gave no file list for {project} (PEP 691 JSON)")
-    sdists = _sdists(project, page["files"], page_url)
+    files = _files(project, page["files"], page_url)
+    sdists = {version: file.release for version, file in files.items() if file.release}
     if not sdists:
         raise FetchError(f"{project} has no source archive on {registry.host}")
+    if spec.version is None and spec.range is None:
+        finals = [v for v, f in files.items() if f.release and not f.yanked and not _pre(v)]
+        finals = finals or [v for v, f in files.items() if f.release and not f.yanked]
+        if not finals:
+            raise FetchError(f"{project} has no source archive on {registry.host}")
+        return sdists[max(finals, key=_order)]
+    wanted = pypi_range(f"=={spec.version}" if spec.version is not None else _written(spec))
+    listed = [v for v, f in files.items() if not f.yanked]
+    version = wanted.newest(listed, [v for v, f in files.items() if f.yanked])
     if version is None:
-        finals = [v for v in sdists if not _is_pre_release(v)] or list(sdists)
-        version = max(finals, key=version_key)
-    found = sdists.get(version)
-    if found is None:
-        found = next((r for v, r in sdists.items() if version_key(v) == version_key(version)), None)
-    if found is None:
+        raise FetchError(no_match(spec.wanted or "", listed, "pypi"))
+    if version not in sdists:
+        # The newest match is wheels only: the newest match with a source archive.
+        with_sdist = [v for v in listed if v in sdists]
+        version = wanted.newest(with_sdist, [v for v in sdists if files[v].yanked]) or version
+    if version not in sdists:
         raise FetchError(f"{project} {version} has no source archive on {registry.host}")
-    return found
+    return sdists[version]
 
 
-def _sdists(project: str, files: Sequence[Any], page_url: str) -> dict[str, Release]:
-    """The non-yanked source archives by version (`.tar.gz` preferred)."""
-    found: dict[str, Release] = {}
+@dataclass(slots=True)
+class _Files:
+    """A version's files on the index: its source archive, if any, and whether the
+    version is yanked (every file of it is)."""
+
+    release: Release | None = None
+    yanked: bool = True
+
+
+def _files(project: str, files: Sequence[Any], page_url: str) -> dict[str, _Files]:
+    """Every version the index lists (wheels too) with its source archive (`.tar.gz`
+    preferred over `.zip`)."""
+    found: dict[str, _Files] = {}
     for file in files:
-        if not isinstance(file, dict) or file.get("yanked") not in (None, False):
+        if not isinstance(file, dict):
             continue
         filename = str(file.get("filename", ""))
-        suffix = next((s for s in _SDIST_SUFFIXES if filename.lower().endswith(s)), None)
-        if suffix is None:
+        version = _version_of(project, filename)
+        if version is None:
             continue
-        stem, dash, version = filename[: -len(suffix)].rpartition("-")
-        if not dash or normalise_pypi_name(stem) != project or not version:
+        entry = found.setdefault(version, _Files())
+        yanked = file.get("yanked") not in (None, False)
+        entry.yanked = entry.yanked and yanked
+        suffix = next((s for s in _SDIST_SUFFIXES if filename.lower().endswith(s)), None)
+        if suffix is None or (entry.release and entry.release.filename.endswith(".tar.gz")):
             continue
         hashes = json_object(file.get("hashes"))
         sha256 = hashes.get("sha256") if isinstance(hashes.get("sha256"), str) else None
         url = urljoin(page_url, str(file.get("url", "")))
-        if version in found and found[version].filename.endswith(".tar.gz"):
-            continue
-        found[version] = Release(project, version, url, filename, sha256)
+        entry.release = Release(project, version, url, filename, sha256)
     return found
 
 
-def _is_pre_release(version: str) -> bool:
-    """`2.0rc1`, `1.0.dev0`, `3.0.0-beta.1`: a pre-release, never picked as the newest."""
-    return version_key(version)[1] == 1
+def _version_of(project: str, filename: str) -> str | None:
+    """The version in an sdist's (`NAME-VERSION.tar.gz`) or a wheel's file name."""
+    lowered = filename.lower()
+    if lowered.endswith(".whl"):
+        parts = filename[:-4].split("-")
+        stem, version = (parts[0], parts[1]) if len(parts) >= 5 else ("", "")
+    else:
+        suffix = next((s for s in _SDIST_SUFFIXES if lowered.endswith(s)), None)
+        if suffix is None:
+            return None
+        stem, _, version = filename[: -len(suffix)].rpartition("-")
+    if not stem or normalise_pypi_name(stem) != project or not version:
+        return None
+    return version
+
+
+def _written(spec: PackageSpec) -> str:
+    """A range as `pypi_range` reads it: `@1.2` or a PEP 440 specifier set."""
+    text = spec.range or ""
+    return text if text.startswith(PEP440_OPERATORS) else "@" + text
+
+
+def _order(version: str) -> tuple[int, Version | None, tuple[tuple[int, ...], int, str]]:
+    parsed = _pep440(version)
+    return (1, parsed, ((), 0, "")) if parsed is not None else (0, None, version_key(version))
+
+
+def _pre(version: str) -> bool:
+    """`2.0rc1`, `1.0.dev0`: a pre-release, never picked as the newest."""
+    parsed = _pep440(version)
+    return parsed.is_prerelease if parsed is not None else version_key(version)[1] == 1
+
+
+def _pep440(version: str) -> Version | None:
+    try:
+        return Version(version)
+    except InvalidVersion:
+        return None

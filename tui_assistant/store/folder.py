@@ -20,7 +20,6 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
-from tui_assistant.core.documents.decoding import NotText
 from tui_assistant.core.documents.formats import (
     DEFAULT_DOCUMENT_KINDS,
     FORMATS,
@@ -31,8 +30,8 @@ from tui_assistant.core.documents.inclusion import Unread
 from tui_assistant.core.documents.passage import Document
 from tui_assistant.core.documents.split import decode_document
 from tui_assistant.core.library.built_site import skipped_in_site
-from tui_assistant.core.library.library import FileProblem, parse_document
-from tui_assistant.errors import LibraryError, os_error_words
+from tui_assistant.core.library.library import FileProblem, parse_document, printable_file_name
+from tui_assistant.errors import LibraryError, NotText, os_error_words
 
 MIB = 1024 * 1024
 # The largest file of each format that is read (`DocumentFormat.max_bytes`): far beyond
@@ -58,6 +57,14 @@ class FileStamp:
     path: str
     size: int
     mtime_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class FolderProblem(FileProblem):
+    """A sub-folder that could not be listed: its warning says "folder", not "file"."""
+
+    def __str__(self) -> str:
+        return f"skipped folder {printable_file_name(self.path)}: {self.reason}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +117,7 @@ def _walk(
         if top:
             raise
         problems.append(
-            FileProblem(prefix.rstrip("/"), f"cannot be read ({os_error_words(error)})")
+            FolderProblem(prefix.rstrip("/"), f"cannot be read ({os_error_words(error)})")
         )
         return
     with listing:

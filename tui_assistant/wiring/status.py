@@ -14,7 +14,8 @@ from tui_assistant.core.library.library import Library
 from tui_assistant.core.retrieval.model_identity import ModelIdentity
 from tui_assistant.registry.libraries import fetched_facts
 from tui_assistant.store.index_store import store_path
-from tui_assistant.wiring.context import AppContext, embedding_identity
+from tui_assistant.wiring.context import AppContext
+from tui_assistant.wiring.library_vectors import embedding_identity
 
 
 class LibraryStatus(BaseModel):
@@ -56,7 +57,7 @@ class StatusResult(BaseModel):
 def status_of(context: AppContext, watching: bool) -> StatusResult:
     """Each library of `context` as it answers now; `watching` says whether this process
     reads changed files again by itself."""
-    identity = embedding_identity(context)
+    identity = embedding_identity(context.choice, context.embedder)
     embedding = context.embedding.status()
     if identity is not None:
         model: str | None = identity.name
@@ -95,6 +96,7 @@ def _vectors_ready(context: AppContext, part: Library, identity: ModelIdentity |
         return len(part)
     if identity is None:
         return 0
+    # numpy loads with the first vectors, never for a start that answers by words.
     from tui_assistant.store.vectors import stored_vectors
 
     stored = stored_vectors(store_path(context.settings.data_dir, part.folder), part)

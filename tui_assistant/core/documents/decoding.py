@@ -1,13 +1,11 @@
-"""A document file's bytes as text: `NotText` says why they are not, `utf8_text` reads
-the text formats that are UTF-8 (HTML decodes by its declared charset, `html.py`)."""
+"""A text document file's bytes as UTF-8 text (`utf8_text`); `errors.NotText` says why
+they are not. HTML decodes by the charset it declares (`html.decode_html`)."""
 
 from __future__ import annotations
 
+from tui_assistant.errors import NotText
+
 BINARY = "binary file (contains NUL bytes)"
-
-
-class NotText(ValueError):
-    """A document's bytes are not text it can be read as; the message says why."""
 
 
 def utf8_text(data: bytes) -> str:

@@ -21,7 +21,6 @@ import codecs
 import re
 
 from tui_assistant.core.display_text import one_line, shortened
-from tui_assistant.core.documents.decoding import NotText as NotText
 from tui_assistant.core.documents.html_text import Heading, Page, read_page, shown_line
 from tui_assistant.core.documents.passage import (
     Document,
@@ -30,6 +29,7 @@ from tui_assistant.core.documents.passage import (
     document_from_sections,
     file_title,
 )
+from tui_assistant.errors import NotText
 
 MAX_TITLE_CHARS = 200
 # A page whose links hold this share of its words, with at least MIN_INDEX_LINKS of

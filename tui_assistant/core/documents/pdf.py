@@ -82,6 +82,7 @@ def _reason(error: str) -> str:
 
 
 def _pages(document: object) -> list[PdfPage]:
+    # pypdfium2 loads with the first PDF, never for a library without one.
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw  # type: ignore[import-untyped]
 
@@ -116,6 +117,7 @@ def _pages(document: object) -> list[PdfPage]:
 
 
 def _outline(document: object) -> list[OutlineEntry]:
+    # pypdfium2 loads with the first PDF, never for a library without one.
     import pypdfium2 as pdfium
 
     assert isinstance(document, pdfium.PdfDocument)

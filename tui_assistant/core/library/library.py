@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from tui_assistant.core.documents.decoding import NotText
 from tui_assistant.core.documents.formats import DocumentFormat, document_id, file_title, format_of
 from tui_assistant.core.documents.inclusion import Reader
 from tui_assistant.core.documents.passage import (
@@ -31,6 +30,7 @@ from tui_assistant.core.documents.passage import (
 from tui_assistant.core.documents.split import decode_as, split_document, text_format
 from tui_assistant.core.library.names import library_name
 from tui_assistant.core.retrieval.index import InvertedIndex
+from tui_assistant.errors import NotText
 
 # Why a document that only includes other documents of the library is not one itself.
 INCLUDES_ONLY = "has no text of its own (what it includes is read as its own document)"

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tui_assistant.core.documents.decoding import BINARY, NotText
+from tui_assistant.core.documents.decoding import BINARY
 from tui_assistant.core.documents.formats.record import MIB, DocumentFormat
+from tui_assistant.errors import NotText
 
 if TYPE_CHECKING:
     from tui_assistant.core.documents.passage import Document

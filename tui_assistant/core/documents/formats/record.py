@@ -35,7 +35,7 @@ class DocumentFormat:
     suffixes: tuple[str, ...]
     # The largest file of it that is read; a larger one is skipped with a warning.
     max_bytes: int
-    # Its bytes as text (raising `decoding.NotText` with why they are not).
+    # Its bytes as text (raising `errors.NotText` with why they are not).
     decode: Callable[[bytes], str] | None = None
     # Its text as a title and passages: (path relative to the library, text, the title
     # when the text gives none).
