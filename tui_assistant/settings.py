@@ -30,7 +30,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from tui_assistant.compat import library_variables
 from tui_assistant.core.checks.support import SupportMode
 from tui_assistant.core.display_text import one_line
-from tui_assistant.core.documents.passage import DEFAULT_DOCUMENT_KINDS, DOCUMENT_KINDS
+from tui_assistant.core.documents.formats import DEFAULT_DOCUMENT_KINDS, DOCUMENT_KINDS
 from tui_assistant.core.library.names import LibrarySpec, check_distinct, parse_library_entry
 from tui_assistant.errors import ConfigError, UsageError, os_error_words
 from tui_assistant.locations import bundled_lessons_dir, default_data_dir
@@ -95,7 +95,8 @@ class Settings(BaseSettings):
     embedding_concurrency: int = 4
     passages: int = 3
     support_check: SupportMode = "warn"
-    # Which kinds of files are documents: a comma list of `md`, `rst`, `txt`, `html`, `py`.
+    # Which formats of files are documents: a comma list of format names
+    # (`core.documents.formats`: `md`, `rst`, `txt`, `html`, `pdf`, `py`).
     document_types: str = ",".join(DEFAULT_DOCUMENT_KINDS)
     # The TUI re-reads documents that change on disk by itself.
     watch: bool = True
@@ -263,8 +264,8 @@ class Settings(BaseSettings):
 
 
 def parse_document_types(value: str) -> tuple[str, ...]:
-    """`md, .RST` -> `("md", "rst")`, in the order of DOCUMENT_KINDS. Raises ValueError
-    for an unknown kind or an empty list."""
+    """`md, .RST` -> `("md", "rst")`: format names, in the order of `formats.FORMATS`.
+    Raises ValueError for an unknown name or an empty list."""
     asked = {part.strip().lower().removeprefix(".") for part in value.split(",")} - {""}
     unknown = sorted(asked - set(DOCUMENT_KINDS))
     if unknown:

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 
-from tui_assistant.core.documents.passage import DOCUMENT_KINDS
+from tui_assistant.core.documents.formats import DOCUMENT_KINDS
 from tui_assistant.core.library.names import LibrarySpec, check_distinct, library_name
 from tui_assistant.errors import LibraryError, os_error_words
 from tui_assistant.registry.specs import VERSION_TEXT

@@ -31,7 +31,7 @@ import sys
 from collections.abc import Collection
 from pathlib import Path
 
-from tui_assistant.core.documents.passage import DEFAULT_DOCUMENT_KINDS
+from tui_assistant.core.documents.formats import DEFAULT_DOCUMENT_KINDS
 from tui_assistant.core.documents.split import PARSER_VERSION
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.progress import Progress as Progress
