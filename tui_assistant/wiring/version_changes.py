@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from tui_assistant import PROG
 from tui_assistant.core.changes.diff import Change, ChangeKind, version_changes
 from tui_assistant.core.display_text import one_line
 from tui_assistant.core.documents.passage import Passage
@@ -65,9 +66,23 @@ class VersionPair:
     old: Path
     new: Path
 
+    @classmethod
+    def of(cls, old: Path, new: Path) -> VersionPair:
+        """The pair, or ValueError with one line when the two folders are not two
+        versions of one library."""
+        old_base, new_base = old.name.partition("@")[0], new.name.partition("@")[0]
+        if old_base != new_base:
+            raise ValueError(
+                f"{old.name} and {new.name} are not versions of one library"
+                f" ({old_base}, {new_base})"
+            )
+        if old == new:
+            raise ValueError(f"both are {old.name}: name two versions")
+        return cls(old, new)
+
     @property
-    def package(self) -> str:
-        return self.old.name.partition("@")[0]
+    def names(self) -> tuple[str, str]:
+        return (self.old.name, self.new.name)
 
     @property
     def versions(self) -> tuple[str, str]:
@@ -78,23 +93,14 @@ def fetched_pair(old: str, new: str, data_dir: Path) -> VersionPair:
     """The fetched libraries `old` and `new` name (`NAME@VERSION`, `NAME@RANGE`, or
     `NAME` for the newest). ValueError with one line when either is not fetched, or
     when they are not two versions of one library."""
-    folders = [_fetched(entry, data_dir) for entry in (old, new)]
-    (old_base, _, _), (new_base, _, _) = (folder.name.partition("@") for folder in folders)
-    if old_base != new_base:
-        raise ValueError(
-            f"{old} and {new} are not versions of one library ({old_base}, {new_base})"
-        )
-    if folders[0] == folders[1]:
-        raise ValueError(f"{old} and {new} are both {folders[0].name}: name two versions")
-    return VersionPair(folders[0], folders[1])
+    return VersionPair.of(fetched_version(old, data_dir), fetched_version(new, data_dir))
 
 
-def _fetched(entry: str, data_dir: Path) -> Path:
+def fetched_version(entry: str, data_dir: Path) -> Path:
+    """The folder of the fetched library `entry` names; ValueError with one line when
+    there is none, naming the versions that are fetched."""
     base = entry.partition("@")[0]
-    try:
-        folder = resolve_fetched(entry, data_dir)
-    except ValueError as error:
-        raise ValueError(str(error)) from None
+    folder = resolve_fetched(entry, data_dir)  # a range no fetched version meets: ValueError
     if folder is not None:
         return folder
     versions = [
@@ -103,7 +109,7 @@ def _fetched(entry: str, data_dir: Path) -> Path:
     if versions:
         shown = ", ".join(sorted(versions, key=version_key, reverse=True))
         raise ValueError(f"{entry} is not fetched (fetched: {shown})")
-    raise ValueError(f"{entry} is not fetched: no version of {base} is (tui-assistant fetch)")
+    raise ValueError(f"{entry}: no version of {base} is fetched (get it with {PROG} fetch)")
 
 
 def library_passages(
