@@ -41,9 +41,12 @@ _TEXT_KINDS = frozenset({"md", "rst", "txt", "html"})
 _VERSION = re.compile(
     r"(?<![\w.])[vV]?(\d+(?:\.\d+)+(?:[-.]?(?:a|b|c|rc|alpha|beta|dev|post|pre)\.?\d*)?)(?!\.?\w)"
 )
-# A heading names a version when it starts with one, after a few words at most
-# (`Version`, `Release`, the package's name, `What's new in`).
-_WORDS_BEFORE_VERSION = 4
+# A heading names a version when it has a few words at most besides it (`Version`,
+# `Release`, the package's name, `What's new in`), not counting a date or an aside in
+# brackets.
+_WORDS_AROUND_VERSION = 3
+_ASIDE = re.compile(r"\([^)]*\)|\[[^\]]*\]")
+_LETTERS = re.compile(r"[^\W\d_][\w'\u2019]*")
 # Web and git libraries are versioned by date (`2026-01-05`) or ref (`main`): no
 # changelog heading can be ordered against those.
 _RELEASE_NUMBER = re.compile(r"^[vV]?\d+(?:\.\d+)*(?:[-.+_]?[A-Za-z0-9.]*)?$")
@@ -79,15 +82,15 @@ def is_changelog(path: str, title: str = "") -> bool:
 
 
 def heading_version(title: str) -> str | None:
-    """The version a passage's title path names: that of its first heading that starts
-    with a version (`Release History › 2.32.0 (2024-05-20) › Bugfixes` -> `2.32.0`);
-    None when none does."""
+    """The version a passage's title path names: that of its first heading that is a
+    version with a few words at most around it (`Release History › 2.32.0 (2024-05-20)
+    › Bugfixes` -> `2.32.0`); None when none does."""
     for heading in title.split(TITLE_SEPARATOR):
         match = _VERSION.search(heading)
         if match is None:
             continue
-        before = heading[: match.start()].replace("[", " ").split()
-        if len(before) <= _WORDS_BEFORE_VERSION:
+        around = _ASIDE.sub(" ", heading[: match.start()] + " " + heading[match.end() :])
+        if len(_LETTERS.findall(around)) <= _WORDS_AROUND_VERSION:
             return match.group(1)
     return None
 
