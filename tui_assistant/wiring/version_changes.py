@@ -7,6 +7,7 @@ the data folder, so comparing versions already asked about reads nothing again.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,10 @@ from tui_assistant.registry.libraries import (
 )
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import open_library
+
+
+# A fetched library's name before its `@` (`requests`, `docs.example.com-api`).
+_PACKAGE_NAME = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
 
 class ChangeRecord(BaseModel):
@@ -100,6 +105,8 @@ def fetched_version(entry: str, data_dir: Path) -> Path:
     """The folder of the fetched library `entry` names; ValueError with one line when
     there is none, naming the versions that are fetched."""
     base = entry.partition("@")[0]
+    if not _PACKAGE_NAME.match(base):
+        raise ValueError(f"{entry} is not a fetched library's name (NAME@VERSION)")
     folder = resolve_fetched(entry, data_dir)  # a range no fetched version meets: ValueError
     if folder is not None:
         return folder
