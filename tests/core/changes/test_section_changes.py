@@ -175,3 +175,24 @@ def test_similarity_is_word_shingle_jaccard() -> None:
     assert similarity("one two three four", "five six seven eight") == 0.0
     # 2 shared shingles of 3 distinct in all.
     assert similarity("a b c d", "a b c d e") == 2 / 3
+
+
+def test_text_moved_under_a_new_subheading_is_moved_and_its_old_place_changed() -> None:
+    steps = (
+        "Build the vault file with the build command, fetch the production key with the keys "
+        "command, and set that key on your server before the next deploy."
+    )
+    old = passages_of(
+        "env@1.0", {"README.md": f"# Env\n\nLoads settings.\n\n## Deploying\n\n{steps}\n"}
+    )
+    new_text = (
+        "# Env\n\nLoads settings.\n\n## Deploying\n\nUse the new tool or the vault.\n\n"
+        f"### Vault\n\n{steps}\n"
+    )
+    new = passages_of("env@2.0", {"README.md": new_text})
+    assert kinds(documentation_changes(old, new)) == [
+        ("changed", "Env › Deploying"),
+        ("moved", "Env › Deploying › Vault"),
+    ]
+    moved = documentation_changes(old, new)[1]
+    assert moved.old is not None and moved.old.title == "Env › Deploying"

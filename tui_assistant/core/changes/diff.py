@@ -12,7 +12,10 @@ Sections are matched in three passes:
    heading is the same): `moved`, a reworded section rather than one removed and one
    added.
 
-What is left is `added` (in the newer version only) or `removed` (in the older only).
+A changed section whose old text is mostly gone from under its title (less than
+`MOVED_SIMILARITY` kept) may also have moved: its old text found in a new section is
+reported `moved` too. What is left is `added` (in the newer version only) or `removed`
+(in the older only).
 The changelog's own documents are left out: their entries come first, on their own.
 """
 
@@ -116,15 +119,20 @@ def documentation_changes(old: Sequence[Passage], new: Sequence[Passage]) -> lis
     by_key = {section.key: section for section in old_sections}
     changed: list[Change] = []
     left_new: list[Section] = []
+    # Changed sections whose old text is mostly gone from under their title: it may
+    # have moved to a new section (steps moved under a new subheading).
+    rewritten: list[Section] = []
     for section in new_sections:
         before = by_key.pop(section.key, None)
         if before is None:
             left_new.append(section)
         elif before.text != section.text:
             changed.append(Change("changed", section.title, before.cited, section.cited))
+            if similarity(before.text, section.text) < MOVED_SIMILARITY:
+                rewritten.append(before)
     left_old = [section for section in old_sections if section.key in by_key]
-    pairs = _moved(left_old, left_new)
-    moved_from = {id(pairs[id(s)]): s for s in left_old if id(s) in pairs}
+    pairs = _moved([*left_old, *rewritten], left_new)
+    moved_from = {id(pairs[id(s)]): s for s in [*left_old, *rewritten] if id(s) in pairs}
     moved = [
         Change("moved", s.title, moved_from[id(s)].cited, s.cited)
         for s in left_new
