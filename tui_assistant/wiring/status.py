@@ -3,8 +3,8 @@
 For each library: its documents and passages, how many passages have their vectors
 ready and of which model, when its files were read, whether they are watched, and the
 retrieval answering now; for a fetched library, its package, version, origin and when
-it was fetched, so an answer's freshness can be told. Reads the stores (stored vectors are counted, nothing is
-embedded): call it off the event loop.
+it was fetched, so an answer's freshness can be told. Reads the stores (stored vectors
+are counted, nothing is embedded): call it off the event loop.
 """
 
 from __future__ import annotations

@@ -30,7 +30,6 @@ from tui_assistant.registry.libraries import (
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import open_library
 
-
 # A fetched library's name before its `@` (`requests`, `docs.example.com-api`).
 _PACKAGE_NAME = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
