@@ -12,6 +12,7 @@ from tui_assistant.core.changes.changelog import (
     is_changelog,
 )
 from tui_assistant.core.changes.diff import version_changes
+from tui_assistant.core.documents.passage import Passage
 from tui_assistant.registry.libraries import version_key
 
 MARKDOWN = """\
@@ -198,3 +199,17 @@ def test_version_changes_lists_the_changelog_entries_first() -> None:
     changes = version_changes(old, new, "1.9.0", "2.1.0", version_key)
     assert [change.kind for change in changes] == ["changelog"] * 3 + ["changed"]
     assert all(change.old is None for change in changes[:3])
+
+
+def test_an_entry_cut_across_two_passages_continues_in_the_second() -> None:
+    first_text = (
+        "Release History\n\n2.1.0 (2024-02-01)\n\n- Faster.\n\n2.0.0 (2024-01-01)\n\n- New API."
+    )
+    first = Passage("history", "HISTORY", first_text, "shop@2.1.0/HISTORY.md", 1, 10)
+    rest = Passage("history-2", "HISTORY", "- More of 2.0.0.", "shop@2.1.0/HISTORY.md", 11, 11)
+    entries = changelog_entries([first, rest], "1.0", "2.1.0", version_key)
+    assert [(e.title, e.version, e.passage.line) for e in entries] == [
+        ("HISTORY › 2.1.0 (2024-02-01)", "2.1.0", 3),
+        ("HISTORY › 2.0.0 (2024-01-01)", "2.0.0", 7),
+        ("HISTORY › 2.0.0 (continued)", "2.0.0", 11),
+    ]
