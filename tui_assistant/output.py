@@ -27,11 +27,20 @@ from tui_assistant.core.record import OutcomeRecord
 from tui_assistant.core.words import normalise_distinct
 
 if TYPE_CHECKING:
+    from tui_assistant.core.changes.diff import Change
     from tui_assistant.core.evaluation import EvalReport
     from tui_assistant.core.gaps import GapList
     from tui_assistant.wiring.status import StatusResult
 
 MAX_ECHOED_QUESTION_CHARS = 500
+# How the kinds of changes are headed in readable `changes`, in the order they come.
+_CHANGE_HEADINGS = {
+    "changelog": "changelog",
+    "changed": "changed (same title, other text)",
+    "moved": "moved (the same or reworded text under another title or file)",
+    "added": "added",
+    "removed": "removed",
+}
 # How many sentences of the best possible passage an unsure answer prints.
 BEST_EXCERPT_SENTENCES = 2
 
@@ -237,7 +246,10 @@ def format_status(status: StatusResult) -> str:
                 [
                     f"library: {library.name}",
                     *(
-                        [f"package: {library.package} {library.version} ({library.origin})"]
+                        [
+                            f"package: {library.package} {library.version}"
+                            f" ({library.origin or 'fetched'}, fetched {library.fetched_at})"
+                        ]
                         if library.package
                         else []
                     ),
@@ -279,4 +291,32 @@ def format_gaps(gaps: GapList, recording: bool = True) -> str:
         if hidden > 0:
             others = counted(hidden, "other question")
             lines.append(f"  \N{HORIZONTAL ELLIPSIS} and {others}")
+    return clean_display_text("\n".join(lines))
+
+
+def format_changes(changes: Sequence[Change], old: str, new: str) -> str:
+    """The readable `changes`: a summary line, the changelog's entries with their text,
+    then each kind of change with each section's title and `file:lines` in its version
+    (both versions' for changed and moved)."""
+    counts = {kind: sum(change.kind == kind for change in changes) for kind in _CHANGE_HEADINGS}
+    summary = ", ".join(
+        counted(count, "changelog entry", "changelog entries")
+        if kind == "changelog"
+        else f"{count:,} {kind}"
+        for kind, count in counts.items()
+        if count
+    )
+    lines = [f"{old} -> {new}: {summary or 'no changes'}"]
+    for kind, heading in _CHANGE_HEADINGS.items():
+        if not counts[kind]:
+            continue
+        lines += ["", f"{heading}: {counts[kind]:,}"]
+        for change in changes:
+            if change.kind != kind:
+                continue
+            places = [passage.location for passage in (change.old, change.new) if passage]
+            lines.append(f"  {one_line(change.title)}  {' -> '.join(places)}")
+            if kind == "changelog" and change.new is not None:
+                text = collapse_blank_lines(change.new.text).strip("\n")
+                lines += [f"      {line}".rstrip() for line in text.splitlines()]
     return clean_display_text("\n".join(lines))

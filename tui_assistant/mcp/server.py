@@ -21,6 +21,7 @@ import contextlib
 import inspect
 import logging
 import sys
+import typing
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
@@ -29,6 +30,7 @@ from mcp.server.mcpserver.context import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import ValidationError
+from pydantic.fields import FieldInfo
 
 from tui_assistant import PROG, __version__
 from tui_assistant.core.display_text import validation_problems
@@ -150,13 +152,15 @@ def _served(spec: ToolSpec, serving: Serving) -> Callable[..., Any]:
     """`spec`'s function as the SDK calls it: with the call's arguments alone (its
     signature without the first, the tools), over the tools answering now, a bad
     argument made a tool error."""
-    if inspect.iscoroutinefunction(spec.function):
-        served = _awaited(spec.function, serving)
-    else:
-        served = _called(spec.function, serving)
     # The SDK reads the arguments' schema, and the result's, off the signature.
     signature = inspect.signature(spec.function, eval_str=True)
     arguments = list(signature.parameters.values())[1:]
+    # An argument named by a word of Python's own (`from`) is an alias of its parameter.
+    names = _aliased(arguments)
+    if inspect.iscoroutinefunction(spec.function):
+        served = _awaited(spec.function, serving, names)
+    else:
+        served = _called(spec.function, serving, names)
     served.__name__ = served.__qualname__ = spec.name
     served.__signature__ = signature.replace(parameters=arguments)  # type: ignore[attr-defined]
     served.__annotations__ = {argument.name: argument.annotation for argument in arguments}
@@ -164,22 +168,36 @@ def _served(spec: ToolSpec, serving: Serving) -> Callable[..., Any]:
     return served
 
 
-def _called(function: Callable[..., Any], serving: Serving) -> Callable[..., Any]:
+def _aliased(arguments: list[inspect.Parameter]) -> dict[str, str]:
+    """Each argument's alias (its name in the call), to its parameter's name."""
+    return {
+        found.alias: argument.name
+        for argument in arguments
+        for found in typing.get_args(argument.annotation)[1:]
+        if isinstance(found, FieldInfo) and found.alias
+    }
+
+
+def _called(
+    function: Callable[..., Any], serving: Serving, names: dict[str, str]
+) -> Callable[..., Any]:
     def served(**given: Any) -> Any:
         with serving.call() as tools:
             try:
-                return function(tools, **given)
+                return function(tools, **{names.get(k, k): v for k, v in given.items()})
             except BadArgument as error:
                 raise ToolError(str(error)) from None
 
     return served
 
 
-def _awaited(function: Callable[..., Any], serving: Serving) -> Callable[..., Any]:
+def _awaited(
+    function: Callable[..., Any], serving: Serving, names: dict[str, str]
+) -> Callable[..., Any]:
     async def served(**given: Any) -> Any:
         with serving.call() as tools:
             try:
-                return await function(tools, **given)
+                return await function(tools, **{names.get(k, k): v for k, v in given.items()})
             except BadArgument as error:
                 raise ToolError(str(error)) from None
 

@@ -101,6 +101,36 @@ def fetched_facts(folder: Path) -> dict[str, str | None]:
     }
 
 
+# Where a fetched library came from: a package registry, a website, a repository.
+ORIGINS = ("pypi", "npm", "web", "git")
+
+
+def fetched_origin(folder: Path) -> dict[str, str | None]:
+    """`package`, `version`, `origin` (`pypi`, `npm`, `web` or `git`) and `fetched_at`
+    of a fetched library's folder, each None for any other folder (`status`). Read from
+    `.fetched.json` as any kind of fetch writes it: its `origin`, else its `registry`."""
+    try:
+        data = json.loads((folder / METADATA_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = None
+    if not isinstance(data, dict):
+        return dict.fromkeys(("package", "version", "origin", "fetched_at"))
+    origin = next(
+        (data.get(key) for key in ("origin", "registry") if data.get(key) in ORIGINS), None
+    )
+    base, _, version = folder.name.partition("@")
+    return {
+        "package": _text(data.get("package")) or base,
+        "version": _text(data.get("version")) or version or None,
+        "origin": origin,
+        "fetched_at": _text(data.get("fetched_at")),
+    }
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
 def document_kinds_of(folder: Path, configured: tuple[str, ...]) -> tuple[str, ...]:
     """The kinds of documents a library folder is read with: a fetched library's are
     every kind the app reads (its Python source is its API reference), any other
