@@ -64,6 +64,9 @@ class Passage(PassageFields):
     page: int | None = None
     end_page: int | None = None
     page_starts: tuple[int, ...] = ()
+    # Words a reader looks it up by besides its title: the terms of the book's own index
+    # that point here, the terms of the reference entries it holds.
+    index_terms: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +88,7 @@ class PassageDraft:
     # The library-relative path of the file it cites when that is not its document (a
     # file the document includes, the Python source an autodoc directive reads); "" else.
     source: str = ""
+    index_terms: tuple[str, ...] = ()
 
     def passage(self, document_id: str, source_path: str) -> Passage:
         return Passage(
@@ -97,6 +101,7 @@ class PassageDraft:
             page=self.page,
             end_page=self.end_page,
             page_starts=self.page_starts,
+            index_terms=self.index_terms,
         )
 
 
