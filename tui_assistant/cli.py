@@ -21,6 +21,7 @@ from tui_assistant.commands import (
     evaluate,
     fetch,
     gaps,
+    index,
     library,
     mcp,
     passages,
@@ -37,7 +38,7 @@ DESCRIPTION = (
     "documents, and from packages' documentation fetched into the data folder."
 )
 # The subcommands, in the order `--help` lists them; the TUI is the default, not one.
-COMMANDS = (ask, evaluate, passages, library, status, gaps, mcp, fetch, search)
+COMMANDS = (ask, evaluate, passages, library, status, gaps, mcp, fetch, search, index)
 
 
 class _Parser(argparse.ArgumentParser):
