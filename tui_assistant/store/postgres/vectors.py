@@ -87,7 +87,7 @@ class _PgRows:
                     " WHERE model = %s AND content = ANY(%s)",
                     (self.model, keys[start : start + _CHUNK]),
                 ):
-                    values = np.asarray(vector, dtype=np.float32)
+                    values = np.asarray(vector.to_numpy(), dtype=np.float32)
                     if values.shape != (self.identity.dimensions,):
                         continue  # computed again
                     matrix[rows_of[bytes(key)]] = values
