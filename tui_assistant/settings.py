@@ -51,6 +51,8 @@ MAX_PASSAGES_SENT = 5
 MAX_EMBEDDING_BATCH_SIZE = 2048
 MAX_EMBEDDING_CONCURRENCY = 64
 MAX_EMBEDDING_PREFIX_CHARS = 100
+SQLITE_STORE = "sqlite"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 class Settings(BaseSettings):
@@ -107,6 +109,9 @@ class Settings(BaseSettings):
     # Where `fetch` looks packages up; unset: the index pip and npm are configured with.
     pypi_index_url: str | None = None
     npm_registry: str | None = None
+    # Where the libraries' index lives: `sqlite` (a file per library in the data folder)
+    # or a `postgresql://` URL shared by servers; secret, since the URL may hold a password.
+    store: SecretStr = SecretStr(SQLITE_STORE)
 
     @field_validator(
         "api_key",
@@ -138,6 +143,18 @@ class Settings(BaseSettings):
         if value is None or (isinstance(value, str) and not value.strip()):
             return default_data_dir()
         return value
+
+    @field_validator("store", mode="before")
+    @classmethod
+    def _sqlite_or_postgres_url(cls, value: object) -> object:
+        text = value.get_secret_value() if isinstance(value, SecretStr) else value
+        if text is None or (isinstance(text, str) and not text.strip()):
+            return SQLITE_STORE
+        if isinstance(text, str):
+            text = text.strip()
+            if text != SQLITE_STORE and not text.startswith(POSTGRES_SCHEMES):
+                raise ValueError("must be sqlite or a postgresql://USER@HOST[:PORT]/DB URL")
+        return text
 
     @field_validator("api_key", "embedding_api_key", mode="before")
     @classmethod
@@ -313,11 +330,13 @@ def library_specs(
 
 
 def load_settings(
-    library: Sequence[str | Path] | Path | None = None, retrieval: str | None = None
+    library: Sequence[str | Path] | Path | None = None,
+    retrieval: str | None = None,
+    store: str | None = None,
 ) -> Settings:
     """Read settings from the environment and `.env` in the working folder;
-    `library` (from `--library`, maybe repeated) and `retrieval` (`--retrieval`)
-    override them.
+    `library` (from `--library`, maybe repeated), `retrieval` (`--retrieval`) and
+    `store` (`--store`) override them.
 
     Raises `ConfigError` with one line naming the variable or the file, `UsageError`
     for `--library` values that cannot be libraries.
@@ -333,6 +352,8 @@ def load_settings(
                 raise UsageError(f"--library: {error}") from None
         if retrieval is not None:
             overrides["retrieval"] = retrieval
+        if store is not None:
+            overrides["store"] = store
         settings = Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as error:
         raise ConfigError(describe(error)) from None

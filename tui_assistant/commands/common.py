@@ -49,7 +49,7 @@ def add_command(
 
 
 def add_common_options(parser: argparse.ArgumentParser) -> None:
-    """`--library` and `--retrieval`, on the program and on each command."""
+    """`--library`, `--retrieval` and `--store`, on the program and on each command."""
     # SUPPRESS keeps a subcommand's unset option from hiding the top-level one.
     parser.add_argument(
         *LIBRARY_OPTIONS,
@@ -66,6 +66,12 @@ def add_common_options(parser: argparse.ArgumentParser) -> None:
         metavar="MODE",
         default=argparse.SUPPRESS,
         help="auto, keyword, ranked or hybrid (overrides TUI_ASSISTANT_RETRIEVAL)",
+    )
+    parser.add_argument(
+        "--store",
+        metavar="URL",
+        default=argparse.SUPPRESS,
+        help="sqlite, or a postgresql:// URL of a shared store (overrides TUI_ASSISTANT_STORE)",
     )
 
 
@@ -97,4 +103,8 @@ def open_for(
 
 
 def settings_of(args: argparse.Namespace) -> Settings:
-    return load_settings(getattr(args, "library", None), getattr(args, "retrieval", None))
+    return load_settings(
+        getattr(args, "library", None),
+        getattr(args, "retrieval", None),
+        getattr(args, "store", None),
+    )

@@ -23,6 +23,7 @@ import logging
 import sys
 import typing
 from collections.abc import AsyncIterator, Callable, Iterator
+from functools import partial
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
@@ -39,6 +40,7 @@ from tui_assistant.mcp.http import MCP_PATH, HttpAddress, run_http
 from tui_assistant.mcp.tools import TOOLS, ToolSpec
 from tui_assistant.wiring.context import AppContext
 from tui_assistant.wiring.follower import follow_writer
+from tui_assistant.wiring.health import library_health
 from tui_assistant.wiring.library_events import (
     EmbeddingFailed,
     EmbeddingProgress,
@@ -50,6 +52,7 @@ from tui_assistant.wiring.library_events import (
 )
 from tui_assistant.wiring.library_tools import LibraryTools
 from tui_assistant.wiring.lifecycle import LibraryLifecycle
+from tui_assistant.wiring.store_setting import uses_postgres
 
 # Embedding progress is written at most this often (and when it ends).
 PROGRESS_INTERVAL_SECONDS = 5.0
@@ -210,7 +213,12 @@ async def lifespan(serving: Serving) -> AsyncIterator[None]:
     watching, a reload whenever documents change; a follower (`wiring.follower`) answers from
     what the writer commits. At the end, what it opened is closed."""
     tasks = [asyncio.create_task(serving.lifecycle.run())]
-    if serving.follower:
+    if serving.follower and uses_postgres(serving.lifecycle.settings):
+        # psycopg loads only for a PostgreSQL store.
+        from tui_assistant.wiring.store_follower import follow_store
+
+        tasks.append(asyncio.create_task(follow_store(serving.lifecycle, _say)))
+    elif serving.follower:
         tasks.append(asyncio.create_task(follow_writer(serving.lifecycle, _say)))
     try:
         yield
@@ -229,12 +237,21 @@ def serve(context: AppContext, http: HttpAddress | None = None, token: str | Non
     # The app's warnings are already written as one `warning:` line each; the SDK's
     # root handler would write them a second time.
     logging.getLogger("tui_assistant").propagate = False
-    server = build_server(Serving(context, watching=context.settings.watch))
+    # With a shared store the indexer is the writer: a server only reads and follows it.
+    shared = uses_postgres(context.settings)
+    serving = Serving(context, watching=context.settings.watch and not shared, follower=shared)
+    server = build_server(serving)
     if http is None:
         server.run("stdio")
     else:
-        run_http(http_app(server, http), http, token)
+        run_http(http_app(server, http), http, token, partial(health, serving))
     return 0
+
+
+def health(serving: Serving) -> dict[str, object]:
+    """`GET /health`'s answer: the libraries served now, none of their text."""
+    context = serving.lifecycle.context
+    return {"status": "ok", "libraries": library_health(context.settings, context.library)}
 
 
 def http_app(server: AgentServer, http: HttpAddress) -> Any:

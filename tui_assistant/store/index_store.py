@@ -221,6 +221,14 @@ def _in_memory(
     return read_library(connection, folder, listing, key, reread, name)
 
 
+def memory_store(folder: Path) -> sqlite3.Connection:
+    """An empty store in memory, its tables made (a shared store's version is read into
+    one, then `read_library` builds the library from it as from a file)."""
+    connection = _connect(":memory:")
+    _create(connection, folder)
+    return connection
+
+
 def _connect(path: Path | str) -> sqlite3.Connection:
     # Autocommit: transactions are begun and ended here, explicitly. The connection
     # may serve a UI thread after a worker thread opened it (never both at once).

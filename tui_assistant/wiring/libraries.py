@@ -10,14 +10,23 @@ from tui_assistant.core.words import stem
 from tui_assistant.registry.libraries import document_kinds_of
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import open_library
+from tui_assistant.wiring.store_setting import uses_postgres
 
 
 def load_library(settings: Settings, progress: Progress | None = None) -> Library:
     """The library from its folder, through the index store in the data folder; several
-    libraries as one (`combined.combine`), each through its own store."""
+    libraries as one (`combined.combine`), each through its own store. With a PostgreSQL
+    store, each library's current version as its indexer wrote it (the folder is not
+    read)."""
     parts: list[Library] = []
     try:
         for spec in settings.libraries:
+            if uses_postgres(settings):
+                # psycopg loads only for a PostgreSQL store.
+                from tui_assistant.wiring.shared_store import load_part
+
+                parts.append(load_part(settings, spec.name, spec.folder, progress))
+                continue
             parts.append(
                 open_library(
                     spec.folder,

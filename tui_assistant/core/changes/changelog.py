@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tui_assistant.core.documents.passage import TITLE_SEPARATOR, Passage, document_kind
+from tui_assistant.core.documents.formats import format_of
+from tui_assistant.core.documents.passage import TITLE_SEPARATOR, Passage
 
 _CHANGELOG_NAMES = frozenset(
     {
@@ -36,7 +37,6 @@ _CHANGELOG_TITLES = re.compile(
     r"|what'?s new)\b",
     re.IGNORECASE,
 )
-_TEXT_KINDS = frozenset({"md", "rst", "txt", "html"})
 # A version as a heading names it: two or more numbers, perhaps a pre- or post-release.
 _VERSION = re.compile(
     r"(?<![\w.])[vV]?(\d+(?:\.\d+)+(?:[-.]?(?:a|b|c|rc|alpha|beta|dev|post|pre)\.?\d*)?)(?!\.?\w)"
@@ -72,7 +72,9 @@ def document_path(passage: Passage) -> str:
 def is_changelog(path: str, title: str = "") -> bool:
     """Whether the document at `path` (relative to the library folder), titled `title`,
     is a changelog."""
-    if document_kind(path) not in _TEXT_KINDS:
+    # A changelog is prose: not a PDF's pages, not Python source.
+    format = format_of(path)
+    if format is None or format.reads_pages or format.documents_api:
         return False
     *folders, name = path.split("/")
     stem = name.split(".", 1)[0]
