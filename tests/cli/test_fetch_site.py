@@ -179,7 +179,7 @@ def test_robots_disallow_is_said_in_one_line(
     site.pages["/docs/"] = Page(html("Home", "Start.", "private/a.html", "private/b.html"))
     assert cli.main(["fetch", f"{site.url}/docs/"]) == 0
     err = capsys.readouterr().err
-    assert f"{library_of(site)}: not kept: 2 pages robots.txt disallows: not read\n" in err
+    assert f"left out {library_of(site)}: 2 pages robots.txt disallows: not read\n" in err
 
 
 def test_a_site_fetched_before_is_present_and_refresh_reuses_unchanged_pages(

@@ -24,8 +24,8 @@ from tui_assistant.core.library.library import Library
 from tui_assistant.core.outcome import Reason
 from tui_assistant.core.retrieval.keyword import KeywordRetriever
 from tui_assistant.core.retrieval.ranked import RankedRetriever
-from tui_assistant.core.service import AnswerService, ProviderFailure, SupportMode
-from tui_assistant.errors import CasesError
+from tui_assistant.core.service import AnswerService, SupportMode
+from tui_assistant.errors import CasesError, ProviderFailure
 
 FIXTURE_LESSONS = {
     "tea-brewing": (

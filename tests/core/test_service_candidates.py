@@ -18,7 +18,8 @@ from tui_assistant.core.outcome import OutcomeKind, Reason
 from tui_assistant.core.record import OutcomeRecord
 from tui_assistant.core.retrieval.confidence import AMBIGUOUS
 from tui_assistant.core.retrieval.types import Evidence, NoEvidence
-from tui_assistant.core.service import AnswerService, PendingAnswer, ProviderFailure
+from tui_assistant.core.service import AnswerService, PendingAnswer
+from tui_assistant.errors import ProviderFailure
 
 TEXTS = {
     "aws": "On AWS set memorySize in MB for each function.",

@@ -29,10 +29,9 @@ import numpy as np
 from tests.helpers.embedding import word_vector
 from tests.helpers.store_files import open_, store_file, write
 from tui_assistant.core.library.library import Library
-from tui_assistant.errors import EmbeddingServerError
+from tui_assistant.errors import BadAnswer, EmbeddingServerError
 from tui_assistant.providers.embedding_server import PROBE_TEXT, ServerEmbeddingSource
 from tui_assistant.providers.embedding_server_answers import (
-    BadAnswer,
     embeddings_url,
     parse_embeddings,
     pause_before_try,

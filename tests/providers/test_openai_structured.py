@@ -28,7 +28,7 @@ from tui_assistant.core.outcome import OutcomeKind, Reason
 from tui_assistant.core.record import OutcomeRecord, QuoteRef
 from tui_assistant.core.retrieval.keyword import KeywordRetriever
 from tui_assistant.core.retrieval.types import Evidence
-from tui_assistant.core.service import ProviderFailure
+from tui_assistant.errors import ProviderFailure
 from tui_assistant.providers.openai import structured_answer
 from tui_assistant.store.ledger import CallLedger
 

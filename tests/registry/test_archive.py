@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.fake_registry import Member, tar_of, zip_of
-from tui_assistant.registry.archive import ArchiveError, Limits, keep_path, unpack
+from tui_assistant.errors import ArchiveError
+from tui_assistant.registry.archive import Limits, keep_path, unpack
 
 DOCSTRING = '"""Tools."""\n\n\ndef run(app):\n    """Run the app on the built-in server."""\n'
 

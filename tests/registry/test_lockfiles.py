@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from tui_assistant.registry.lockfiles import LockfileError, read_dependencies
+from tui_assistant.errors import LockfileError
+from tui_assistant.registry.lockfiles import read_dependencies
 from tui_assistant.registry.specs import PackageSpec
 
 

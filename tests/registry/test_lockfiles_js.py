@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tui_assistant.registry.lockfiles import LockfileError, read_dependencies
-from tui_assistant.registry.lockfiles_yaml import YamlSubsetError, parse_mapping
+from tui_assistant.errors import LockfileError, YamlSubsetError
+from tui_assistant.registry.lockfiles import read_dependencies
+from tui_assistant.registry.lockfiles_yaml import parse_mapping
 
 
 def pinned(filename: str, text: str) -> list[str]:

@@ -10,13 +10,8 @@ from tests.helpers import memory_library
 from tui_assistant.core.documents.html import INDEX_PAGE
 from tui_assistant.core.library.built_site import BUILT_SITE, skipped_in_site
 from tui_assistant.core.library.library import Library
-from tui_assistant.core.library.report import (
-    StoreFacts,
-    VectorFacts,
-    build_report,
-    format_report,
-    skip_reason,
-)
+from tui_assistant.core.library.report import StoreFacts, VectorFacts, build_report, skip_reason
+from tui_assistant.core.library.report_text import format_report
 from tui_assistant.core.words import stem
 from tui_assistant.store.folder import MAX_BYTES, MIB, read_document_text
 from tui_assistant.store.index_store import open_library

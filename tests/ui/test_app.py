@@ -26,7 +26,8 @@ from tui_assistant.core.checks.answer import ModelAnswer
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Outcome, Reason, SupportReport
 from tui_assistant.core.retrieval.types import Evidence
-from tui_assistant.core.service import AnswerService, ProviderFailure
+from tui_assistant.core.service import AnswerService
+from tui_assistant.errors import ProviderFailure
 from tui_assistant.ui.app import AssistantApp
 from tui_assistant.ui.widgets.chat_pane import UNSUPPORTED_LEGEND, TurnView
 from tui_assistant.ui.widgets.evidence_panel import HINT

@@ -33,8 +33,7 @@ from tests.helpers.tui import (
 from tui_assistant.core.checks.answer import ModelAnswer
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Reason
-from tui_assistant.core.service import ProviderFailure
-from tui_assistant.errors import LibraryError
+from tui_assistant.errors import LibraryError, ProviderFailure
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.app import AssistantApp, run_app

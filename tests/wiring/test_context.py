@@ -15,8 +15,10 @@ from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.retrieval.keyword import KeywordRetriever
 from tui_assistant.core.retrieval.ranked import RankedRetriever
 from tui_assistant.settings import Settings
-from tui_assistant.wiring.context import build_retriever, load_library, open_context
+from tui_assistant.wiring.context import open_context
+from tui_assistant.wiring.libraries import load_library
 from tui_assistant.wiring.retrieval_choice import RetrievalChoice
+from tui_assistant.wiring.retrievers import build_retriever
 
 MakeLibrary = Callable[[Mapping[str, tuple[str, str]]], Path]
 KITCHEN = {

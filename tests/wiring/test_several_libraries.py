@@ -21,6 +21,7 @@ from tui_assistant.wiring.context import (
     with_stored_vectors,
 )
 from tui_assistant.wiring.gaps import list_gaps
+from tui_assistant.wiring.libraries import load_library
 from tui_assistant.wiring.retrieval_choice import RetrievalChoice
 from tui_assistant.wiring.status import status_of
 
@@ -91,6 +92,22 @@ def test_a_question_narrowed_to_one_library_searches_only_it(
     with pytest.raises(LookupError) as unknown:
         context.service_for("cellar")
     assert str(unknown.value) == "no library is named cellar (the libraries are kitchen, garden)"
+
+
+def test_a_reloaded_library_answers_narrowed_questions_from_its_new_files(
+    folders: tuple[Path, Path], tmp_path: Path
+) -> None:
+    context = context_of(folders, tmp_path / "data")
+    question = "how long do I knead the bread dough?"
+    before = ask(context, question, "kitchen")
+    write_lesson(folders[0], "bread", "Kneading bread", "Knead the bread dough for ten minutes.")
+
+    reloaded = context.with_library(load_library(context.settings))
+    after = ask(reloaded, question, "kitchen")
+
+    assert not before.answered
+    assert after.answered and after.evidence.passage.id == "kitchen:bread"
+    assert not ask(context, question, "kitchen").answered  # the old context is unchanged
 
 
 def test_questions_no_library_could_answer_are_kept_in_the_library_they_came_nearest(

@@ -11,28 +11,38 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from tui_assistant.commands.common import add_command
 from tui_assistant.core.display_text import clean_display_text, one_line
-from tui_assistant.errors import UsageError, unreadable_file_words
+from tui_assistant.errors import LockfileError, UsageError, unreadable_file_words
+from tui_assistant.output import ProgressLine, counted
 from tui_assistant.registry import site_limits
+from tui_assistant.registry.libraries import libraries_dir, read_metadata
+from tui_assistant.registry.lockfiles import Dependencies, read_dependencies
+from tui_assistant.registry.specs import PackageSpec, parse_site_spec, parse_spec
+from tui_assistant.settings import Settings, load_settings
 
 if TYPE_CHECKING:
+    from tui_assistant.commands.common import Subcommands
     from tui_assistant.registry.fetcher import FetchResult, Registries
-    from tui_assistant.registry.lockfiles import Dependencies
+    from tui_assistant.registry.git_spec import GitSpec
     from tui_assistant.registry.site_urls import SiteSpec
-    from tui_assistant.registry.specs import PackageSpec
-    from tui_assistant.settings import Settings
 
 # Packages fetched at once: the work is mostly waiting on the network.
 PARALLEL_FETCHES = 4
 
 
-def register(commands: argparse._SubParsersAction[Any]) -> None:
-    """Add `fetch` to the command line."""
-    command = commands.add_parser(
+def register(subparsers: Subcommands) -> None:
+    # Reads no library: no --library or --retrieval.
+    command = add_command(
+        subparsers,
         "fetch",
+        run,
+        "one JSON object per SPEC",
+        common=False,
         help="get packages' documentation from PyPI or npm as libraries",
         description="Download each release's source archive from its registry, check its "
         "digest, and keep its documentation folder, README, changelog and (Python) source "
@@ -43,7 +53,8 @@ def register(commands: argparse._SubParsersAction[Any]) -> None:
         nargs="*",
         metavar="SPEC",
         help="pypi:NAME[==VERSION] or npm:NAME[@VERSION]; a range too (pypi:'NAME>=2,<3', "
-        "pypi:NAME@1.2, npm:NAME@^5.1): the newest release in it; or a documentation "
+        "pypi:NAME@1.2, npm:NAME@^5.1): the newest release in it; one ref of a git "
+        "repository, git+https://HOST/ORG/REPO@REF[#subdirectory=DIR]; or a documentation "
         "website, https://HOST/PATH/",
     )
     command.add_argument(
@@ -55,17 +66,12 @@ def register(commands: argparse._SubParsersAction[Any]) -> None:
         "pyproject.toml, Pipfile.lock, package-lock.json, pnpm-lock.yaml, yarn.lock or "
         "package.json",
     )
-    command.add_argument("--json", action="store_true", help="one JSON object per SPEC")
     site_limits.add_options(command)
-    command.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from concurrent.futures import ThreadPoolExecutor
-
-    from tui_assistant.output import ProgressLine
+    # The HTTP client loads only for the command that goes to the network.
     from tui_assistant.registry.fetcher import Fetcher
-    from tui_assistant.settings import load_settings
 
     specs, not_fetched = _specs(args)
     settings = load_settings()
@@ -81,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         _show(result, args.json)
     pool = ThreadPoolExecutor(PARALLEL_FETCHES)
     try:
-        with ProgressLine("fetching", "packages") as progress:
+        with ProgressLine("fetching", "package") as progress:
             for done, result in enumerate(pool.map(fetcher.fetch, specs), start=1):
                 failed = failed or result.status == "failed"
                 _show(result, args.json)
@@ -99,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
 
 def registries(settings: Settings) -> Registries:
     """The settings' registries, else the ones pip and npm are configured with."""
+    # These load the HTTP client, which no other command needs.
     from tui_assistant.registry.fetcher import Registries
     from tui_assistant.registry.npm import npm_registry
     from tui_assistant.registry.pypi import pip_index_url
@@ -110,11 +117,11 @@ def registries(settings: Settings) -> Registries:
 
 def _specs(
     args: argparse.Namespace,
-) -> tuple[list[PackageSpec | SiteSpec], list[FetchResult]]:
+) -> tuple[list[PackageSpec | GitSpec | SiteSpec], list[FetchResult]]:
     """The SPECs to fetch, and `--from`'s dependencies no registry has, as `failed`
     results saying why."""
+    # As in `run`: the fetcher's module loads the HTTP client.
     from tui_assistant.registry.fetcher import FetchResult
-    from tui_assistant.registry.specs import parse_site_spec, parse_spec
 
     if bool(args.specs) == (args.from_file is not None):
         raise UsageError("give SPECs (pypi:NAME[==VERSION], npm:NAME[@VERSION]) or --from FILE")
@@ -134,7 +141,7 @@ def _specs(
             for item in found.local
         ]
         return list(found.pinned), skipped
-    specs: list[PackageSpec | SiteSpec] = []
+    specs: list[PackageSpec | GitSpec | SiteSpec] = []
     for text in args.specs:
         try:
             specs.append(parse_site_spec(text) or parse_spec(text))
@@ -145,8 +152,6 @@ def _specs(
 
 def read_project_file(path: Path) -> Dependencies:
     """The dependencies `path` pins; UsageError with one line when it cannot be read."""
-    from tui_assistant.registry.lockfiles import LockfileError, read_dependencies
-
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
@@ -159,11 +164,11 @@ def read_project_file(path: Path) -> Dependencies:
 
 def _show(result: FetchResult, as_json: bool) -> None:
     for note in result.notes:
-        print(
-            clean_display_text(one_line(f"{result.library or result.spec}: {note}")),
-            file=sys.stderr,
-        )
+        # What a fetch left out (a link, a submodule, a big file): one line each, aside.
+        line = f"left out {result.library or result.spec}: {note}"
+        print(clean_display_text(one_line(line)), file=sys.stderr)
     if as_json:
+        # As in `run`: the fetcher's module loads the HTTP client.
         from tui_assistant.registry.fetcher import FetchRecord
 
         print(
@@ -175,7 +180,7 @@ def _show(result: FetchResult, as_json: bool) -> None:
     if result.status == "failed":
         line = f"failed   {what}: {result.detail}"
     else:
-        counts = f"{result.documents:,} documents, {result.passages:,} passages"
+        counts = f"{counted(result.documents, 'document')}, {counted(result.passages, 'passage')}"
         word = {"fetched": "fetched", "present": "present", "no_docs": "no docs"}[result.status]
         line = f"{word:<8} {what}: {counts}" + (f" ({result.detail})" if result.detail else "")
     print(clean_display_text(one_line(line)), flush=True)
@@ -184,9 +189,6 @@ def _show(result: FetchResult, as_json: bool) -> None:
 def project_libraries(path: Path, entries: list[str]) -> list[str]:
     """`--library` `entries` and the fetched libraries of `path`'s pinned dependencies
     (`mcp --library-from`); a dependency not fetched yet is a warning on stderr."""
-    from tui_assistant.registry.libraries import libraries_dir, read_metadata
-    from tui_assistant.settings import load_settings
-
     found = read_project_file(path)
     folder = libraries_dir(load_settings().data_dir)
     names: list[str] = []

@@ -4,10 +4,26 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
-from tui_assistant.commands.common import open_for
+from tui_assistant.commands.common import add_command, open_for
+from tui_assistant.compat import PASSAGES_COMMAND_ALIASES
 from tui_assistant.core.display_text import clean_display_text, one_line
 from tui_assistant.core.record import PassageRef
+
+if TYPE_CHECKING:
+    from tui_assistant.commands.common import Subcommands
+
+
+def register(subparsers: Subcommands) -> None:
+    add_command(
+        subparsers,
+        "passages",
+        run,
+        "print one JSON array",
+        aliases=list(PASSAGES_COMMAND_ALIASES),
+        help="list the library's passages",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,20 +14,20 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tui_assistant.commands.common import open_for
+from tui_assistant.commands.common import add_command, open_for
 from tui_assistant.core.display_text import clean_display_text, one_line
 from tui_assistant.core.documents.place import location
 from tui_assistant.core.excerpt import passage_excerpt
 from tui_assistant.core.service import MAX_QUESTION_CHARS
 from tui_assistant.core.words import normalise_distinct
 from tui_assistant.errors import BadArgument, UsageError
+from tui_assistant.wiring.library_tools import LibraryTools, SearchResult
 
 if TYPE_CHECKING:
+    from tui_assistant.commands.common import Subcommands
     from tui_assistant.core.library.library import Library
-    from tui_assistant.wiring.library_tools import SearchResult
 
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 10
@@ -39,14 +39,10 @@ _DECIDED = {
     "no_evidence": "nothing in the library is plausibly about this",
 }
 
-Factory = Callable[..., argparse.ArgumentParser]
 
-
-def register(commands: Any, command: Factory) -> None:
-    """Add `search` to the CLI's subcommands; `command` is the CLI's own factory
-    (common options, `--json`, the handler)."""
-    parser = command(
-        commands,
+def register(subparsers: Subcommands) -> None:
+    parser = add_command(
+        subparsers,
         "search",
         run,
         "one JSON object per passage, then one with the decision",
@@ -73,8 +69,6 @@ def _limit(value: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui_assistant.wiring.library_tools import LibraryTools
-
     question: str = args.question
     if not question.strip():
         raise UsageError("QUESTION: is blank (ask in words)")
@@ -115,8 +109,10 @@ def _show(result: SearchResult, question: str, library: Library, as_json: bool) 
 
 
 def _with_pages(row: dict[str, Any]) -> dict[str, Any]:
-    """A passage in the contract's key order; `page` and `end_page` are null for a
-    passage that is not from a PDF."""
+    """A passage's keys in a fixed order, the place first (`id`, `title`, `source_path`,
+    `line`, `end_line`, `page`, `end_page`, `url`), then `library`, `score` and `text`;
+    `page` and `end_page` are null for a passage that is not from a PDF, `url` for one
+    that is not from a website."""
     keys = ("id", "title", "source_path", "line", "end_line", "page", "end_page", "url")
     ordered = {key: row.get(key) for key in keys}
     return {**ordered, "library": row["library"], "score": row["score"], "text": row["text"]}

@@ -39,7 +39,7 @@ from tui_assistant.core.outcome import (
     timed_out,
 )
 from tui_assistant.core.retrieval.types import Evidence, NoEvidence, Retriever
-from tui_assistant.errors import TuiAssistantError
+from tui_assistant.errors import ProviderFailure
 
 # A longer question is refused before anything else happens.
 MAX_QUESTION_CHARS = 4000
@@ -49,18 +49,6 @@ MAX_DETAIL_CHARS = 200
 # Passages retrieved for an answer: its own and the next ones, one key away in the
 # evidence panel (a model gets only those close to the answer's, `Evidence.close`).
 CANDIDATES_SHOWN = 3
-
-
-class ProviderFailure(TuiAssistantError):
-    """A provider call ended without a usable answer, for a known reason.
-
-    `detail` is shown to users: plain words, never provider text or secrets.
-    """
-
-    def __init__(self, reason: Reason, detail: str | None = None) -> None:
-        super().__init__(detail or reason.value)
-        self.reason = reason
-        self.detail = detail
 
 
 class AnswerProvider(Protocol):
@@ -172,8 +160,9 @@ class AnswerService:
             async with asyncio.timeout(self.deadline_seconds):
                 answer = await self.provider.complete(question, sent)
         except ProviderFailure as failure:
-            outcome = refused(question, failure.reason, evidence, failure.detail, sent)
-            why = failure.detail or describe_reason(failure.reason)
+            reason = Reason(failure.reason)  # `errors` cannot name the outcome's type
+            outcome = refused(question, reason, evidence, failure.detail, sent)
+            why = failure.detail or describe_reason(reason)
             outcome = replace(outcome, model_detail=_one_plain_line(why))
         except TimeoutError:
             detail = f"no answer within {self.deadline_seconds:g} s"

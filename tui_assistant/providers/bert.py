@@ -18,14 +18,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from tui_assistant.errors import WeightsError
+
 Matrix = NDArray[np.float32]
 
 # Rows of the feed-forward step done at once, so its 4x wider middle stays in the cache.
 FEED_FORWARD_ROWS = 256
-
-
-class WeightsError(ValueError):
-    """A tensor the model needs is missing or has the wrong shape."""
 
 
 @dataclass(frozen=True, slots=True)

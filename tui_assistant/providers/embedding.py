@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from tui_assistant.core.progress import Progress
 from tui_assistant.core.retrieval.model_identity import ModelIdentity
-from tui_assistant.errors import ModelError, os_error_words
+from tui_assistant.errors import ModelError, WeightsError, os_error_words
 from tui_assistant.providers.embedding_batching import QuestionBatcher
 from tui_assistant.providers.embedding_model_files import (
     DEFAULT_MODEL_NAME as DEFAULT_MODEL_NAME,
@@ -108,6 +108,7 @@ def embed_texts(
     source: EmbeddingSource, texts: Sequence[str], progress: Progress | None = None
 ) -> Matrix:
     """Every text's row, in order; `progress(done, total)` after each batch."""
+    # The semantic extra loads with a model, so this module imports without it.
     import numpy as np
 
     total = len(texts)
@@ -205,11 +206,12 @@ class LocalSentenceEmbedder:
         reason = runtime_missing()
         if reason is not None:
             raise ModelError(f"the embedding runtime is missing: {reason}")
+        # The semantic extra loads with a model, so this module imports without it.
         from safetensors import SafetensorError
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
 
-        from tui_assistant.providers.bert import BertEncoder, WeightsError
+        from tui_assistant.providers.bert import BertEncoder
 
         folder = Path(folder)
         if not folder.is_dir():
@@ -274,6 +276,7 @@ class LocalSentenceEmbedder:
 
     def embed_questions(self, questions: Sequence[str]) -> Matrix:
         """The questions' rows, in order (each after the query prefix)."""
+        # The semantic extra loads with a model, so this module imports without it.
         import numpy as np
 
         texts = [self.query_prefix + question for question in questions]
@@ -307,6 +310,7 @@ class LocalSentenceEmbedder:
                     pool.shutdown(wait=True, cancel_futures=True)
 
     def _embed_batch(self, ids: list[list[int]], batch: list[int]) -> Matrix:
+        # The semantic extra loads with a model, so this module imports without it.
         import numpy as np
 
         lengths = np.array([len(ids[index]) for index in batch], dtype=np.int64)
@@ -330,6 +334,7 @@ def _cpu_count() -> int:
 
 @contextmanager
 def _single_threaded_blas() -> Iterator[None]:
+    # The semantic extra loads with a model, so this module imports without it.
     from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
     with threadpool_limits(limits=1, user_api="blas"):

@@ -48,9 +48,9 @@ import numpy as np
 from pydantic import SecretStr
 
 from tui_assistant.core.retrieval.model_identity import ModelIdentity
+from tui_assistant.errors import BadAnswer, TooBig, TryAgain
 from tui_assistant.providers.embedding_batching import QuestionBatcher
 from tui_assistant.providers.embedding_server_answers import (
-    BadAnswer,
     embeddings_url,
     parse_embeddings,
     pause_before_try,
@@ -61,9 +61,7 @@ from tui_assistant.providers.embedding_server_tries import (
     TRIES,
     EventLoopThread,
     Pace,
-    TooBig,
     Tries,
-    TryAgain,
     check_status,
     fault,
     gave_up,

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
+from tui_assistant.errors import BadAnswer
+
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
@@ -28,11 +30,6 @@ LONGEST_PAUSE_SECONDS: Final = 30.0
 def embeddings_url(base_url: str) -> str:
     """`{base_url}/embeddings` without doubling or losing a slash."""
     return base_url.rstrip("/") + "/embeddings"
-
-
-class BadAnswer(ValueError):
-    """The server's answer is not the vectors asked for; the message says how, in plain
-    words, never quoting the answer."""
 
 
 def parse_embeddings(body: bytes, count: int, dimensions: int | None) -> dict[int, Vector]:

@@ -13,11 +13,11 @@ import threading
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Final, Literal, TypeVar
+from typing import Any, Final, TypeVar
 
 import httpx
 
-from tui_assistant.errors import EmbeddingServerError
+from tui_assistant.errors import EmbeddingServerError, TooBig, Trouble, TryAgain
 from tui_assistant.providers.embedding_server_answers import retry_after_seconds
 
 T = TypeVar("T")
@@ -32,7 +32,6 @@ SPLIT_STATUSES: Final = frozenset({400, 413, 422})
 
 # Tries of one batch, by what went wrong: rate limits and 5xx are worth waiting out;
 # a refused connection or a missed deadline rarely mends within a minute.
-Trouble = Literal["rate_limited", "status", "unreachable", "broken", "timeout"]
 TRIES: Final[dict[Trouble, int]] = {
     "rate_limited": 8,
     "status": 6,
@@ -47,24 +46,6 @@ QUESTION_TRIES: Final[dict[Trouble, int]] = {
     "broken": 2,
     "timeout": 1,
 }
-
-
-class TryAgain(Exception):
-    """One try failed in a way another try may mend."""
-
-    def __init__(self, trouble: Trouble, detail: str, retry_after: float | None = None) -> None:
-        super().__init__(detail)
-        self.trouble = trouble
-        self.detail = detail
-        self.retry_after = retry_after
-
-
-class TooBig(Exception):
-    """The server refused the batch as too large (413, 422, 400)."""
-
-    def __init__(self, status: int) -> None:
-        super().__init__(f"HTTP {status}")
-        self.status = status
 
 
 @dataclass

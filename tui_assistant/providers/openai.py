@@ -36,8 +36,7 @@ from tui_assistant.core.checks.answer import ModelAnswer
 from tui_assistant.core.checks.quotes import MAX_QUOTES
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.outcome import Reason
-from tui_assistant.core.service import ProviderFailure
-from tui_assistant.errors import LedgerUnavailable
+from tui_assistant.errors import LedgerUnavailable, ProviderFailure
 from tui_assistant.providers.prompt import build_messages, response_format
 
 MAX_RESPONSE_BYTES: Final = 1024 * 1024

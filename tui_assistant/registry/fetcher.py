@@ -20,11 +20,14 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tui_assistant.core.documents.passage import DOCUMENT_KINDS
+from tui_assistant.core.documents.formats import DOCUMENT_KINDS
 from tui_assistant.core.words import stem
-from tui_assistant.errors import LibraryError, os_error_words
+from tui_assistant.errors import FetchError, LibraryError, os_error_words
 from tui_assistant.registry import npm, pypi
 from tui_assistant.registry.archive import Limits, unpack
+from tui_assistant.registry.git import fetch_ref
+from tui_assistant.registry.git_hint import repository_hint
+from tui_assistant.registry.git_spec import GitSpec
 from tui_assistant.registry.libraries import (
     STAGING_PREFIX,
     FetchedMetadata,
@@ -36,7 +39,9 @@ from tui_assistant.registry.site_fetch import fetch_site
 from tui_assistant.registry.site_limits import SiteLimits
 from tui_assistant.registry.site_urls import SiteSpec
 from tui_assistant.registry.specs import PackageSpec, library_name_of
-from tui_assistant.registry.transport import FetchError, Progress, Registry, new_client
+from tui_assistant.registry.transport import Progress, Registry, new_client
+from tui_assistant.store.history import now
+from tui_assistant.store.index_store import open_library
 
 Status = Literal["fetched", "present", "no_docs", "failed"]
 # A staging folder older than this was left by a process that is gone.
@@ -55,11 +60,12 @@ class FetchResult:
     documents: int
     passages: int
     detail: str | None
+    # One line each for what was not kept (a website's pages; a repository's links,
+    # submodules, big files), said on standard error.
+    notes: tuple[str, ...] = ()
     # `pypi`, `npm`, `web` or `git`; when the library was fetched (ISO 8601, UTC).
     origin: str | None = None
     fetched_at: str | None = None
-    # One line per thing not kept (a website's pages), said on standard error.
-    notes: tuple[str, ...] = ()
 
 
 class FetchRecord(BaseModel):
@@ -135,42 +141,36 @@ class Fetcher:
     def close(self) -> None:
         self.client.close()
 
-    def fetch(self, spec: PackageSpec | SiteSpec, progress: Progress | None = None) -> FetchResult:
+    def fetch(
+        self, spec: PackageSpec | GitSpec | SiteSpec, progress: Progress | None = None
+    ) -> FetchResult:
         """Fetch `spec`; a failure is a `failed` result with its one line, never raised
         (a Ctrl-C is: it stops the command)."""
         try:
-            if isinstance(spec, SiteSpec):
+            if isinstance(spec, GitSpec):
+                result = self._fetch_git(spec)
+            elif isinstance(spec, SiteSpec):
                 result = self._fetch_site(spec)
             else:
                 result = self._fetch(spec, progress)
         except FetchError as error:
-            result = FetchResult(
-                str(spec), None, spec.name, spec.version, "failed", 0, 0, str(error)
+            named = (
+                (spec.repo, spec.ref) if isinstance(spec, GitSpec) else (spec.name, spec.version)
             )
-        metadata = None
-        if result.library is not None:
-            metadata = read_metadata(libraries_dir(self.data_dir) / result.library)
-        fetched_at = metadata.fetched_at if metadata is not None else None
-        return replace(result, origin=spec.registry, fetched_at=fetched_at)
+            result = FetchResult(str(spec), None, *named, "failed", 0, 0, str(error))
+        kept = result.library and read_metadata(libraries_dir(self.data_dir) / result.library)
+        origin = "git" if isinstance(spec, GitSpec) else spec.registry
+        return replace(result, origin=origin, fetched_at=kept.fetched_at if kept else None)
 
     def _fetch_site(self, spec: SiteSpec) -> FetchResult:
         site = fetch_site(
-            self.data_dir, self.client, spec, self.site_limits, self.refresh, self.stopping, _now()
+            self.data_dir, self.client, spec, self.site_limits, self.refresh, self.stopping, now()
         )
         documents, passages = count_passages(site.folder, self.data_dir, site.name)
-        version = site.name.partition("@")[2]
         status: Status = "present" if site.status == "present" else "fetched"
-        return FetchResult(
-            str(spec),
-            site.name,
-            spec.library_base,
-            version,
-            status,
-            documents,
-            passages,
-            site.detail,
-            notes=site.notes,
-        )
+        version = site.name.partition("@")[2]
+        named = (str(spec), site.name, spec.library_base, version, status)
+        return FetchResult(*named, documents, passages, site.detail, site.notes)
 
     def _registry(self, spec: PackageSpec) -> Registry:
         found = self._registries.get(spec.registry)
@@ -195,9 +195,8 @@ class Fetcher:
             return here
         name = library_name_of(spec.registry, release.name, release.version)
         folder = libraries_dir(self.data_dir) / name
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        _remove_stale_staging(folder.parent)
-        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder.parent))
+        staging = _new_staging(folder)
+        hint = None
         try:
             downloaded = registry.download(release.url, staging / "archive", self._told(progress))
             _check_digest(release, downloaded.sha256, downloaded.sha512, downloaded.sha1)
@@ -206,6 +205,10 @@ class Fetcher:
             unpacked = unpack(
                 downloaded.path, release.filename, kept, spec.registry == "pypi", self.limits
             )
+            if not unpacked.documentation:
+                hint = repository_hint(
+                    downloaded.path, release.filename, spec.registry, release.version
+                )
             if not unpacked.files:
                 return FetchResult(
                     str(spec),
@@ -215,7 +218,7 @@ class Fetcher:
                     "no_docs",
                     0,
                     0,
-                    "the release has no documentation, README or source to keep",
+                    _hinted("the release has no documentation, README or source to keep", hint),
                 )
             write_metadata(
                 kept,
@@ -226,7 +229,7 @@ class Fetcher:
                     index_url=registry.base_url,
                     archive_url=release.url,
                     sha256=downloaded.sha256,
-                    fetched_at=_now(),
+                    fetched_at=now(),
                     documentation=unpacked.documentation,
                 ),
             )
@@ -245,15 +248,72 @@ class Fetcher:
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         documents, passages = count_passages(folder, self.data_dir, name)
-        detail = None
+        detail: str | None = None
         status: Status = "fetched"
         if not unpacked.documentation:
             status = "no_docs"
             detail = "no documentation folder: the README and changelog" + (
                 " and the API reference from the source" if spec.registry == "pypi" else ""
             )
+            detail = _hinted(detail, hint)
         return FetchResult(
             str(spec), name, release.name, release.version, status, documents, passages, detail
+        )
+
+    def _fetch_git(self, spec: GitSpec) -> FetchResult:
+        """One ref of a repository, as the library `REPO@REF` (present when fetched
+        before from the same URL: a ref named again costs no network)."""
+        name = spec.library
+        version = name.partition("@")[2]
+        folder = libraries_dir(self.data_dir) / name
+        metadata = read_metadata(folder)
+        if metadata is not None:
+            if metadata.registry != "git" or metadata.url != spec.url:
+                held = metadata.url or f"{metadata.registry}:{metadata.package}"
+                raise FetchError(f"the library {name} holds {held}")
+            documents, passages = count_passages(folder, self.data_dir, name)
+            return FetchResult(
+                str(spec), name, spec.repo, version, "present", documents, passages, None
+            )
+        staging = _new_staging(folder)
+        try:
+            kept = staging / "library"
+            kept.mkdir()
+            got = fetch_ref(spec, staging, kept, self.limits, self.stopping)
+            if not got.files:
+                nothing = "the ref has no documentation folder or README to keep"
+                return FetchResult(
+                    str(spec), None, spec.repo, version, "no_docs", 0, 0, nothing, got.notes
+                )
+            write_metadata(
+                kept,
+                FetchedMetadata(
+                    package=spec.repo,
+                    version=version,
+                    registry="git",
+                    index_url=spec.url,
+                    archive_url=spec.url,
+                    sha256="",
+                    fetched_at=now(),
+                    documentation=got.documentation,
+                    origin="git",
+                    url=spec.url,
+                    ref=spec.ref,
+                    commit=got.commit,
+                ),
+            )
+            if self.stopping.is_set():
+                raise FetchError("interrupted")
+            kept.rename(folder)
+        except OSError as error:
+            raise FetchError(f"cannot write {folder} ({os_error_words(error)})") from None
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+        documents, passages = count_passages(folder, self.data_dir, name)
+        status: Status = "fetched" if got.documentation else "no_docs"
+        detail = None if got.documentation else "no documentation folder: the README and changelog"
+        return FetchResult(
+            str(spec), name, spec.repo, version, status, documents, passages, detail, got.notes
         )
 
     def _told(self, progress: Progress | None) -> Progress:
@@ -289,8 +349,6 @@ class Fetcher:
 def count_passages(folder: Path, data_dir: Path, name: str) -> tuple[int, int]:
     """Index a fetched library in its store now (so its first use is quick) and count
     its documents and passages."""
-    from tui_assistant.store.index_store import open_library
-
     try:
         library = open_library(folder, data_dir, stem, kinds=DOCUMENT_KINDS, name=name)
     except LibraryError:
@@ -317,14 +375,19 @@ def _check_digest(release: pypi.Release, sha256: str, sha512: str, sha1: str) ->
         )
 
 
+def _new_staging(folder: Path) -> Path:
+    """A new staging folder beside the library `folder` will be (old ones removed)."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale_staging(folder.parent)
+    return Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder.parent))
+
+
+def _hinted(detail: str, hint: str | None) -> str:
+    return f"{detail}; {hint}" if hint else detail
+
+
 def _remove_stale_staging(parent: Path) -> None:
     for entry in parent.glob(f"{STAGING_PREFIX}*"):
         with contextlib.suppress(OSError):
             if time.time() - entry.stat().st_mtime > STALE_STAGING_SECONDS:
                 shutil.rmtree(entry, ignore_errors=True)
-
-
-def _now() -> str:
-    from tui_assistant.store.history import now
-
-    return now()

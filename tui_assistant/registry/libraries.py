@@ -3,7 +3,8 @@
 A fetched library is a folder `fetched/NAME@VERSION/` in the data folder, holding
 the documents kept from the release's archive and `.fetched.json` (its name starts
 with `.`, so the library never reads it as a document): the package, its version, the
-registry, the archive's URL and sha256, and when it was fetched. It is read offline
+registry, the archive's URL and sha256, and when it was fetched (for a repository's
+ref: origin `git`, its URL, the ref and the commit). It is read offline
 ever after. `--library NAME@VERSION` names one; `--library NAME` the newest fetched
 version, by version order (release numbers as numbers, a pre-release before its
 release).
@@ -11,15 +12,18 @@ release).
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui_assistant.core.documents.passage import DOCUMENT_KINDS
+from tui_assistant.core.documents.formats import DOCUMENT_KINDS
 from tui_assistant.core.library.names import LibrarySpec, check_distinct, library_name
+from tui_assistant.errors import LibraryError, os_error_words
 from tui_assistant.registry.specs import VERSION_TEXT
 from tui_assistant.registry.versions import Registry, newest_first, newest_in
 
@@ -48,15 +52,16 @@ class FetchedMetadata:
     sha256: str
     fetched_at: str
     documentation: bool
+    # A repository's ref (`registry` "git"): where it came from, the ref as asked and
+    # the commit it named then. Absent from libraries fetched from a registry.
+    origin: str | None = None
+    url: str | None = None
+    ref: str | None = None
+    commit: str | None = None
     # A website's pages, by file in the library: `{"url", "etag", "last_modified"}`.
     pages: dict[str, dict[str, str | None]] = field(default_factory=dict)
     # Where a website's list of pages came from: llms.txt, llms-full.txt, sitemap, links.
     crawl: str | None = None
-
-    @property
-    def origin(self) -> str:
-        """`pypi`, `npm`, `web` or `git`: the kind of place it came from."""
-        return self.registry
 
 
 def libraries_dir(data_dir: Path) -> Path:
@@ -71,7 +76,8 @@ def library_dir(data_dir: Path, name: str) -> Path:
 
 
 def write_metadata(folder: Path, metadata: FetchedMetadata) -> None:
-    text = json.dumps(asdict(metadata), indent=2, sort_keys=True)
+    given = {key: value for key, value in asdict(metadata).items() if value is not None}
+    text = json.dumps(given, indent=2, sort_keys=True)
     (folder / METADATA_FILE).write_text(text + "\n", encoding="utf-8")
 
 
@@ -131,13 +137,61 @@ def fetched_facts(folder: Path) -> dict[str, str | None]:
     }
 
 
+# Where a fetched library came from: a package registry, a website, a repository.
+ORIGINS = ("pypi", "npm", "web", "git")
+
+
+def fetched_origin(folder: Path) -> dict[str, str | None]:
+    """`package`, `version`, `origin` (`pypi`, `npm`, `web` or `git`) and `fetched_at`
+    of a fetched library's folder, each None for any other folder (`status`). Read from
+    `.fetched.json` as any kind of fetch writes it: its `origin`, else its `registry`."""
+    try:
+        data = json.loads((folder / METADATA_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = None
+    if not isinstance(data, dict):
+        return dict.fromkeys(("package", "version", "origin", "fetched_at"))
+    origin = next(
+        (data.get(key) for key in ("origin", "registry") if data.get(key) in ORIGINS), None
+    )
+    base, _, version = folder.name.partition("@")
+    return {
+        "package": _text(data.get("package")) or base,
+        "version": _text(data.get("version")) or version or None,
+        "origin": origin,
+        "fetched_at": _text(data.get("fetched_at")),
+    }
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
 def document_kinds_of(folder: Path, configured: tuple[str, ...]) -> tuple[str, ...]:
     """The kinds of documents a library folder is read with: a fetched library's are
     every kind the app reads (its Python source is its API reference), any other
     folder's what `TUI_ASSISTANT_DOCUMENT_TYPES` says."""
-    if (folder / METADATA_FILE).is_file():
+    if _mode(folder / METADATA_FILE, folder) == stat.S_IFREG:
         return DOCUMENT_KINDS
     return configured
+
+
+def _mode(path: Path, folder: Path) -> int | None:
+    """`path`'s file type bits, None when there is nothing there. `LibraryError` naming
+    the library `folder` when it cannot be looked into (`Path.is_file` raises
+    `PermissionError` as a traceback would)."""
+    try:
+        return stat.S_IFMT(path.stat().st_mode)
+    except (FileNotFoundError, NotADirectoryError, ValueError):
+        return None
+    except OSError as error:
+        raise LibraryError(
+            f"library folder {folder} cannot be read: {os_error_words(error)}"
+        ) from None
+
+
+def _is_folder(path: Path) -> bool:
+    return _mode(path, path) == stat.S_IFDIR
 
 
 def version_key(version: str) -> tuple[tuple[int, ...], int, str]:
@@ -167,7 +221,7 @@ def fetched_names(data_dir: Path) -> Iterator[str]:
     except OSError:
         return
     for entry in sorted(entries):
-        if FETCHED_NAME.match(entry.name) and (entry / METADATA_FILE).is_file():
+        if FETCHED_NAME.match(entry.name) and _mode(entry / METADATA_FILE, entry) == stat.S_IFREG:
             yield entry.name
 
 
@@ -224,14 +278,39 @@ def with_fetched(specs: tuple[LibrarySpec, ...], data_dir: Path) -> tuple[Librar
     resolved: list[LibrarySpec] = []
     for spec in specs:
         entry = str(spec.folder)
-        folder = None if spec.folder.is_dir() else resolve_fetched(entry, data_dir)
+        folder = None if _is_folder(spec.folder) else resolve_fetched(entry, data_dir)
         if folder is None:
+            _check_close_names(spec.folder, data_dir)
             resolved.append(spec)
             continue
         named = spec.name != library_name(spec.folder.name)
         resolved.append(LibrarySpec(spec.name if named else folder.name, folder))
     check_distinct(resolved)
     return tuple(resolved)
+
+
+def close_names(entry: str, names: Iterable[str]) -> list[str]:
+    """The fetched libraries among `names` that `entry` may have meant: those whose
+    package name is close to `entry`'s (`flaskk`, `flask@9` -> `flask@3.1.3`), the
+    newest version of each, closest first."""
+    known = list(names)
+    bases = list(dict.fromkeys(name.partition("@")[0] for name in known))
+    wanted = entry.partition("@")[0].lower()
+    close = difflib.get_close_matches(wanted, bases, n=3, cutoff=0.75)
+    return [found for base in close if (found := newest(known, base)) is not None]
+
+
+def _check_close_names(folder: Path, data_dir: Path) -> None:
+    """A `--library` entry that is neither a folder nor a fetched library, but is close
+    to a fetched library's name, is a `LibraryError` saying which it may mean; any
+    other stays for the library to say it does not exist."""
+    entry = str(folder)
+    if "/" in entry or _mode(folder, folder) is not None:
+        return
+    suggestions = close_names(entry, fetched_names(data_dir))
+    if suggestions:
+        shown = " or ".join(suggestions)
+        raise LibraryError(f"library folder {entry} does not exist (did you mean {shown}?)")
 
 
 def choose_library(name: str | None, names: Iterable[str]) -> str | None:

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from tui_assistant.errors import LockfileError
 from tui_assistant.registry.lockfiles_js import pnpm_lock, yarn_lock
 from tui_assistant.registry.specs import PackageSpec, json_object, normalise_pypi_name
 
@@ -30,10 +31,6 @@ _NAME_ONLY = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 # PEP 508 `NAME @ URL` (`pkg @ file:///src/pkg`, `pkg @ git+https://...`).
 _DIRECT_REFERENCE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\s*(\[[^\]]*\])?\s*@")
 _EXACT_NPM = re.compile(r"^=?v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$")
-
-
-class LockfileError(ValueError):
-    """A project file that cannot be read as dependencies; one line."""
 
 
 @dataclass(frozen=True, slots=True)

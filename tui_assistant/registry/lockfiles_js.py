@@ -16,7 +16,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tui_assistant.registry.lockfiles_yaml import YamlSubsetError, parse_mapping
+from tui_assistant.errors import YamlSubsetError
+from tui_assistant.registry.lockfiles_yaml import parse_mapping
 from tui_assistant.registry.specs import PackageSpec, json_object
 from tui_assistant.registry.versions_npm import parse_version
 

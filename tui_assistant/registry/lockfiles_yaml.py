@@ -12,9 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-
-class YamlSubsetError(ValueError):
-    """A line this reader cannot take as a mapping entry; says which."""
+from tui_assistant.errors import YamlSubsetError
 
 
 def parse_mapping(text: str) -> dict[str, Any]:

@@ -21,9 +21,10 @@ from urllib.parse import urljoin
 
 from packaging.version import InvalidVersion, Version
 
+from tui_assistant.errors import FetchError
 from tui_assistant.registry.libraries import version_key
 from tui_assistant.registry.specs import PackageSpec, json_object, normalise_pypi_name
-from tui_assistant.registry.transport import FetchError, Registry
+from tui_assistant.registry.transport import Registry
 from tui_assistant.registry.versions import PEP440_OPERATORS, no_match, pypi_range
 
 DEFAULT_INDEX = "https://pypi.org/simple"
@@ -147,6 +148,33 @@ def _version_of(project: str, filename: str) -> str | None:
     if not stem or normalise_pypi_name(stem) != project or not version:
         return None
     return version
+
+
+# `Project-URL` labels that name the source repository, most likely first.
+_REPOSITORY_LABELS = ("source", "source code", "repository", "code", "github", "gitlab")
+
+
+def repository_urls(pkg_info: str) -> list[str]:
+    """The URLs a release's core metadata (`PKG-INFO`) gives for its repository: its
+    `Project-URL`s labelled Source, Repository, Code (in that order), then the rest of
+    them (Homepage, Documentation...) and `Home-page`. The caller keeps the first on a
+    known forge."""
+    labelled: list[tuple[int, str]] = []
+    # The headers end at the first blank line; the long description follows.
+    for line in pkg_info.split("\n\n", 1)[0].splitlines():
+        key, colon, value = line.partition(":")
+        key, value = key.strip().lower(), value.strip()
+        if not colon or not value:
+            continue
+        if key == "project-url":
+            label, comma, url = value.partition(",")
+            if comma:
+                name = label.strip().lower()
+                rank = _REPOSITORY_LABELS.index(name) if name in _REPOSITORY_LABELS else 99
+                labelled.append((rank, url.strip()))
+        elif key == "home-page":
+            labelled.append((100, value))
+    return [url for _, url in sorted(labelled, key=lambda item: item[0])]
 
 
 def _written(spec: PackageSpec) -> str:

@@ -19,8 +19,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tui_assistant.core.documents.html import NotText, decode_html
-from tui_assistant.errors import os_error_words
+from tui_assistant.core.documents.html import decode_html
+from tui_assistant.errors import NotText, os_error_words
 from tui_assistant.registry.site_discover import Plan, plan_crawl
 from tui_assistant.registry.site_http import (
     Answer,

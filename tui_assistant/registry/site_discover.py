@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from protego import Protego
 
+from tui_assistant.errors import FetchError
 from tui_assistant.registry.site_http import PageRefused, SiteClient
 from tui_assistant.registry.site_limits import SiteLimits
 from tui_assistant.registry.site_lists import (
@@ -26,7 +27,7 @@ from tui_assistant.registry.site_lists import (
     unique,
 )
 from tui_assistant.registry.site_urls import SiteSpec
-from tui_assistant.registry.transport import USER_AGENT, FetchError
+from tui_assistant.registry.transport import USER_AGENT
 
 MAX_ROBOTS_BYTES = 512 << 10
 MAX_SITEMAPS = 50

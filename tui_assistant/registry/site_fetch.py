@@ -21,7 +21,7 @@ from pathlib import Path
 
 import httpx
 
-from tui_assistant.errors import os_error_words
+from tui_assistant.errors import FetchError, os_error_words
 from tui_assistant.registry.libraries import (
     STAGING_PREFIX,
     FetchedMetadata,
@@ -35,7 +35,6 @@ from tui_assistant.registry.site_crawl import Crawl, PageRecord, Previous, SiteC
 from tui_assistant.registry.site_http import SiteClient
 from tui_assistant.registry.site_limits import SiteLimits
 from tui_assistant.registry.site_urls import SiteSpec, today
-from tui_assistant.registry.transport import FetchError
 from tui_assistant.store.index_store import store_path
 
 # At most this many pages not kept are named one per line; the rest are counted.
@@ -146,6 +145,8 @@ def _metadata(spec: SiteSpec, version: str, now: str, crawl: Crawl) -> FetchedMe
         sha256="",
         fetched_at=now,
         documentation=True,
+        origin="web",
+        url=spec.url,
         pages={
             page.file: {"url": page.url, "etag": page.etag, "last_modified": page.last_modified}
             for page in crawl.pages
@@ -168,5 +169,5 @@ _SOURCES = {"links": "its links", "sitemap": "its sitemap"}
 def _notes(crawl: Crawl) -> tuple[str, ...]:
     lines = crawl.skipped[:MAX_NOTES]
     if len(crawl.skipped) > MAX_NOTES:
-        lines.append(f"and {len(crawl.skipped) - MAX_NOTES:,} more pages not kept")
-    return tuple(f"not kept: {line}" for line in lines)
+        lines.append(f"and {len(crawl.skipped) - MAX_NOTES:,} more pages")
+    return tuple(lines)

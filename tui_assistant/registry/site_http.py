@@ -21,9 +21,9 @@ from urllib.parse import urljoin
 
 import httpx
 
-from tui_assistant.errors import TuiAssistantError
+from tui_assistant.errors import FetchError, TuiAssistantError
 from tui_assistant.registry.site_urls import SiteSpec, canonical, host_of
-from tui_assistant.registry.transport import MAX_REDIRECTS, FetchError, check_url
+from tui_assistant.registry.transport import MAX_REDIRECTS, check_url
 
 ACCEPT_PAGE = "text/markdown, text/html;q=0.9"
 _REDIRECTS = (301, 302, 303, 307, 308)

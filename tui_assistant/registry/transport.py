@@ -13,6 +13,7 @@ Rules, whatever a registry or a redirect says:
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,8 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from tui_assistant.errors import TuiAssistantError
+from tui_assistant.errors import FetchError
+from tui_assistant.urls import check_base_url
 
 MAX_METADATA_BYTES = 64 << 20
 MAX_ARCHIVE_BYTES = 200 << 20
@@ -32,14 +34,8 @@ USER_AGENT = "tui-assistant-fetch"
 Progress = Callable[[int, int | None], None]
 
 
-class FetchError(TuiAssistantError):
-    """A package that cannot be fetched; the message is one line saying why."""
-
-
 def check_url(url: str, what: str) -> None:
     """https:// anywhere, http:// only to a loopback host; no credentials."""
-    from tui_assistant.urls import check_base_url
-
     try:
         parts = urlsplit(url)
         if parts.query and parts.scheme in ("http", "https"):
@@ -93,8 +89,6 @@ class Registry:
                 if len(body) > MAX_METADATA_BYTES:
                     raise FetchError(f"{self.host}'s answer is over {MAX_METADATA_BYTES >> 20} MiB")
         try:
-            import json
-
             return json.loads(bytes(body)), final
         except ValueError:
             raise FetchError(f"{self.host} did not answer with JSON") from None

@@ -31,7 +31,7 @@ import sys
 from collections.abc import Collection
 from pathlib import Path
 
-from tui_assistant.core.documents.passage import DEFAULT_DOCUMENT_KINDS
+from tui_assistant.core.documents.formats import DEFAULT_DOCUMENT_KINDS
 from tui_assistant.core.documents.split import PARSER_VERSION
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.progress import Progress as Progress
@@ -219,6 +219,14 @@ def _in_memory(
     _create(connection, folder)
     reread = updates.update(connection, folder, listing, progress)
     return read_library(connection, folder, listing, key, reread, name)
+
+
+def memory_store(folder: Path) -> sqlite3.Connection:
+    """An empty store in memory, its tables made (a shared store's version is read into
+    one, then `read_library` builds the library from it as from a file)."""
+    connection = _connect(":memory:")
+    _create(connection, folder)
+    return connection
 
 
 def _connect(path: Path | str) -> sqlite3.Connection:

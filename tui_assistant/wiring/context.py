@@ -1,62 +1,77 @@
-"""Assemble the app from settings: library, retriever, provider, service.
+"""The app as wired from its settings (`AppContext`), and how a start opens one.
 
-The CLI and the TUI both start here, so they cannot be wired differently. The
-provider module (and httpx) is imported only in model mode, to keep start-up fast.
+The CLI and the TUI both start here, so they cannot be wired differently. The parts
+it is made of are built beside it: the libraries (`libraries`), their retrievers
+(`retrievers`), the model provider (`provider`) and the vectors (`library_vectors`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.display_text import one_line, shortened
+from tui_assistant.core.library.combined import combine
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.library.report import LibraryReport
 from tui_assistant.core.outcome import Outcome
-from tui_assistant.core.retrieval.keyword import KeywordRetriever
-from tui_assistant.core.retrieval.ranked import RankedRetriever
-from tui_assistant.core.retrieval.types import Retriever
-from tui_assistant.core.service import AnswerProvider, AnswerService
-from tui_assistant.core.words import stem
-from tui_assistant.errors import ConfigError, EmbeddingUnavailable, TuiAssistantError
-from tui_assistant.registry.libraries import (
-    choose_library,
-    document_kinds_of,
-    with_page_urls,
-)
+from tui_assistant.core.progress import Progress
+from tui_assistant.core.service import AnswerService
+from tui_assistant.errors import ConfigError, EmbeddingUnavailable
+from tui_assistant.registry.libraries import choose_library
 from tui_assistant.settings import Settings
 from tui_assistant.store.history import now
-from tui_assistant.store.index_store import Progress, open_library, store_path
 from tui_assistant.wiring.embedding_status import EmbeddingMonitor, monitor_for
-from tui_assistant.wiring.retrieval_choice import (
-    RetrievalChoice,
-    choose_retrieval,
-    identity_without_loading,
-    load_embedder,
+from tui_assistant.wiring.gaps import gap_to_keep, keep_gap
+from tui_assistant.wiring.libraries import load_library
+from tui_assistant.wiring.library_vectors import (
+    Embedded,
+    all_stored,
+    close_embedder,
+    embed_library,
+    embedding_identity,
 )
+from tui_assistant.wiring.provider import build_provider
+from tui_assistant.wiring.report import describe_library
+from tui_assistant.wiring.retrieval_choice import RetrievalChoice, choose_retrieval, load_embedder
+from tui_assistant.wiring.retrievers import build_retriever, hybrid_retriever
 
 if TYPE_CHECKING:
-    from tui_assistant.core.retrieval.dense import PassageVectors
-    from tui_assistant.core.retrieval.model_identity import ModelIdentity
     from tui_assistant.providers.embedding import EmbeddingSource
+
+# `load_library` and `build_retriever` are used here, and the surfaces (the TUI, the
+# commands, the MCP server) import them from here with the context.
+__all__ = [
+    "AppContext",
+    "NarrowedServices",
+    "build_retriever",
+    "load_library",
+    "open_context",
+    "with_stored_vectors",
+]
 
 logger = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True, slots=True)
-class Embedded:
-    """A library's vectors, and the embedding model that made them (and embeds questions);
-    `parts` are the vectors of each library it is made of, by name."""
+class NarrowedServices:
+    """The services of questions narrowed to one of several libraries, each made on
+    first use and kept: a mutable cache that belongs to one context (a reload or new
+    vectors make a new context, which starts with none)."""
 
-    library: Library
-    embedder: EmbeddingSource
-    vectors: PassageVectors
-    parts: Mapping[str, PassageVectors]
+    def __init__(self) -> None:
+        self._by_name: dict[str, AnswerService] = {}
+
+    def get(self, name: str, make: Callable[[], AnswerService]) -> AnswerService:
+        """The service for library `name`, made by `make` the first time it is asked."""
+        service = self._by_name.get(name)
+        if service is None:
+            service = self._by_name[name] = make()
+        return service
 
 
 @dataclass(frozen=True)
@@ -75,9 +90,9 @@ class AppContext:
     vectors: Embedded | None = None
     # When the library's files were read (UTC, ISO 8601).
     read_at: str = field(default_factory=now)
-    # The services of questions narrowed to one of several libraries, made on first use.
-    _narrowed: dict[str, AnswerService] = field(
-        init=False, default_factory=dict, compare=False, repr=False
+    # Made afresh for each context (`replace` included): never passed, never compared.
+    narrowed: NarrowedServices = field(
+        init=False, default_factory=NarrowedServices, compare=False, repr=False
     )
     # The embedding state every surface reads (`embedding.status()`); shared by the
     # contexts a reload or new vectors make.
@@ -88,8 +103,6 @@ class AppContext:
         """`deterministic`, or the model and the provider's host."""
         if self.settings.provider != "openai":
             return "deterministic"
-        from urllib.parse import urlsplit
-
         return f"{self.settings.model} @ {urlsplit(self.settings.base_url).hostname}"
 
     @property
@@ -114,45 +127,18 @@ class AppContext:
         the one its choice names (loaded now: the TUI and the MCP server do this in the
         background, so they answer before the model is read). Safe off the event loop:
         it changes nothing here."""
-        from tui_assistant.core.retrieval.dense import concatenated_vectors
-        from tui_assistant.store.vectors import embed_library
-
-        monitor = self.embedding
-
-        def told(done: int, total: int) -> None:
-            monitor.progress(done, total)
-            if progress is not None:
-                progress(done, total)
-
-        embedder = self.embedder
-        parts = list(library.parts.values())
-        try:
-            if embedder is None:
-                embedder = load_embedder(self.choice)
-            vectors = {
-                part.name: embed_library(
-                    part, embedder, store_path(self.settings.data_dir, part.folder), told
-                )
-                for part in parts
-            }
-        except BaseException as error:
-            if isinstance(error, TuiAssistantError | OSError):  # not a caller's own stop
-                monitor.failed(error)
-            if embedder is not self.embedder:
-                close_embedder(embedder)
-            raise
-        union = concatenated_vectors(list(vectors.values()), [len(part) for part in parts])
-        model = next(iter(vectors.values())).model
-        assert model is not None
-        monitor.embedded(model, len(library))
-        return Embedded(library, embedder, union, vectors)
+        return embed_library(
+            self.settings, library, self.choice, self.embedder, self.embedding, progress
+        )
 
     def with_vectors(self, embedded: Embedded) -> AppContext | None:
         """The context answering with `hybrid`, if `embedded` holds the vectors of the
         library this one answers from (a reload meanwhile makes them stale: None)."""
         if embedded.library is not self.library:
             return None
-        retriever = _hybrid(embedded.library, embedded.vectors, embedded.embedder, self.embedding)
+        retriever = hybrid_retriever(
+            embedded.library, embedded.vectors, embedded.embedder, self.embedding
+        )
         service = self.service.with_retriever(retriever)
         return replace(self, service=service, embedder=embedded.embedder, vectors=embedded)
 
@@ -170,16 +156,16 @@ class AppContext:
             )
         if not self.library.combined:
             return self.service
-        narrowed = self._narrowed.get(name)
-        if narrowed is None:
-            from tui_assistant.core.library.combined import combine
+        return self.narrowed.get(name, partial(self._narrowed_to, name))
 
-            view = combine([self.library.parts[name]])
-            retriever = build_retriever(self.settings, view)
-            if self.vectors is not None and self.embedder is not None:
-                retriever = _hybrid(view, self.vectors.parts[name], self.embedder, self.embedding)
-            narrowed = self._narrowed[name] = self.service.with_retriever(retriever)
-        return narrowed
+    def _narrowed_to(self, name: str) -> AnswerService:
+        view = combine([self.library.parts[name]])
+        retriever = build_retriever(self.settings, view)
+        if self.vectors is not None and self.embedder is not None:
+            retriever = hybrid_retriever(
+                view, self.vectors.parts[name], self.embedder, self.embedding
+            )
+        return self.service.with_retriever(retriever)
 
     def conclude(
         self,
@@ -196,8 +182,6 @@ class AppContext:
         nearest to, else in each library it searched (`library`, or every one). That
         writes a file: now, or handed to `write` (the TUI's worker thread). A write that
         fails is a warning, never the caller's error."""
-        from tui_assistant.wiring.gaps import gap_to_keep, keep_gap
-
         if conversation is not None:
             conversation.add(outcome)
         found = gap_to_keep(self.settings, outcome)
@@ -211,8 +195,6 @@ class AppContext:
 
     def reports(self) -> list[LibraryReport]:
         """The report of each library answering now (reads the stores: off the event loop)."""
-        from tui_assistant.wiring.report import describe_library
-
         return [
             describe_library(self.settings, part, self.choice, self.retrieval, self.embedder)
             for part in self.library.parts.values()
@@ -223,88 +205,6 @@ class AppContext:
         if closer is not None:
             await closer()
         close_embedder(self.embedder)
-
-
-def close_embedder(embedder: EmbeddingSource | None) -> None:
-    """Let go of an embedding server's connections (a local model has none)."""
-    close = getattr(embedder, "close", None)
-    if close is not None:
-        close()
-
-
-def load_library(settings: Settings, progress: Progress | None = None) -> Library:
-    """The library from its folder, through the index store in the data folder; several
-    libraries as one (`combined.combine`), each through its own store."""
-    parts: list[Library] = []
-    try:
-        for spec in settings.libraries:
-            library = open_library(
-                spec.folder,
-                settings.data_dir,
-                stem,
-                progress,
-                document_kinds_of(spec.folder, settings.document_kinds),
-                name=spec.name,
-            )
-            # A website's passages cite their pages' URLs, from its fetched record.
-            parts.append(with_page_urls(library, spec.folder))
-    except BaseException:
-        for part in parts:
-            part.close()
-        raise
-    if len(parts) == 1:
-        return parts[0]
-    from tui_assistant.core.library.combined import combine
-
-    return combine(parts)
-
-
-def _hybrid(
-    library: Library,
-    vectors: PassageVectors,
-    embedder: EmbeddingSource,
-    monitor: EmbeddingMonitor,
-) -> Retriever:
-    """`hybrid` over `library`; a question the embedding source cannot embed is
-    answered by words, and `monitor` says so."""
-    from tui_assistant.core.retrieval.fallback import FallbackRetriever
-    from tui_assistant.core.retrieval.hybrid import HybridRetriever
-
-    hybrid = HybridRetriever(
-        library, vectors, embedder.embed_question, vocabulary=embedder.vocabulary
-    )
-    return FallbackRetriever(
-        hybrid, hybrid.lexical, monitor.question_failed, monitor.question_embedded
-    )
-
-
-def build_retriever(settings: Settings, library: Library) -> Retriever:
-    """The lexical retriever for the settings' mode (`hybrid` and `auto` start as
-    `ranked`; `AppContext.with_vectors` turns hybrid on)."""
-    if settings.retrieval == "keyword":
-        return KeywordRetriever(library)
-    return RankedRetriever(library)
-
-
-def build_provider(settings: Settings, data_dir: Path) -> AnswerProvider | None:
-    """The model provider in `openai` mode, else None (deterministic answers).
-
-    Its one `httpx.AsyncClient` lives as long as the app run; `AppContext.aclose`
-    closes it. The ledger exists only when a monthly limit is set.
-    """
-    if settings.provider != "openai":
-        return None
-    from tui_assistant.providers.openai import OpenAIProvider, new_http_client
-    from tui_assistant.store.ledger import CallLedger
-
-    limit = settings.monthly_call_limit
-    return OpenAIProvider(
-        client=new_http_client(settings.deadline_seconds),
-        base_url=settings.base_url,
-        model=settings.model,
-        api_key=settings.api_key,
-        ledger=CallLedger(data_dir, limit) if limit is not None else None,
-    )
 
 
 def open_context(
@@ -362,36 +262,15 @@ def open_context(
     return context
 
 
-def embedding_identity(context: AppContext) -> ModelIdentity | None:
-    """The identity of the vectors a `hybrid` context answers with, when it is known
-    without asking a server: the loaded source's, else a local model's from its files.
-    None when hybrid is off, the model cannot be read, or only a server can tell."""
-    if context.choice.mode != "hybrid":
-        return None
-    try:
-        if context.embedder is not None:
-            return context.embedder.identity
-        if context.choice.server is None:
-            return identity_without_loading(context.choice)
-    except (ConfigError, EmbeddingUnavailable):
-        return None
-    return None
-
-
 def with_stored_vectors(context: AppContext) -> AppContext:
     """Under `hybrid`, the context answering with it at once when every passage's
     vectors are stored already (a warm start: the model and the vectors are read, nothing
     is embedded); else `context` as it is, to be embedded in the background."""
     if context.choice.mode != "hybrid" or context.vectors is not None:
         return context
-    from tui_assistant.store.vectors import stored_vectors
-
-    identity = embedding_identity(context)
+    identity = embedding_identity(context.choice, context.embedder)
     if identity is None:
         return context  # a server is asked, or a problem said, by the background embedding
-    for part in context.library.parts.values():
-        store = store_path(context.settings.data_dir, part.folder)
-        stored = stored_vectors(store, part)
-        if not any(model.made(identity) and model.embedded >= len(part) for model in stored):
-            return context
+    if not all_stored(context.settings, context.library, identity):
+        return context
     return context.with_vectors(context.embed(context.library)) or context

@@ -27,6 +27,7 @@ from tui_assistant.core.library.library import Library
 from tui_assistant.core.library.report import KeptVectors, VectorFacts
 from tui_assistant.core.retrieval.model_identity import ModelIdentity
 from tui_assistant.errors import EmbeddingUnavailable
+from tui_assistant.providers.embedding_model_files import DEFAULT_MODEL_NAME, DEFAULT_MODEL_SHA256
 from tui_assistant.wiring.retrieval_choice import (
     RetrievalChoice,
     identity_without_loading,
@@ -186,8 +187,6 @@ def monitor_for(choice: RetrievalChoice) -> EmbeddingMonitor:
             "server", choice.server.where, choice.server.model, phase="waiting"
         )
     else:
-        from tui_assistant.providers.embedding import DEFAULT_MODEL_NAME, DEFAULT_MODEL_SHA256
-
         folder = choice.model_folder
         pinned = choice.expected_sha256 == DEFAULT_MODEL_SHA256
         name = DEFAULT_MODEL_NAME if pinned or folder is None else folder.name
@@ -210,6 +209,7 @@ def vector_facts(
     local model is not loaded (its identity comes from its files); a server is asked
     once for its model's dimensions, and when it cannot be reached or answers badly,
     `problem` says so and the passages stored under that model name are counted."""
+    # numpy loads with the first vectors, never for a start that answers by words.
     from tui_assistant.store.vectors import stored_vectors
 
     problem = None

@@ -7,13 +7,12 @@ from pathlib import Path
 
 from tui_assistant.core.library.library import Library
 from tui_assistant.settings import Settings
+from tui_assistant.store.folder import read_document_text
 
 
 def document_text(library: Library, path: str) -> str | None:
     """A document of `library` (one folder) read from its folder as indexing reads it;
     None when it cannot be, or when `path` leads outside the folder."""
-    from tui_assistant.store.folder import read_document_text
-
     folder = os.path.realpath(library.folder)
     if os.path.commonpath([folder, os.path.realpath(os.path.join(folder, path))]) != folder:
         return None

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from typing import Final
 
 from tui_assistant.store.index_store import store_path
-from tui_assistant.wiring.context import AppContext, load_library, with_stored_vectors
+from tui_assistant.wiring.context import AppContext, with_stored_vectors
+from tui_assistant.wiring.libraries import load_library
 from tui_assistant.wiring.lifecycle import LibraryLifecycle
 
 # How often a follower looks at the stores' files for the writer's commits.

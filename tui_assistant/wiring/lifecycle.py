@@ -33,20 +33,15 @@ from pathlib import Path
 from typing import TypeVar
 
 from tui_assistant.core.display_text import error_line, one_line
-from tui_assistant.core.documents.passage import document_kind
+from tui_assistant.core.documents.formats import document_kind
 from tui_assistant.core.library.changes import passage_changes
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.progress import Progress
 from tui_assistant.errors import os_error_words
 from tui_assistant.settings import Settings
-from tui_assistant.wiring.context import (
-    AppContext,
-    close_embedder,
-    load_library,
-    open_context,
-    with_stored_vectors,
-)
+from tui_assistant.wiring.context import AppContext, open_context, with_stored_vectors
 from tui_assistant.wiring.folders import library_folders
+from tui_assistant.wiring.libraries import load_library
 from tui_assistant.wiring.library_events import (
     ChangedOnDisk,
     EmbeddingFailed,
@@ -60,6 +55,7 @@ from tui_assistant.wiring.library_events import (
     Reloaded,
     WatchFailed,
 )
+from tui_assistant.wiring.library_vectors import close_embedder
 
 _Result = TypeVar("_Result")
 
@@ -232,6 +228,7 @@ class LibraryLifecycle:
         a `ChangedOnDisk` (and a reload, with `reload_on_change`)."""
         if not self.writer:
             return
+        # watchfiles loads only when libraries are watched (headless commands never are).
         from tui_assistant.store.watch import settled_changes
 
         kinds = set(self.settings.document_kinds)

@@ -1,5 +1,5 @@
 """The library report's facts gathered from the data folder (`library`, the palette's
-report); `core.library.report` sorts and words them."""
+report); `core.library.report` sorts them, `report_text` and `report_records` say them."""
 
 from __future__ import annotations
 

@@ -16,12 +16,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from pydantic import SecretStr
 
 from tui_assistant.core.retrieval.model_identity import ModelIdentity
 from tui_assistant.core.retrieval.types import Mode
 from tui_assistant.errors import ConfigError, ModelError, os_error_words
+from tui_assistant.providers.embedding_model_files import (
+    DEFAULT_MODEL_NAME,
+    DEFAULT_MODEL_SHA256,
+    file_sha256,
+    model_dimensions,
+    model_id_of,
+)
 from tui_assistant.settings import Settings
 
 if TYPE_CHECKING:
@@ -49,8 +57,6 @@ class EmbeddingServerChoice:
 
     @property
     def where(self) -> str:
-        from urllib.parse import urlsplit
-
         return urlsplit(self.base_url).netloc
 
 
@@ -81,6 +87,7 @@ def choose_retrieval(
     yet is not fetched either: the choice is `ranked`, its note saying so."""
     if settings.retrieval in ("keyword", "ranked"):
         return RetrievalChoice(settings.retrieval)
+    # The embedding runtime's module loads only when hybrid may run.
     from tui_assistant.providers.embedding import runtime_missing
 
     if settings.embedding_base_url is not None:
@@ -146,6 +153,7 @@ def load_embedder(choice: RetrievalChoice) -> EmbeddingSource:
     a local model, loaded; `ConfigError` naming the setting when its folder is missing,
     incomplete or fails its hash check."""
     if choice.server is not None:
+        # httpx and numpy load only for a server source.
         from tui_assistant.providers.embedding_server import ServerEmbeddingSource
 
         server = choice.server
@@ -158,6 +166,7 @@ def load_embedder(choice: RetrievalChoice) -> EmbeddingSource:
             batch_size=server.batch_size,
             concurrency=server.concurrency,
         )
+    # The embedding runtime's module loads only when a local model is.
     from tui_assistant.providers.embedding import LocalSentenceEmbedder
 
     assert choice.model_folder is not None
@@ -181,6 +190,7 @@ def _is_here(name: str, data_dir: Path) -> bool:
     """Whether a named model needs no fetch: a local folder, or fetched before."""
     if _is_folder_name(name):
         return True
+    # The fetch module brings the HTTP client with it: only a model name needs it.
     from tui_assistant.providers import model_fetch
 
     return model_fetch.is_fetched(data_dir, name)
@@ -189,8 +199,6 @@ def _is_here(name: str, data_dir: Path) -> bool:
 def identity_without_loading(choice: RetrievalChoice) -> ModelIdentity:
     """The identity a local `hybrid` choice's vectors are stored under, from its weights'
     hash and its config (read, not loaded; the pinned hash when there is one)."""
-    from tui_assistant.providers.embedding import file_sha256, model_dimensions, model_id_of
-
     folder = choice.model_folder
     assert folder is not None
     sha256 = choice.expected_sha256
@@ -215,6 +223,7 @@ def _named_model(name: str, data_dir: Path, progress: Progress | None) -> tuple[
         if not path.is_dir():
             raise ConfigError(f"{MODEL_SETTING}: model folder {path} does not exist")
         return path, None
+    # The fetch module brings the HTTP client with it: only a model name needs it.
     from tui_assistant.providers import model_fetch
 
     try:
@@ -227,11 +236,8 @@ def _named_model(name: str, data_dir: Path, progress: Progress | None) -> tuple[
 def _available_model(data_dir: Path) -> tuple[Path, str] | None:
     """The default model when it is here already: installed as a package, or fetched
     into the data folder before (the same pinned weights either way). Never fetches."""
-    from tui_assistant.providers.embedding import (
-        DEFAULT_MODEL_NAME,
-        DEFAULT_MODEL_SHA256,
-        bundled_model_folder,
-    )
+    # The embedding runtime's module loads only when hybrid may run.
+    from tui_assistant.providers.embedding import bundled_model_folder
 
     folder = bundled_model_folder()
     if folder is None:

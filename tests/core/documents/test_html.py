@@ -7,7 +7,6 @@ import pytest
 from tui_assistant.core.checks.quotes import find_quote
 from tui_assistant.core.documents.html import (
     INDEX_PAGE,
-    NotText,
     decode_html,
     html_passages,
     page_title,
@@ -15,6 +14,7 @@ from tui_assistant.core.documents.html import (
 )
 from tui_assistant.core.documents.passage import Document, Passage, file_lines
 from tui_assistant.core.library.library import parse_document
+from tui_assistant.errors import NotText
 
 SPHINX_PAGE = """\
 <!DOCTYPE html>

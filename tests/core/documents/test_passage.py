@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tui_assistant.core.documents.formats import document_id
 from tui_assistant.core.documents.passage import (
     MAX_PASSAGE_CHARS,
     PASSAGE_ID,
@@ -14,7 +15,6 @@ from tui_assistant.core.documents.passage import (
     Document,
     Passage,
     PassageDraft,
-    document_id,
     passage_id,
 )
 from tui_assistant.core.documents.split import split_document

@@ -15,17 +15,15 @@ from tests.helpers.pdf_files import pdf_bytes
 from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.library.library import FileProblem, Library
 from tui_assistant.core.library.report import (
-    SHOWN_PER_REASON,
     SKIP_REASONS,
     KeptVectors,
-    LibraryRecord,
     LibraryReport,
     StoreFacts,
     VectorFacts,
     build_report,
-    format_report,
-    human_size,
 )
+from tui_assistant.core.library.report_records import LibraryRecord
+from tui_assistant.core.library.report_text import SHOWN_PER_REASON, format_report, human_size
 from tui_assistant.store.folder import MAX_BYTES
 
 STORE = StoreFacts("/data/libraries/notes-0123.sqlite3", 2_400_000)

@@ -29,6 +29,7 @@ from tui_assistant.core.documents.passage import (
     document_from_sections,
     file_title,
 )
+from tui_assistant.errors import NotText
 
 MAX_TITLE_CHARS = 200
 # A page whose links hold this share of its words, with at least MIN_INDEX_LINKS of
@@ -36,6 +37,7 @@ MAX_TITLE_CHARS = 200
 INDEX_LINK_SHARE = 0.9
 MIN_INDEX_LINKS = 20
 INDEX_PAGE = "a page of links only (an index or table of contents)"
+NO_MAIN_TEXT = "has no text in its main content"
 
 # The part of a page's start where a browser looks for the charset it declares.
 _PRESCAN_BYTES = 4096
@@ -56,10 +58,6 @@ _SITE_WORDS = re.compile(
 
 
 _WORD = re.compile(r"\w+")
-
-
-class NotText(ValueError):
-    """A document's bytes are not text it can be read as; the message says why."""
 
 
 def decode_html(data: bytes) -> str:
@@ -90,21 +88,27 @@ def _decoded(data: bytes, encoding: str, expected: str) -> str:
         raise NotText(f"not {expected}") from None
 
 
-def split_html(relative_path: str, text: str) -> Document:
+def split_html(relative_path: str, text: str, name_title: str | None = None) -> Document:
     """The title and passages of one HTML page (`text` already decoded); an index of
-    links has none."""
-    return document_of(relative_path, read_page(text))
+    links has none. `name_title` is its title when the page gives none
+    (`passage.file_title`)."""
+    return document_of(relative_path, read_page(text), name_title)
 
 
-def html_passages(relative_path: str, text: str) -> Document | str:
+def html_passages(relative_path: str, text: str, name_title: str | None = None) -> Document | str:
     """An HTML page's passages, or why it has none: an index of links, or no text in
     its main content."""
     page = read_page(text)
     problem = page_problem(page)
     if problem is not None:
         return problem
-    document = document_of(relative_path, page)
-    return document if document.passages else "has no text in its main content"
+    document = document_of(relative_path, page, name_title)
+    return document if document.passages else NO_MAIN_TEXT
+
+
+def why_no_passages(text: str) -> str:
+    """Why a page whose split gave no passages has none (`html_passages`' reasons)."""
+    return page_problem(read_page(text)) or NO_MAIN_TEXT
 
 
 def page_problem(page: Page) -> str | None:
@@ -114,10 +118,10 @@ def page_problem(page: Page) -> str | None:
     return None
 
 
-def document_of(relative_path: str, page: Page) -> Document:
+def document_of(relative_path: str, page: Page, name_title: str | None = None) -> Document:
     headings = [part for part in page.parts if isinstance(part, Heading) and part.level <= 3]
     first = next((heading.text for heading in headings), None)
-    title = page_title(page.title, first) or first or file_title(relative_path)
+    title = page_title(page.title, first) or first or file_title(relative_path, name_title)
     title = shortened(one_line(title), MAX_TITLE_CHARS)
     level_one_title = first if first is not None and first.casefold() == title.casefold() else None
     if page_problem(page):

@@ -1,9 +1,10 @@
 """Documents split into passages: the pure half of reading a library.
 
 `split_document(path, text)` turns one document into its passages, with no disk in
-sight, so every rule is tested on strings. The kind of document follows its name
-(`document_kind`): Markdown (`markdown.py`), reStructuredText (`rst.py`), plain
-text (`plaintext.py`) or HTML (`html.py`). Each kind finds its sections; what follows is shared:
+sight, so every rule is tested on strings. The format of a document follows its name
+(`formats.format_of`): Markdown (`markdown.py`), reStructuredText (`rst.py`), plain
+text (`plaintext.py`), HTML (`html.py`), PDF (`pdf.py`) or Python source
+(`python_api.py`). Each format finds its sections; what follows is shared:
 
 - no passage text is longer than `MAX_PASSAGE_CHARS`: a longer section is cut at
   blank lines between paragraphs, else between lines (a single longer line is cut
@@ -12,13 +13,14 @@ text (`plaintext.py`) or HTML (`html.py`). Each kind finds its sections; what fo
   `TITLE_SEPARATOR` (`File system › Promises API`), its id the document id plus
   `#` and a slug of its heading (none for the document's first passage), and its
   `line`/`end_line` the 1-based lines it spans in the file;
-- a passage's text is its lines as the page shows them (each kind renders its own
+- a passage's text is its lines as the page shows them (each format renders its own
   markup), one line of text for each line of the file, so a quote found on the text's
   third line stands on the passage's third line of text in the file.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 import unicodedata
 from collections.abc import Container, Iterable, Iterator
@@ -36,15 +38,6 @@ from tui_assistant.core.documents.place import location as location
 MAX_PASSAGE_CHARS = 4000
 TITLE_SEPARATOR = " \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} "
 PASSAGE_ID = re.compile(r"^[a-z0-9]+([-/#][a-z0-9]+)*$")
-
-# The kinds of documents, and the file names that make each (longest suffix first).
-# `py` (Python source read as API reference) is a kind a library asks for: not a default.
-DOCUMENT_KINDS = ("md", "rst", "txt", "html", "pdf", "py")
-DEFAULT_DOCUMENT_KINDS = ("md", "rst", "txt", "html", "pdf")
-_SUFFIXES = (
-    (".rst.txt", "rst"), (".md", "md"), (".rst", "rst"), (".txt", "txt"), (".html", "html"),
-    (".htm", "html"), (".pdf", "pdf"), (".py", "py"),
-)  # fmt: skip
 
 _TITLE_SEPARATORS = (" - ", " \N{EN DASH} ", " \N{EM DASH} ", ": ", " | ")
 MINOR_HEADING = re.compile(r"^ {0,3}#{4,6}(?:[ \t]|$)")  # Markdown's `####` to `######`
@@ -73,6 +66,9 @@ class Passage(PassageFields):
     page_starts: tuple[int, ...] = ()
     # The web page it was read from (a fetched website's library), set by the library.
     url: str | None = None
+    # Words a reader looks it up by besides its title: the terms of the book's own index
+    # that point here, the terms of the reference entries it holds.
+    index_terms: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +90,7 @@ class PassageDraft:
     # The library-relative path of the file it cites when that is not its document (a
     # file the document includes, the Python source an autodoc directive reads); "" else.
     source: str = ""
+    index_terms: tuple[str, ...] = ()
 
     def passage(self, document_id: str, source_path: str) -> Passage:
         return Passage(
@@ -106,6 +103,7 @@ class PassageDraft:
             page=self.page,
             end_page=self.end_page,
             page_starts=self.page_starts,
+            index_terms=self.index_terms,
         )
 
 
@@ -120,36 +118,19 @@ class Document:
     notes: tuple[str, ...] = ()
 
 
-def document_kind(name: str) -> str | None:
-    """`md`, `rst`, `txt`, `html`, `pdf` or `py` for a file name (`notes.rst.txt` is `rst`);
-    None for a file that is not a document."""
-    for suffix, kind in _SUFFIXES:
-        if name.endswith(suffix):
-            return kind
-    return None
-
-
-def without_document_suffix(name: str) -> str:
-    for suffix, _ in _SUFFIXES:
-        if name.endswith(suffix):
-            return name.removesuffix(suffix)
-    return name
-
-
 def passage_id(document_id: str, anchor: str) -> str:
     return f"{document_id}#{anchor}" if anchor else document_id
 
 
-def document_id(relative_path: str) -> str:
-    """The id part that names a document: its path without its suffix (`.md`, `.rst`,
-    `.rst.txt`, `.txt`, `.html`, `.htm`), lower-cased, with every run of characters
-    other than `a-z`, `0-9` and `/` turned into one `-`.
+def stem_id(stem: str) -> str:
+    """The id part that names a document, from its path without its format's suffix
+    (`formats.document_id`): lower-cased, with every run of characters other than `a-z`,
+    `0-9` and `/` turned into one `-`.
 
-    `Pasta Water.md` -> `pasta-water`; `api/child_process.md` -> `api/child-process`.
+    `Pasta Water` -> `pasta-water`; `api/child_process` -> `api/child-process`.
     Letters with accents lose them (`Café` -> `cafe`); a path segment with no letter or
     digit left becomes `doc`.
     """
-    stem = without_document_suffix(relative_path)
     segments = []
     for segment in stem.split("/"):
         cleaned = _NOT_ID_CHARACTERS.sub("-", _ascii_lower(segment)).strip("-")
@@ -173,9 +154,13 @@ def _ascii_lower(text: str) -> str:
     return decomposed.encode("ascii", "ignore").decode("ascii")
 
 
-def file_title(relative_path: str) -> str:
-    """The title of a document that has none: its file name without its suffix."""
-    return without_document_suffix(relative_path.rsplit("/", 1)[-1])
+def file_title(relative_path: str, name_title: str | None = None) -> str:
+    """The title of a document that has none: `name_title`, which the library gives each
+    reader (its file name without its format's suffix, `formats.file_title`); else, for
+    a reader called on its own, the file name without its last suffix."""
+    if name_title is not None:
+        return name_title
+    return posixpath.splitext(relative_path.rsplit("/", 1)[-1])[0]
 
 
 def file_lines(text: str) -> list[str]:
@@ -191,7 +176,7 @@ def file_lines(text: str) -> list[str]:
 
 @dataclass(slots=True)
 class Section:
-    """Lines between two headings, as a document kind found them."""
+    """Lines between two headings, as a document format's reader found them."""
 
     heading_line: int | None  # 1-based line where its heading starts; None before the first
     level: int  # its heading's level (1-3); 0 before the first heading

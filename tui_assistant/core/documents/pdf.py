@@ -31,12 +31,13 @@ MAX_OUTLINE_ENTRIES = 10_000
 NO_TEXT_LAYER = "has no text layer (a scanned PDF? no OCR is done)"
 
 
-def split_pdf(relative_path: str, data: bytes) -> Document | str:
-    """The title and passages of one PDF file's bytes, or why it is skipped."""
+def split_pdf(relative_path: str, data: bytes, name_title: str | None = None) -> Document | str:
+    """The title and passages of one PDF file's bytes, or why it is skipped;
+    `name_title` is its title when the file gives none (`passage.file_title`)."""
     content = read_pdf(data)
     if isinstance(content, str):
         return content
-    document = split_pdf_content(relative_path, content)
+    document = split_pdf_content(relative_path, content, name_title)
     if not document.passages:
         return NO_TEXT_LAYER
     return document
@@ -81,6 +82,7 @@ def _reason(error: str) -> str:
 
 
 def _pages(document: object) -> list[PdfPage]:
+    # pypdfium2 loads with the first PDF, never for a library without one.
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw  # type: ignore[import-untyped]
 
@@ -115,6 +117,7 @@ def _pages(document: object) -> list[PdfPage]:
 
 
 def _outline(document: object) -> list[OutlineEntry]:
+    # pypdfium2 loads with the first PDF, never for a library without one.
     import pypdfium2 as pdfium
 
     assert isinstance(document, pdfium.PdfDocument)

@@ -46,13 +46,16 @@ _NOT_WORDS = re.compile(r"[^\w]+")
 _FILE_LIKE_TITLE = re.compile(r"\.(?:dvi|tex|docx?|odt|rtf|pdf|html?|indd|qxd)$", re.IGNORECASE)
 
 
-def split_pdf_content(relative_path: str, content: PdfContent) -> Document:
-    """The title and passages of one PDF, from what its text layer holds."""
+def split_pdf_content(
+    relative_path: str, content: PdfContent, name_title: str | None = None
+) -> Document:
+    """The title and passages of one PDF, from what its text layer holds;
+    `name_title` is its title when the file gives none (`passage.file_title`)."""
     lines = extracted_lines(content)
     if not any(line.text.strip() for line in lines):
-        return Document(title=file_title(relative_path), passages=())
+        return Document(title=file_title(relative_path, name_title), passages=())
     body = _body_size(lines)
-    title = _document_title(content, lines, body) or file_title(relative_path)
+    title = _document_title(content, lines, body) or file_title(relative_path, name_title)
     sections = _outline_sections(lines, content.outline, title)
     if sections is None:
         sections = _heading_sections(lines, body, title)

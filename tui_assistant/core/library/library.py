@@ -1,12 +1,12 @@
 """The library in memory: its documents, the passages they split into, and their index.
 
 `Library` is the view retrieval and the UI read; `parse_document` turns one document's
-bytes into its title and passages (splitting is the pure `passages.split_document`).
-Pure: the folder is listed and read by `store/folder.py` (every document file, `*.md`,
-`*.rst`, `*.rst.txt`, `*.txt`, `*.html`, `*.htm` or `*.pdf` as
-`TUI_ASSISTANT_DOCUMENT_TYPES` allows, at any depth, names starting with `.` skipped,
-symlinks never followed, a file over its kind's size limit, not in its encoding or
-binary, or a PDF that cannot be read, skipped with a one-line
+bytes into its title and passages, as its format (`core.documents.formats`) reads them
+(splitting is the pure `split.split_document`).
+Pure: the folder is listed and read by `store/folder.py` (every document file of the
+formats `TUI_ASSISTANT_DOCUMENT_TYPES` allows, at any depth, names starting with `.`
+skipped, symlinks never followed, a file over its format's size limit, not in its
+encoding or binary, or a PDF that cannot be read, skipped with a one-line
 warning naming it), and the index store
 (`store/index_store.py`) decides which files to read again.
 """
@@ -19,19 +19,18 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from tui_assistant.core.documents.html import NotText, html_passages
+from tui_assistant.core.documents.formats import DocumentFormat, document_id, file_title, format_of
 from tui_assistant.core.documents.inclusion import Reader
 from tui_assistant.core.documents.passage import (
     Document,
     Passage,
     PassageFields,
     UniqueIds,
-    document_id,
-    document_kind,
 )
-from tui_assistant.core.documents.split import decode_document, split_document
+from tui_assistant.core.documents.split import decode_as, split_document, text_format
 from tui_assistant.core.library.names import library_name
 from tui_assistant.core.retrieval.index import InvertedIndex
+from tui_assistant.errors import NotText
 
 # Why a document that only includes other documents of the library is not one itself.
 INCLUDES_ONLY = "has no text of its own (what it includes is read as its own document)"
@@ -104,24 +103,28 @@ def printable_file_name(name: str) -> str:
     return "".join(shown)
 
 
-def parse_document(relative_path: str, data: bytes, read: Reader | None = None) -> Document | str:
-    """A document file's bytes split into passages, or the reason it is skipped; `read`
-    gives the other files of the library it names (`inclusion.Reader`)."""
-    if document_kind(relative_path) == "pdf":
-        from tui_assistant.core.documents.pdf import split_pdf  # PDFium loads for PDFs only
-
-        return split_pdf(relative_path, data)
+def parse_document(
+    relative_path: str,
+    data: bytes,
+    read: Reader | None = None,
+    own: DocumentFormat | None = None,
+) -> Document | str:
+    """A document file's bytes split into passages, or the reason it is skipped, read
+    as its format (`own`, else the one its name says); `read` gives the other files of
+    the library it names (`inclusion.Reader`)."""
+    own = own or format_of(relative_path)
+    if own is not None and own.split_pages is not None:
+        return own.split_pages(relative_path, data, file_title(relative_path))
+    format = text_format(own)
     try:
-        text = decode_document(relative_path, data)
+        text = decode_as(format, data)
     except NotText as problem:
         return str(problem)
     if not text.strip():
         return "empty"
-    if document_kind(relative_path) == "html":
-        return html_passages(relative_path, text)
-    document = split_document(relative_path, text, read)
+    document = split_document(relative_path, text, read, format)
     if not document.passages:
-        return "has no text (headings only)"
+        return format.why_empty(text)
     return document
 
 

@@ -1,8 +1,8 @@
-"""What a library holds, as a report: documents and passages by kind, the files that
-were skipped and why, the index store's place and size, and the vectors' state.
+"""What a library holds, as a report's facts: documents and passages by kind, the files
+that were skipped and why, the index store's place and size, and the vectors' state.
 
-Pure: the shell gathers the facts (`context.describe_library`); this module gives the
-report as one JSON object (`LibraryRecord`) or as the lines `library` and the TUI show.
+Pure: the shell gathers what is on disk (`wiring.report.describe_library`); the report
+is given as one JSON object by `report_records` and as readable lines by `report_text`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pydantic import BaseModel, Field
-
-from tui_assistant.core.display_text import clean_display_text, one_line
-from tui_assistant.core.documents.passage import DOCUMENT_KINDS, document_kind
-from tui_assistant.core.library.library import FileProblem, Library, printable_file_name
+from tui_assistant.core.documents.formats import DOCUMENT_KINDS, document_kind
+from tui_assistant.core.library.library import FileProblem, Library
 
 # Why a file is skipped, in the order the report lists them, with their readable names.
 SKIP_REASONS: dict[str, str] = {
@@ -61,19 +58,7 @@ _REASON_PREFIXES = (
 )
 HIDDEN = "hidden (name starts with '.')"
 
-# Paths listed per reason in the readable report (`--json` lists them all).
-SHOWN_PER_REASON = 10
-
 VectorState = Literal["off", "complete", "incomplete"]
-
-
-def _shown_file(file: SkippedFile) -> str:
-    """A skipped file's line: its name, and for a built site's folder what it holds."""
-    name = printable_file_name(file.path)
-    if file.reason == "built_site":
-        holds = file.detail.removeprefix(SKIP_REASONS["built_site"] + ": ")
-        return f"{name} ({printable_file_name(holds)})"  # it names files too
-    return name
 
 
 def skip_reason(reason: str) -> SkipReason:
@@ -158,135 +143,6 @@ class LibraryReport:
         return grouped
 
 
-class KindCounts(BaseModel):
-    total: int
-    by_kind: dict[str, int] = Field(
-        description="the count of each document kind, every kind present (0 when none)"
-    )
-
-
-class SkippedFileRecord(BaseModel):
-    path: str = Field(description="the file, relative to the library folder")
-    reason: SkipReason = Field(description="the group of the reason (a key of `by_reason`)")
-    detail: str = Field(description="why it was skipped, in one line")
-
-
-class SkippedRecord(BaseModel):
-    total: int
-    by_reason: dict[SkipReason, int] = Field(
-        description="how many files each reason skipped, every reason present (0 when none)"
-    )
-    files: list[SkippedFileRecord] = Field(description="every skipped file, by reason then path")
-
-
-class NoticeRecord(BaseModel):
-    """A file that was read, with something to know about it."""
-
-    path: str
-    message: str
-
-
-class StoreRecord(BaseModel):
-    path: str = Field(description="the index store's file")
-    bytes: int = Field(
-        description="its size with its write-ahead log; 0 when it was not written (in memory)"
-    )
-
-
-class KeptVectorsRecord(BaseModel):
-    """Vectors of another model the store keeps, used again on switching back."""
-
-    model: str
-    dimensions: int
-    embedded: int
-
-
-class VectorsRecord(BaseModel):
-    state: VectorState = Field(
-        description="off (no hybrid retrieval), complete or incomplete (not every passage embedded)"
-    )
-    reason: str | None = Field(description="why the vectors are off; null otherwise")
-    model: str | None = Field(description="the sentence-embedding model; null when off")
-    source: str | None = Field(description="`local`, or `server HOST:PORT`; null when off")
-    problem: str | None = Field(
-        description="one line when the embedding server cannot be reached or answers badly"
-    )
-    embedded: int = Field(description="passages whose every piece has a stored vector")
-    total: int = Field(description="the library's passages")
-    kept: list[KeptVectorsRecord]
-
-
-class LibraryRecord(BaseModel):
-    """The `library --json` object; every key always present (0, `null` or `[]` when it
-    does not apply)."""
-
-    name: str
-    library: str = Field(description="the library folder")
-    retrieval: str = Field(description="the retrieval mode answering")
-    documents: KindCounts
-    passages: KindCounts
-    skipped: SkippedRecord
-    notices: list[NoticeRecord]
-    store: StoreRecord
-    vectors: VectorsRecord
-    package: str | None = Field(
-        description="the package a fetched library is of; null for a folder"
-    )
-    version: str | None = Field(description="the package's version; null for a folder")
-    origin: str | None = Field(
-        description="the archive a fetched library came from; null for a folder"
-    )
-
-    @classmethod
-    def of(cls, report: LibraryReport) -> LibraryRecord:
-        vectors = report.vectors
-        return cls(
-            name=report.name,
-            library=report.folder,
-            retrieval=report.retrieval,
-            documents=KindCounts(total=sum(report.documents.values()), by_kind=report.documents),
-            passages=KindCounts(total=report.passage_count, by_kind=report.passages),
-            skipped=SkippedRecord(
-                total=len(report.skipped),
-                by_reason={
-                    reason: len(files) for reason, files in report.skipped_by_reason().items()
-                },
-                files=[
-                    SkippedFileRecord(path=file.path, reason=file.reason, detail=file.detail)
-                    for file in report.skipped
-                ],
-            ),
-            notices=[
-                NoticeRecord(path=notice.path, message=notice.reason) for notice in report.notices
-            ],
-            store=StoreRecord(path=report.store.path, bytes=report.store.size),
-            vectors=VectorsRecord(
-                state=report.vector_state,
-                reason=vectors.reason,
-                model=vectors.model,
-                source=vectors.source,
-                problem=vectors.problem,
-                embedded=vectors.embedded,
-                total=report.passage_count,
-                kept=[
-                    KeptVectorsRecord(
-                        model=kept.model, dimensions=kept.dimensions, embedded=kept.embedded
-                    )
-                    for kept in vectors.kept
-                ],
-            ),
-            package=report.fetched.get("package"),
-            version=report.fetched.get("version"),
-            origin=report.fetched.get("origin"),
-        )
-
-
-class LibraryRecords(BaseModel):
-    """`library --json` when several libraries are searched: each one's report."""
-
-    libraries: list[LibraryRecord]
-
-
 def build_report(
     library: Library,
     retrieval: str,
@@ -320,81 +176,3 @@ def build_report(
         store=store,
         vectors=vectors,
     )
-
-
-def format_report(report: LibraryReport) -> str:
-    """The report as readable lines, safe for a terminal (file names escaped)."""
-    lines = [
-        f"library: {report.name} ({report.folder})",
-        *(
-            [
-                f"package: {report.fetched['package']} {report.fetched['version']}"
-                f" ({report.fetched['origin']})"
-            ]
-            if report.fetched.get("package")
-            else []
-        ),
-        f"documents: {_by_kind(report.documents)}",
-        f"passages: {_by_kind(report.passages)}",
-    ]
-    if not report.skipped:
-        lines.append("skipped: none")
-    else:
-        lines.append(f"skipped: {_count(len(report.skipped), 'file')}")
-        for reason, files in report.skipped_by_reason().items():
-            if not files:
-                continue
-            lines.append(f"  {SKIP_REASONS[reason]}: {len(files):,}")
-            shown = files[:SHOWN_PER_REASON]
-            lines.extend(f"    {_shown_file(file)}" for file in shown)
-            if len(files) > SHOWN_PER_REASON:
-                lines.append(f"    … and {len(files) - SHOWN_PER_REASON:,} more (--json lists all)")
-    lines.extend(f"notice: {notice}" for notice in report.notices)
-    lines.append(f"store: {_store(report.store)}")
-    lines.append(f"retrieval: {report.retrieval}")
-    lines.append(f"vectors: {_vectors(report)}")
-    if report.vectors.problem:
-        lines.append(f"embedding: {one_line(report.vectors.problem)}")
-    lines.extend(
-        f"kept: {kept.model} ({kept.dimensions:,} dimensions):"
-        f" {kept.embedded:,}/{report.passage_count:,} passages"
-        for kept in report.vectors.kept
-    )
-    return clean_display_text("\n".join(lines))
-
-
-def _by_kind(counts: dict[str, int]) -> str:
-    total = sum(counts.values())
-    parts = ", ".join(f"{kind} {count:,}" for kind, count in counts.items() if count)
-    return f"{total:,} ({parts})" if parts else f"{total:,}"
-
-
-def _count(count: int, noun: str) -> str:
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
-
-
-def _store(store: StoreFacts) -> str:
-    if store.size == 0:
-        return f"{store.path} (not written: indexed in memory)"
-    return f"{store.path} ({human_size(store.size)})"
-
-
-def _vectors(report: LibraryReport) -> str:
-    vectors = report.vectors
-    if vectors.model is None:
-        return f"off ({vectors.reason})" if vectors.reason else "off"
-    counted = f"{vectors.embedded:,}/{report.passage_count:,} passages embedded"
-    source = f" ({vectors.source})" if vectors.source else ""
-    return f"{vectors.model}{source}: {counted}"
-
-
-def human_size(size: int) -> str:
-    """`812 bytes`, `4.2 MB` (powers of 1,000, as file managers show them)."""
-    if size < 1000:
-        return _count(size, "byte")
-    value = float(size)
-    for unit in ("kB", "MB"):
-        value /= 1000
-        if value < 1000:
-            return f"{value:,.1f} {unit}"
-    return f"{value / 1000:,.1f} GB"

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import chain
 
-from tui_assistant.core.documents.passage import document_kind
+from tui_assistant.core.documents.formats import format_of
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.retrieval.asides import aside_keys
 from tui_assistant.core.retrieval.bm25f import (
@@ -155,7 +155,7 @@ class RankedRetriever:
         self._named = named_index(
             (number, info.title)
             for number, info in enumerate(infos)
-            if document_kind(info.source_path) == "py"
+            if _documents_api(info.source_path)
         )
         # Each passage's document, as a small number, to tell a document's own words.
         places: dict[str, int] = {}
@@ -365,3 +365,9 @@ def word_signals(ranking: Ranking | None, best: int, order: Sequence[int] | None
         sole_match=float(ranking.sole_holder(best)),
         own_words=float(ranking.own_words_of(best)),
     )
+
+
+def _documents_api(source_path: str) -> bool:
+    """Whether the passage's file documents named API objects (Python source)."""
+    format = format_of(source_path)
+    return format is not None and format.documents_api

@@ -20,7 +20,8 @@ from textual.content import Content
 from textual.widgets import Static
 
 from tui_assistant.core.display_text import error_line
-from tui_assistant.core.library.report import LibraryReport, format_report
+from tui_assistant.core.library.report import LibraryReport
+from tui_assistant.core.library.report_text import format_report
 from tui_assistant.ui.dialogs.panel_screen import PanelScreen
 from tui_assistant.ui.keys import keys_for
 

@@ -1,5 +1,5 @@
 """`eval`: every case of a JSON-lines file through the same path as `ask`, and the
-report."""
+report. (The module is not named `eval`, which would shadow the builtin.)"""
 
 from __future__ import annotations
 
@@ -10,19 +10,36 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui_assistant.commands.common import open_for
+from tui_assistant.commands.common import add_command, open_for
 from tui_assistant.core.display_text import clean_display_text
+from tui_assistant.core.eval_record import EvalRecord
+from tui_assistant.core.evaluation import (
+    EvalCase,
+    check_expected_passages,
+    evaluate,
+    parse_cases,
+)
 from tui_assistant.errors import CasesError, UsageError, unreadable_file_words
 from tui_assistant.output import format_eval_report
 
 if TYPE_CHECKING:
-    from tui_assistant.core.evaluation import EvalCase
+    from tui_assistant.commands.common import Subcommands
+
+
+def register(subparsers: Subcommands) -> None:
+    command = add_command(
+        subparsers,
+        "eval",
+        run,
+        "print one JSON object",
+        help="measure retrieval on a file of cases",
+        description="Run every case of a JSON-lines file through the same path as `ask` "
+        "and report how often the expected passage (or, for null, no passage) was retrieved.",
+    )
+    command.add_argument("cases", type=Path, metavar="CASES.jsonl")
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui_assistant.core.eval_record import EvalRecord
-    from tui_assistant.core.evaluation import check_expected_passages, evaluate
-
     # Everything that can fail with exit 2 happens before anything is printed.
     cases = read_cases(args.cases)
     context = open_for(args)
@@ -53,8 +70,6 @@ def _show_progress(done: int, total: int) -> None:
 
 
 def read_cases(path: Path) -> list[EvalCase]:
-    from tui_assistant.core.evaluation import parse_cases
-
     try:
         with path.open(encoding="utf-8-sig") as stream:
             return parse_cases(stream)
