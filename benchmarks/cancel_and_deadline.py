@@ -30,10 +30,7 @@ import statistics
 import sys
 import tempfile
 
-from pseudo_terminal import ROOT, Terminal, clean_env
-
-sys.path.insert(0, str(ROOT))
-
+from benchmarks.pseudo_terminal import Terminal, clean_env
 from tests.helpers.fake_openai_server import FakeOpenAIServer, Hang
 
 QUESTION = "how much salt goes in pasta water"

@@ -32,8 +32,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import numpy as np  # noqa: E402
 from tokenizers import Tokenizer  # noqa: E402
@@ -139,8 +137,7 @@ def question(count: int, per_passage: float, dimensions: int = 384) -> None:
 
 def hybrid_question(count: int, per_passage: float, folder: Path | None) -> None:
     """A whole hybrid question, its embedding included, at `count` passages."""
-    from corpus import generate
-
+    from benchmarks.corpus import generate
     from tui_assistant.core.retrieval.dense import PassageVectors
     from tui_assistant.core.retrieval.hybrid import HybridRetriever
     from tui_assistant.core.retrieval.ranked import RankedRetriever

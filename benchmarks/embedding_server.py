@@ -42,7 +42,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
@@ -235,7 +234,10 @@ def throughput(args: argparse.Namespace) -> None:
         connection.execute("DROP TABLE IF EXISTS piece_vectors")
         connection.execute("DROP TABLE IF EXISTS vector_models")
     process = subprocess.Popen(
-        [sys.executable, __file__, "--fake-server"], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-m", "benchmarks.embedding_server", "--fake-server"],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
     )
     assert process.stdout is not None
     base_url = process.stdout.readline().strip().removeprefix(READY_PREFIX)

@@ -24,7 +24,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from tui_assistant.core.conversation import Conversation  # noqa: E402
 from tui_assistant.core.display_text import clean_display_text  # noqa: E402

@@ -41,13 +41,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx2
-from corpus import generate
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
-from mcp_http import SETS, Tally, environment, free_port, library_options, timed
+
+from benchmarks.corpus import generate
+from benchmarks.mcp_http import SETS, Tally, environment, free_port, library_options, timed
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from tui_assistant.providers.embedding import LocalSentenceEmbedder, bundled_model_folder  # noqa: E402
 from tui_assistant.providers.embedding_batching import QuestionBatcher  # noqa: E402

@@ -45,10 +45,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
-from corpus import generate
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+
+from benchmarks.corpus import generate
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS = ("fastify-docs", "undici-docs")

@@ -25,9 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from corpus import generate
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from benchmarks.corpus import generate
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -26,7 +26,6 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from tests.helpers.pdf_files import Bookmark, Line, PdfSpec, pdf_bytes  # noqa: E402
 

@@ -41,12 +41,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
 
 import numpy as np  # noqa: E402
-from devsets import SETS, available  # noqa: E402
 
+from scripts.devsets.sets import SETS, available  # noqa: E402
 from tui_assistant.core.evaluation import parse_cases  # noqa: E402
 from tui_assistant.core.library.library import Library  # noqa: E402
 from tui_assistant.core.retrieval.fusion import reciprocal_rank_fusion  # noqa: E402

@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from corpus import generate
+from benchmarks.corpus import generate
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 
-from pseudo_terminal import ROOT, Terminal, clean_env
+from benchmarks.pseudo_terminal import ROOT, Terminal, clean_env
 
 MINIMAL_APP = """
 from pydantic_settings import BaseSettings, SettingsConfigDict

@@ -13,15 +13,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sys
 import tempfile
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-if __package__ in (None, ""):  # run as `python scripts/screenshots.py`
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from textual import events
 from textual.pilot import Pilot

@@ -20,13 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+ROOT = Path(__file__).resolve().parents[2]
 
-from devset_rankings import judged, load_set  # noqa: E402
-from devsets import SETS, available  # noqa: E402
-
+from scripts.devsets.sets import SETS, available  # noqa: E402
+from scripts.fitting.devset_rankings import judged, load_set  # noqa: E402
 from tui_assistant.core.retrieval.fitted import (  # noqa: E402
     RANKED_SECTION_WEIGHTS,
     SECTION_WEIGHTS,

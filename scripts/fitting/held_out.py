@@ -38,11 +38,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+ROOT = Path(__file__).resolve().parents[2]
 
-from confidence_fit import (  # noqa: E402
+from scripts.devsets.sets import SETS, available  # noqa: E402
+from scripts.fitting.confidence_fit import (  # noqa: E402
     Case,
     Goals,
     Metrics,
@@ -50,10 +49,8 @@ from confidence_fit import (  # noqa: E402
     fit_sections,
     measure,
 )
-from devset_rankings import DevSet, heads, judged, load_set  # noqa: E402
-from devsets import SETS, available  # noqa: E402
-from held_out_tables import frontier, row, summary, table_header  # noqa: E402
-
+from scripts.fitting.devset_rankings import DevSet, heads, judged, load_set  # noqa: E402
+from scripts.fitting.held_out_tables import frontier, row, summary, table_header  # noqa: E402
 from tui_assistant.core.retrieval import confidence  # noqa: E402
 from tui_assistant.core.retrieval.confidence import ConfidenceModel  # noqa: E402
 from tui_assistant.core.retrieval.sections import SectionWeights  # noqa: E402

@@ -21,13 +21,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parents[2]
 
 from tui_assistant.core.evaluation import EvalCase, EvalReport, evaluate, parse_cases  # noqa: E402
 from tui_assistant.core.library.names import prefixed_id, split_id  # noqa: E402

@@ -15,10 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sqlite3
-import sys
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.words import STOPWORDS, stem, words

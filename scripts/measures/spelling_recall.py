@@ -11,16 +11,12 @@ tried too, as `ranked` reads them (`RankedRetriever.spelt`).
 from __future__ import annotations
 
 import json
-import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+ROOT = Path(__file__).resolve().parents[2]
 
-from devsets import available  # noqa: E402
-
+from scripts.devsets.sets import available  # noqa: E402
 from tui_assistant.core.retrieval.ranked import RankedRetriever  # noqa: E402
 from tui_assistant.core.retrieval.spelling import MIN_LENGTH, Spelling, one_edit_apart  # noqa: E402
 from tui_assistant.core.words import content_words, stem, words  # noqa: E402

@@ -26,13 +26,11 @@ import asyncio
 import json
 import os
 import re
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parents[2]
 
 from tui_assistant.core.documents.passage import TITLE_SEPARATOR, Passage  # noqa: E402
 from tui_assistant.core.evaluation import EvalCase, EvalReport, evaluate, parse_cases  # noqa: E402

@@ -18,19 +18,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+ROOT = Path(__file__).resolve().parents[2]
 
-from devsets import available  # noqa: E402
-from fts5_top1 import Fts5TopOne  # noqa: E402
-
+from scripts.devsets.sets import available  # noqa: E402
+from scripts.measures.fts5_top1 import Fts5TopOne  # noqa: E402
 from tui_assistant.core.library.library import Library  # noqa: E402
 from tui_assistant.core.retrieval import bm25f, ranked  # noqa: E402
 from tui_assistant.core.retrieval import types as retrieval  # noqa: E402

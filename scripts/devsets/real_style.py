@@ -25,7 +25,7 @@ import random
 import re
 import sys
 
-from devsets import ROOT, SETS
+from scripts.devsets.sets import ROOT, SETS
 
 # The share of each set's questions rewritten.
 SHARE = 0.4
