@@ -31,18 +31,19 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import numpy as np
+from tokenizers import Tokenizer
 
-import numpy as np  # noqa: E402
-from tokenizers import Tokenizer  # noqa: E402
-
-from tui_assistant.core.documents.split import split_document  # noqa: E402
-from tui_assistant.core.retrieval.dense import DenseIndex  # noqa: E402
-from tui_assistant.core.retrieval.fusion import reciprocal_rank_fusion, split_pieces  # noqa: E402
-from tui_assistant.providers.embedding import (  # noqa: E402
+from tui_assistant.core.documents.split import split_document
+from tui_assistant.core.retrieval.dense import DenseIndex
+from tui_assistant.core.retrieval.fusion import reciprocal_rank_fusion, split_pieces
+from tui_assistant.providers.embedding import (
     LocalSentenceEmbedder,
     bundled_model_folder,
 )
+
+ROOT = Path(__file__).resolve().parent.parent
+
 
 TOP = 100
 

@@ -41,24 +41,25 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from tests.helpers.embedding_server import READY_PREFIX, EmbeddingServer  # noqa: E402
-from tui_assistant.core.documents.split import split_document  # noqa: E402
-from tui_assistant.core.retrieval.fusion import split_pieces  # noqa: E402
-from tui_assistant.core.retrieval.hybrid import HybridRetriever  # noqa: E402
-from tui_assistant.core.words import stem  # noqa: E402
-from tui_assistant.providers.embedding import (  # noqa: E402
+from tests.helpers.embedding_server import READY_PREFIX, EmbeddingServer
+from tui_assistant.core.documents.split import split_document
+from tui_assistant.core.retrieval.fusion import split_pieces
+from tui_assistant.core.retrieval.hybrid import HybridRetriever
+from tui_assistant.core.words import stem
+from tui_assistant.providers.embedding import (
     EmbeddingSource,
     LocalSentenceEmbedder,
     bundled_model_folder,
     embed_texts,
 )
-from tui_assistant.providers.embedding_server import ServerEmbeddingSource  # noqa: E402
-from tui_assistant.store.index_store import open_library, store_path  # noqa: E402
-from tui_assistant.store.vectors import embed_library  # noqa: E402
+from tui_assistant.providers.embedding_server import ServerEmbeddingSource
+from tui_assistant.store.index_store import open_library, store_path
+from tui_assistant.store.vectors import embed_library
+
+ROOT = Path(__file__).resolve().parent.parent
+
 
 FAKE_LATENCY_SECONDS = 0.2
 FAKE_BATCH = 64

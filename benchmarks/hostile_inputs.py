@@ -23,15 +23,16 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from tui_assistant.core.conversation import Conversation
+from tui_assistant.core.display_text import clean_display_text
+from tui_assistant.core.retrieval.keyword import KeywordRetriever
+from tui_assistant.core.retrieval.ranked import RankedRetriever
+from tui_assistant.core.service import MAX_QUESTION_CHARS, AnswerService
+from tui_assistant.core.words import match_keys, stem
+from tui_assistant.store.index_store import open_library
+
 ROOT = Path(__file__).resolve().parent.parent
 
-from tui_assistant.core.conversation import Conversation  # noqa: E402
-from tui_assistant.core.display_text import clean_display_text  # noqa: E402
-from tui_assistant.core.retrieval.keyword import KeywordRetriever  # noqa: E402
-from tui_assistant.core.retrieval.ranked import RankedRetriever  # noqa: E402
-from tui_assistant.core.service import MAX_QUESTION_CHARS, AnswerService  # noqa: E402
-from tui_assistant.core.words import match_keys, stem  # noqa: E402
-from tui_assistant.store.index_store import open_library  # noqa: E402
 
 MEGABYTE = 1024 * 1024  # a "1M characters" input is 1 MiB of characters (more bytes in UTF-8)
 LIMIT_SECONDS = 1.0

@@ -46,11 +46,11 @@ from mcp.client.streamable_http import streamable_http_client
 
 from benchmarks.corpus import generate
 from benchmarks.mcp_http import SETS, Tally, environment, free_port, library_options, timed
+from tui_assistant.providers.embedding import LocalSentenceEmbedder, bundled_model_folder
+from tui_assistant.providers.embedding_batching import QuestionBatcher
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from tui_assistant.providers.embedding import LocalSentenceEmbedder, bundled_model_folder  # noqa: E402
-from tui_assistant.providers.embedding_batching import QuestionBatcher  # noqa: E402
 
 NGINX_PORTS = (8700, 8701, 8702)
 

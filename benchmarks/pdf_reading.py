@@ -25,9 +25,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from tests.helpers.pdf_files import Bookmark, Line, PdfSpec, pdf_bytes
+
 ROOT = Path(__file__).resolve().parent.parent
 
-from tests.helpers.pdf_files import Bookmark, Line, PdfSpec, pdf_bytes  # noqa: E402
 
 SEED = 20261201
 LINES_PER_PAGE = 45

@@ -40,18 +40,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
+from scripts.devsets.sets import SETS, available
+from tui_assistant.core.evaluation import parse_cases
+from tui_assistant.core.library.library import Library
+from tui_assistant.core.retrieval.fusion import reciprocal_rank_fusion
+from tui_assistant.core.retrieval.hybrid import FUSION_DEPTH, HybridRetriever
+from tui_assistant.core.retrieval.ranked import RankedRetriever
+from tui_assistant.core.retrieval.types import Ranking, best_numbers
+from tui_assistant.core.words import words
+
 ROOT = Path(__file__).resolve().parent.parent
 
-import numpy as np  # noqa: E402
-
-from scripts.devsets.sets import SETS, available  # noqa: E402
-from tui_assistant.core.evaluation import parse_cases  # noqa: E402
-from tui_assistant.core.library.library import Library  # noqa: E402
-from tui_assistant.core.retrieval.fusion import reciprocal_rank_fusion  # noqa: E402
-from tui_assistant.core.retrieval.hybrid import FUSION_DEPTH, HybridRetriever  # noqa: E402
-from tui_assistant.core.retrieval.ranked import RankedRetriever  # noqa: E402
-from tui_assistant.core.retrieval.types import Ranking, best_numbers  # noqa: E402
-from tui_assistant.core.words import words  # noqa: E402
 
 FIRST = 5
 TITLE_WEIGHT = 2.0

@@ -48,10 +48,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks.corpus import Corpus, is_complete, locate
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
-from benchmarks.corpus import Corpus, is_complete, locate  # noqa: E402
 
 ENGINES = {
     "tui-assistant": ("benchmarks.engine_ours", None),

@@ -38,10 +38,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-
-from scripts.devsets.sets import SETS, available  # noqa: E402
-from scripts.fitting.confidence_fit import (  # noqa: E402
+from scripts.devsets.sets import SETS, available
+from scripts.fitting.confidence_fit import (
     Case,
     Goals,
     Metrics,
@@ -49,11 +47,14 @@ from scripts.fitting.confidence_fit import (  # noqa: E402
     fit_sections,
     measure,
 )
-from scripts.fitting.devset_rankings import DevSet, heads, judged, load_set  # noqa: E402
-from scripts.fitting.held_out_tables import frontier, row, summary, table_header  # noqa: E402
-from tui_assistant.core.retrieval import confidence  # noqa: E402
-from tui_assistant.core.retrieval.confidence import ConfidenceModel  # noqa: E402
-from tui_assistant.core.retrieval.sections import SectionWeights  # noqa: E402
+from scripts.fitting.devset_rankings import DevSet, heads, judged, load_set
+from scripts.fitting.held_out_tables import frontier, row, summary, table_header
+from tui_assistant.core.retrieval import confidence
+from tui_assistant.core.retrieval.confidence import ConfidenceModel
+from tui_assistant.core.retrieval.sections import SectionWeights
+
+ROOT = Path(__file__).resolve().parents[2]
+
 
 # django-large asks django-faq's questions over a bigger tree: fitting on one and
 # measuring on the other would not be leaving a library out.

@@ -17,16 +17,17 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-
-from tui_assistant.core.checks.support import (  # noqa: E402
+from tui_assistant.core.checks.support import (
     SUPPORT_THRESHOLD,
     CheckedPassage,
     SentenceVerdict,
     judge_sentences,
 )
-from tui_assistant.core.words import stem  # noqa: E402
-from tui_assistant.store.index_store import open_library  # noqa: E402
+from tui_assistant.core.words import stem
+from tui_assistant.store.index_store import open_library
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
 
 THRESHOLDS = [round(0.30 + 0.05 * step, 2) for step in range(15)]
 

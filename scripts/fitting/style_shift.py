@@ -20,14 +20,15 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
-
-from scripts.devsets.sets import SETS, available  # noqa: E402
-from scripts.fitting.devset_rankings import judged, load_set  # noqa: E402
-from tui_assistant.core.retrieval.fitted import (  # noqa: E402
+from scripts.devsets.sets import SETS, available
+from scripts.fitting.devset_rankings import judged, load_set
+from tui_assistant.core.retrieval.fitted import (
     RANKED_SECTION_WEIGHTS,
     SECTION_WEIGHTS,
 )
+
+ROOT = Path(__file__).resolve().parents[2]
+
 
 SIGNALS = {
     "hybrid": (

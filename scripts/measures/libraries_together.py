@@ -25,13 +25,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from tui_assistant.core.evaluation import EvalCase, EvalReport, evaluate, parse_cases
+from tui_assistant.core.library.names import prefixed_id, split_id
+from tui_assistant.core.outcome import Reason
+from tui_assistant.settings import Settings
+from tui_assistant.wiring.context import open_context
+
 ROOT = Path(__file__).resolve().parents[2]
 
-from tui_assistant.core.evaluation import EvalCase, EvalReport, evaluate, parse_cases  # noqa: E402
-from tui_assistant.core.library.names import prefixed_id, split_id  # noqa: E402
-from tui_assistant.core.outcome import Reason  # noqa: E402
-from tui_assistant.settings import Settings  # noqa: E402
-from tui_assistant.wiring.context import open_context  # noqa: E402
 
 # (library name, cases file, library folder)
 SETS = [

@@ -23,21 +23,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-
-from scripts.devsets.sets import available  # noqa: E402
-from scripts.measures.fts5_top1 import Fts5TopOne  # noqa: E402
-from tui_assistant.core.library.library import Library  # noqa: E402
-from tui_assistant.core.retrieval import bm25f, ranked  # noqa: E402
-from tui_assistant.core.retrieval import types as retrieval  # noqa: E402
-from tui_assistant.core.retrieval.keyword import KeywordRetriever  # noqa: E402
-from tui_assistant.core.retrieval.ranked import RankedRetriever  # noqa: E402
-from tui_assistant.core.retrieval.types import (  # noqa: E402
+from scripts.devsets.sets import available
+from scripts.measures.fts5_top1 import Fts5TopOne
+from tui_assistant.core.library.library import Library
+from tui_assistant.core.retrieval import bm25f, ranked
+from tui_assistant.core.retrieval import types as retrieval
+from tui_assistant.core.retrieval.keyword import KeywordRetriever
+from tui_assistant.core.retrieval.ranked import RankedRetriever
+from tui_assistant.core.retrieval.types import (
     Evidence,
     NoEvidence,
     Ranking,
 )
-from tui_assistant.store.index_store import open_library  # noqa: E402
+from tui_assistant.store.index_store import open_library
+
+ROOT = Path(__file__).resolve().parents[2]
+
 
 # The matched share held fixed while the margin is swept.
 SWEPT_SHARE = 0.35

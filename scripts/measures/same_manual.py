@@ -30,15 +30,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tui_assistant.core.documents.passage import TITLE_SEPARATOR, Passage
+from tui_assistant.core.evaluation import EvalCase, EvalReport, evaluate, parse_cases
+from tui_assistant.core.outcome import Outcome, Reason
+from tui_assistant.core.words import content_words
+from tui_assistant.errors import LibraryError
+from tui_assistant.settings import Settings
+from tui_assistant.wiring.context import AppContext, open_context
+
 ROOT = Path(__file__).resolve().parents[2]
 
-from tui_assistant.core.documents.passage import TITLE_SEPARATOR, Passage  # noqa: E402
-from tui_assistant.core.evaluation import EvalCase, EvalReport, evaluate, parse_cases  # noqa: E402
-from tui_assistant.core.outcome import Outcome, Reason  # noqa: E402
-from tui_assistant.core.words import content_words  # noqa: E402
-from tui_assistant.errors import LibraryError  # noqa: E402
-from tui_assistant.settings import Settings  # noqa: E402
-from tui_assistant.wiring.context import AppContext, open_context  # noqa: E402
 
 SAME_WORDS = 0.5
 _SECTION_NUMBER = re.compile(

@@ -14,13 +14,13 @@ import json
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from scripts.devsets.sets import available
+from tui_assistant.core.retrieval.ranked import RankedRetriever
+from tui_assistant.core.retrieval.spelling import MIN_LENGTH, Spelling, one_edit_apart
+from tui_assistant.core.words import content_words, stem, words
+from tui_assistant.store.index_store import open_library
 
-from scripts.devsets.sets import available  # noqa: E402
-from tui_assistant.core.retrieval.ranked import RankedRetriever  # noqa: E402
-from tui_assistant.core.retrieval.spelling import MIN_LENGTH, Spelling, one_edit_apart  # noqa: E402
-from tui_assistant.core.words import content_words, stem, words  # noqa: E402
-from tui_assistant.store.index_store import open_library  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def read_as(ranked: RankedRetriever, spelling: Spelling, word: str, as_typed: bool) -> str:
