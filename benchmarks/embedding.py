@@ -1,6 +1,6 @@
 """Embedding throughput, peak memory, and the cost of one dense question.
 
-    python benchmarks/embedding.py [--docs eval/docker-docs] [--limit N] [--model FOLDER]
+    python -m benchmarks.embedding [--docs eval/docker-docs] [--limit N] [--model FOLDER]
                                    [--workers N] [--passages 20000]
 
 Embeds the passages of a real documentation tree as hybrid retrieval does: each Markdown

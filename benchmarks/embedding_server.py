@@ -1,7 +1,7 @@
 """Embeddings from a model server: beside the in-process model, at 100,000 passages, and
 in a hybrid question.
 
-    python benchmarks/embedding_server.py [--docs eval/docker-docs] [--limit 300]
+    python -m benchmarks.embedding_server [--docs eval/docker-docs] [--limit 300]
                                           [--rounds 3] [--passages 100000] [--work DIR]
                                           [--skip PART]
 

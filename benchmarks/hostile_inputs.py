@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    python benchmarks/hostile_inputs.py
+    python -m benchmarks.hostile_inputs
 
 For each input it times the steps a question goes through (tokenising, the whole
 service call over the bundled lessons, and cleaning the text for the terminal), then

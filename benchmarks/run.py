@@ -1,7 +1,7 @@
 """Benchmark: our retrieval pipeline against SQLite FTS5, bm25s and tantivy.
 
-    python benchmarks/run.py                 # 20,000 lessons, 500 questions
-    python benchmarks/run.py --large         # also 100,000 lessons
+    python -m benchmarks.run                 # 20,000 lessons, 500 questions
+    python -m benchmarks.run --large         # also 100,000 lessons
 
 Generates the corpora (lesson files in nested folders) deterministically under
 benchmarks/data/ (git-ignored), then runs each engine in its own process three times on

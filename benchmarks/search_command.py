@@ -1,6 +1,6 @@
 """`tui-assistant search` on a warm library: the time from the command to its first line.
 
-    python benchmarks/search_command.py [--passages 20000] [--retrieval ranked] [--runs 10]
+    python -m benchmarks.search_command [--passages 20000] [--retrieval ranked] [--runs 10]
 
 Generates the synthetic tree of `corpus.py` (one passage a document), runs the command
 once to build the index store (and under `hybrid` the vectors), then runs it `--runs`

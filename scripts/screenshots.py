@@ -1,4 +1,4 @@
-"""Regenerate `screenshots/*.svg` from the real app: `python scripts/screenshots.py`.
+"""Regenerate `screenshots/*.svg` from the real app: `python -m scripts.screenshots`.
 
 Each scene runs the real `AssistantApp` headless on the bundled lessons (or a small
 demo library written to a temporary folder: a nested one for the tree browser, a
@@ -414,7 +414,7 @@ async def take_all(output: Path) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python scripts/screenshots.py", description=__doc__.splitlines()[0]
+        prog="python -m scripts.screenshots", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--output", type=Path, default=Path("screenshots"), metavar="DIR")
     args = parser.parse_args(argv)

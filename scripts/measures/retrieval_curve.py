@@ -9,9 +9,9 @@ reference; and with the app's stopwords dropped). Then, per set, the trade-off o
 refusal rule tried: for each threshold, answerable questions answered right ("found")
 against unanswerable questions refused ("refused").
 
-    python scripts/build_django_devsets.py      # once, for django-large
-    python scripts/retrieval_curve.py            # every development set (scripts/devsets.py)
-    python scripts/retrieval_curve.py --set eval/docker-docs.jsonl eval/docker-docs
+    python -m scripts.devsets.build django-faq      # once, for django-large
+    python -m scripts.measures.retrieval_curve            # every development set (scripts/devsets/sets.py)
+    python -m scripts.measures.retrieval_curve --set eval/docker-docs.jsonl eval/docker-docs
 """
 
 from __future__ import annotations
@@ -233,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     dev_sets: list[DevSet] = []
     for name, cases_path, lessons_path in sets:
         if not lessons_path.is_dir():
-            print(f"\n{lessons_path} is missing (run scripts/build_django_devsets.py): skipped")
+            print(f"\n{lessons_path} is missing (run scripts/devsets/build.py): skipped")
             continue
         dev_sets.append(measure_set(name, cases_path, lessons_path))
     print("\ncurves (per set: found/answerable refused/unanswerable)")

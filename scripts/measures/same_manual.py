@@ -11,7 +11,7 @@ share of answerable questions whose first passage shown (the answer's, or an uns
 answer's first candidate) is the expected one, with its precision and the unanswerable
 questions it answered.
 
-    python scripts/same_manual.py --pdf eval/fhs-pdf --html eval/fhs-html \\
+    python -m scripts.measures.same_manual --pdf eval/fhs-pdf --html eval/fhs-html \\
         --cases eval/fhs-pdf.jsonl [--retrieval ranked] [--json]
 
 With the default retrieval (`auto`) an embedding model makes it hybrid; vectors are kept

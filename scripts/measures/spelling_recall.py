@@ -5,7 +5,7 @@ questions' words of five letters or more that no passage holds, how many are rea
 library word all the same. Both with the library's keys alone and with the word as typed
 tried too, as `ranked` reads them (`RankedRetriever.spelt`).
 
-    python scripts/spelling_recall.py
+    python -m scripts.measures.spelling_recall
 """
 
 from __future__ import annotations
