@@ -9,8 +9,8 @@ reference; and with the app's stopwords dropped). Then, per set, the trade-off o
 refusal rule tried: for each threshold, answerable questions answered right ("found")
 against unanswerable questions refused ("refused").
 
-    python -m scripts.devsets.build django-faq      # once, for django-large
-    python -m scripts.measures.retrieval_curve            # every development set (scripts/devsets/sets.py)
+    python -m scripts.devsets.build --fetch django-faq   # once, for django-large
+    python -m scripts.measures.retrieval_curve            # every set of scripts/devsets/sets.py
     python -m scripts.measures.retrieval_curve --set eval/docker-docs.jsonl eval/docker-docs
 """
 
