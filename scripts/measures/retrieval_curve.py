@@ -233,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     dev_sets: list[DevSet] = []
     for name, cases_path, lessons_path in sets:
         if not lessons_path.is_dir():
-            print(f"\n{lessons_path} is missing (run scripts/devsets/build.py): skipped")
+            build = "python -m scripts.devsets.build --fetch django-faq"
+            print(f"\n{lessons_path} is missing (run {build}): skipped")
             continue
         dev_sets.append(measure_set(name, cases_path, lessons_path))
     print("\ncurves (per set: found/answerable refused/unanswerable)")
