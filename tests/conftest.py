@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
@@ -55,6 +56,34 @@ class SemanticAwareModule(pytest.Module):
 
 def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> pytest.Module:
     return SemanticAwareModule.from_parent(parent, path=module_path)
+
+
+@contextmanager
+def skipped_without_semantic() -> Iterator[None]:
+    """A test or fixture that reaches for a missing `semantic` package when it runs (a
+    helper imported inside it, `pytest.importorskip`) is skipped with the install command."""
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        if is_runtime_import_error(error):
+            pytest.skip(REASON)
+        raise
+    except pytest.skip.Exception as error:
+        if is_runtime_importorskip(error):
+            pytest.skip(REASON)
+        raise
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    with skipped_without_semantic():
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    with skipped_without_semantic():
+        return (yield)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -32,17 +32,23 @@ def model_missing() -> bool:
 
 
 def is_runtime_import_error(error: BaseException | None) -> bool:
-    """A test module could not be imported because a `semantic` package is missing."""
-    return (
-        isinstance(error, ModuleNotFoundError)
-        and error.name is not None
-        and error.name.split(".")[0] in RUNTIME
-    )
+    """An import failed because a `semantic` package is not installed (not merely made
+    unimportable by a test, which must still fail where everything is installed)."""
+    if not isinstance(error, ModuleNotFoundError) or error.name is None:
+        return False
+    package = error.name.split(".")[0]
+    return package in RUNTIME and package in runtime_missing()
 
 
-def is_runtime_importorskip(error: pytest.skip.Exception) -> bool:
-    """`pytest.importorskip` of a `semantic` package, at module level."""
-    return any(error.msg.startswith(f"could not import '{name}'") for name in RUNTIME)
+def is_runtime_importorskip(skip: BaseException) -> bool:
+    """A skip (`pytest.skip.Exception`) for a missing `semantic` package:
+    `pytest.importorskip` of one, or a test's own words for it, not yet saying how to
+    install it."""
+    reason = str(skip)
+    if REASON in reason:
+        return False
+    named = any(reason.startswith(f"could not import '{name}'") for name in RUNTIME)
+    return named or "semantic extra" in reason
 
 
 def skipping_model_folder() -> Path:
