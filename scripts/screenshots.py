@@ -1,4 +1,4 @@
-"""Regenerate `screenshots/*.svg` from the real app: `python scripts/screenshots.py`.
+"""Regenerate `screenshots/*.svg` from the real app: `python -m scripts.screenshots`.
 
 Each scene runs the real `AssistantApp` headless on the bundled lessons (or a small
 demo library written to a temporary folder: a nested one for the tree browser, a
@@ -13,15 +13,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sys
 import tempfile
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-if __package__ in (None, ""):  # run as `python scripts/screenshots.py`
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from textual import events
 from textual.pilot import Pilot
@@ -418,7 +414,7 @@ async def take_all(output: Path) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python scripts/screenshots.py", description=__doc__.splitlines()[0]
+        prog="python -m scripts.screenshots", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--output", type=Path, default=Path("screenshots"), metavar="DIR")
     args = parser.parse_args(argv)
