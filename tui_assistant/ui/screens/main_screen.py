@@ -84,7 +84,13 @@ class MainScreen(Screen[None]):
     ) -> None:
         super().__init__(id="main-screen")
         # Made here, so what it holds outlives the screen's widgets (`load_error`).
-        self.library = ScreenLibrary(self, settings, hooks)
+        self.library = ScreenLibrary(
+            self,
+            settings,
+            hooks,
+            reload_over=self.reload_over,
+            reload_if_changed=self.reload_if_changed,
+        )
         self.library_panel = LibraryPanel()
         self.transcript = Transcript()
         self.history = history

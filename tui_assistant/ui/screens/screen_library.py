@@ -5,24 +5,27 @@ chat). The screen owns one; no widget sees it.
 
 The screen calls `start_reload` (ctrl+r, and after changes on disk) when no answer is
 awaited; `reloading` turns False once a reload is swapped in or failed, and then the
-screen is told (`MainScreen.reload_over`), so a question held for the reload goes on.
+screen is told (`reload_over`), so a question held for the reload goes on; documents
+changed on disk are told too (`reload_if_changed`), once the step that saw them ends.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+
+from textual.screen import Screen
 
 from tui_assistant.core.library.library import warning_lines
 from tui_assistant.errors import ConfigError, LibraryError
 from tui_assistant.settings import Settings
 from tui_assistant.ui.hooks import AppHooks
 from tui_assistant.ui.keys import RELOAD, key_name
+from tui_assistant.ui.widgets.chat_pane import ChatPane
+from tui_assistant.ui.widgets.library_panel import LibraryPanel
+from tui_assistant.ui.widgets.status_bar import StatusBar
 from tui_assistant.wiring import library_events as events
 from tui_assistant.wiring.context import AppContext
 from tui_assistant.wiring.lifecycle import LibraryLifecycle
-
-if TYPE_CHECKING:
-    from tui_assistant.ui.screens.main_screen import MainScreen
 
 WATCH_GROUP = "watch"
 NOT_LOADED = "still indexing: the library is not loaded yet"
@@ -31,8 +34,18 @@ NOT_LOADED = "still indexing: the library is not loaded yet"
 class ScreenLibrary:
     """See the module's docstring."""
 
-    def __init__(self, screen: MainScreen, settings: Settings, hooks: AppHooks) -> None:
+    def __init__(
+        self,
+        screen: Screen[None],
+        settings: Settings,
+        hooks: AppHooks,
+        *,
+        reload_over: Callable[[], None],
+        reload_if_changed: Callable[[], None],
+    ) -> None:
         self._screen = screen
+        self._reload_over_told = reload_over
+        self._reload_if_changed = reload_if_changed
         self.settings = settings
         self.lifecycle = LibraryLifecycle(
             settings,
@@ -56,10 +69,16 @@ class ScreenLibrary:
     def load(self) -> None:
         self._screen.run_worker(self.lifecycle.load(), group="library", exit_on_error=False)
 
+    @property
+    def _bar(self) -> StatusBar:
+        return self._screen.query_one(StatusBar)
+
+    def _notice(self, text: str) -> None:
+        self._screen.query_one(ChatPane).add_notice(text)
+
     def show(self, event: events.LifecycleEvent) -> None:
         """One event of the library's life, drawn on the screen."""
-        screen = self._screen
-        bar = screen.status_bar
+        screen, bar = self._screen, self._bar
         if self.lifecycle.loaded:
             bar.retrieval = self.context.retrieval
         bar.show_library_event(event)
@@ -89,13 +108,13 @@ class ScreenLibrary:
                 bar.note = f"reload failed, still using the loaded library: {reason}"
                 self._reload_over()
             case events.EmbeddingFailed(reason):
-                screen.chat.add_notice(f"hybrid retrieval is off: {reason}")
+                self._notice(f"hybrid retrieval is off: {reason}")
             case events.ChangedOnDisk():
                 self.changed_on_disk = True
                 # Once this step is over: the reload reads whatever changed meanwhile.
-                screen.call_later(screen.reload_if_changed)
+                screen.call_later(self._reload_if_changed)
             case events.WatchFailed(reason=reason):
-                screen.chat.add_notice(
+                self._notice(
                     f"watch mode is off: the library folder cannot be watched ({reason});"
                     f" {key_name(RELOAD.key)} reloads by hand"
                 )
@@ -103,17 +122,17 @@ class ScreenLibrary:
     def _reload_over(self) -> None:
         if self.reloading:
             self.reloading = False
-            self._screen.reload_over()
+            self._reload_over_told()
 
     def _show_library(self) -> None:
         """The library's size, tree and warnings (but those already shown)."""
         library = self.context.library
-        self._screen.status_bar.show_library(self.context.mode_label, len(library))
-        self._screen.library_panel.show_library(library)
+        self._bar.show_library(self.context.mode_label, len(library))
+        self._screen.query_one(LibraryPanel).show_library(library)
         problems = warning_lines(library.problems)
         for problem in problems:
             if problem not in self._shown_problems:
-                self._screen.chat.add_notice(f"warning: {problem}")
+                self._notice(f"warning: {problem}")
         self._shown_problems = set(problems)
 
     def start_reload(self, if_changed: bool = False) -> str | None:
@@ -125,14 +144,14 @@ class ScreenLibrary:
             return NOT_LOADED if not self.loaded else "already reloading"
         # Whatever changed on disk so far, this reload reads.
         self.changed_on_disk, self.reloading = False, True
-        self._screen.status_bar.show_work("reloading…")
+        self._bar.show_work("reloading…")
         self._screen.run_worker(self.lifecycle.reload(), group="library", exit_on_error=False)
         return None
 
     def start_embedding(self) -> None:
         """Under `hybrid`, the missing vectors computed in the background."""
         if self.context.choice.mode == "hybrid" and self.context.vectors is None:
-            self._screen.status_bar.work = "embedding…"
+            self._bar.work = "embedding…"
             self._screen.run_worker(self.lifecycle.embed(), group="embedding", exit_on_error=False)
 
     async def close(self) -> None:
