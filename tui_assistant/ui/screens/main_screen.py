@@ -31,7 +31,6 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.outcome import Outcome
@@ -50,6 +49,7 @@ from tui_assistant.ui.transcript import Transcript
 from tui_assistant.ui.widgets.candidate_list import CandidateList
 from tui_assistant.ui.widgets.chat_pane import ChatPane, TurnView
 from tui_assistant.ui.widgets.evidence_panel import EvidencePanel
+from tui_assistant.ui.widgets.key_footer import KeyFooter
 from tui_assistant.ui.widgets.library_browser import LibraryTree
 from tui_assistant.ui.widgets.library_panel import LibraryPanel
 from tui_assistant.ui.widgets.question_box import QuestionBox
@@ -108,7 +108,7 @@ class MainScreen(Screen[None]):
         question_box.cursor_blink = self._cursor_blink
         yield question_box
         yield StatusBar(self._clock)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.question_box.focus()
