@@ -399,7 +399,7 @@ async def take(name: str, output: Path, scene: Scene) -> Path:
                 app.theme = THEME
                 stage = Stage(pilot, app, clock, held)
                 if held is None:
-                    await stage.until(lambda: app.main.library.loaded)
+                    await stage.until(lambda: app.main.loaded)
                 await pilot.pause()
                 await scene.steps(stage)
                 for _ in range(5):
