@@ -88,7 +88,7 @@ class AssistantApp(App[int]):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.main.status_bar.note = ""
+            self.main.say("")
             self.push_screen(HelpScreen([("Anywhere", self.BINDINGS), *MainScreen.key_groups()]))
 
     # -- the theme, kept across runs ------------------------------------------
@@ -138,42 +138,38 @@ class AssistantApp(App[int]):
     def show_library_report(self) -> None:
         """The library report (command palette), over the main screen."""
         if not self.main.loaded:
-            self.main.status_bar.note = NOT_LOADED
+            self.main.say(NOT_LOADED)
             return
         self.push_screen(LibraryReportScreen(self.main.context.reports))
 
     def action_export(self) -> Path | None:
         """Save the conversation as Markdown into the data folder's `exports/`; the file,
         or None."""
-        turns, chat = self.main.transcript.turns, self.main.chat
-        bar = self.main.status_bar
+        turns = self.main.turns
         try:
             path = session.export(self.settings, turns)
         except OSError as error:
-            bar.note = "export failed"
-            chat.add_notice(f"export failed: {os_error_words(error)}")
+            self.main.say("export failed", f"export failed: {os_error_words(error)}")
             return None
         # The bar says what was just done (not, say, the editor's note before it); the
         # chat says where the file went.
-        bar.note = f"exported {plural(len(turns), 'turn')}"
-        chat.add_notice(f"{bar.note} to {path}", warning=False)
+        done = f"exported {plural(len(turns), 'turn')}"
+        self.main.say(done, f"{done} to {path}", warning=False)
         return path
 
     def copy_latest_answer(self) -> None:
-        text = session.latest_answer(self.main.transcript.turns)
+        text = session.latest_answer(self.main.turns)
         if text is None:
-            self.main.chat.add_notice("nothing to copy yet: no answered question")
+            self.main.say(notice="nothing to copy yet: no answered question")
             return
         self.copy_to_clipboard(text)
-        self.main.chat.add_notice("copied the latest answer to the clipboard", warning=False)
+        self.main.say(notice="copied the latest answer to the clipboard", warning=False)
 
     def _show_core_warning(self, text: str) -> None:
         """A warning the core logged (see `core_warnings`), as a notice in the chat."""
-        try:
-            chat = self.main.chat
-        except (NoMatches, ScreenStackError):
-            return  # not mounted yet, or shutting down: the chat pane is gone
-        chat.add_notice(text)
+        with contextlib.suppress(NoMatches, ScreenStackError):
+            # Not mounted yet, or shutting down: the chat pane is gone.
+            self.main.say(notice=text)
 
     async def on_unmount(self) -> None:
         # Quitting right after an answer must not lose its record.

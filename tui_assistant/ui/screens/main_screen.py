@@ -9,18 +9,15 @@ question asked during a reload is shown in the chat and `held` until the new lib
 is in. Each outcome is concluded once: recorded in the `Transcript` (the one owner of
 the conversation), drawn, then written to the history off the event loop.
 
-The library's life (load, reload, vectors, watch mode) is the screen's too, kept in
-the `ScreenLibrary` it owns (`screen_library.py`): it draws on the status bar, the chat
-and the library panel, which only shows the tree it is given. Widgets post messages up
-(`QuestionAsked`, `PassageChosen`) and never reach into each other. The app makes this
-screen its default, so the help and the command palette open over it, and asks it
-for what it needs (`load_error`, `context`, `loaded`).
+The library's life (load, reload, vectors, watch) is the screen's too, kept in its
+`ScreenLibrary`. Widgets post messages up and never reach into each other. The app
+makes this screen its default and asks it for what it needs (`load_error`, `say`).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import ClassVar
 
@@ -67,9 +64,8 @@ class MainScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = keys.MAIN_SCREEN
 
-    # The request in flight, a question held for a reload, and one being retrieved
-    # (`hybrid`, in a thread): a change refreshes the footer (Stop is offered only while
-    # one is set).
+    # The request in flight, a question held for a reload, one being retrieved (`hybrid`,
+    # in a thread): a change refreshes the footer (Stop is offered only while one is set).
     pending: var[PendingAnswer | None] = var(None, init=False, bindings=True)
     held: var[Held | None] = var(None, init=False, bindings=True)
     retrieving: var[tuple[str, TurnView] | None] = var(None, init=False, bindings=True)
@@ -130,6 +126,17 @@ class MainScreen(Screen[None]):
     def status_bar(self) -> StatusBar:
         return self.query_one(StatusBar)
 
+    def say(self, note: str | None = None, notice: str | None = None, warning: bool = True) -> None:
+        """What a command did: a `note` on the status bar, a `notice` in the chat."""
+        if note is not None:
+            self.status_bar.note = note
+        if notice is not None:
+            self.chat.add_notice(notice, warning=warning)
+
+    @property
+    def turns(self) -> Sequence[Turn]:
+        return self.transcript.turns
+
     @property
     def context(self) -> AppContext:
         """The library and the service answering now (once the library is loaded)."""
@@ -145,12 +152,10 @@ class MainScreen(Screen[None]):
         """Why the library's first load failed (the app then ends with status 2)."""
         return self.library.load_error
 
-    def load_library(self) -> None:
-        """Read the library in the background; its progress shows on the status bar."""
+    def load_library(self) -> None:  # in the background, its progress on the status bar
         self.library.load()
 
-    async def close_library(self) -> None:
-        """Stop the library's work; let go of the library and the connections."""
+    async def close_library(self) -> None:  # its work stopped, its connections let go
         await self.library.close()
 
     @classmethod
@@ -164,8 +169,6 @@ class MainScreen(Screen[None]):
             ("Library tree", LibraryTree.BINDINGS),
         ]
 
-    # -- history --------------------------------------------------------------
-
     @work(group="history")
     async def load_history(self) -> None:
         """Read the library's stored conversation off the event loop, so start-up never waits."""
@@ -178,8 +181,7 @@ class MainScreen(Screen[None]):
 
     @property
     def in_flight(self) -> bool:
-        """A question is being retrieved (in a thread, under hybrid) or answered: the
-        library it reads must not be replaced meanwhile."""
+        """A question is being retrieved or answered: its library must stay meanwhile."""
         return self.pending is not None or self.retrieving is not None
 
     @property
