@@ -30,6 +30,7 @@ from tui_assistant.locations import bundled_lessons_dir
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress, open_library
 from tui_assistant.ui.app import AssistantApp
+from tui_assistant.ui.hooks import AppHooks
 from tui_assistant.wiring.context import AppContext, build_retriever
 
 SIZE = (110, 32)
@@ -383,7 +384,9 @@ async def take(name: str, output: Path, scene: Scene) -> Path:
         # The user's NO_COLOR and TEXTUAL_THEME must not change the committed pictures.
         no_color = os.environ.pop("NO_COLOR", None)
         try:
-            app = AssistantApp(context.settings, start=start, clock=clock, cursor_blink=False)
+            app = AssistantApp(
+                context.settings, hooks=AppHooks(start=start, clock=clock, cursor_blink=False)
+            )
         finally:
             if no_color is not None:
                 os.environ["NO_COLOR"] = no_color
@@ -392,7 +395,7 @@ async def take(name: str, output: Path, scene: Scene) -> Path:
                 app.theme = THEME
                 stage = Stage(pilot, app, clock, held)
                 if held is None:
-                    await stage.until(lambda: app.main.library_panel.loaded)
+                    await stage.until(lambda: app.main.loaded)
                 await pilot.pause()
                 await scene.steps(stage)
                 for _ in range(5):
