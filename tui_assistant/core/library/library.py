@@ -13,9 +13,10 @@ warning naming it), and the index store
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -46,6 +47,9 @@ class FileProblem:
     path: str
     reason: str
     skipped: bool = True
+    # Whether it was not met on the library's previous start (`store.index_store` keeps
+    # what it met); a problem with no record to compare with is new.
+    new: bool = field(default=True, compare=False)
 
     def __str__(self) -> str:
         if self.skipped:
@@ -74,6 +78,38 @@ def warning_lines(problems: Iterable[object]) -> list[str]:
     )
     lines = [str(problem) for problem in problems if problem not in including]
     return [grouped, *lines]
+
+
+def start_warning_lines(problems: Iterable[object], see: str) -> list[str]:
+    """What a start says of the library's problems: each new one in full
+    (`warning_lines`), and those met on the previous start as one line saying how many
+    and where the full list is (`see`: `` `tui-assistant library` ``). A library whose
+    problems stay the same is one line at every start after its first."""
+    problems = list(problems)
+    new = [p for p in problems if not isinstance(p, FileProblem) or p.new]
+    known = len(problems) - len(new)
+    lines = warning_lines(new)
+    if known:
+        more = " more" if lines else ""
+        noun = "reading note" if known == 1 else "reading notes"
+        lines.append(f"{known:,}{more} {noun}, see {see}")
+    return lines
+
+
+def problem_keys(problems: Iterable[FileProblem]) -> list[tuple[str, str]]:
+    """What tells one problem from another across starts: its file and its message."""
+    return sorted({(problem.path, problem.reason) for problem in problems})
+
+
+def marked_new(
+    problems: Iterable[FileProblem], seen: Iterable[tuple[str, str]]
+) -> tuple[FileProblem, ...]:
+    """`problems`, each marked new unless `seen` (the previous start's keys) has it."""
+    before = set(seen)
+    return tuple(
+        dataclasses.replace(problem, new=(problem.path, problem.reason) not in before)
+        for problem in problems
+    )
 
 
 def printable_file_name(name: str) -> str:

@@ -10,9 +10,9 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.reactive import var
 
-from tui_assistant.core.library.library import warning_lines
 from tui_assistant.errors import ConfigError, LibraryError
 from tui_assistant.settings import Settings
+from tui_assistant.ui.core_warnings import library_warning_lines
 from tui_assistant.ui.keys import RELOAD, key_name
 from tui_assistant.ui.messages import LibraryEvent
 from tui_assistant.ui.widgets.chat_pane import ChatPane
@@ -119,7 +119,7 @@ class LibraryPanel(Vertical):
         library = self.context.library
         self.screen.query_one(StatusBar).show_library(self.context.mode_label, len(library))
         self.library_browser.set_library(library)
-        problems = warning_lines(library.problems)
+        problems = library_warning_lines(library.problems)
         for problem in problems:
             if problem not in self._shown_problems:
                 self._notice(f"warning: {problem}")
