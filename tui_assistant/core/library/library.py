@@ -180,6 +180,30 @@ def document_ids(paths: Iterable[str]) -> tuple[dict[str, str], list[FileProblem
     return ids, notices
 
 
+def repeated_passages(cited: Sequence[tuple[str, str, int]]) -> set[int]:
+    """The passages that repeat another, to be left out: `cited` gives each passage in
+    library order as (its document's path, the file it cites, its first line).
+
+    A Python object is one passage however many times it is read: an autodoc directive
+    and the object's own source file both give it, citing the same source lines. The
+    docs page's passage is kept (its place and section; it cites the source's lines,
+    so they stay reachable), else the first; the others are left out. Objects are told
+    apart by the line they start on, which no two share."""
+    keep: dict[tuple[str, int], int] = {}
+    for number, (document, file, line) in enumerate(cited):
+        if not file.endswith(".py"):
+            continue
+        kept = keep.get((file, line))
+        if kept is None or (document != file and cited[kept][0] == file):
+            keep[(file, line)] = number
+    kept_numbers = set(keep.values())
+    return {
+        number
+        for number, (_, file, _) in enumerate(cited)
+        if file.endswith(".py") and number not in kept_numbers
+    }
+
+
 # -- the in-memory view -------------------------------------------------------------
 
 
