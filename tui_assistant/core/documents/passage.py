@@ -64,6 +64,8 @@ class Passage(PassageFields):
     page: int | None = None
     end_page: int | None = None
     page_starts: tuple[int, ...] = ()
+    # The web page it was read from (a fetched website's library), set by the library.
+    url: str | None = None
     # Words a reader looks it up by besides its title: the terms of the book's own index
     # that point here, the terms of the reference entries it holds.
     index_terms: tuple[str, ...] = ()

@@ -221,6 +221,7 @@ class PassageInfo(PassageFields):
     page: int | None = None
     end_page: int | None = None
     page_starts: tuple[int, ...] = ()
+    url: str | None = None  # a fetched website's page
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,6 +320,7 @@ class Library:
             page=info.page,
             end_page=info.end_page,
             page_starts=info.page_starts,
+            url=info.url,
         )
 
     def get(self, passage_id: str) -> Passage | None:
