@@ -58,6 +58,7 @@ class Piece:
     terms: tuple[str, ...] = ()
     label: tuple[str, ...] = ()  # what its title adds to its section's
     anchor: str = ""  # what its id is made from, when not the section's heading
+    start: int = 0  # the line it starts on when before its text (an entry's term tag)
 
 
 def section_pieces(lines: Lines, breaks: Container[int], entries: Sequence[Entry]) -> list[Piece]:
@@ -85,8 +86,10 @@ def _entry_pieces(lines: Lines, breaks: Container[int], entries: Sequence[Entry]
             terms = tuple(term for entry, _ in group if entry for term in entry.terms)
             joined = [line for _, run in group for line in run]
             label = (terms_title(terms),)
+            first = group[0][0]
+            start = first.line if first is not None and first.line < joined[0][0] else 0
             for number, chunk in enumerate(cut(joined, breaks)):
-                piece = Piece(chunk, terms, label, terms[0])
+                piece = Piece(chunk, terms, label, terms[0], start if number == 0 else 0)
                 pieces.append(piece if number == 0 else _labelled(piece, label))
             group.clear()
 

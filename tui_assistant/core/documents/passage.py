@@ -243,7 +243,7 @@ def document_from_sections(
             heading_near = section.heading_line and chunk[0][0] - section.heading_line <= 1 + (
                 MAX_GAP_LINES
             )
-            start = section.heading_line if number == 0 and heading_near else chunk[0][0]
+            start = section.heading_line if number == 0 and heading_near else piece.start
             terms = tuple(dict.fromkeys((*piece.terms, *section.index_terms)))
             drafts.append(
                 PassageDraft(
