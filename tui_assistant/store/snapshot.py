@@ -134,9 +134,11 @@ def read_library(
         source,
         title_length,
         body_length,
+        index_terms,
     ) in connection.execute(
         "SELECT number, path, anchor, title, line, end_line, page, end_page, page_starts,"
-        " source, title_length, body_length FROM passages ORDER BY path, position"
+        " source, title_length, body_length, index_terms FROM passages"
+        " ORDER BY path, position"
     ):
         if not documents or documents[-1].path != path:
             documents.append(DocumentInfo(path, titles[path], len(infos), 0, name))
@@ -154,6 +156,7 @@ def read_library(
                 page,
                 end_page,
                 tuple(map(int, page_starts.split())) if page_starts else (),
+                tuple(index_terms.split("\n")) if index_terms else (),
             )
         )
         rows.append(row)

@@ -161,6 +161,8 @@ class PassageInfo(PassageFields):
     page: int | None = None
     end_page: int | None = None
     page_starts: tuple[int, ...] = ()
+    # Words a reader looks it up by besides its title (`Passage.index_terms`).
+    index_terms: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +261,7 @@ class Library:
             page=info.page,
             end_page=info.end_page,
             page_starts=info.page_starts,
+            index_terms=info.index_terms,
         )
 
     def get(self, passage_id: str) -> Passage | None:
