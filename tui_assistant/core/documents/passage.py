@@ -45,6 +45,8 @@ from tui_assistant.core.documents.place import PassageFields as PassageFields
 from tui_assistant.core.documents.place import line_range as line_range
 from tui_assistant.core.documents.place import location as location
 
+# Headings from this level down were text before every level made sections.
+DEEP_LEVEL = 4
 TITLE_SEPARATOR = " \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} "
 PASSAGE_ID = re.compile(r"^[a-z0-9]+([-/#][a-z0-9]+)*$")
 
@@ -223,9 +225,14 @@ def document_from_sections(
     drafts: list[PassageDraft] = []
     heading_of_first: tuple[int, str] | None = None
     anchors = UniqueIds()
+    # A section with no text of its own gives its id to its first deeper part (level 4
+    # and below), so the id of `5.4.1 Patterns` stays where its text starts.
+    held: tuple[int, str] | None = None
     for section in sections:
         pieces = section_pieces(section.lines, section.breaks, section.entries)
         if not pieces:
+            if section.path:
+                held = (section.level, slug(section.path[-1]))
             continue
         if not drafts:
             heading_of_first = section.heading
@@ -233,9 +240,11 @@ def document_from_sections(
         if heading_path and _named_by(title, level_one_title, heading_path[0]):
             heading_path = heading_path[1:]
         base = slug(heading_path[-1] if heading_path else title)
+        given = held[1] if held and section.level > max(held[0], DEEP_LEVEL - 1) else None
+        held = None
         for number, piece in enumerate(pieces):
             if number == 0:
-                wanted = base
+                wanted = given or base
             else:
                 wanted = slug(piece.anchor) if piece.anchor else f"{base}-part-{number + 1}"
             anchor = anchors.take(wanted) if drafts else ""
