@@ -50,9 +50,9 @@ logger = logging.getLogger(__name__)
 
 # Bump when the tables change meaning: an older store is then rebuilt (as it is when the
 # documents' passage rules, PARSER_VERSION, or the stored words, NORMALISER_VERSION, do).
-SCHEMA_VERSION = 4  # 2: HTML comments are not text; titles are plain; rst and txt documents
+SCHEMA_VERSION = 5  # 2: HTML comments are not text; titles are plain; rst and txt documents
 # 3: passages' pages (PDF); 4: passages cite the file they come from (`source`), files keep
-# notes and dependencies
+# notes and dependencies; 5: passages keep their index terms
 # "TUIA": marks the file as ours, so a foreign database at our path is never read.
 APPLICATION_ID = 0x54554941
 STORE_FOLDER = "libraries"
@@ -98,7 +98,8 @@ CREATE TABLE passages (
     page_starts TEXT,           -- the lines where its later pages begin ('140 171'), PDF
     source TEXT,                -- the file it cites when not its document; NULL else
     title_length INTEGER NOT NULL,  -- content words in the title
-    body_length INTEGER NOT NULL    -- content words in the text
+    body_length INTEGER NOT NULL,   -- content words in the text
+    index_terms TEXT                -- words a reader looks it up by, one a line; NULL: none
 );
 CREATE INDEX passages_in_order ON passages (path, position);
 -- Per content word and field: the passage numbers holding it (unsigned 32-bit) and its

@@ -135,7 +135,8 @@ def read_library(
     title_lengths, body_lengths = array(NUMBER_TYPECODE), array(NUMBER_TYPECODE)
     stored = connection.execute(
         "SELECT number, path, anchor, title, line, end_line, page, end_page, page_starts,"
-        " source, title_length, body_length FROM passages ORDER BY path, position"
+        " source, title_length, body_length, index_terms FROM passages"
+        " ORDER BY path, position"
     ).fetchall()
     repeated = repeated_passages([(row[1], row[9] or row[1], row[4]) for row in stored])
     left_out = {stored[number][0] for number in repeated}
@@ -152,6 +153,7 @@ def read_library(
         source,
         title_length,
         body_length,
+        index_terms,
     ) in (row for number, row in enumerate(stored) if number not in repeated):
         if not documents or documents[-1].path != path:
             documents.append(DocumentInfo(path, titles[path], len(infos), 0, name))
@@ -169,6 +171,7 @@ def read_library(
                 page,
                 end_page,
                 tuple(map(int, page_starts.split())) if page_starts else (),
+                index_terms=tuple(index_terms.split("\n")) if index_terms else (),
             )
         )
         rows.append(row)

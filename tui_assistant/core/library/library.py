@@ -222,6 +222,8 @@ class PassageInfo(PassageFields):
     end_page: int | None = None
     page_starts: tuple[int, ...] = ()
     url: str | None = None  # a fetched website's page
+    # Words a reader looks it up by besides its title (`Passage.index_terms`).
+    index_terms: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,6 +323,7 @@ class Library:
             end_page=info.end_page,
             page_starts=info.page_starts,
             url=info.url,
+            index_terms=info.index_terms,
         )
 
     def get(self, passage_id: str) -> Passage | None:
