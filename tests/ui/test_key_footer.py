@@ -62,7 +62,7 @@ def test_a_wide_footer_shows_every_key_with_its_whole_label() -> None:
     assert not drawn.compact
     assert actions(drawn) == [entry.action for entry in MAIN]
     assert " ^↑ Previous passage " in line(drawn)
-    assert line(drawn).endswith(" ^p palette ")
+    assert line(drawn).endswith(" f1 Help  ^p palette  ")
 
 
 def test_below_100_columns_the_footer_is_compact_and_long_labels_short() -> None:
@@ -70,7 +70,7 @@ def test_below_100_columns_the_footer_is_compact_and_long_labels_short() -> None
 
     assert drawn.compact
     assert line(drawn).startswith("⏎ Ask ^l Library ^o Edit ^↓ Next ^↑ Prev ^r Reload")
-    assert line(drawn).endswith("^p palette")
+    assert line(drawn).endswith("f1 Help ^p palette ")
     assert used(drawn) <= 80
 
 

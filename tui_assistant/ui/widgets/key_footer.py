@@ -163,14 +163,15 @@ def _key_chip(key: FooterEntry, compact: bool) -> Chip:
 
 
 def _palette_chip(entry: FooterEntry, compact: bool) -> Chip:
-    space = "" if compact else " "
-    return Chip(
-        (
-            (f"{space}{entry.key_display}", "key"),
-            (f" {entry.description}{space}", "description"),
-        ),
-        entry,
-    )
+    """At the right edge, a cell clear of it."""
+    if compact:
+        pieces: tuple[Piece, ...] = (
+            (entry.key_display, "key"),
+            (f" {entry.description}", "description"),
+        )
+    else:
+        pieces = ((f" {entry.key_display} ", "key"), (f"{entry.description} ", "description"))
+    return Chip((*pieces, (" ", "space")), entry)
 
 
 def _giving_way(units: list[list[Chip]]) -> Iterable[int]:
