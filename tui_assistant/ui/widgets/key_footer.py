@@ -265,7 +265,6 @@ class KeyFooter(Widget, can_focus=False, can_focus_children=False):
         height: 1;
         color: $footer-foreground;
         background: $footer-background;
-        &.-compact { padding-left: 1; }
         KeyChip.-command-palette {
             dock: right;
             border-left: vkey $foreground 20%;
@@ -315,6 +314,7 @@ class KeyFooter(Widget, can_focus=False, can_focus_children=False):
             return
         drawn = self._drawn = self._plan()
         self.set_class(drawn.compact, "-compact")
+        self.styles.padding = (0, 0, 0, COMPACT_PADDING if drawn.compact else 0)
         for chip in drawn.chips:
             yield KeyChip(chip)
         if drawn.palette is not None:
