@@ -21,11 +21,13 @@ from tui_assistant.ui.core_warnings import library_warning_lines
 from tui_assistant.ui.hooks import AppHooks
 from tui_assistant.ui.keys import RELOAD, key_name
 from tui_assistant.ui.widgets.chat_pane import ChatPane
+from tui_assistant.ui.widgets.evidence_panel import EvidencePanel
 from tui_assistant.ui.widgets.library_panel import LibraryPanel
 from tui_assistant.ui.widgets.status_bar import StatusBar
 from tui_assistant.wiring import library_events as events
 from tui_assistant.wiring.context import AppContext
 from tui_assistant.wiring.lifecycle import LibraryLifecycle
+from tui_assistant.wiring.origins import library_origins
 
 WATCH_GROUP = "watch"
 NOT_LOADED = "still indexing: the library is not loaded yet"
@@ -125,10 +127,12 @@ class ScreenLibrary:
             self._reload_over_told()
 
     def _show_library(self) -> None:
-        """The library's size, tree and warnings (but those already shown)."""
+        """The library's size, tree, where its fetched libraries come from and its
+        warnings (but those already shown)."""
         library = self.context.library
         self._bar.show_library(self.context.mode_label, len(library))
         self._screen.query_one(LibraryPanel).show_library(library)
+        self._screen.query_one(EvidencePanel).origins = library_origins(library)
         problems = library_warning_lines(library.problems)
         for problem in problems:
             if problem not in self._shown_problems:

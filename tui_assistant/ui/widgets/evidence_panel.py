@@ -4,9 +4,9 @@ For an answer it holds a list: the cited passages first, then the other passages
 outcome was built from (sent to the model, or retrieval's next candidates), stepped
 through with `[` and `]`. Each shows a header (where it stands in the list, its title
 path, its id and `source_path:line–end_line` on one line each, shortened from the
-left, and why it was chosen) above its text, with the question's words highlighted,
-the sentences that best match them underlined and scrolled into view, and quoted
-lines set apart.
+left, where a fetched library's passage comes from, and why it was chosen) above its
+text, with the question's words highlighted, the sentences that best match them
+underlined and scrolled into view, and quoted lines set apart.
 
 An unsure question (`ambiguous`) lists its possible passages, numbered, best first,
 with the best one's text open below the list at once; moving in the list opens the
@@ -47,6 +47,7 @@ from tui_assistant.ui.widgets.evidence_view import (
     location_suffix,
     matched_details,
     ordered_passages,
+    origin_line,
     passage_header,
     quoted_lines,
     score_text,
@@ -54,7 +55,8 @@ from tui_assistant.ui.widgets.evidence_view import (
 from tui_assistant.ui.widgets.markdown_view import SENTENCE_LINES_SHOWN, MarkdownView, line_in
 from tui_assistant.ui.widgets.passage_reader import PassageReader
 from tui_assistant.ui.widgets.untrusted_text import literal, one_line, readable_source
-from tui_assistant.ui.widgets.whole_words import WholeItems, id_item
+from tui_assistant.ui.widgets.whole_words import WholeItems, WholeWords, id_item
+from tui_assistant.wiring.origins import LibraryOrigins
 
 HINT = (
     "No evidence for the last outcome. Ask a question, or pick a passage with "
@@ -64,6 +66,8 @@ HINT = (
 OPEN_LISTED = f"{key_name(NEXT_PASSAGE.key)}, then a number, or up/down and enter, opens one"
 NEAREST_TITLE = "not an answer: closest passages"
 # What the listed passages are, on the line above the one open.
+# The panel's states, as its stylesheet names them.
+STATES = "-empty -nearest -candidates -passage -several -details -titled -origin".split()
 
 
 def location_items(passage: Passage) -> WholeItems:
@@ -101,6 +105,8 @@ class EvidencePanel(Vertical):
         self._question_keys: tuple[str, ...] = ()
         self._details: dict[str, str] = {}  # passage id -> why it was chosen
         self._source = ""  # what the list is: an answer's evidence, browsing
+        # Where the loaded libraries' passages come from (the screen sets it on each load).
+        self.origins = LibraryOrigins()
 
     def compose(self) -> ComposeResult:
         yield Static(Content(NEAREST_TITLE), id="evidence-notice")
@@ -112,6 +118,7 @@ class EvidencePanel(Vertical):
         with PassageReader(id="evidence-reader"):
             yield Static(id="evidence-meta", markup=False)
             yield Static(id="evidence-location", markup=False)
+            yield Static(id="evidence-origin", markup=False)
             yield Static(id="evidence-details", markup=False)
             yield MarkdownView(id="evidence-body")
         yield Static(Content(HINT), id="evidence-hint")
@@ -244,9 +251,7 @@ class EvidencePanel(Vertical):
         self._matched_keys = ()
         self._details = {}
         self.listing = False
-        self.remove_class(
-            "-empty", "-nearest", "-candidates", "-passage", "-several", "-details", "-titled"
-        )
+        self.remove_class(*STATES)
         self.listed.clear_options()
 
     def _show_list(
@@ -347,6 +352,10 @@ class EvidencePanel(Vertical):
             line = self.query_one(selector, Static)
             line.update(items)
             line.tooltip = Content(str(items))
+        # Wrapped whole at the panel's width, never cut mid-word.
+        origin = WholeWords(origin_line(self.origins.of(passage), passage.url))
+        self.query_one("#evidence-origin", Static).update(origin)
+        self.set_class(bool(str(origin)), "-origin")
         self.query_one("#evidence-details", Static).update(literal(details))
         self.set_class(bool(details), "-details")
         text = readable_source(passage.text, passage.source_path)

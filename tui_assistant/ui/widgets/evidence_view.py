@@ -1,9 +1,11 @@
 """The evidence panel's view model: which passages it lists for an outcome, in which
-order and under which role, the words each is said to match, its header line and its
-score in words. Pure: tested without an app (`tests/ui/test_evidence_view.py`)."""
+order and under which role, the words each is said to match, its header line, where a
+fetched library's passage comes from and its score in words. Pure: tested without an
+app (`tests/ui/test_evidence_view.py`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -15,11 +17,13 @@ from tui_assistant.core.retrieval.types import Evidence
 from tui_assistant.core.words import WORD, content_words, stem
 from tui_assistant.ui.widgets.markdown_view import highlight_spans
 from tui_assistant.ui.widgets.untrusted_text import one_line
+from tui_assistant.wiring.origins import FetchedOrigin
 
 # How a listed passage is named in its header: one of an unsure question's possible
 # passages, or one of a refusal's closest.
 POSSIBLE = "possible passage"
 CLOSEST = "closest"
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
 
 def ordered_passages(outcome: Outcome) -> tuple[tuple[Passage, ...], tuple[str, ...]]:
@@ -87,6 +91,25 @@ def passage_header(listed_as: str, position: int, count: int, role: str, details
 def location_suffix(passage: Passage) -> str:
     """`:line–end_line`, or a PDF passage's ` p. 12–13` (`place.place_in_file`)."""
     return place_in_file(passage.line, passage.end_line, passage.page, passage.end_page)
+
+
+def origin_line(origin: FetchedOrigin | None, url: str | None = None) -> str:
+    """Where a passage comes from: `from attrs 24.2.0 (pypi, fetched 2026-12-05)`, a
+    repository's `from tool@v2.0 (git, fetched …)`, a website's page by its URL
+    (`from https://… (web, fetched …)`); "" for a folder library's passage."""
+    if origin is None:
+        return f"from {url}" if url else ""
+    if url:
+        source = url
+    elif origin.origin == "git" and origin.version:
+        source = f"{origin.package}@{origin.version}"
+    else:
+        source = " ".join(filter(None, [origin.package, origin.version]))
+    day = origin.fetched_at
+    if day and _DAY.match(day):
+        day = day[:10]  # the day says how fresh it is; the time of day adds nothing
+    facts = ", ".join(filter(None, [origin.origin, f"fetched {day}" if day else ""]))
+    return f"from {source} ({facts})" if facts else f"from {source}"
 
 
 def question_words(

@@ -5,12 +5,15 @@ which makes a path or an id unreadable and a line range look like two numbers.
 `WholeItems` is a Visual (for a `Static`, or an `OptionList` prompt) that lays its
 items out at the width it is given each time it is drawn: each item stays whole on
 one line, and one wider than a line is shortened from the left with `…` (the end of
-a path, the file and its line range, says the most). `LaidOutAtWidth` is what it shares
-with the candidate list's entries: a Visual drawn from `content(width)`.
+a path, the file and its line range, says the most). `WholeWords` wraps a line of
+words at spaces, and a URL wider than a line after its `/` (never inside a name).
+`LaidOutAtWidth` is what they share with the candidate list's entries: a Visual drawn
+from `content(width)`.
 """
 
 from __future__ import annotations
 
+import re
 from abc import abstractmethod
 from collections.abc import Sequence
 
@@ -22,7 +25,10 @@ from textual.style import Style
 from textual.visual import RenderOptions, Visual
 
 from tui_assistant.core.display_text import clean_display_text, one_line
-from tui_assistant.ui.widgets.untrusted_text import flow_items, split_location
+from tui_assistant.ui.widgets.untrusted_text import cut_right, flow_items, split_location
+
+# Where a word wider than a line may break: after a URL's or a path's separators.
+_BREAKABLE = re.compile(r"[^/?&#]*[/?&#]+|[^/?&#]+")
 
 
 def location_item(location: str) -> tuple[str, str]:
@@ -90,3 +96,38 @@ class WholeItems(LaidOutAtWidth):
         if not self.head:
             return body
         return Content.assemble(Content(self.head).stylize(self.head_style), "\n", body)
+
+
+def whole_word_lines(text: str, width: int) -> list[str]:
+    """`text` on lines of at most `width` cells, broken at spaces; a word wider than a
+    line (a URL) breaks after its separators (`https://host/` then `en/api.html`), and a
+    part still wider than a line, alone, is cut at its end with `…`."""
+    width = max(width, 1)
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        parts = [word] if cell_len(word) <= width else _BREAKABLE.findall(word)
+        for number, part in enumerate(parts):
+            joint = " " if line and number == 0 else ""
+            if cell_len(line + joint + part) <= width:
+                line += joint + part
+            else:
+                if line:
+                    lines.append(line)
+                line = cut_right(part, width)
+    return [*lines, line] if line or not lines else lines
+
+
+class WholeWords(LaidOutAtWidth):
+    """One line of untrusted text, wrapped at the width it is drawn at (`whole_word_lines`),
+    shown literally."""
+
+    def __init__(self, text: str) -> None:
+        self.text = one_line(clean_display_text(text))
+
+    def __str__(self) -> str:
+        return self.text
+
+    def content(self, width: int) -> Content:
+        # Never markup: a name or URL holding `[bold]` shows as written.
+        return Content("\n".join(whole_word_lines(self.text, width)))
