@@ -192,12 +192,19 @@ async def test_parts_of_a_cut_section_are_told_apart_and_labels_read_in_full(
     async with running(app, (80, 24)) as pilot:
         await pilot.press("ctrl+l", "right")
         tree = app.main.library_panel.library_browser.library_tree
-        assert labels(tree)[2:] == ["  Configuration", "  Configuration (2)"]
+        # A later part's title says what it holds, so no two labels read the same.
+        assert labels(tree)[2:] == [
+            "  Configuration",
+            "  Configuration › Set the registry for one scope …",
+        ]
         # The document's label is cut by the pane; its tooltip holds all of it.
         assert tree.tooltip is not None and title in str(tree.tooltip)
         await pilot.press("down", "down", "down")
         lines = str(tree.tooltip).split("\n")
-        assert lines[:2] == [f"{title} › Configuration", "npm#configuration-part-2"]
+        assert lines[:2] == [
+            f"{title} › Configuration › Set the registry for one scope …",
+            "npm#configuration-part-2",
+        ]
         assert "npm.md:" in lines[2]
         await pilot.press("enter")
         assert app.main.evidence.passage is not None
