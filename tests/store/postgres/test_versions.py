@@ -118,3 +118,17 @@ def test_a_second_writer_is_told_who_holds_the_library(store: StoreUrl, connecti
         take_writer(second, store, "lessons")
     assert "is being indexed by tui-assistant test" in str(raised.value)
     second.close()
+
+
+def test_index_terms_are_kept_in_a_version(  # type: ignore[no-untyped-def]
+    connection, store: StoreUrl, tmp_path: Path
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "tools.rst").write_text(
+        "Tools\n=====\n\n.. index:: flux capacitor\n\nCalibrate it weekly.\n", encoding="utf-8"
+    )
+    _write(connection, store, folder, tmp_path / "data")
+    _, library = versions.load_version(connection, "lessons", folder, stem)
+    assert [p.index_terms for p in library] == [("flux capacitor",)]
+    library.close()

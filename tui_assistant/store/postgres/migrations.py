@@ -133,6 +133,13 @@ MIGRATIONS: Final[tuple[tuple[str, str], ...]] = (
         );
         """,
     ),
+    (
+        "0004_passage_index_terms",
+        """
+        -- Words a reader looks a passage up by besides its title, one a line; NULL: none.
+        ALTER TABLE passages ADD COLUMN index_terms TEXT;
+        """,
+    ),
 )
 
 

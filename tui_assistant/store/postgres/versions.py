@@ -164,7 +164,8 @@ def _copy(
         pieces: set[tuple[int, bytes, int]] = set()
         for number, path, position, anchor, title, text, *rest in source.execute(
             "SELECT number, path, position, anchor, title, text, line, end_line, page,"
-            " end_page, page_starts, source, title_length, body_length FROM passages"
+            " end_page, page_starts, source, title_length, body_length, index_terms"
+            " FROM passages"
         ):
             content = _content_key(text)
             texts[content] = text
@@ -180,7 +181,8 @@ def _copy(
         _copy_rows(
             cursor,
             "passages (version, number, path, position, anchor, title, content, line,"
-            " end_line, page, end_page, page_starts, source, title_length, body_length)",
+            " end_line, page, end_page, page_starts, source, title_length, body_length,"
+            " index_terms)",
             passages,
         )
         _copy_rows(cursor, "version_pieces (version, content, number)", pieces)
@@ -279,12 +281,12 @@ def _fill(connection: psycopg.Connection, memory: sqlite3.Connection, version: i
     )
     memory.executemany(
         "INSERT INTO passages (number, path, position, anchor, title, text, line, end_line,"
-        " page, end_page, page_starts, source, title_length, body_length)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " page, end_page, page_starts, source, title_length, body_length, index_terms)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         connection.execute(
             "SELECT p.number, p.path, p.position, p.anchor, p.title, t.text, p.line,"
             " p.end_line, p.page, p.end_page, p.page_starts, p.source, p.title_length,"
-            " p.body_length FROM passages p JOIN texts t ON t.content = p.content"
+            " p.body_length, p.index_terms FROM passages p JOIN texts t ON t.content = p.content"
             " WHERE p.version = %s",
             (version,),
         ),
