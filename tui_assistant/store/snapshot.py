@@ -9,13 +9,21 @@ what is answered is what was indexed, whatever other processes write meanwhile.
 from __future__ import annotations
 
 import os
+import posixpath
 import sqlite3
 import threading
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from tui_assistant.core.documents.html import decode_html
 from tui_assistant.core.documents.passage import passage_id
+from tui_assistant.core.library.built_site import (
+    anchor_lines,
+    index_links,
+    index_targets,
+    is_index_page,
+)
 from tui_assistant.core.library.library import (
     DocumentInfo,
     FileProblem,
@@ -24,6 +32,7 @@ from tui_assistant.core.library.library import (
     document_ids,
     printable_file_name,
     repeated_passages,
+    with_site_index_terms,
 )
 from tui_assistant.core.library.names import library_name
 from tui_assistant.core.retrieval.index import (
@@ -33,7 +42,7 @@ from tui_assistant.core.retrieval.index import (
     Postings,
     new_postings,
 )
-from tui_assistant.errors import LibraryError
+from tui_assistant.errors import LibraryError, NotText
 from tui_assistant.store.folder import Listing
 
 # The two fields every passage's words are indexed in.
@@ -94,6 +103,36 @@ def _without(
         array(rows.typecode, map(rows.__getitem__, places)),
         array(counts.typecode, map(counts.__getitem__, places)),
     )
+
+
+def _site_index_targets(folder: Path, documents: Iterable[str]) -> list[tuple[str, str, int]]:
+    """The terms of the index pages (`genindex.html`, `Concept-Index.html`) beside the
+    library's HTML pages, each with the page and line it points to."""
+    pages = {path for path in documents if path.endswith((".html", ".htm"))}
+    targets: list[tuple[str, str, int]] = []
+    anchors: dict[str, dict[str, int]] = {}
+    for directory in sorted({posixpath.dirname(path) for path in pages}):
+        try:
+            names = sorted(entry.name for entry in os.scandir(folder / directory))
+        except OSError:
+            continue
+        for name in filter(is_index_page, names):
+            index_path = posixpath.join(directory, name)
+            links = index_links(_page_text(folder / index_path))
+            for target in {href.partition("#")[0] for _, href in links}:
+                path = posixpath.normpath(posixpath.join(directory, target)) if target else ""
+                if path in pages and path not in anchors:
+                    anchors[path] = anchor_lines(_page_text(folder / path))
+            targets += index_targets(index_path, links, anchors)
+    return targets
+
+
+def _page_text(path: Path) -> str:
+    """A page's text as the HTML reader decodes it; "" when it cannot be read."""
+    try:
+        return decode_html(path.read_bytes())
+    except (OSError, NotText):
+        return ""
 
 
 def read_library(
@@ -205,6 +244,7 @@ def read_library(
         array(NUMBER_TYPECODE, map(body_lengths.__getitem__, positions)),
         key,
     )
+    infos = with_site_index_terms(infos, _site_index_targets(folder, titles))
     texts = _Texts(connection, by_number)
     return Library(
         folder,

@@ -9,13 +9,22 @@ links and search boxes. `skipped_in_site` names them, in one line for the folder
 the names in the folder alone: only when a format of built pages (`built_site_pages`:
 HTML) is read and the folder has pages of it, so a tree that has only `_sources/` (or
 whose HTML is not read) keeps its sources.
+
+The index pages (`genindex.html`, texinfo's `Concept-Index.html`) are never documents,
+but their terms are: `index_links` reads an index page's entries, `index_targets`
+resolves each to the page and line its link points to (pure; the store's reader reads
+the pages and gives each term to the passage at that line).
 """
 
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Collection, Mapping
+import posixpath
+import re
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
+from html.parser import HTMLParser
+from urllib.parse import unquote
 
 from tui_assistant.core.documents.formats import FORMATS, format_of
 
@@ -72,3 +81,113 @@ def skipped_in_site(entries: Mapping[str, bool], kinds: Collection[str]) -> Site
     if not skipped:
         return None
     return SiteSkip(frozenset(skipped), f"{BUILT_SITE}: {', '.join(shown)}")
+
+
+# -- the index across pages ---------------------------------------------------------
+
+# Pages that index a site's other pages: Sphinx's general index, texinfo's index nodes
+# (`Concept-Index.html`, `Index.html`).
+_INDEX_PAGE = re.compile(r"^(?:genindex(?:-\w+)?|(?:[\w-]+-)?Index(?:-[\w-]+)?)\.html?$")
+# What a link's text adds after its term (`send() (in module mail)`) or stands for alone.
+_LINK_SUFFIX = re.compile(r"\s*\((?:in |built-in|class|module|function|method|attribute)[^)]*\)$")
+_NOT_TERM = re.compile(r"^(?:\[\d+\]|\d+|[\W_]*)$")
+_ANCHOR = re.compile(r"""\b(?:id|name)\s*=\s*(?:"([^"]+)"|'([^']+)'|([^\s"'>]+))""", re.I)
+MAX_SITE_TERM_CHARS = 100
+
+
+def is_index_page(path: str) -> bool:
+    """Whether the page at `path` indexes the site's other pages by term."""
+    return bool(_INDEX_PAGE.match(posixpath.basename(path)))
+
+
+def index_links(text: str) -> list[tuple[str, str]]:
+    """The (term, href) of each entry of an index page: Sphinx's `genindex.html` (a
+    link's text, else the entry it is a sub-link of), texinfo's index tables (each row's
+    first link)."""
+    reader = _IndexReader()
+    reader.feed(text)
+    reader.close()
+    return reader.links
+
+
+def anchor_lines(text: str) -> dict[str, int]:
+    """Each `id`/`name` of a page with the 1-based line it stands on (the HTML reader keeps
+    a page's lines, so a line names the passage holding the element)."""
+    found: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        for match in _ANCHOR.finditer(line):
+            found.setdefault(next(group for group in match.groups() if group), number)
+    return found
+
+
+def index_targets(
+    index_path: str, links: Iterable[tuple[str, str]], anchors: Mapping[str, Mapping[str, int]]
+) -> list[tuple[str, str, int]]:
+    """(term, page path, line) for each index link that points to a page of `anchors`
+    (page path -> its anchors' lines): a link without an anchor points to line 1."""
+    folder = posixpath.dirname(index_path)
+    targets: list[tuple[str, str, int]] = []
+    for term, href in links:
+        page, _, anchor = href.partition("#")
+        if "://" in page or page.startswith("/"):
+            continue
+        path = posixpath.normpath(posixpath.join(folder, unquote(page))) if page else index_path
+        lines = anchors.get(path)
+        if lines is None:
+            continue
+        line = lines.get(unquote(anchor)) if anchor else 1
+        if line is not None:
+            targets.append((term, path, line))
+    return targets
+
+
+class _IndexReader(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.links: list[tuple[str, str]] = []
+        # The words of each open `<li>` outside its links, and the term it linked last.
+        self._items: list[list[str]] = []
+        self._terms: list[str] = []
+        self._link: tuple[str, list[str]] | None = None
+        self._rows: list[bool] = []  # per open texinfo index table: the row had its link
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        classes = attributes.get("class") or ""
+        if tag == "table" and ("index-" in classes or "printindex" in classes):
+            self._rows.append(False)
+        elif tag == "tr" and self._rows:
+            self._rows[-1] = False
+        elif tag == "li":
+            self._items.append([])
+            self._terms.append("")
+        elif tag == "a" and attributes.get("href") and not (self._rows and self._rows[-1]):
+            self._link = (str(attributes["href"]).strip(), [])
+            if self._rows:
+                self._rows[-1] = True
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "table" and self._rows:
+            self._rows.pop()
+        elif tag == "li" and self._items:
+            self._items.pop()
+            self._terms.pop()
+        elif tag == "a" and self._link is not None:
+            href, words = self._link
+            self._link = None
+            term = _LINK_SUFFIX.sub("", " ".join("".join(words).split()))
+            if _NOT_TERM.match(term) and self._items:
+                # `[2]` after a term's first link, `(in module x)` under its entry.
+                own = self._terms[-1] or " ".join("".join(self._items[-1]).split())
+                parent = " ".join("".join(self._items[-2]).split()) if len(self._items) > 1 else ""
+                term = _LINK_SUFFIX.sub("", own.rstrip(", ") or parent)
+            if not _NOT_TERM.match(term) and len(term) <= MAX_SITE_TERM_CHARS:
+                self.links.append((term, href))
+                if self._terms:
+                    self._terms[-1] = term
+
+    def handle_data(self, data: str) -> None:
+        if self._link is not None:
+            self._link[1].append(data)
+        elif self._items:
+            self._items[-1].append(data)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from tui_assistant.core.documents.book_index import LEAD_LINES, MAX_INDEX_TERMS
 from tui_assistant.core.documents.formats import DocumentFormat, document_id, file_title, format_of
 from tui_assistant.core.documents.inclusion import Reader
 from tui_assistant.core.documents.passage import (
@@ -339,3 +340,41 @@ class Library:
         close = getattr(self._text, "close", None)
         if close is not None:
             close()
+
+
+def with_site_index_terms(
+    infos: Sequence[PassageInfo], targets: Iterable[tuple[str, str, int]]
+) -> list[PassageInfo]:
+    """`infos` with each term of a site's index pages (term, document path, line it points
+    to: `built_site.index_targets`) among the `index_terms` of the passage of that
+    document holding the line (`book_index.passage_at`'s rule); a term its title says
+    already is left out."""
+    by_document: dict[str, list[int]] = {}
+    for number, info in enumerate(infos):
+        by_document.setdefault(info.document, []).append(number)
+    added: dict[int, list[str]] = {}
+    for term, path, line in targets:
+        numbers = by_document.get(path, [])
+        position = _holding([(infos[n].line, infos[n].end_line) for n in numbers], line)
+        if position is not None:
+            added.setdefault(numbers[position], []).append(term)
+    result = list(infos)
+    for number, terms in added.items():
+        info = result[number]
+        title = info.title.casefold()
+        fresh = [term for term in terms if term.casefold() not in title]
+        merged = tuple(dict.fromkeys((*info.index_terms, *fresh)))[:MAX_INDEX_TERMS]
+        result[number] = dataclasses.replace(info, index_terms=merged)
+    return result
+
+
+def _holding(spans: Sequence[tuple[int, int]], line: int) -> int | None:
+    """The position of the span holding `line`, else the one starting just after it,
+    else the last one starting before it (`book_index.passage_at`)."""
+    before: int | None = None
+    for position, (start, end) in enumerate(spans):
+        if start <= line <= end or line < start <= line + LEAD_LINES:
+            return position
+        if start <= line:
+            before = position
+    return before
