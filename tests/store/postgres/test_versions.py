@@ -125,10 +125,14 @@ def test_index_terms_are_kept_in_a_version(  # type: ignore[no-untyped-def]
 ) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()
-    (folder / "tools.rst").write_text(
-        "Tools\n=====\n\n.. index:: flux capacitor\n\nCalibrate it weekly.\n", encoding="utf-8"
+    # A reference list's terms are the passage's index terms.
+    (folder / "tools.html").write_text(
+        "<html><head><title>Tools</title></head><body><h1>Tools</h1><h2>Knobs</h2><dl>"
+        "<dt><code>flux capacitor</code></dt><dd><p>Calibrate it weekly.</p></dd>"
+        "<dt><code>warp coil</code></dt><dd><p>Oil it.</p></dd></dl></body></html>",
+        encoding="utf-8",
     )
     _write(connection, store, folder, tmp_path / "data")
     _, library = versions.load_version(connection, "lessons", folder, stem)
-    assert [p.index_terms for p in library] == [("flux capacitor",)]
+    assert [p.index_terms for p in library] == [("flux capacitor", "warp coil")]
     library.close()
