@@ -83,7 +83,8 @@ def test_ask_whose_questions_the_server_fails_says_it_once_for_all_of_them(
 
     mocked.post(f"{BASE}/embeddings").mock(side_effect=vectors_then_garbage)
     questions = ["How much salt should I add to pasta water?", "how long to boil an egg"]
-    status, out, err = run(capsys, "ask", "--json", *questions)
+    # --wait: the vectors are in, so each question must be embedded to answer by meaning.
+    status, out, err = run(capsys, "ask", "--json", "--wait", *questions)
     assert status == 0
     answers = [json.loads(line) for line in out.splitlines()]
     assert [answer["retrieval"] for answer in answers] == ["ranked", "ranked"]

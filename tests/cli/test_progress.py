@@ -50,7 +50,7 @@ def test_slow_indexing_shows_progress_on_a_terminal_then_erases_it(
 ) -> None:
     shown = run_ask(library, tmp_path, monkeypatch, Terminal())
 
-    assert "\rindexing 12/12 files" in shown
+    assert "\rreading 12/12 files" in shown
     assert shown.endswith("\r\x1b[K")  # the line is gone once the answers start
     answer = json.loads(capsys.readouterr().out)
     assert answer["passage_id"] == answer["lesson_id"] == "part-0/doc-3"
