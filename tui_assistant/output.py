@@ -52,6 +52,11 @@ MAX_ECHOED_QUESTION_CHARS = 500
 BEST_EXCERPT_SENTENCES = 2
 
 
+def now() -> float:
+    """The progress lines' clock (a test puts its own in its place)."""
+    return time.monotonic()
+
+
 class ProgressLine:
     """Progress on stderr, as the contract's "Progress" says: `embedding 1,946/4,614
     passages, 31/s, about 1 min 26 s left`. In a terminal one line redrawn in place once
@@ -73,8 +78,7 @@ class ProgressLine:
     ) -> None:
         self.verb, self.unit, self.scale, self.plural = verb, unit, scale, plural
         self.stream = stream if stream is not None else sys.stderr
-        # Looked up now, not at import, so a test's clock is the one used.
-        self.clock = clock if clock is not None else time.monotonic
+        self.clock = clock if clock is not None else now
         self.terminal = self.stream.isatty()
         self.pacing = TERMINAL_PACING if self.terminal else PIPE_PACING
         self.started = self.clock()

@@ -127,7 +127,7 @@ def test_the_library_report_counts_the_servers_vectors(
 ) -> None:
     use_server(monkeypatch)
     mocked.post(f"{BASE}/embeddings").mock(side_effect=word_vectors_answer)
-    assert run(capsys, "ask", "--json", "salt for pasta water")[0] == 0
+    assert run(capsys, "ask", "--json", "--wait", "salt for pasta water")[0] == 0
     status, out, _ = run(capsys, "library", "--json")
     vectors = json.loads(out)["vectors"]
     assert status == 0

@@ -172,10 +172,15 @@ class EmbeddingInBackground:
     def current(self) -> AppContext:
         return self._hybrid or self.context
 
-    def stop(self, timeout: float = STOP_SECONDS) -> None:
-        """Stop after the batch under way (kept in the store), waiting at most `timeout`."""
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    def stop(self) -> None:
+        """Stop after the batch under way (kept in the store), waiting for it at most
+        `STOP_SECONDS`."""
         self._stop.set()
-        self._thread.join(timeout)
+        self._thread.join(STOP_SECONDS)
 
 
 @dataclass
