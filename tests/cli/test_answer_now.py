@@ -224,3 +224,32 @@ def test_the_field_is_null_when_the_retrieval_needs_no_vectors(
     assert cli.main(["ask", "--json", "--library", str(BUNDLED_LESSONS), PASTA]) == 0
     (answer,) = json_lines(capsys.readouterr().out)
     assert answer["retrieval"] == "ranked" and answer["embedding"] is None
+
+
+def test_status_says_how_far_the_vectors_are_and_null_once_complete(
+    held_hybrid: HeldEmbedder,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    clean_env: Path,
+) -> None:
+    def one_batch_stored() -> None:
+        held_hybrid.release(1)
+        wait_until(lambda: stored_passages(clean_env) == 1, "one batch stored")
+
+    monkeypatch.setattr("sys.stdin", Conversation(one_batch_stored, PASTA))
+    assert cli.main(["ask", "--json"]) == 0
+    capsys.readouterr()
+    assert cli.main(["status", "--json"]) == 0
+    (library,) = json.loads(capsys.readouterr().out)["libraries"]
+    # Nothing is embedded by `status`: no rate, no time left.
+    assert library["embedding"] == {"done": 1, "total": 3, "rate": None, "eta_seconds": None}
+    assert library["retrieval"] == "ranked"
+    assert cli.main(["status"]) == 0
+    assert "vectors: 1/3 passages (fake-bag-of-words@1)" in capsys.readouterr().out.splitlines()
+
+    held_hybrid.release()
+    assert cli.main(["ask", "--wait", PASTA]) == 0
+    capsys.readouterr()
+    assert cli.main(["status", "--json"]) == 0
+    (library,) = json.loads(capsys.readouterr().out)["libraries"]
+    assert library["embedding"] is None and library["retrieval"] == "hybrid"
