@@ -30,8 +30,9 @@ if TYPE_CHECKING:
 
 # A command's body: the parsed arguments in, the exit status out.
 Handler = Callable[[argparse.Namespace], int]
-# How long a command's end waits for the embedding batch under way to be stored.
-STOP_SECONDS = 30.0
+# How long a command's end waits for the embedding batch under way to be stored: a
+# local model's batch can take seconds, and nobody waits at the end for vectors.
+STOP_SECONDS = 1.0
 
 logger = logging.getLogger(__name__)
 
