@@ -7,11 +7,12 @@ JSON's escapes, so no text can drive the terminal or forge an output line.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import threading
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from tui_assistant.core.checks.quotes import without_quote
@@ -119,12 +120,22 @@ class ProgressLine:
         self.stream.flush()
 
     def clear(self) -> None:
-        """Erase the terminal line (before other output); the next step draws it again."""
+        """Erase the terminal line; the next step draws it again."""
         with self._lock:
-            if self.shown:
-                self.stream.write("\r\x1b[K")
-                self.stream.flush()
-                self.shown = False
+            self._erase()
+
+    @contextlib.contextmanager
+    def set_aside(self) -> Iterator[None]:
+        """The line erased, and not drawn again, while the block prints other output."""
+        with self._lock:
+            self._erase()
+            yield
+
+    def _erase(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
 
     def __exit__(self, *_: object) -> None:
         self.clear()

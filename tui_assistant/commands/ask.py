@@ -50,9 +50,9 @@ def run(args: argparse.Namespace) -> int:
     conversation = Conversation()
 
     def emit(outcome: Outcome, context: AppContext) -> None:
-        answering.before_output()
         show = print_json if args.json else print_readable
-        show(outcome, context.incomplete_vectors())
+        with answering.printing():
+            show(outcome, context.incomplete_vectors())
 
     with asyncio.Runner() as runner:
         try:

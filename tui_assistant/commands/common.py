@@ -5,6 +5,7 @@ warnings."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import sys
 import threading
@@ -197,17 +198,19 @@ class Answering:
         """The context answering now: by meaning once the background run is done."""
         return self.background.current() if self.background is not None else self.start
 
-    def before_output(self) -> None:
-        """Erase the progress line, so an answer is printed on a line of its own."""
-        if self.progress is not None:
-            self.progress.clear()
+    def printing(self) -> contextlib.AbstractContextManager[None]:
+        """The progress line set aside while an answer is printed on lines of its own."""
+        if self.progress is None:
+            return contextlib.nullcontext()
+        return self.progress.set_aside()
 
     def finish(self) -> None:
         """Stop the embedding still under way; say how far it got and how to finish it."""
         if self.background is None:
             return
         self.background.stop()
-        self.before_output()
+        if self.progress is not None:
+            self.progress.clear()
         left = self.context.incomplete_vectors()
         if left is not None and left.done < left.total and not self.background.failed:
             print(
