@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
             # After the last answer the embedding stops; what it stored is kept.
             answering.finish()
             runner.run(answering.context.aclose())
+            answering.close()
     if not asked:
         # Blank lines only: not an error, but an empty output would look like one.
         print(NO_QUESTION, file=sys.stderr)

@@ -204,6 +204,12 @@ class Answering:
             return contextlib.nullcontext()
         return self.progress.set_aside()
 
+    def close(self) -> None:
+        """Close the library, unless the embedding still reads it (it ends with the
+        process)."""
+        if self.background is None or not self.background.running:
+            self.start.library.close()
+
     def finish(self) -> None:
         """Stop the embedding still under way; say how far it got and how to finish it."""
         if self.background is None:
