@@ -2,7 +2,7 @@
 vectors are computed, then by meaning once they are in.
 
     python -m benchmarks.first_answer [--passages 5000] [--page-passages 120000]
-                                      [--skip-page] [--root DIR]
+                                      [--skip-page | --page-only] [--root DIR]
 
 1. A cold library of `--passages` Markdown documents (the synthetic tree of
    `benchmarks/corpus.py`, one passage each) and a fresh data folder: the time from
@@ -73,7 +73,9 @@ def said(answer: dict[str, object] | None) -> str:
 
 
 def row(label: str, first: float, end: float, answer: dict[str, object] | None) -> None:
-    print(f"  {label:<44} first answer {first:6.2f} s   end {end:6.2f} s   {said(answer)}")
+    print(
+        f"  {label:<44} first answer {first:6.2f} s   end {end:6.2f} s   {said(answer)}", flush=True
+    )
 
 
 def write_page(folder: Path, sections: int) -> Path:
@@ -93,30 +95,23 @@ def write_page(folder: Path, sections: int) -> Path:
     return folder
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--passages", type=int, default=5_000)
-    parser.add_argument("--page-passages", type=int, default=120_000)
-    parser.add_argument("--skip-page", action="store_true")
-    parser.add_argument(
-        "--root", type=Path, default=Path(tempfile.gettempdir()) / "tui-bench-first"
-    )
-    args = parser.parse_args()
-    corpus = generate(args.root, args.passages)
+def library_runs(root: Path, passages: int) -> None:
+    """Steps 1 to 3: the cold library, the words-only answer, then `--wait`."""
+    corpus = generate(root, passages)
     cases = [json.loads(line) for line in corpus.cases.read_text().splitlines()]
     question = next(case["question"] for case in cases if case["expect_passage"])
     library = ["--library", str(corpus.lessons)]
     hybrid, ranked = ["--retrieval", "hybrid"], ["--retrieval", "ranked"]
 
-    print(f"cold library: {args.passages:,} Markdown documents; question {question!r}")
-    start, _, _ = timed(["--version"], args.root / "data-version")
+    print(f"cold library: {passages:,} Markdown documents; question {question!r}")
+    start, _, _ = timed(["--version"], root / "data-version")
     print(f"  {'--version (interpreter and imports)':<44} {start:6.2f} s")
     for label, mode in (("ranked", ranked), ("hybrid", hybrid)):
-        data = args.root / f"data-{mode[1]}"
+        data = root / f"data-{mode[1]}"
         shutil.rmtree(data, ignore_errors=True)
         first, end, answer = timed(["ask", "--json", *mode, *library, question], data)
         row(f"ask, cold ({label})", first, end, answer)
-    data = args.root / "data-hybrid"
+    data = root / "data-hybrid"
     first, end, answer = timed(["ask", "--json", *hybrid, *library, question], data)
     row("ask, files indexed, vectors missing", first, end, answer)
     first, end, answer = timed(["ask", "--json", "--wait", *hybrid, *library, question], data)
@@ -124,19 +119,37 @@ def main() -> int:
     first, end, answer = timed(["ask", "--json", *hybrid, *library, question], data)
     row("ask, vectors complete", first, end, answer)
 
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--passages", type=int, default=5_000)
+    parser.add_argument("--page-passages", type=int, default=120_000)
+    parser.add_argument("--skip-page", action="store_true")
+    parser.add_argument("--page-only", action="store_true")
+    parser.add_argument(
+        "--root", type=Path, default=Path(tempfile.gettempdir()) / "tui-bench-first"
+    )
+    args = parser.parse_args()
+    if not args.page_only:
+        library_runs(args.root, args.passages)
     if not args.skip_page:
-        folder = write_page(args.root / f"page-{args.page_passages}", args.page_passages)
-        page = ["--library", str(folder)]
-        size = (folder / "reference.html").stat().st_size / (1 << 20)
-        print(f"\none HTML page: {args.page_passages:,} sections, {size:.1f} MiB")
-        ask_page = ["ask", "--json", *hybrid, *page, "what limit does setting_4242 set"]
-        data = args.root / "data-page"
-        shutil.rmtree(data, ignore_errors=True)
-        first, end, answer = timed(ask_page, data)
-        row("ask, cold (hybrid)", first, end, answer)
-        first, end, answer = timed(ask_page, data)
-        row("ask, page indexed, vectors missing", first, end, answer)
+        page_runs(args.root, args.page_passages)
     return 0
+
+
+def page_runs(root: Path, passages: int) -> None:
+    """Step 4: the first answer from one large page."""
+    folder = write_page(root / f"page-{passages}", passages)
+    size = (folder / "reference.html").stat().st_size / (1 << 20)
+    print(f"\none HTML page: {passages:,} sections, {size:.1f} MiB", flush=True)
+    question = "what limit does setting_4242 set"
+    ask = ["ask", "--json", "--retrieval", "hybrid", "--library", str(folder), question]
+    data = root / "data-page"
+    shutil.rmtree(data, ignore_errors=True)
+    first, end, answer = timed(ask, data)
+    row("ask, cold (hybrid)", first, end, answer)
+    first, end, answer = timed(ask, data)
+    row("ask, page indexed, vectors missing", first, end, answer)
 
 
 if __name__ == "__main__":
