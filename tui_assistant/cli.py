@@ -1,5 +1,5 @@
 """Command line: the TUI (default), `ask`, `eval`, `passages`, `library`, `status`,
-`gaps`, `mcp`, `fetch` and `search`.
+`gaps`, `mcp`, `fetch`, `changes`, `search` and `index`.
 
 Each command is its module in `tui_assistant.commands`: its `register` adds it to the
 command line, its `run` is its body. Here are only the parser, the commands in the
@@ -18,9 +18,11 @@ from typing import NoReturn
 from tui_assistant import PROG, __version__
 from tui_assistant.commands import (
     ask,
+    changes,
     evaluate,
     fetch,
     gaps,
+    index,
     library,
     mcp,
     passages,
@@ -37,7 +39,7 @@ DESCRIPTION = (
     "documents, and from packages' documentation fetched into the data folder."
 )
 # The subcommands, in the order `--help` lists them; the TUI is the default, not one.
-COMMANDS = (ask, evaluate, passages, library, status, gaps, mcp, fetch, search)
+COMMANDS = (ask, evaluate, passages, library, status, gaps, mcp, fetch, changes, search, index)
 
 
 class _Parser(argparse.ArgumentParser):

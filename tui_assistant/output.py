@@ -31,6 +31,7 @@ from tui_assistant.core.record import EmbeddingCount, OutcomeRecord
 from tui_assistant.core.words import normalise_distinct
 
 if TYPE_CHECKING:
+    from tui_assistant.core.changes.diff import Change
     from tui_assistant.core.evaluation import EvalReport
     from tui_assistant.core.gaps import GapList
     from tui_assistant.wiring.status import StatusResult
@@ -49,6 +50,14 @@ __all__ = [
 ]
 
 MAX_ECHOED_QUESTION_CHARS = 500
+# How the kinds of changes are headed in readable `changes`, in the order they come.
+_CHANGE_HEADINGS = {
+    "changelog": "changelog",
+    "changed": "changed (same title, other text)",
+    "moved": "moved (the same or reworded text under another title or file)",
+    "added": "added",
+    "removed": "removed",
+}
 # How many sentences of the best possible passage an unsure answer prints.
 BEST_EXCERPT_SENTENCES = 2
 
@@ -171,6 +180,8 @@ def print_readable(outcome: Outcome, embedding: EmbeddingCount | None = None) ->
         lines.append(collapse_blank_lines(outcome.answer or ""))
         lines.append("")
         lines.append(f"source: {evidence.passage.location}")
+        if evidence.passage.url:
+            lines.append(f"url: {evidence.passage.url}")
         other = [passage for passage in outcome.passages if passage.id != evidence.passage.id]
         # The other passages were sent with the question, or are retrieval's runners-up.
         also = "also sent" if outcome.from_model else "runner-up"
@@ -197,6 +208,7 @@ def print_readable(outcome: Outcome, embedding: EmbeddingCount | None = None) ->
             lines.append("not an answer: closest passages")
             lines.extend(
                 f"  {passage.location} [{passage.id}] {one_line(passage.title)}"
+                + (f" {passage.url}" if passage.url else "")
                 for passage in outcome.nearest
             )
     if embedding is not None:
@@ -214,7 +226,7 @@ def possible_passages(passages: Sequence[Passage], keys: Collection[str]) -> lis
         lines += [""] if number <= 2 else []
         lines += [
             f"{number}. {one_line(passage.title)} [{passage.id}]",
-            f"   {passage.location}",
+            f"   {passage.location}" + (f"  {passage.url}" if passage.url else ""),
             f"   {passage_excerpt(passage, keys, sentences)}",
         ]
     return lines
@@ -308,7 +320,10 @@ def format_status(status: StatusResult) -> str:
                 [
                     f"library: {library.name}",
                     *(
-                        [f"package: {library.package} {library.version} ({library.origin})"]
+                        [
+                            f"package: {library.package} {library.version}"
+                            f" ({library.origin or 'fetched'}, fetched {library.fetched_at})"
+                        ]
                         if library.package
                         else []
                     ),
@@ -350,4 +365,32 @@ def format_gaps(gaps: GapList, recording: bool = True) -> str:
         if hidden > 0:
             others = counted(hidden, "other question")
             lines.append(f"  \N{HORIZONTAL ELLIPSIS} and {others}")
+    return clean_display_text("\n".join(lines))
+
+
+def format_changes(changes: Sequence[Change], old: str, new: str) -> str:
+    """The readable `changes`: a summary line, the changelog's entries with their text,
+    then each kind of change with each section's title and `file:lines` in its version
+    (both versions' for changed and moved)."""
+    counts = {kind: sum(change.kind == kind for change in changes) for kind in _CHANGE_HEADINGS}
+    summary = ", ".join(
+        counted(count, "changelog entry", "changelog entries")
+        if kind == "changelog"
+        else f"{count:,} {kind}"
+        for kind, count in counts.items()
+        if count
+    )
+    lines = [f"{old} -> {new}: {summary or 'no changes'}"]
+    for kind, heading in _CHANGE_HEADINGS.items():
+        if not counts[kind]:
+            continue
+        lines += ["", f"{heading}: {counts[kind]:,}"]
+        for change in changes:
+            if change.kind != kind:
+                continue
+            places = [passage.location for passage in (change.old, change.new) if passage]
+            lines.append(f"  {one_line(change.title)}  {' -> '.join(places)}")
+            if kind == "changelog" and change.new is not None:
+                text = collapse_blank_lines(change.new.text).strip("\n")
+                lines += [f"      {line}".rstrip() for line in text.splitlines()]
     return clean_display_text("\n".join(lines))

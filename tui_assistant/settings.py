@@ -30,7 +30,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from tui_assistant.compat import library_variables
 from tui_assistant.core.checks.support import SupportMode
 from tui_assistant.core.display_text import one_line
-from tui_assistant.core.documents.passage import DEFAULT_DOCUMENT_KINDS, DOCUMENT_KINDS
+from tui_assistant.core.documents.formats import DEFAULT_DOCUMENT_KINDS, DOCUMENT_KINDS
 from tui_assistant.core.library.names import LibrarySpec, check_distinct, parse_library_entry
 from tui_assistant.errors import ConfigError, UsageError, os_error_words
 from tui_assistant.locations import bundled_lessons_dir, default_data_dir
@@ -51,6 +51,8 @@ MAX_PASSAGES_SENT = 5
 MAX_EMBEDDING_BATCH_SIZE = 2048
 MAX_EMBEDDING_CONCURRENCY = 64
 MAX_EMBEDDING_PREFIX_CHARS = 100
+SQLITE_STORE = "sqlite"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 class Settings(BaseSettings):
@@ -95,7 +97,8 @@ class Settings(BaseSettings):
     embedding_concurrency: int = 4
     passages: int = 3
     support_check: SupportMode = "warn"
-    # Which kinds of files are documents: a comma list of `md`, `rst`, `txt`, `html`, `py`.
+    # Which formats of files are documents: a comma list of format names
+    # (`core.documents.formats`: `md`, `rst`, `txt`, `html`, `pdf`, `py`).
     document_types: str = ",".join(DEFAULT_DOCUMENT_KINDS)
     # The TUI re-reads documents that change on disk by itself.
     watch: bool = True
@@ -106,6 +109,9 @@ class Settings(BaseSettings):
     # Where `fetch` looks packages up; unset: the index pip and npm are configured with.
     pypi_index_url: str | None = None
     npm_registry: str | None = None
+    # Where the libraries' index lives: `sqlite` (a file per library in the data folder)
+    # or a `postgresql://` URL shared by servers; secret, since the URL may hold a password.
+    store: SecretStr = SecretStr(SQLITE_STORE)
 
     @field_validator(
         "api_key",
@@ -137,6 +143,18 @@ class Settings(BaseSettings):
         if value is None or (isinstance(value, str) and not value.strip()):
             return default_data_dir()
         return value
+
+    @field_validator("store", mode="before")
+    @classmethod
+    def _sqlite_or_postgres_url(cls, value: object) -> object:
+        text = value.get_secret_value() if isinstance(value, SecretStr) else value
+        if text is None or (isinstance(text, str) and not text.strip()):
+            return SQLITE_STORE
+        if isinstance(text, str):
+            text = text.strip()
+            if text != SQLITE_STORE and not text.startswith(POSTGRES_SCHEMES):
+                raise ValueError("must be sqlite or a postgresql://USER@HOST[:PORT]/DB URL")
+        return text
 
     @field_validator("api_key", "embedding_api_key", mode="before")
     @classmethod
@@ -263,8 +281,8 @@ class Settings(BaseSettings):
 
 
 def parse_document_types(value: str) -> tuple[str, ...]:
-    """`md, .RST` -> `("md", "rst")`, in the order of DOCUMENT_KINDS. Raises ValueError
-    for an unknown kind or an empty list."""
+    """`md, .RST` -> `("md", "rst")`: format names, in the order of `formats.FORMATS`.
+    Raises ValueError for an unknown name or an empty list."""
     asked = {part.strip().lower().removeprefix(".") for part in value.split(",")} - {""}
     unknown = sorted(asked - set(DOCUMENT_KINDS))
     if unknown:
@@ -312,11 +330,13 @@ def library_specs(
 
 
 def load_settings(
-    library: Sequence[str | Path] | Path | None = None, retrieval: str | None = None
+    library: Sequence[str | Path] | Path | None = None,
+    retrieval: str | None = None,
+    store: str | None = None,
 ) -> Settings:
     """Read settings from the environment and `.env` in the working folder;
-    `library` (from `--library`, maybe repeated) and `retrieval` (`--retrieval`)
-    override them.
+    `library` (from `--library`, maybe repeated), `retrieval` (`--retrieval`) and
+    `store` (`--store`) override them.
 
     Raises `ConfigError` with one line naming the variable or the file, `UsageError`
     for `--library` values that cannot be libraries.
@@ -332,6 +352,8 @@ def load_settings(
                 raise UsageError(f"--library: {error}") from None
         if retrieval is not None:
             overrides["retrieval"] = retrieval
+        if store is not None:
+            overrides["store"] = store
         settings = Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as error:
         raise ConfigError(describe(error)) from None

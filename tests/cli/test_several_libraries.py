@@ -125,6 +125,7 @@ def test_status_lists_each_library_and_what_answers(
         "package",
         "version",
         "origin",
+        "fetched_at",
         "embedding_per_second",
         "embedding",
     }

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from tui_assistant import PROG
 from tui_assistant.compat import LIBRARY_OPTIONS
 from tui_assistant.core.display_text import one_line
-from tui_assistant.core.library.library import warning_lines
+from tui_assistant.core.library.library import start_warning_lines
 from tui_assistant.core.progress import Progress
 from tui_assistant.core.progress_text import counted
 from tui_assistant.errors import EmbeddingUnavailable
@@ -61,7 +61,7 @@ def add_command(
 
 
 def add_common_options(parser: argparse.ArgumentParser) -> None:
-    """`--library` and `--retrieval`, on the program and on each command."""
+    """`--library`, `--retrieval` and `--store`, on the program and on each command."""
     # SUPPRESS keeps a subcommand's unset option from hiding the top-level one.
     parser.add_argument(
         *LIBRARY_OPTIONS,
@@ -79,11 +79,18 @@ def add_common_options(parser: argparse.ArgumentParser) -> None:
         default=argparse.SUPPRESS,
         help="auto, keyword, ranked or hybrid (overrides TUI_ASSISTANT_RETRIEVAL)",
     )
+    parser.add_argument(
+        "--store",
+        metavar="URL",
+        default=argparse.SUPPRESS,
+        help="sqlite, or a postgresql:// URL of a shared store (overrides TUI_ASSISTANT_STORE)",
+    )
 
 
 def warn_skipped(problems: Iterable[object]) -> None:
-    """The skipped files (`FileProblem`s) as warning lines (`warning_lines`)."""
-    for line in warning_lines(problems):
+    """The library's problems (`FileProblem`s) as warning lines: the new ones in full,
+    those met on the previous start as one line (`start_warning_lines`)."""
+    for line in start_warning_lines(problems, f"`{PROG} library`"):
         print(f"{PROG}: warning: {one_line(line)}", file=sys.stderr)
 
 
@@ -228,4 +235,8 @@ class Answering:
 
 
 def settings_of(args: argparse.Namespace) -> Settings:
-    return load_settings(getattr(args, "library", None), getattr(args, "retrieval", None))
+    return load_settings(
+        getattr(args, "library", None),
+        getattr(args, "retrieval", None),
+        getattr(args, "store", None),
+    )

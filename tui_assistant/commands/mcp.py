@@ -72,7 +72,9 @@ def run(args: argparse.Namespace) -> int:
         workers.check_workers(args.workers, http)
         if http is not None:
             chosen = getattr(args, "library", None), getattr(args, "retrieval", None)
-            return workers.serve_workers(*chosen, http, args.workers)
+            return workers.serve_workers(
+                *chosen, http, args.workers, store=getattr(args, "store", None)
+            )
     # Standard output is the protocol: nothing printed while loading may reach it.
     with contextlib.redirect_stdout(sys.stderr):
         # Vectors already stored are read before the first call, so a warm server

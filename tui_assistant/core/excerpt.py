@@ -17,8 +17,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from tui_assistant.core.display_text import ELLIPSIS, one_line, shortened
+from tui_assistant.core.documents.formats import format_of
 from tui_assistant.core.documents.markdown_inline import plain_inline
-from tui_assistant.core.documents.passage import Passage, document_kind
+from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.retrieval.spelling import Spelling
 from tui_assistant.core.sentences import sentence_spans
 from tui_assistant.core.words import match_keys, normalise_distinct
@@ -160,4 +161,5 @@ def passage_excerpt(passage: Passage, keys: Collection[str], count: int = 2) -> 
     """`excerpt` of a passage's text, as plain words: a Markdown passage's sentences
     without their marks (link text without its URL, code without backticks)."""
     shown = excerpt(passage.text, keys, count)
-    return plain_inline(shown) if document_kind(passage.source_path) == "md" else shown
+    format = format_of(passage.source_path)
+    return plain_inline(shown) if format is not None and format.inline_markdown else shown

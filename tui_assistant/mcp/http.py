@@ -16,6 +16,7 @@ import hmac
 import ipaddress
 import socket
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from starlette.responses import JSONResponse
@@ -28,6 +29,7 @@ from tui_assistant.urls import is_loopback
 
 DEFAULT_HOST = "127.0.0.1"
 MCP_PATH = "/mcp"
+HEALTH_PATH = "/health"
 TOKEN_SETTING = "TUI_ASSISTANT_MCP_TOKEN"
 
 
@@ -90,6 +92,21 @@ class BearerToken:
         await self.app(scope, receive, send)
 
 
+class Health:
+    """ASGI middleware: `GET /health` answers `health()` as JSON, with no token asked
+    (it says nothing of the libraries' text); every other request goes on to `app`."""
+
+    def __init__(self, app: ASGIApp, health: Callable[[], dict[str, object]]) -> None:
+        self.app = app
+        self.health = health
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] == HEALTH_PATH:
+            await JSONResponse(self.health())(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
 def listening_socket(address: HttpAddress) -> socket.socket:
     """A socket bound to `address` and listening; `ConfigError` (one line) when it
     cannot be (a port in use, an address not of this machine)."""
@@ -120,13 +137,21 @@ def _is_ipv6(host: str) -> bool:
         return False
 
 
-def run_http(app: ASGIApp, address: HttpAddress, token: str | None) -> None:
-    """Serve `app` on `address` until interrupted (Ctrl-C, SIGTERM)."""
+def run_http(
+    app: ASGIApp,
+    address: HttpAddress,
+    token: str | None,
+    health: Callable[[], dict[str, object]] | None = None,
+) -> None:
+    """Serve `app` on `address` until interrupted (Ctrl-C, SIGTERM); `health` answers
+    `GET /health`."""
     # uvicorn loads only when serving over HTTP: stdio never needs it.
     import uvicorn
 
     listener = listening_socket(address)
     served = BearerToken(app, token) if token is not None else app
+    if health is not None:
+        served = Health(served, health)
     # Warnings only: uvicorn's access log is off, and no header is ever logged.
     config = uvicorn.Config(served, log_level="warning", access_log=False, lifespan="on")
     print(f"{PROG}: serving MCP at {address.url}", file=sys.stderr, flush=True)

@@ -21,7 +21,9 @@ import contextlib
 import inspect
 import logging
 import sys
+import typing
 from collections.abc import AsyncIterator, Callable, Iterator
+from functools import partial
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
@@ -29,6 +31,7 @@ from mcp.server.mcpserver.context import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import ValidationError
+from pydantic.fields import FieldInfo
 
 from tui_assistant import PROG, __version__
 from tui_assistant.core.display_text import validation_problems
@@ -38,6 +41,7 @@ from tui_assistant.mcp.http import MCP_PATH, HttpAddress, run_http
 from tui_assistant.mcp.tools import TOOLS, ToolSpec
 from tui_assistant.wiring.context import AppContext
 from tui_assistant.wiring.follower import follow_writer
+from tui_assistant.wiring.health import library_health
 from tui_assistant.wiring.library_events import (
     EmbeddingFailed,
     EmbeddingProgress,
@@ -49,6 +53,7 @@ from tui_assistant.wiring.library_events import (
 )
 from tui_assistant.wiring.library_tools import LibraryTools
 from tui_assistant.wiring.lifecycle import LibraryLifecycle
+from tui_assistant.wiring.store_setting import uses_postgres
 
 # Embedding progress is written at most this often (and when it ends): stderr is a log.
 PROGRESS_INTERVAL_SECONDS = 10.0
@@ -153,13 +158,15 @@ def _served(spec: ToolSpec, serving: Serving) -> Callable[..., Any]:
     """`spec`'s function as the SDK calls it: with the call's arguments alone (its
     signature without the first, the tools), over the tools answering now, a bad
     argument made a tool error."""
-    if inspect.iscoroutinefunction(spec.function):
-        served = _awaited(spec.function, serving)
-    else:
-        served = _called(spec.function, serving)
     # The SDK reads the arguments' schema, and the result's, off the signature.
     signature = inspect.signature(spec.function, eval_str=True)
     arguments = list(signature.parameters.values())[1:]
+    # An argument named by a word of Python's own (`from`) is an alias of its parameter.
+    names = _aliased(arguments)
+    if inspect.iscoroutinefunction(spec.function):
+        served = _awaited(spec.function, serving, names)
+    else:
+        served = _called(spec.function, serving, names)
     served.__name__ = served.__qualname__ = spec.name
     served.__signature__ = signature.replace(parameters=arguments)  # type: ignore[attr-defined]
     served.__annotations__ = {argument.name: argument.annotation for argument in arguments}
@@ -167,22 +174,36 @@ def _served(spec: ToolSpec, serving: Serving) -> Callable[..., Any]:
     return served
 
 
-def _called(function: Callable[..., Any], serving: Serving) -> Callable[..., Any]:
+def _aliased(arguments: list[inspect.Parameter]) -> dict[str, str]:
+    """Each argument's alias (its name in the call), to its parameter's name."""
+    return {
+        found.alias: argument.name
+        for argument in arguments
+        for found in typing.get_args(argument.annotation)[1:]
+        if isinstance(found, FieldInfo) and found.alias
+    }
+
+
+def _called(
+    function: Callable[..., Any], serving: Serving, names: dict[str, str]
+) -> Callable[..., Any]:
     def served(**given: Any) -> Any:
         with serving.call() as tools:
             try:
-                return function(tools, **given)
+                return function(tools, **{names.get(k, k): v for k, v in given.items()})
             except BadArgument as error:
                 raise ToolError(str(error)) from None
 
     return served
 
 
-def _awaited(function: Callable[..., Any], serving: Serving) -> Callable[..., Any]:
+def _awaited(
+    function: Callable[..., Any], serving: Serving, names: dict[str, str]
+) -> Callable[..., Any]:
     async def served(**given: Any) -> Any:
         with serving.call() as tools:
             try:
-                return await function(tools, **given)
+                return await function(tools, **{names.get(k, k): v for k, v in given.items()})
             except BadArgument as error:
                 raise ToolError(str(error)) from None
 
@@ -195,7 +216,12 @@ async def lifespan(serving: Serving) -> AsyncIterator[None]:
     watching, a reload whenever documents change; a follower (`wiring.follower`) answers from
     what the writer commits. At the end, what it opened is closed."""
     tasks = [asyncio.create_task(serving.lifecycle.run())]
-    if serving.follower:
+    if serving.follower and uses_postgres(serving.lifecycle.settings):
+        # psycopg loads only for a PostgreSQL store.
+        from tui_assistant.wiring.store_follower import follow_store
+
+        tasks.append(asyncio.create_task(follow_store(serving.lifecycle, _say)))
+    elif serving.follower:
         tasks.append(asyncio.create_task(follow_writer(serving.lifecycle, _say)))
     try:
         yield
@@ -214,12 +240,21 @@ def serve(context: AppContext, http: HttpAddress | None = None, token: str | Non
     # The app's warnings are already written as one `warning:` line each; the SDK's
     # root handler would write them a second time.
     logging.getLogger("tui_assistant").propagate = False
-    server = build_server(Serving(context, watching=context.settings.watch))
+    # With a shared store the indexer is the writer: a server only reads and follows it.
+    shared = uses_postgres(context.settings)
+    serving = Serving(context, watching=context.settings.watch and not shared, follower=shared)
+    server = build_server(serving)
     if http is None:
         server.run("stdio")
     else:
-        run_http(http_app(server, http), http, token)
+        run_http(http_app(server, http), http, token, partial(health, serving))
     return 0
+
+
+def health(serving: Serving) -> dict[str, object]:
+    """`GET /health`'s answer: the libraries served now, none of their text."""
+    context = serving.lifecycle.context
+    return {"status": "ok", "libraries": library_health(context.settings, context.library)}
 
 
 def http_app(server: AgentServer, http: HttpAddress) -> Any:

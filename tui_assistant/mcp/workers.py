@@ -23,6 +23,7 @@ import fcntl
 import json
 import os
 import sys
+from functools import partial
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Final
 
@@ -31,10 +32,17 @@ from uvicorn.supervisors import Multiprocess
 
 from tui_assistant import PROG
 from tui_assistant.errors import UsageError
-from tui_assistant.mcp.http import BearerToken, HttpAddress, check_token_rule, listening_socket
-from tui_assistant.mcp.server import Serving, build_server, http_app
+from tui_assistant.mcp.http import (
+    BearerToken,
+    Health,
+    HttpAddress,
+    check_token_rule,
+    listening_socket,
+)
+from tui_assistant.mcp.server import Serving, build_server, health, http_app
 from tui_assistant.settings import load_settings
 from tui_assistant.wiring.context import open_context, with_stored_vectors
+from tui_assistant.wiring.store_setting import uses_postgres
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp
@@ -57,12 +65,22 @@ def check_workers(value: int, http: HttpAddress | None) -> None:
 
 
 def serve_workers(
-    library: list[str] | None, retrieval: str | None, http: HttpAddress, workers: int
+    library: list[str] | None,
+    retrieval: str | None,
+    http: HttpAddress,
+    workers: int,
+    store: str | None = None,
 ) -> int:
     """Serve from `workers` processes on one socket until interrupted."""
     listener = listening_socket(http)
     os.environ[_OPTIONS] = json.dumps(
-        {"library": library, "retrieval": retrieval, "host": http.host, "port": http.port}
+        {
+            "library": library,
+            "retrieval": retrieval,
+            "store": store,
+            "host": http.host,
+            "port": http.port,
+        }
     )
     config = uvicorn.Config(
         f"{__name__}:worker_app",
@@ -81,16 +99,18 @@ def worker_app() -> ASGIApp:
     """One worker's app (in its own process): the writer's if it takes the lock first,
     else a follower's."""
     options = json.loads(os.environ[_OPTIONS])
-    settings = load_settings(options["library"], options["retrieval"])
+    settings = load_settings(options["library"], options["retrieval"], options.get("store"))
     http = HttpAddress(options["host"], options["port"])
     token = check_token_rule(http, settings)
-    writer = take_writer_lock(settings.data_dir)
+    # With a shared store the indexer writes: every worker only reads and follows it.
+    writer = not uses_postgres(settings) and take_writer_lock(settings.data_dir)
     # Standard output is the protocol's only over stdio; here it is a log, kept quiet.
     with contextlib.redirect_stdout(sys.stderr):
         context = with_stored_vectors(open_context(settings, embed_now=False))
-    serving = Serving(context, watching=settings.watch, follower=not writer)
+    serving = Serving(context, watching=settings.watch and writer, follower=not writer)
     app = http_app(build_server(serving), http)
-    return BearerToken(app, token) if token is not None else app
+    served = BearerToken(app, token) if token is not None else app
+    return Health(served, partial(health, serving))
 
 
 def take_writer_lock(data_dir: Path) -> bool:

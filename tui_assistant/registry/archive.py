@@ -22,11 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO
 
+from tui_assistant.core.documents.formats import FORMATS
 from tui_assistant.core.documents.python_api import split_python
 from tui_assistant.errors import ArchiveError
 
 DOC_FOLDERS = ("docs", "doc", "documentation", "website/docs", "site/docs")
-DOC_SUFFIXES = (".md", ".rst", ".txt", ".html", ".htm", ".pdf")
+# The endings of the documentation files kept, matched in any case (`GUIDE.MD` too).
+DOC_SUFFIXES = tuple(
+    suffix for format in FORMATS if format.kept_in_archives for suffix in format.suffixes
+)
 TOP_DOCUMENTS = frozenset({"readme", "changelog", "changes", "history", "news", "release-notes"})
 _NOT_SOURCE_FOLDERS = frozenset(
     {"test", "tests", "testing", "examples", "example", "benchmarks", "bench", "scripts", "tools"}

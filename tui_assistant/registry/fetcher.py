@@ -1,4 +1,5 @@
-"""One package fetched into the data folder: look up, download, check, unpack, index.
+"""One package (or website, `site_fetch`) fetched into the data folder: look up,
+download, check, unpack, index.
 
 A release already fetched is `present` and costs no network when its version is
 named. Everything is unpacked into a staging folder inside the fetched libraries'
@@ -13,17 +14,20 @@ import shutil
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tui_assistant.core.documents.passage import DOCUMENT_KINDS
+from tui_assistant.core.documents.formats import DOCUMENT_KINDS
 from tui_assistant.core.words import stem
 from tui_assistant.errors import FetchError, LibraryError, os_error_words
 from tui_assistant.registry import npm, pypi
 from tui_assistant.registry.archive import Limits, unpack
+from tui_assistant.registry.git import fetch_ref
+from tui_assistant.registry.git_hint import repository_hint
+from tui_assistant.registry.git_spec import GitSpec
 from tui_assistant.registry.libraries import (
     STAGING_PREFIX,
     FetchedMetadata,
@@ -31,6 +35,9 @@ from tui_assistant.registry.libraries import (
     read_metadata,
     write_metadata,
 )
+from tui_assistant.registry.site_fetch import fetch_site
+from tui_assistant.registry.site_limits import SiteLimits
+from tui_assistant.registry.site_urls import SiteSpec
 from tui_assistant.registry.specs import PackageSpec, library_name_of
 from tui_assistant.registry.transport import Progress, Registry, new_client
 from tui_assistant.store.history import now
@@ -53,6 +60,12 @@ class FetchResult:
     documents: int
     passages: int
     detail: str | None
+    # One line each for what was not kept (a website's pages; a repository's links,
+    # submodules, big files), said on standard error.
+    notes: tuple[str, ...] = ()
+    # `pypi`, `npm`, `web` or `git`; when the library was fetched (ISO 8601, UTC).
+    origin: str | None = None
+    fetched_at: str | None = None
 
 
 class FetchRecord(BaseModel):
@@ -71,7 +84,12 @@ class FetchRecord(BaseModel):
     documents: int
     passages: int
     detail: str | None = Field(
-        description="why it failed, or what a no_docs library holds instead; null otherwise"
+        description="why it failed, what a no_docs library holds instead, or how a website "
+        "was read (and what cap stopped it); null otherwise"
+    )
+    origin: str | None = Field(description="where it came from: pypi, npm, web or git")
+    fetched_at: str | None = Field(
+        description="when the library was fetched (ISO 8601, UTC); null when none was kept"
     )
 
     @classmethod
@@ -85,6 +103,8 @@ class FetchRecord(BaseModel):
             documents=result.documents,
             passages=result.passages,
             detail=result.detail,
+            origin=result.origin,
+            fetched_at=result.fetched_at,
         )
 
 
@@ -100,11 +120,19 @@ class Fetcher:
     """Fetches packages into `data_dir` over one HTTP client."""
 
     def __init__(
-        self, data_dir: Path, registries: Registries, limits: Limits | None = None
+        self,
+        data_dir: Path,
+        registries: Registries,
+        limits: Limits | None = None,
+        site_limits: SiteLimits | None = None,
+        refresh: bool = False,
     ) -> None:
         self.data_dir = data_dir
         self.registries = registries
         self.limits = limits or Limits()
+        self.site_limits = site_limits or SiteLimits()
+        # `--refresh`: websites are read again (a package's version never changes).
+        self.refresh = refresh
         self.client = new_client()
         self._registries: dict[str, Registry] = {}
         # Set on Ctrl-C: every fetch in flight stops at its next downloaded chunk.
@@ -113,13 +141,36 @@ class Fetcher:
     def close(self) -> None:
         self.client.close()
 
-    def fetch(self, spec: PackageSpec, progress: Progress | None = None) -> FetchResult:
+    def fetch(
+        self, spec: PackageSpec | GitSpec | SiteSpec, progress: Progress | None = None
+    ) -> FetchResult:
         """Fetch `spec`; a failure is a `failed` result with its one line, never raised
         (a Ctrl-C is: it stops the command)."""
         try:
-            return self._fetch(spec, progress)
+            if isinstance(spec, GitSpec):
+                result = self._fetch_git(spec)
+            elif isinstance(spec, SiteSpec):
+                result = self._fetch_site(spec)
+            else:
+                result = self._fetch(spec, progress)
         except FetchError as error:
-            return FetchResult(str(spec), None, spec.name, spec.version, "failed", 0, 0, str(error))
+            named = (
+                (spec.repo, spec.ref) if isinstance(spec, GitSpec) else (spec.name, spec.version)
+            )
+            result = FetchResult(str(spec), None, *named, "failed", 0, 0, str(error))
+        kept = result.library and read_metadata(libraries_dir(self.data_dir) / result.library)
+        origin = "git" if isinstance(spec, GitSpec) else spec.registry
+        return replace(result, origin=origin, fetched_at=kept.fetched_at if kept else None)
+
+    def _fetch_site(self, spec: SiteSpec) -> FetchResult:
+        site = fetch_site(
+            self.data_dir, self.client, spec, self.site_limits, self.refresh, self.stopping, now()
+        )
+        documents, passages = count_passages(site.folder, self.data_dir, site.name)
+        status: Status = "present" if site.status == "present" else "fetched"
+        version = site.name.partition("@")[2]
+        named = (str(spec), site.name, spec.library_base, version, status)
+        return FetchResult(*named, documents, passages, site.detail, site.notes)
 
     def _registry(self, spec: PackageSpec) -> Registry:
         found = self._registries.get(spec.registry)
@@ -144,9 +195,8 @@ class Fetcher:
             return here
         name = library_name_of(spec.registry, release.name, release.version)
         folder = libraries_dir(self.data_dir) / name
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        _remove_stale_staging(folder.parent)
-        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder.parent))
+        staging = _new_staging(folder)
+        hint = None
         try:
             downloaded = registry.download(release.url, staging / "archive", self._told(progress))
             _check_digest(release, downloaded.sha256, downloaded.sha512, downloaded.sha1)
@@ -155,6 +205,10 @@ class Fetcher:
             unpacked = unpack(
                 downloaded.path, release.filename, kept, spec.registry == "pypi", self.limits
             )
+            if not unpacked.documentation:
+                hint = repository_hint(
+                    downloaded.path, release.filename, spec.registry, release.version
+                )
             if not unpacked.files:
                 return FetchResult(
                     str(spec),
@@ -164,7 +218,7 @@ class Fetcher:
                     "no_docs",
                     0,
                     0,
-                    "the release has no documentation, README or source to keep",
+                    _hinted("the release has no documentation, README or source to keep", hint),
                 )
             write_metadata(
                 kept,
@@ -194,15 +248,72 @@ class Fetcher:
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         documents, passages = count_passages(folder, self.data_dir, name)
-        detail = None
+        detail: str | None = None
         status: Status = "fetched"
         if not unpacked.documentation:
             status = "no_docs"
             detail = "no documentation folder: the README and changelog" + (
                 " and the API reference from the source" if spec.registry == "pypi" else ""
             )
+            detail = _hinted(detail, hint)
         return FetchResult(
             str(spec), name, release.name, release.version, status, documents, passages, detail
+        )
+
+    def _fetch_git(self, spec: GitSpec) -> FetchResult:
+        """One ref of a repository, as the library `REPO@REF` (present when fetched
+        before from the same URL: a ref named again costs no network)."""
+        name = spec.library
+        version = name.partition("@")[2]
+        folder = libraries_dir(self.data_dir) / name
+        metadata = read_metadata(folder)
+        if metadata is not None:
+            if metadata.registry != "git" or metadata.url != spec.url:
+                held = metadata.url or f"{metadata.registry}:{metadata.package}"
+                raise FetchError(f"the library {name} holds {held}")
+            documents, passages = count_passages(folder, self.data_dir, name)
+            return FetchResult(
+                str(spec), name, spec.repo, version, "present", documents, passages, None
+            )
+        staging = _new_staging(folder)
+        try:
+            kept = staging / "library"
+            kept.mkdir()
+            got = fetch_ref(spec, staging, kept, self.limits, self.stopping)
+            if not got.files:
+                nothing = "the ref has no documentation folder or README to keep"
+                return FetchResult(
+                    str(spec), None, spec.repo, version, "no_docs", 0, 0, nothing, got.notes
+                )
+            write_metadata(
+                kept,
+                FetchedMetadata(
+                    package=spec.repo,
+                    version=version,
+                    registry="git",
+                    index_url=spec.url,
+                    archive_url=spec.url,
+                    sha256="",
+                    fetched_at=now(),
+                    documentation=got.documentation,
+                    origin="git",
+                    url=spec.url,
+                    ref=spec.ref,
+                    commit=got.commit,
+                ),
+            )
+            if self.stopping.is_set():
+                raise FetchError("interrupted")
+            kept.rename(folder)
+        except OSError as error:
+            raise FetchError(f"cannot write {folder} ({os_error_words(error)})") from None
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+        documents, passages = count_passages(folder, self.data_dir, name)
+        status: Status = "fetched" if got.documentation else "no_docs"
+        detail = None if got.documentation else "no documentation folder: the README and changelog"
+        return FetchResult(
+            str(spec), name, spec.repo, version, status, documents, passages, detail, got.notes
         )
 
     def _told(self, progress: Progress | None) -> Progress:
@@ -262,6 +373,17 @@ def _check_digest(release: pypi.Release, sha256: str, sha512: str, sha1: str) ->
         raise FetchError(
             f"{release.filename}'s {algorithm} does not match the registry's: not unpacked"
         )
+
+
+def _new_staging(folder: Path) -> Path:
+    """A new staging folder beside the library `folder` will be (old ones removed)."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale_staging(folder.parent)
+    return Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder.parent))
+
+
+def _hinted(detail: str, hint: str | None) -> str:
+    return f"{detail}; {hint}" if hint else detail
 
 
 def _remove_stale_staging(parent: Path) -> None:

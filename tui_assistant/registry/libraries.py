@@ -3,7 +3,8 @@
 A fetched library is a folder `fetched/NAME@VERSION/` in the data folder, holding
 the documents kept from the release's archive and `.fetched.json` (its name starts
 with `.`, so the library never reads it as a document): the package, its version, the
-registry, the archive's URL and sha256, and when it was fetched. It is read offline
+registry, the archive's URL and sha256, and when it was fetched (for a repository's
+ref: origin `git`, its URL, the ref and the commit). It is read offline
 ever after. `--library NAME@VERSION` names one; `--library NAME` the newest fetched
 version, by version order (release numbers as numbers, a pre-release before its
 release).
@@ -16,14 +17,18 @@ import json
 import re
 import stat
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tui_assistant.core.documents.passage import DOCUMENT_KINDS
+from tui_assistant.core.documents.formats import DOCUMENT_KINDS
 from tui_assistant.core.library.names import LibrarySpec, check_distinct, library_name
 from tui_assistant.errors import LibraryError, os_error_words
 from tui_assistant.registry.specs import VERSION_TEXT
 from tui_assistant.registry.versions import Registry, newest_first, newest_in
+
+if TYPE_CHECKING:
+    from tui_assistant.core.library.library import Library
 
 LIBRARIES_FOLDER = "fetched"
 METADATA_FILE = ".fetched.json"
@@ -47,6 +52,16 @@ class FetchedMetadata:
     sha256: str
     fetched_at: str
     documentation: bool
+    # A repository's ref (`registry` "git"): where it came from, the ref as asked and
+    # the commit it named then. Absent from libraries fetched from a registry.
+    origin: str | None = None
+    url: str | None = None
+    ref: str | None = None
+    commit: str | None = None
+    # A website's pages, by file in the library: `{"url", "etag", "last_modified"}`.
+    pages: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    # Where a website's list of pages came from: llms.txt, llms-full.txt, sitemap, links.
+    crawl: str | None = None
 
 
 def libraries_dir(data_dir: Path) -> Path:
@@ -61,7 +76,8 @@ def library_dir(data_dir: Path, name: str) -> Path:
 
 
 def write_metadata(folder: Path, metadata: FetchedMetadata) -> None:
-    text = json.dumps(asdict(metadata), indent=2, sort_keys=True)
+    given = {key: value for key, value in asdict(metadata).items() if value is not None}
+    text = json.dumps(given, indent=2, sort_keys=True)
     (folder / METADATA_FILE).write_text(text + "\n", encoding="utf-8")
 
 
@@ -70,9 +86,42 @@ def read_metadata(folder: Path) -> FetchedMetadata | None:
     metadata file that is not ours)."""
     try:
         data = json.loads((folder / METADATA_FILE).read_text(encoding="utf-8"))
-        return FetchedMetadata(**{key: data[key] for key in FetchedMetadata.__dataclass_fields__})
+        # Fields added later (a website's pages) are absent from older files.
+        return FetchedMetadata(
+            **{
+                item.name: data[item.name]
+                for item in fields(FetchedMetadata)
+                if item.name in data
+                or (item.default is MISSING and item.default_factory is MISSING)
+            }
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def page_urls(folder: Path) -> dict[str, str]:
+    """A website library's pages' URLs by file (relative to its folder); empty for any
+    other folder."""
+    metadata = read_metadata(folder)
+    if metadata is None or not isinstance(metadata.pages, dict):
+        return {}
+    urls: dict[str, str] = {}
+    for file, page in metadata.pages.items():
+        url = page.get("url") if isinstance(page, dict) else None
+        if isinstance(url, str):
+            urls[file] = url
+    return urls
+
+
+def with_page_urls(library: Library, folder: Path) -> Library:
+    """`library` (read from `folder`) with each passage of a website's page citing that
+    page's URL; any other library as it is."""
+    urls = page_urls(folder)
+    if urls:
+        library.passages = tuple(
+            replace(info, url=urls.get(info.document)) for info in library.passages
+        )
+    return library
 
 
 def fetched_facts(folder: Path) -> dict[str, str | None]:
@@ -86,6 +135,36 @@ def fetched_facts(folder: Path) -> dict[str, str | None]:
         "version": metadata.version,
         "origin": metadata.archive_url,
     }
+
+
+# Where a fetched library came from: a package registry, a website, a repository.
+ORIGINS = ("pypi", "npm", "web", "git")
+
+
+def fetched_origin(folder: Path) -> dict[str, str | None]:
+    """`package`, `version`, `origin` (`pypi`, `npm`, `web` or `git`) and `fetched_at`
+    of a fetched library's folder, each None for any other folder (`status`). Read from
+    `.fetched.json` as any kind of fetch writes it: its `origin`, else its `registry`."""
+    try:
+        data = json.loads((folder / METADATA_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = None
+    if not isinstance(data, dict):
+        return dict.fromkeys(("package", "version", "origin", "fetched_at"))
+    origin = next(
+        (data.get(key) for key in ("origin", "registry") if data.get(key) in ORIGINS), None
+    )
+    base, _, version = folder.name.partition("@")
+    return {
+        "package": _text(data.get("package")) or base,
+        "version": _text(data.get("version")) or version or None,
+        "origin": origin,
+        "fetched_at": _text(data.get("fetched_at")),
+    }
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 def document_kinds_of(folder: Path, configured: tuple[str, ...]) -> tuple[str, ...]:

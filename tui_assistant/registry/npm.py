@@ -11,6 +11,7 @@ and its `dist.integrity` (sha512) or `dist.shasum` (sha1), checked before unpack
 from __future__ import annotations
 
 import base64
+import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -103,6 +104,21 @@ def _resolve(spec: PackageSpec, versions: Mapping[str, Any], tags: Mapping[str, 
     except ValueError:
         return None  # a dist-tag the package does not have
     return wanted.newest(versions)
+
+
+def repository_urls(package_json: str) -> list[str]:
+    """The repository a package's `package.json` names (`repository`, a string or
+    `{"url": ...}`), else its `homepage`; as written (the caller reads the URL)."""
+    try:
+        document = json_object(json.loads(package_json))
+    except ValueError:
+        return []
+    repository = document.get("repository")
+    found = [repository] if isinstance(repository, str) else []
+    url = json_object(repository).get("url")
+    found += [url] if isinstance(url, str) else []
+    homepage = document.get("homepage")
+    return found + ([homepage] if isinstance(homepage, str) else [])
 
 
 def _sha512(integrity: object) -> str | None:

@@ -150,6 +150,33 @@ def _version_of(project: str, filename: str) -> str | None:
     return version
 
 
+# `Project-URL` labels that name the source repository, most likely first.
+_REPOSITORY_LABELS = ("source", "source code", "repository", "code", "github", "gitlab")
+
+
+def repository_urls(pkg_info: str) -> list[str]:
+    """The URLs a release's core metadata (`PKG-INFO`) gives for its repository: its
+    `Project-URL`s labelled Source, Repository, Code (in that order), then the rest of
+    them (Homepage, Documentation...) and `Home-page`. The caller keeps the first on a
+    known forge."""
+    labelled: list[tuple[int, str]] = []
+    # The headers end at the first blank line; the long description follows.
+    for line in pkg_info.split("\n\n", 1)[0].splitlines():
+        key, colon, value = line.partition(":")
+        key, value = key.strip().lower(), value.strip()
+        if not colon or not value:
+            continue
+        if key == "project-url":
+            label, comma, url = value.partition(",")
+            if comma:
+                name = label.strip().lower()
+                rank = _REPOSITORY_LABELS.index(name) if name in _REPOSITORY_LABELS else 99
+                labelled.append((rank, url.strip()))
+        elif key == "home-page":
+            labelled.append((100, value))
+    return [url for _, url in sorted(labelled, key=lambda item: item[0])]
+
+
 def _written(spec: PackageSpec) -> str:
     """A range as `pypi_range` reads it: `@1.2` or a PEP 440 specifier set."""
     text = spec.range or ""

@@ -16,6 +16,13 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from tui_assistant.registry.git_spec import (
+    GitSpec,
+    is_git_spec,
+    parse_git_spec,
+    without_credentials,
+)
+from tui_assistant.registry.site_urls import SiteSpec, parse_site_url
 from tui_assistant.registry.versions import PEP440_OPERATORS, npm_range, pypi_range
 from tui_assistant.registry.versions_npm import parse_version
 
@@ -82,18 +89,40 @@ def library_name_of(registry: Registry, name: str, version: str) -> str:
     return f"{package_base(registry, name)}@{version}"
 
 
-def parse_spec(text: str) -> PackageSpec:
+def parse_spec(text: str) -> PackageSpec | GitSpec:
     """`pypi:requests==2.32.3`, `pypi:attrs`, `pypi:requests@2.32`, `pypi:jinja2>=3,<4`,
-    `npm:lodash@4.17.21`, `npm:@types/node@^20`, `npm:react@next`, `NAME@latest`.
-    Raises ValueError with one line saying how to write it."""
+    `npm:lodash@4.17.21`, `npm:@types/node@^20`, `npm:react@next`, `NAME@latest`;
+    `git+https://HOST/ORG/REPO@REF` (see `git_spec`). Raises ValueError with one line
+    saying how to write it."""
     shown = text if len(text) <= 60 else text[:57] + "..."
     if len(text) > MAX_SPEC_CHARS:
         raise ValueError(f"{shown!r} is too long for a package")
+    if is_git_spec(text):
+        return _git_spec(text)
     registry, colon, rest = text.strip().partition(":")
     if not colon or registry not in REGISTRIES:
         raise ValueError(f"{shown!r}: give pypi:NAME[==VERSION] or npm:NAME[@VERSION]")
     try:
         return _pypi_spec(rest.strip()) if registry == "pypi" else _npm_spec(rest.strip())
+    except ValueError as error:
+        raise ValueError(f"{shown!r}: {error}") from None
+
+
+def parse_site_spec(text: str) -> SiteSpec | None:
+    """`https://HOST/PATH/` (or `http://` to a loopback host): a documentation website;
+    None for a SPEC that is not an http(s) URL. Raises ValueError with one line."""
+    shown = text if len(text) <= 60 else text[:57] + "..."
+    try:
+        return parse_site_url(text)
+    except ValueError as error:
+        raise ValueError(f"{shown!r}: a website's URL {error}") from None
+
+
+def _git_spec(text: str) -> GitSpec:
+    shown = without_credentials(text)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    try:
+        return parse_git_spec(text)
     except ValueError as error:
         raise ValueError(f"{shown!r}: {error}") from None
 

@@ -1,12 +1,12 @@
 """The library folder on disk: listing its documents and reading them safely.
 
-Every document file (`*.md`, `*.rst`, `*.rst.txt`, `*.txt`, `*.html`, `*.htm`, `*.pdf`,
-as the kinds asked for allow) at any depth; names starting with `.` skipped (listed as
-hidden, without a warning); what a built site makes besides its pages skipped with
-why (`core.library.built_site`); symlinks (files and folders) never followed, so no
-question and no document can make the app read outside the folder; a file over its
-kind's size limit (`MAX_BYTES`), not text in its encoding or binary (a PDF: encrypted,
-broken or without a text layer) is skipped with a one-line reason.
+Every document file of the formats asked for (`core.documents.formats`) at any depth;
+names starting with `.` skipped (listed as hidden, without a warning); what a built site
+makes besides its pages skipped with why (`core.library.built_site`); symlinks (files and
+folders) never followed, so no question and no document can make the app read outside
+the folder; a file over its format's size limit (`MAX_BYTES`), not text in its encoding
+or binary (a PDF: encrypted, broken or without a text layer) is skipped with a one-line
+reason.
 Splitting what is read is the pure `core.library.parse_document`; the other files a
 document names (includes, autodoc sources) are read by a `FolderReader`, under the same
 rules and never outside the folder.
@@ -20,25 +20,34 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
+from tui_assistant.core.documents.formats import (
+    DEFAULT_DOCUMENT_KINDS,
+    FORMATS,
+    DocumentFormat,
+    format_of,
+)
 from tui_assistant.core.documents.inclusion import Unread
-from tui_assistant.core.documents.passage import DEFAULT_DOCUMENT_KINDS, Document, document_kind
-from tui_assistant.core.documents.pdf import pdf_text
+from tui_assistant.core.documents.passage import Document
 from tui_assistant.core.documents.split import decode_document
 from tui_assistant.core.library.built_site import skipped_in_site
 from tui_assistant.core.library.library import FileProblem, parse_document, printable_file_name
 from tui_assistant.errors import LibraryError, NotText, os_error_words
 
 MIB = 1024 * 1024
-# The largest file of each kind that is read: far beyond any useful document of the
-# kind (a built page carries its markup, a manual its pages), so a stray 50 MB file
-# costs neither memory nor time.
-MAX_BYTES = {"md": MIB, "rst": MIB, "txt": MIB, "html": 20 * MIB, "pdf": 200 * MIB}
+# The largest file of each format that is read (`DocumentFormat.max_bytes`): far beyond
+# any useful document of the format (a built page carries its markup, a manual its
+# pages), so a stray 50 MB file costs neither memory nor time.
+MAX_BYTES = {format.name: format.max_bytes for format in FORMATS}
 UNREADABLE = "cannot be read"
 
 
 def max_bytes(relative_path: str) -> int:
-    """The size limit of the document at `relative_path`, by its kind."""
-    return MAX_BYTES.get(document_kind(relative_path) or "", MIB)
+    """The size limit of the document at `relative_path`, by its format."""
+    return _limit(format_of(relative_path))
+
+
+def _limit(format: DocumentFormat | None) -> int:
+    return MIB if format is None else MAX_BYTES[format.name]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +77,7 @@ class Listing:
 
 
 def list_library(folder: Path, kinds: Collection[str] = DEFAULT_DOCUMENT_KINDS) -> Listing:
-    """Every document of the `kinds` asked for (`md`, `rst`, `txt`) under `folder`
+    """Every document of the formats named in `kinds` (`md`, `rst`, `txt`...) under `folder`
     with its stamp, sorted by path.
 
     Raises `LibraryError` when the folder itself is missing or unreadable; a sub-folder
@@ -129,7 +138,8 @@ def _walk(
         if entry.is_dir(follow_symlinks=False):
             _walk(entry.path, path + "/", kinds, files, problems, hidden, top=False)
             continue
-        document = document_kind(name) in kinds
+        format = format_of(name)
+        document = format is not None and format.name in kinds
         if entry.is_symlink():
             if document or entry.is_dir():
                 problems.append(FileProblem(path, "is a symlink (not followed)"))
@@ -160,7 +170,8 @@ def read_document(
     """Read and split one document: its passages, or why it is skipped. The files its
     includes and autodoc directives name are read by `reader` (one confined to `folder`
     when none is given), which keeps their stamps."""
-    limit = max_bytes(relative_path)
+    format = format_of(relative_path)
+    limit = _limit(format)
     try:
         data = _read_capped(os.path.join(folder, relative_path), limit)
     except _NotRegularFile:
@@ -169,14 +180,14 @@ def read_document(
         return f"{UNREADABLE} ({os_error_words(error)})"
     if data is None:
         return f"larger than {limit // MIB} MiB"
-    return parse_document(relative_path, data, reader or FolderReader(folder))
+    return parse_document(relative_path, data, reader or FolderReader(folder), format)
 
 
 class FolderReader:
     """Reads the files a document names (`inclusion.Reader`), never outside `folder`:
     a path that is absolute or climbs out of it (`..`), or that passes through a symlink
     or a name starting with `.`, is refused with its reason; a file is read as a
-    document is (a regular file, within its kind's size limit, decoded as its kind is,
+    document is (a regular file, within its format's size limit, decoded as its format is,
     binary with NUL bytes not read).
 
     `stamps` keeps each path it was asked for with its (size, mtime_ns) then, (-1, -1)
@@ -234,7 +245,7 @@ def current_stamp(folder: Path, relative_path: str) -> tuple[int, int]:
 
 def read_document_text(folder: Path, relative_path: str) -> str | None:
     """The text of one document file, read as `read_document` reads it (no symlink
-    followed, a regular file, within its kind's size limit, decoded as its kind is; a
+    followed, a regular file, within its format's size limit, decoded as its format is; a
     PDF's extracted text); None when it cannot be."""
     path = os.path.join(folder, relative_path)
     try:
@@ -243,8 +254,9 @@ def read_document_text(folder: Path, relative_path: str) -> str | None:
         return None
     if data is None:
         return None
-    if document_kind(relative_path) == "pdf":
-        return pdf_text(data)
+    format = format_of(relative_path)
+    if format is not None and format.pages_text is not None:
+        return format.pages_text(data)
     try:
         return decode_document(relative_path, data)
     except NotText:

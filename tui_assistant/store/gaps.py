@@ -41,15 +41,7 @@ def gaps_path(data_dir: Path, library_folder: Path) -> Path:
 
 def record_gap(path: Path, gap: Gap) -> None:
     """Append `gap` to the file at `path` (made when missing). Raises OSError."""
-    record = {
-        "version": RECORD_VERSION,
-        "asked_at": gap.asked_at,
-        "question": gap.question,
-        "reason": gap.reason,
-        "retrieval": gap.retrieval,
-        "nearest": _nearest_json(gap.nearest),
-    }
-    line = json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n"
+    line = json.dumps(gap_record(gap), ensure_ascii=False).encode("utf-8") + b"\n"
     path.parent.mkdir(parents=True, exist_ok=True)
     with locked_in_place(path, os.O_RDWR | os.O_CREAT | os.O_APPEND) as descriptor:
         size = os.fstat(descriptor).st_size
@@ -59,6 +51,23 @@ def record_gap(path: Path, gap: Gap) -> None:
         if size + len(line) > MAX_BYTES:
             lines = os.pread(descriptor, size + len(line), 0).splitlines()
             replace_file(path, b"".join(kept + b"\n" for kept in lines[len(lines) // 2 :]))
+
+
+def gap_record(gap: Gap) -> dict[str, object]:
+    """`gap` as the object a line holds (the PostgreSQL store keeps the same objects)."""
+    return {
+        "version": RECORD_VERSION,
+        "asked_at": gap.asked_at,
+        "question": gap.question,
+        "reason": gap.reason,
+        "retrieval": gap.retrieval,
+        "nearest": _nearest_json(gap.nearest),
+    }
+
+
+def parse_gap(line: bytes | str) -> Gap | None:
+    """The gap a line (or a stored object's JSON) holds; None when it is not valid."""
+    return _parsed(line)
 
 
 def read_gaps(path: Path) -> list[Gap]:
@@ -82,7 +91,7 @@ def _nearest_json(nearest: PassageRef | None) -> dict[str, object] | None:
     return nearest.model_dump(include={"id", "title", "source_path", "line", "end_line"})
 
 
-def _parsed(line: bytes) -> Gap | None:
+def _parsed(line: bytes | str) -> Gap | None:
     try:
         record = json.loads(line)
         if not isinstance(record, dict) or record.get("version") != RECORD_VERSION:

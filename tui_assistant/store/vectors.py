@@ -52,6 +52,25 @@ class BatchEmbedder(Protocol):
     ) -> Iterator[tuple[list[int], NDArray[np.float32]]]: ...
 
 
+class ModelRows(Protocol):
+    """One model's stored vectors, in whichever store keeps them (`_ModelRows` here, the
+    PostgreSQL store's beside it); `usable` is False once it refused a read or write."""
+
+    usable: bool
+
+    def read(self, rows_of: dict[bytes, list[int]], matrix: NDArray[np.float32]) -> set[bytes]: ...
+
+    def save(self, rows: Iterable[tuple[bytes, NDArray[np.float32]]]) -> bool: ...
+
+    def close(self) -> None: ...
+
+
+class VectorTable(Protocol):
+    """A store of vectors other than an SQLite file: its rows of one model."""
+
+    def open_rows(self, identity: ModelIdentity) -> ModelRows | None: ...
+
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS vector_models (
     id INTEGER PRIMARY KEY,
@@ -111,7 +130,7 @@ def content_key(text: str) -> bytes:
 def embed_library(
     library: Library,
     source: BatchEmbedder,
-    store: Path | None,
+    store: Path | VectorTable | None,
     progress: Progress | None = None,
 ) -> PassageVectors:
     """The library's vectors of `source`'s model: stored ones read back, missing ones
@@ -127,7 +146,11 @@ def embed_library(
     for row, text in enumerate(texts):
         rows_of.setdefault(content_key(text), []).append(row)
     matrix = np.empty((len(texts), identity.dimensions), dtype=np.float32)
-    table = _ModelRows.open(store, identity) if store is not None else None
+    table: ModelRows | None = None
+    if isinstance(store, Path):
+        table = _ModelRows.open(store, identity)
+    elif store is not None:
+        table = store.open_rows(identity)
     try:
         found = table.read(rows_of, matrix) if table is not None else set()
         if table is not None and not table.usable:

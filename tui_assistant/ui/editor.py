@@ -27,7 +27,8 @@ from pathlib import Path
 from textual.app import SuspendNotSupported
 
 from tui_assistant.core.display_text import one_line
-from tui_assistant.core.documents.passage import Passage, document_kind
+from tui_assistant.core.documents.formats import format_of
+from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.library.library import Library
 from tui_assistant.errors import os_error_words
 from tui_assistant.ui.keys import RELOAD, key_name
@@ -127,7 +128,8 @@ def open_in_editor(
     path = passage_file(library, passage)
     if path is None:
         return "that passage is no longer in the library"
-    if document_kind(path.name) == "pdf":
+    format = format_of(path.name)
+    if format is not None and format.reads_pages:
         return open_pdf(path, passage.page or 1, start)
     argv = editor_command(os.environ, path, passage.line)
     if argv is None:

@@ -14,6 +14,7 @@ from tui_assistant.registry.libraries import choose_library
 from tui_assistant.settings import Settings
 from tui_assistant.store.gaps import gaps_path, read_gaps, record_gap
 from tui_assistant.store.history import now
+from tui_assistant.wiring.store_setting import uses_postgres
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +36,12 @@ def keep_gap(
             part = library
         if part is None:
             continue
+        if uses_postgres(settings):
+            # psycopg loads only for a PostgreSQL store.
+            from tui_assistant.wiring.shared_store import keep_gap as keep_shared
+
+            keep_shared(settings, part.name, gap)
+            continue
         try:
             record_gap(gaps_path(settings.data_dir, part.folder), gap)
         except OSError as error:
@@ -53,8 +60,17 @@ def list_gaps(settings: Settings, library: str | None = None, limit: int | None 
             f"no library is named {shortened(one_line(library or ''), 60)}"
             f" (the libraries are {names})"
         )
+    if uses_postgres(settings):
+        # psycopg loads only for a PostgreSQL store.
+        from tui_assistant.wiring.shared_store import gaps_of
+
+        found = [(spec.name, gaps_of(settings, spec.name)) for spec in chosen]
+    else:
+        found = [
+            (spec.name, read_gaps(gaps_path(settings.data_dir, spec.folder))) for spec in chosen
+        ]
     return group_gaps(
-        [(spec.name, read_gaps(gaps_path(settings.data_dir, spec.folder))) for spec in chosen],
+        found,
         prefix_ids=len(specs) > 1,
         limit=limit,
     )

@@ -33,6 +33,13 @@ from tui_assistant.core.service import AnswerService
 from tui_assistant.errors import BadArgument
 from tui_assistant.wiring.context import AppContext
 from tui_assistant.wiring.folders import document_text
+from tui_assistant.wiring.version_changes import (
+    ChangeRecord,
+    VersionPair,
+    compare,
+    fetched_version,
+    records,
+)
 
 # Ids and paths echoed in an error line are cut to this many characters.
 _ECHOED_CHARS = 120
@@ -125,6 +132,27 @@ class LibraryTools:
             passages=passages,
             embedding=self.context.incomplete_vectors(),
         )
+
+    def changes(self, library: str, old: str, new: str) -> list[ChangeRecord]:
+        """What changed from the fetched version `old` of `library` (a package's name)
+        to `new`; `BadArgument` naming `library`, `from` or `to` when they are not two
+        fetched versions of it."""
+        if "@" in library or not library.strip():
+            raise BadArgument(
+                f"library: give a fetched package's name alone, not {echoed(library)}"
+            )
+        settings = self.context.settings
+        folders = []
+        for argument, version in (("from", old), ("to", new)):
+            try:
+                folders.append(fetched_version(f"{library}@{version}", settings.data_dir))
+            except ValueError as error:
+                raise BadArgument(f"{argument}: {one_line(str(error))}") from None
+        try:
+            pair = VersionPair.of(*folders)
+        except ValueError as error:
+            raise BadArgument(f"to: {one_line(str(error))}") from None
+        return records(compare(pair, settings))
 
     # -- passages by id, documents by path ----------------------------------------
 

@@ -3,7 +3,7 @@ and stored, and whether a warm start finds them all stored already."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -19,6 +19,7 @@ from tui_assistant.wiring.retrieval_choice import (
     identity_without_loading,
     load_embedder,
 )
+from tui_assistant.wiring.store_setting import uses_postgres
 
 if TYPE_CHECKING:
     from tui_assistant.core.retrieval.dense import PassageVectors
@@ -74,8 +75,7 @@ def embed_library(
             embedder = load_embedder(choice)
         vectors = {}
         for part in parts:
-            store = store_path(settings.data_dir, part.folder)
-            vectors[part.name] = embed_part(part, embedder, store, told_of(part))
+            vectors[part.name] = _embedded(settings, part, embedder, embed_part, told_of(part))
             finished[0] += len(part)
     except BaseException as error:
         if isinstance(error, TuiAssistantError | OSError):  # not a caller's own stop
@@ -88,6 +88,23 @@ def embed_library(
     assert model is not None
     monitor.embedded(model, len(library))
     return Embedded(library, embedder, union, vectors)
+
+
+def _embedded(
+    settings: Settings,
+    part: Library,
+    embedder: EmbeddingSource,
+    embed_part: Callable[..., PassageVectors],
+    told: Progress,
+) -> PassageVectors:
+    """One library's vectors through its store: its SQLite file, or the shared store."""
+    if not uses_postgres(settings):
+        return embed_part(part, embedder, store_path(settings.data_dir, part.folder), told)
+    # psycopg loads only for a PostgreSQL store.
+    from tui_assistant.wiring.shared_store import vector_table
+
+    with vector_table(settings) as table:
+        return embed_part(part, embedder, table, told)
 
 
 def close_embedder(embedder: EmbeddingSource | None) -> None:
@@ -124,7 +141,13 @@ def stored_count(settings: Settings, library: Library, identity: ModelIdentity) 
 
     count = 0
     for part in library.parts.values():
-        stored = stored_vectors(store_path(settings.data_dir, part.folder), part)
+        if uses_postgres(settings):
+            # psycopg loads only for a PostgreSQL store.
+            from tui_assistant.wiring.shared_store import stored_vectors as shared_vectors
+
+            stored = shared_vectors(settings, part)
+        else:
+            stored = stored_vectors(store_path(settings.data_dir, part.folder), part)
         count += max((model.embedded for model in stored if model.made(identity)), default=0)
     return count
 

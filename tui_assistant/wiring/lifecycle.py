@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from tui_assistant.core.display_text import error_line, one_line
-from tui_assistant.core.documents.passage import document_kind
+from tui_assistant.core.documents.formats import document_kind
 from tui_assistant.core.library.changes import passage_changes
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.progress import Progress

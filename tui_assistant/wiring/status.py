@@ -2,8 +2,9 @@
 
 For each library: its documents and passages, how many passages have their vectors
 ready and of which model, when its files were read, whether they are watched, and the
-retrieval answering now. Reads the stores (stored vectors are counted, nothing is
-embedded): call it off the event loop.
+retrieval answering now; for a fetched library, its package, version, origin and when
+it was fetched, so an answer's freshness can be told. Reads the stores (stored vectors
+are counted, nothing is embedded): call it off the event loop.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.retrieval.model_identity import ModelIdentity
-from tui_assistant.registry.libraries import fetched_facts
+from tui_assistant.registry.libraries import fetched_origin
 from tui_assistant.store.index_store import store_path
 from tui_assistant.wiring.context import AppContext
 from tui_assistant.wiring.library_vectors import embedding_identity
@@ -42,7 +43,12 @@ class LibraryStatus(BaseModel):
         default=None, description="the package's version; null for a folder"
     )
     origin: str | None = Field(
-        default=None, description="the archive a fetched library came from; null for a folder"
+        default=None,
+        description="where a fetched library came from: pypi, npm, web or git; null for a folder",
+    )
+    fetched_at: str | None = Field(
+        default=None,
+        description="when a fetched library was fetched (UTC, ISO 8601); null for a folder",
     )
     embedding_per_second: float | None = Field(
         default=None,
@@ -99,7 +105,7 @@ def status_of(context: AppContext, watching: bool) -> StatusResult:
                 watch=watching,
                 retrieval=context.retrieval,
                 embedding_problem=embedding.problem,
-                **fetched_facts(part.folder),
+                **fetched_origin(part.folder),
                 embedding_per_second=rate,
                 embedding=EmbeddingProgressFacts(
                     done=ready,

@@ -9,13 +9,13 @@ from dataclasses import dataclass, field
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tui_assistant.core.documents.formats import document_id
 from tui_assistant.core.documents.passage import (
     MAX_PASSAGE_CHARS,
     PASSAGE_ID,
     TITLE_SEPARATOR,
     Document,
     PassageDraft,
-    document_id,
 )
 from tui_assistant.core.documents.split import split_document
 

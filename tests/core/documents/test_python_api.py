@@ -6,7 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tui_assistant.core.checks.quotes import find_quote
-from tui_assistant.core.documents.passage import Passage, document_kind
+from tui_assistant.core.documents.formats import document_kind
+from tui_assistant.core.documents.passage import Passage
 from tui_assistant.core.documents.python_api import api_objects, module_name, split_python
 from tui_assistant.core.documents.split import split_document
 

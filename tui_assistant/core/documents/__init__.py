@@ -1,2 +1,3 @@
-"""Documents to passages: Markdown, reStructuredText and plain text read into titled
-passages with their ids and file lines (`split.split_document`)."""
+"""Documents to passages: each format of document file (`formats`: Markdown,
+reStructuredText, plain text, HTML, PDF, Python source) read into titled passages with
+their ids and file lines (`split.split_document`)."""

@@ -6,8 +6,9 @@ files they name through a `Reader` (a function of a library-relative path, given
 store and confined to the library folder) and puts their passages in the document,
 after the passage where the directive stands:
 
-- an included document is split as its own kind (`.rst` as reStructuredText, `.md` as
-  Markdown, anything else as the including document's kind), its passages titled under
+- an included document is split as its own format where that format says so
+  (`split_as_itself_when_included`: `.rst` as reStructuredText, `.md` as Markdown),
+  anything else as the including document's format, its passages titled under
   the section that includes it and citing the included file's lines;
 - a `literalinclude` is a passage of the file's lines (`:lines:` kept to), as code;
 - an autodoc directive is a passage per documented object (`python_api`), titled by
@@ -33,13 +34,13 @@ from tui_assistant.core.documents.directives import (
     MODULE_SETTERS,
     Pending,
 )
+from tui_assistant.core.documents.formats import DocumentFormat, format_of
 from tui_assistant.core.documents.passage import (
     TITLE_SEPARATOR,
     Document,
     PassageDraft,
     UniqueIds,
     cut,
-    document_kind,
     file_lines,
     join_title,
     slug,
@@ -58,8 +59,8 @@ class Unread:
 
 
 Reader = Callable[[str], "str | Unread"]
-# Splits an included file: (kind, library-relative path, text, the includes above it).
-Splitter = Callable[[str, str, str, tuple[str, ...]], Document]
+# Splits an included file: (format, library-relative path, text, the includes above it).
+Splitter = Callable[[DocumentFormat, str, str, tuple[str, ...]], Document]
 
 
 def library_path(document_path: str, target: str) -> str | Unread:
@@ -78,7 +79,7 @@ def library_path(document_path: str, target: str) -> str | Unread:
 def resolve(
     document: Document,
     document_path: str,
-    kind: str,
+    format: DocumentFormat,
     read: Reader | None,
     split: Splitter,
     chain: tuple[str, ...] = (),
@@ -101,7 +102,7 @@ def resolve(
         if pending.directive in AUTODOC:
             drafts, note = _autodoc(pending, module, read)
         elif pending.directive == "include":
-            drafts, note = _included(pending, document_path, kind, read, split, chain)
+            drafts, note = _included(pending, document_path, format, read, split, chain)
         else:
             drafts, note = _literal(pending, document_path, read)
         if note:
@@ -124,7 +125,9 @@ def _placed(
     after: dict[int, list[PassageDraft]] = {}
     for line, drafts in inserted:
         place = max((i for i, draft in enumerate(own) if draft.line <= line), default=-1)
-        heading = own[place].title if place >= 0 else document.title
+        heading = _section_title(document, line) or (
+            own[place].title if place >= 0 else document.title
+        )
         placed = after.setdefault(place, [])
         for draft in drafts:
             first = not own and place == -1 and not placed
@@ -138,10 +141,18 @@ def _placed(
     return tuple(result)
 
 
+def _section_title(document: Document, line: int) -> str:
+    """The title of the section `line` stands in, text of its own or not; "" when the
+    document says none (before its first heading)."""
+    return max(
+        ((start, title) for start, title in document.sections if start <= line), default=(0, "")
+    )[1]
+
+
 def _included(
     pending: Pending,
     document_path: str,
-    kind: str,
+    format: DocumentFormat,
     read: Reader,
     split: Splitter,
     chain: tuple[str, ...],
@@ -156,9 +167,9 @@ def _included(
     text = _read_part(path, pending, read)
     if isinstance(text, Unread):
         return [], text.reason
-    own_kind = document_kind(path)
-    included_kind = own_kind if own_kind in ("rst", "md") else kind
-    included = split(included_kind, path, text, (*chain, document_path))
+    own = format_of(path)
+    included_as = own if own is not None and own.split_as_itself_when_included else format
+    included = split(included_as, path, text, (*chain, document_path))
     drafts = []
     for draft in included.passages:
         title = draft.title.removeprefix(included.title).removeprefix(TITLE_SEPARATOR)

@@ -49,8 +49,9 @@ _TITLE_KEY = re.compile(r"^[ \t]*title[ \t]*:[ \t]*(.*?)[ \t]*$")
 _KEY_LINE = re.compile(r"^[ \t]*[A-Za-z][\w-]*[ \t]*:")
 
 
-def split_markdown(relative_path: str, text: str) -> Document:
-    """The title and passages of one Markdown document (`text` already decoded)."""
+def split_markdown(relative_path: str, text: str, name_title: str | None = None) -> Document:
+    """The title and passages of one Markdown document (`text` already decoded);
+    `name_title` is its title when the text gives none (`passage.file_title`)."""
     lines = file_lines(text)
     title, body_start = _front_matter_title(lines)
     rewritten = myst.rewrite(lines, body_start)
@@ -68,7 +69,7 @@ def split_markdown(relative_path: str, text: str) -> Document:
     if title is None:
         title = level_one_title = _heading_title(sections)
     if title is None:
-        title = file_title(relative_path)
+        title = file_title(relative_path, name_title)
     document = document_from_sections(title, level_one_title, sections)
     return replace(document, pending=tuple(rewritten.pending))
 

@@ -31,12 +31,13 @@ MAX_OUTLINE_ENTRIES = 10_000
 NO_TEXT_LAYER = "has no text layer (a scanned PDF? no OCR is done)"
 
 
-def split_pdf(relative_path: str, data: bytes) -> Document | str:
-    """The title and passages of one PDF file's bytes, or why it is skipped."""
+def split_pdf(relative_path: str, data: bytes, name_title: str | None = None) -> Document | str:
+    """The title and passages of one PDF file's bytes, or why it is skipped;
+    `name_title` is its title when the file gives none (`passage.file_title`)."""
     content = read_pdf(data)
     if isinstance(content, str):
         return content
-    document = split_pdf_content(relative_path, content)
+    document = split_pdf_content(relative_path, content, name_title)
     if not document.passages:
         return NO_TEXT_LAYER
     return document
@@ -105,7 +106,7 @@ def _pages(document: object) -> list[PdfPage]:
                         first = start + (len(line) - len(line.lstrip()))
                         size = float(raw.FPDFText_GetFontSize(textpage, first))
                         raw.FPDFText_GetCharBox(textpage, first, left, right, bottom, top)
-                        lines.append(PdfLine(line, size, height - top.value))
+                        lines.append(PdfLine(line, size, height - top.value, left.value))
                     start += len(line) + 2
             finally:
                 textpage.close()
@@ -125,8 +126,6 @@ def _outline(document: object) -> list[OutlineEntry]:
     for bookmark in document.get_toc():
         if len(entries) >= MAX_OUTLINE_ENTRIES:
             break
-        if bookmark.level >= 3:  # only the first three levels make sections
-            continue
         destination = bookmark.get_dest()
         if destination is None:
             continue

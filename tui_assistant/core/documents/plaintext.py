@@ -28,15 +28,18 @@ MAX_TITLE_CHARS = 100
 MAX_LABEL_CHARS = 60
 
 
-def split_plain_text(relative_path: str, text: str) -> Document:
-    """The title and passages of one plain-text document (`text` already decoded)."""
+def split_plain_text(relative_path: str, text: str, name_title: str | None = None) -> Document:
+    """The title and passages of one plain-text document (`text` already decoded);
+    `name_title` is its title when the text gives none (`passage.file_title`)."""
     numbered = list(enumerate(file_lines(text), start=1))
     found = [trimmed(paragraph) for paragraph in paragraphs(numbered)]
     found = [paragraph for paragraph in found if paragraph]
     if not found:
-        return Document(title=file_title(relative_path), passages=())
+        return Document(title=file_title(relative_path, name_title), passages=())
     worded = (line for paragraph in found for _, line in paragraph if _has_words(line))
-    title = shortened(one_line(next(worded, "")), MAX_TITLE_CHARS) or file_title(relative_path)
+    title = shortened(one_line(next(worded, "")), MAX_TITLE_CHARS) or file_title(
+        relative_path, name_title
+    )
     heading_line = None
     if len(found[0]) == 1 and len(found) > 1:
         heading_line = found[0][0][0]  # the title line heads the first passage

@@ -68,8 +68,9 @@ class _Title:
         return self.underline - 1
 
 
-def split_rst(relative_path: str, text: str) -> Document:
-    """The title and passages of one reStructuredText document (`text` decoded)."""
+def split_rst(relative_path: str, text: str, name_title: str | None = None) -> Document:
+    """The title and passages of one reStructuredText document (`text` decoded);
+    `name_title` is its title when the text gives none (`passage.file_title`)."""
     lines = file_lines(text)
     tree = _parse("\n".join(lines))
     titles = _titles(tree, lines) if tree is not None else []
@@ -112,7 +113,7 @@ def split_rst(relative_path: str, text: str) -> Document:
     level_one_title = next(
         (text for title, text in zip(titles, texts, strict=True) if title.level == 1), None
     )
-    document_title = level_one_title or file_title(relative_path)
+    document_title = level_one_title or file_title(relative_path, name_title)
     document = document_from_sections(document_title, level_one_title, sections)
     return replace(document, pending=tuple(rst_pending(lines)))
 

@@ -1,65 +1,71 @@
-"""One document's text to its title and passages, read as the kind its name says."""
+"""One document's text to its title and passages, read as the format its name says."""
 
 from __future__ import annotations
 
-from tui_assistant.core.documents import html, inclusion, markdown, plaintext, python_api
+from tui_assistant.core.documents import inclusion
+from tui_assistant.core.documents.formats import FALLBACK, DocumentFormat, file_title, format_of
 from tui_assistant.core.documents.inclusion import Reader
-from tui_assistant.core.documents.passage import Document, document_kind
-from tui_assistant.errors import NotText
+from tui_assistant.core.documents.passage import Document
 
 # Bump whenever a document can split into other passages (text, titles, lines, ids), so
 # index stores read by the older rules are rebuilt. 1: rst and Markdown read as the page
 # does (markup rendered as text, label- and markup-only sections no passages). 2: HTML
 # pages are documents; Sphinx, MyST and documentation-site Markdown read as the page shows
-# them; includes and autodoc.
-PARSER_VERSION = 2
+# them; includes and autodoc. 3: HTML at every heading level, reference-list entries and
+# the book's index as passages' index terms; a long section's parts titled by what they hold.
+PARSER_VERSION = 3
+
+
+def text_format(format: DocumentFormat | None) -> DocumentFormat:
+    """The format a file's text is read as: its own, unless it has none or is read as
+    pages (then Markdown, `formats.FALLBACK`)."""
+    return format if format is not None and not format.reads_pages else FALLBACK
 
 
 def decode_document(relative_path: str, data: bytes) -> str:
-    """A document file's text: an HTML page decoded by the charset it declares
-    (`html.decode_html`), any other document as UTF-8. Raises `NotText` with the
-    reason it cannot be read (a binary file: one with NUL bytes)."""
-    binary = NotText("binary file (contains NUL bytes)")
-    if document_kind(relative_path) == "html":
-        text = html.decode_html(data)
-        if "\x00" in text:
-            raise binary
-        return text
-    if b"\x00" in data:
-        raise binary
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise NotText("not UTF-8") from None
+    """A document file's text, decoded as its format says: an HTML page by the charset
+    it declares (`html.decode_html`), any other document as UTF-8. Raises `NotText` with
+    the reason it cannot be read (a binary file: one with NUL bytes)."""
+    return decode_as(text_format(format_of(relative_path)), data)
 
 
-def split_document(relative_path: str, text: str, read: Reader | None = None) -> Document:
-    """The title and passages of one document (`text` already decoded), read as the
-    kind its name says (Markdown for any other name). `read` gives the text of other
-    files of the library its includes and autodoc directives name (`inclusion.py`);
-    without it they are noted as not read."""
-    return _split(document_kind(relative_path) or "md", relative_path, text, read, ())
+def decode_as(format: DocumentFormat, data: bytes) -> str:
+    """`data` decoded as `format`'s text (a format read as pages: as UTF-8 text)."""
+    decode = text_format(format).decode
+    assert decode is not None  # a text format has one (`DocumentFormat.__post_init__`)
+    return decode(data)
+
+
+def split_document(
+    relative_path: str,
+    text: str,
+    read: Reader | None = None,
+    format: DocumentFormat | None = None,
+) -> Document:
+    """The title and passages of one document (`text` already decoded), read as
+    `format`, else as the format its name says (Markdown for any other name). `read`
+    gives the text of other files of the library its includes and autodoc directives
+    name (`inclusion.py`); without it they are noted as not read."""
+    chosen = text_format(format or format_of(relative_path))
+    return _split(chosen, relative_path, text, read, ())
 
 
 def _split(
-    kind: str, relative_path: str, text: str, read: Reader | None, chain: tuple[str, ...]
+    format: DocumentFormat,
+    relative_path: str,
+    text: str,
+    read: Reader | None,
+    chain: tuple[str, ...],
 ) -> Document:
-    if kind == "rst":
-        from tui_assistant.core.documents import rst  # docutils is loaded only for rst
-
-        document = rst.split_rst(relative_path, text)
-    elif kind == "txt":
-        document = plaintext.split_plain_text(relative_path, text)
-    elif kind == "html":
-        document = html.split_html(relative_path, text)
-    elif kind == "py":
-        document = python_api.split_python(relative_path, text)
-    else:
-        document = markdown.split_markdown(relative_path, text)
+    split = format.split
+    assert split is not None  # a text format has one (`DocumentFormat.__post_init__`)
+    document = split(relative_path, text, file_title(relative_path))
     if not document.pending:
         return document
 
-    def split_included(kind: str, path: str, text: str, chain: tuple[str, ...]) -> Document:
-        return _split(kind, path, text, read, chain)
+    def split_included(
+        format: DocumentFormat, path: str, text: str, chain: tuple[str, ...]
+    ) -> Document:
+        return _split(format, path, text, read, chain)
 
-    return inclusion.resolve(document, relative_path, kind, read, split_included, chain)
+    return inclusion.resolve(document, relative_path, format, read, split_included, chain)

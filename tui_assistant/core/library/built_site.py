@@ -6,8 +6,9 @@ index (`genindex*.html`), search page, module index (`py-modindex.html`),
 highlighted source pages (`_modules/`) and static folders; MkDocs' search index,
 theme assets and 404 page. Reading them would give each page twice, or give pages of
 links and search boxes. `skipped_in_site` names them, in one line for the folder, from
-the names in the folder alone: only when HTML pages are documents and the folder has some, so a tree
-that has only `_sources/` (or whose HTML is not read) keeps its sources.
+the names in the folder alone: only when a format of built pages (`built_site_pages`:
+HTML) is read and the folder has pages of it, so a tree that has only `_sources/` (or
+whose HTML is not read) keeps its sources.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+
+from tui_assistant.core.documents.formats import FORMATS, format_of
 
 SPHINX_MARKERS = frozenset({"objects.inv", "searchindex.js"})
 MKDOCS_MARKERS = frozenset({"sitemap.xml", "sitemap.xml.gz"})
@@ -39,9 +42,8 @@ class SiteSkip:
 def skipped_in_site(entries: Mapping[str, bool], kinds: Collection[str]) -> SiteSkip | None:
     """The entries of one folder (name -> is a folder) that are not documents because
     the folder is a built site; None when it is not one."""
-    if "html" not in kinds or not any(
-        not is_folder and name.endswith((".html", ".htm")) for name, is_folder in entries.items()
-    ):
+    read = [format for format in FORMATS if format.built_site_pages and format.name in kinds]
+    if not any(not is_folder and format_of(name) in read for name, is_folder in entries.items()):
         return None
     names = set(entries)
     rules: list[tuple[frozenset[str], tuple[str, ...]]] = []

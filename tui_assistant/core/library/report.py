@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from tui_assistant.core.documents.passage import DOCUMENT_KINDS, document_kind
+from tui_assistant.core.documents.formats import DOCUMENT_KINDS, document_kind
 from tui_assistant.core.library.library import FileProblem, Library
 
 # Why a file is skipped, in the order the report lists them, with their readable names.

@@ -14,7 +14,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tui_assistant.core.documents.passage import TITLE_SEPARATOR, without_document_suffix
+from tui_assistant.core.documents.formats import without_suffix
+from tui_assistant.core.documents.passage import TITLE_SEPARATOR
 from tui_assistant.core.library.library import DocumentInfo
 
 # The names of a folder's own page: it opens its folder's documents.
@@ -46,7 +47,7 @@ def name_order(name: str) -> tuple[tuple[int, str], ...]:
 def browsing_order(path: str) -> tuple[bool, tuple[tuple[int, str], ...]]:
     """Where a document sorts among its folder's documents: the index first, then by name."""
     name = path.rsplit("/", 1)[-1]
-    return without_document_suffix(name).casefold() not in INDEX_NAMES, name_order(name)
+    return without_suffix(name).casefold() not in INDEX_NAMES, name_order(name)
 
 
 def tree_path(document: DocumentInfo, several: bool) -> str:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tui_assistant.mcp.tools import ask, check, gaps, read, search, status
+from tui_assistant.mcp.tools import ask, changes, check, gaps, read, search, status
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +58,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec.of(gaps.gaps),
     # In model mode `ask` calls the configured model server.
     ToolSpec.of(ask.ask, open_world=True),
+    ToolSpec.of(changes.changes),
 )
 
 

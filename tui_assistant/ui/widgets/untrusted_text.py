@@ -16,8 +16,8 @@ from textual.content import Content
 
 from tui_assistant.core.display_text import ELLIPSIS, clean_display_text
 from tui_assistant.core.display_text import one_line as one_line  # the widgets' import of it
+from tui_assistant.core.documents.formats import FALLBACK, format_of
 from tui_assistant.core.documents.markdown_inline import COMMENT_OPEN, without_comments
-from tui_assistant.core.documents.passage import document_kind
 from tui_assistant.core.excerpt import FENCE
 
 _LINE_RANGE = re.compile(r"(?::| p\. )\d+(?:\u2013\d+)?$")  # `:12–40`, a PDF's ` p. 3–4`
@@ -60,8 +60,6 @@ def readable_markdown(text: str) -> str:
     return "\n".join(kept)
 
 
-# Kinds whose passage text is already what the page shows: no character of it is markup.
-_PLAIN_KINDS = frozenset({"html", "pdf", "txt", "py"})
 _INLINE_MARKS = re.compile(r"([\\`*_\[\]<])")
 _LINE_START_MARKS = re.compile(r"^(\s{0,3})([#>+=|-])")
 _LIST_NUMBER = re.compile(r"^(\s{0,3}\d+)([.)])")
@@ -79,14 +77,17 @@ def _literal_line(line: str) -> str:
 
 
 def readable_source(text: str, source_path: str) -> str:
-    """A passage's text as the Markdown view should get it. reStructuredText section
-    titles inside the passage (levels below the passage's own) become Markdown headings,
-    since an underline such as `~~~~` would open a code block there; each adornment
-    line becomes an empty line, so line `n` of the result is still line `n` of the text."""
-    kind = document_kind(source_path)
-    if kind in _PLAIN_KINDS:
+    """A passage's text as the Markdown view should get it, as its file's format says
+    (`shown_as`; a file of no format as Markdown): text shown as written has every
+    Markdown mark escaped. Section titles inside the passage that stand above an
+    underline (reStructuredText, levels below the passage's own) become Markdown
+    headings, since an underline such as `~~~~` would open a code block there; each
+    adornment line becomes an empty line, so line `n` of the result is still line `n`
+    of the text."""
+    format = format_of(source_path) or FALLBACK
+    if format.shown_as == "literal":
         return "\n".join(map(_literal_line, text.split("\n")))
-    if kind != "rst":
+    if not format.underlined_titles:
         return text
     lines = text.split("\n")
     for index in range(1, len(lines)):

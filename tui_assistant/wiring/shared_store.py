@@ -1,0 +1,219 @@
+"""The PostgreSQL store as the wiring uses it: one per process and URL, migrated on
+first use, with a small pool of connections that reconnects by itself.
+
+Readers load each library's current version into memory (`load_part`), read its stored
+vectors, append gaps (kept in memory while the database is away) and follow new
+versions by `LISTEN` (`follow_versions`). Imported only when the settings name
+PostgreSQL: it loads the `postgres` extra's driver.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Final
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from tui_assistant.core.gaps import Gap
+from tui_assistant.core.library.library import Library
+from tui_assistant.core.progress import Progress
+from tui_assistant.core.words import stem
+from tui_assistant.errors import ConfigError
+from tui_assistant.settings import Settings
+from tui_assistant.store.postgres.connection import application_name, connect, unreachable
+from tui_assistant.store.postgres.gaps import GapWriter, read_gaps
+from tui_assistant.store.postgres.migrations import migrate
+from tui_assistant.store.postgres.url import StoreUrl
+from tui_assistant.store.postgres.vectors import PgVectorTable, stored_models
+from tui_assistant.store.postgres.versions import channel, load_version
+from tui_assistant.store.vectors import StoredModel
+from tui_assistant.wiring.store_setting import store_url
+
+logger = logging.getLogger(__name__)
+
+POOL_SIZE: Final = 4
+# Waits between tries to reach the database again: doubling, at most the last.
+BACKOFF_SECONDS: Final = (0.2, 0.5, 1.0, 2.0, 5.0)
+
+
+class SharedStore:
+    """One PostgreSQL store as this process uses it."""
+
+    def __init__(self, url: StoreUrl) -> None:
+        self.url = url
+        first = connect(url, "server")
+        try:
+            migrate(first, url)
+        finally:
+            first.close()
+        self.pool = ConnectionPool(
+            url.conninfo,
+            min_size=1,
+            max_size=POOL_SIZE,
+            kwargs={"autocommit": True, "application_name": application_name("server")},
+            configure=self._configure,
+            check=ConnectionPool.check_connection,
+            timeout=5.0,
+            reconnect_timeout=0,  # never give up: the database may come back
+            open=True,
+        )
+        self.gaps = GapWriter()
+        # The version of each library last read from this store, by name (`/health`).
+        self.served: dict[str, int] = {}
+
+    def _configure(self, connection: psycopg.Connection) -> None:
+        connection.execute(f'SET search_path TO "{self.url.schema}", public')
+
+    @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection]:
+        """A pooled connection; `ConfigError` (one line) when the database is away."""
+        try:
+            with self.pool.connection() as connection:
+                yield connection
+        except psycopg.Error as error:
+            raise ConfigError(unreachable(self.url, error)) from None
+        except TimeoutError as error:  # the pool's: no connection came in time
+            raise ConfigError(unreachable(self.url, error)) from None
+
+
+_stores: dict[str, SharedStore] = {}
+_lock = threading.Lock()
+
+
+def shared_store(settings: Settings) -> SharedStore:
+    """The process's store for the settings' URL, opened (and migrated) on first use."""
+    url = store_url(settings)
+    with _lock:
+        store = _stores.get(url.conninfo + url.schema)
+        if store is None:
+            store = _stores[url.conninfo + url.schema] = SharedStore(url)
+        return store
+
+
+def load_part(settings: Settings, name: str, folder: Path, progress: Progress | None) -> Library:
+    """Library `name`'s current version from the store, as the in-memory library."""
+    store = shared_store(settings)
+    with store.connection() as connection:
+        version, library = load_version(connection, name, folder, stem)
+    store.served[name] = version.version_id
+    if progress is not None:
+        progress(version.passages, version.passages)
+    return library
+
+
+def served_version(settings: Settings, name: str) -> int | None:
+    """The version of library `name` this process last read."""
+    return shared_store(settings).served.get(name)
+
+
+@contextmanager
+def vector_table(settings: Settings) -> Iterator[PgVectorTable]:
+    """The store's vectors, read-only (a server computes what is missing in memory)."""
+    with shared_store(settings).connection() as connection:
+        yield PgVectorTable(connection, writable=False)
+
+
+def stored_vectors(settings: Settings, library: Library) -> list[StoredModel]:
+    store = shared_store(settings)
+    with store.connection() as connection:
+        return stored_models(connection, library)
+
+
+def keep_gap(settings: Settings, library: str, gap: Gap) -> None:
+    """Append `gap`; while the database is away it waits in memory for `flush_gaps`."""
+    store = shared_store(settings)
+    try:
+        with store.connection() as connection:
+            store.gaps.add(connection, library, gap)
+    except ConfigError:
+        store.gaps.add(None, library, gap)
+
+
+def gaps_of(settings: Settings, library: str) -> list[Gap]:
+    store = shared_store(settings)
+    with store.connection() as connection:
+        return read_gaps(connection, library)
+
+
+async def follow_versions(
+    settings: Settings,
+    names: Callable[[], set[str]],
+    on_change: Callable[[], Awaitable[None]],
+    warn: Callable[[str], None],
+) -> None:
+    """Until cancelled: listen for new versions on a connection of its own, and await
+    `on_change()` when one of `names()` has a version other than the one served. A lost
+    connection is opened again with backoff; on every (re)connection the current
+    versions are compared (a notice sent meanwhile is not lost) and the gaps kept
+    meanwhile are written."""
+    store = shared_store(settings)
+    failures = 0
+    while True:
+        try:
+            connection = await psycopg.AsyncConnection.connect(
+                store.url.conninfo,
+                autocommit=True,
+                application_name=application_name("listen"),
+            )
+        except psycopg.Error as error:
+            await _backoff(failures, warn, store, error)
+            failures += 1
+            continue
+        try:
+            async with connection:
+                await connection.execute(f'LISTEN "{channel(store.url)}"')
+                await connection.execute(f'SET search_path TO "{store.url.schema}", public')
+                if failures:
+                    warn("the store answers again")
+                failures = 0
+                await asyncio.to_thread(_flush_gaps, store)
+                await _compare(connection, store, names, on_change)
+                async for notice in connection.notifies():
+                    library = json.loads(notice.payload).get("library")
+                    if library in names():
+                        await on_change()
+                    await asyncio.to_thread(_flush_gaps, store)
+        except psycopg.Error as error:
+            await _backoff(failures, warn, store, error)
+            failures += 1
+
+
+async def _compare(
+    connection: psycopg.AsyncConnection,
+    store: SharedStore,
+    names: Callable[[], set[str]],
+    on_change: Callable[[], Awaitable[None]],
+) -> None:
+    rows = await (
+        await connection.execute(
+            "SELECT name, current_version FROM libraries WHERE current_version IS NOT NULL"
+        )
+    ).fetchall()
+    current = {str(name): int(version) for name, version in rows}
+    served = dict(store.served)
+    if any(current.get(name) != served.get(name) for name in names() if name in current):
+        await on_change()
+
+
+def _flush_gaps(store: SharedStore) -> None:
+    if store.gaps.waiting:
+        try:
+            with store.connection() as connection:
+                store.gaps.flush(connection)
+        except ConfigError:
+            pass  # still away: they wait for the next try
+
+
+async def _backoff(
+    failures: int, warn: Callable[[str], None], store: SharedStore, error: BaseException
+) -> None:
+    if failures == 0:
+        warn(f"warning: {unreachable(store.url, error)}; serving what was read, trying again")
+    await asyncio.sleep(BACKOFF_SECONDS[min(failures, len(BACKOFF_SECONDS) - 1)])
