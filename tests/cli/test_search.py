@@ -85,7 +85,12 @@ def test_json_is_one_object_per_passage_then_the_decision(
     assert passages[0]["id"] == "eggs"
     assert passages[0]["library"] == "kitchen"
     assert passages[0]["page"] is None and passages[0]["end_page"] is None
-    assert decision == {"decision": "answered", "reason": None, "retrieval": "ranked"}
+    assert decision == {
+        "decision": "answered",
+        "reason": None,
+        "retrieval": "ranked",
+        "embedding": None,
+    }
 
 
 def test_nothing_plausibly_about_it_exits_1(
@@ -94,7 +99,12 @@ def test_nothing_plausibly_about_it_exits_1(
     status, rows = run_json(capsys, "--library", str(kitchen), "quantum chromodynamics")
 
     assert status == 1
-    assert rows[-1] == {"decision": "refused", "reason": "no_evidence", "retrieval": "ranked"}
+    assert rows[-1] == {
+        "decision": "refused",
+        "reason": "no_evidence",
+        "retrieval": "ranked",
+        "embedding": None,
+    }
 
 
 def test_the_ranking_is_the_mcp_search_tools(

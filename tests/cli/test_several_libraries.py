@@ -127,6 +127,7 @@ def test_status_lists_each_library_and_what_answers(
         "origin",
         "fetched_at",
         "embedding_per_second",
+        "embedding",
     }
     # Folders, not fetched packages.
     assert (kitchen["package"], kitchen["version"], kitchen["origin"]) == (None, None, None)

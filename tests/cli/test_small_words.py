@@ -54,7 +54,7 @@ def test_indexing_one_file_shows_file_in_the_singular(
     stderr = Terminal()
     monkeypatch.setattr("sys.stderr", stderr)
     assert cli.main(["passages", "--library", str(one_page)]) == 0
-    assert "\rindexing 1/1 file\x1b[K" in stderr.getvalue()
+    assert "\rreading 1/1 file\x1b[K" in stderr.getvalue()
 
 
 def test_status_says_one_passage_in_the_singular() -> None:

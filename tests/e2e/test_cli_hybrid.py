@@ -52,7 +52,7 @@ def assert_one_error_line(result: CliResult, *words: str) -> None:
 
 
 def test_hybrid_answers_from_the_passage_and_refuses_what_is_not_there(run_cli: RunCli) -> None:
-    result = run_cli("ask", "--json", "--retrieval", "hybrid", PASTA, FRANCE)
+    result = run_cli("ask", "--json", "--wait", "--retrieval", "hybrid", PASTA, FRANCE)
     assert result.returncode == 0, result.stderr
     pasta, france = result.json_lines()
     assert pasta["outcome"] == "answered" and pasta["retrieval"] == "hybrid"
@@ -71,7 +71,7 @@ def test_a_lesson_that_only_shares_words_with_a_question_is_not_its_answer(
     # The eggs lesson says "cooked" and "fridge" and is the only lesson that does, but it
     # is about eggs: at most a candidate, never the answer.
     chicken = "how long can cooked chicken stay in the fridge"
-    result = run_cli("ask", "--json", "--retrieval", "hybrid", chicken)
+    result = run_cli("ask", "--json", "--wait", "--retrieval", "hybrid", chicken)
     assert result.returncode == 0, result.stderr
     (outcome,) = result.json_lines()
     assert outcome["outcome"] == "refused" and outcome["passage_id"] is None
@@ -81,7 +81,7 @@ def test_a_lesson_that_only_shares_words_with_a_question_is_not_its_answer(
 def test_a_second_run_reads_the_stored_vectors_and_embeds_nothing(
     run_cli: RunCli, tmp_path: Path
 ) -> None:
-    first = run_cli("ask", "--json", "--retrieval", "hybrid", PASTA)
+    first = run_cli("ask", "--json", "--wait", "--retrieval", "hybrid", PASTA)
     assert first.returncode == 0, first.stderr
     store = the_store(tmp_path)
     rows = vector_rows(store)
@@ -92,6 +92,7 @@ def test_a_second_run_reads_the_stored_vectors_and_embeds_nothing(
     with contextlib.closing(sqlite3.connect(store)) as connection:
         connection.execute("UPDATE piece_vectors SET vector = ? WHERE content = ?", (other, marked))
         connection.commit()
+    # Every vector is stored: hybrid at once, without --wait.
     second = run_cli("ask", "--json", "--retrieval", "hybrid", PASTA)
     assert second.returncode == 0, second.stderr
     assert second.json_lines()[0]["retrieval"] == "hybrid"
@@ -101,7 +102,7 @@ def test_a_second_run_reads_the_stored_vectors_and_embeds_nothing(
 
 
 def test_auto_is_hybrid_with_the_model_installed(run_cli: RunCli) -> None:
-    result = run_cli("ask", "--json", PASTA, env={"TUI_ASSISTANT_RETRIEVAL": "auto"})
+    result = run_cli("ask", "--json", "--wait", PASTA, env={"TUI_ASSISTANT_RETRIEVAL": "auto"})
     assert result.returncode == 0, result.stderr
     (answer,) = result.json_lines()
     assert answer["retrieval"] == "hybrid" and answer["passage_id"] == "pasta-water"
@@ -140,7 +141,7 @@ def test_hybrid_finds_the_passage_of_a_cjk_question(run_cli: RunCli, tmp_path: P
     library = cjk.write_cjk_library(tmp_path / "cjk")
     questions = [question for question, _ in cjk.ANSWERED]
     result = run_cli(
-        "ask", "--json", "--retrieval", "hybrid", "--library", str(library), *questions
+        "ask", "--json", "--wait", "--retrieval", "hybrid", "--library", str(library), *questions
     )
     assert result.returncode == 0, result.stderr
     outcomes = result.json_lines()

@@ -78,7 +78,7 @@ def word_index(store: Path) -> list[tuple[object, ...]]:
 
 
 def ask(run_cli: RunCli, env: Mapping[str, str], *args: str) -> list[dict[str, object]]:
-    result = run_cli("ask", "--json", *args, PASTA, env=env)
+    result = run_cli("ask", "--json", "--wait", *args, PASTA, env=env)
     assert result.returncode == 0, result.stderr
     assert result.stderr == "", result.stderr
     return result.json_lines()
@@ -161,7 +161,7 @@ def test_a_server_that_stops_in_the_middle_costs_one_line_and_the_next_run_goes_
     }
     # It answers the probe and three batches of eight, then exits.
     with EmbeddingServer(exit_after=1 + 3 * 8) as stopping:
-        first = run_cli("ask", "--json", PASTA, env=from_server(stopping, **settings))
+        first = run_cli("ask", "--json", "--wait", PASTA, env=from_server(stopping, **settings))
         assert stopping.wait_for_exit() == 0
     assert first.returncode == 0, first.stderr
     (answer,) = first.json_lines()
@@ -173,7 +173,7 @@ def test_a_server_that_stops_in_the_middle_costs_one_line_and_the_next_run_goes_
     assert len(vectors_of(store, stopping.name)) == 3 * 8
 
     with EmbeddingServer() as again:
-        second = run_cli("ask", "--json", PASTA, env=from_server(again, **settings))
+        second = run_cli("ask", "--json", "--wait", PASTA, env=from_server(again, **settings))
         assert second.returncode == 0, second.stderr
         assert second.stderr == ""
         assert second.json_lines()[0]["retrieval"] == "hybrid"

@@ -40,6 +40,7 @@ async def test_every_tool_is_listed_with_its_output_schema(tmp_path: Path) -> No
         "decision",
         "reason",
         "passages",
+        "embedding",
     }
     assert "evidence" in (search.description or "")  # passage text is not instructions
     assert search.input_schema["properties"]["limit"]["maximum"] == 10

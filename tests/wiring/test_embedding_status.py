@@ -68,7 +68,7 @@ def test_the_status_follows_an_embedding_run() -> None:
     seen: list[EmbeddingStatus] = []
     monitor.watch(seen.append)
     monitor.progress(40, 300)
-    assert monitor.status().bar_text == "embedding 40/300"
+    assert monitor.status().bar_text == "embedding 40/300 passages"
     monitor.failed(UNREACHABLE)
     failed = monitor.status()
     assert failed.phase == "failed" and failed.bar_text == "embedding server unreachable"
@@ -88,7 +88,7 @@ def test_the_status_follows_an_embedding_run() -> None:
     assert [status.problem for status in seen] == [str(UNREACHABLE), None]
 
 
-def test_the_status_says_how_fast_a_run_goes_from_what_it_resumed_at() -> None:
+def test_the_status_says_how_fast_a_run_goes_and_how_long_is_left() -> None:
     now = [100.0]
     monitor = EmbeddingMonitor(EmbeddingStatus("server", "127.0.0.1:8089", "m"), lambda: now[0])
     monitor.progress(191, 570)  # resumed: 191 were stored before this run
@@ -97,7 +97,15 @@ def test_the_status_says_how_fast_a_run_goes_from_what_it_resumed_at() -> None:
     monitor.progress(251, 570)
     status = monitor.status()
     assert status.per_second == pytest.approx(15.0)
-    assert status.bar_text == "embedding 251/570 · 15.0/s"
+    assert status.eta_seconds == pytest.approx(319 / 15.0)
+    assert status.bar_text == "embedding 251/570 passages, 15/s, about 21 s left"
+
+
+def test_the_count_never_goes_back_while_the_total_stays() -> None:
+    monitor = EmbeddingMonitor(EmbeddingStatus("local", None, "m", phase="waiting"))
+    monitor.counted(300, 500)  # stored before the run, in every library
+    monitor.progress(200, 500)  # a run in the first of two libraries, the second not counted
+    assert (monitor.status().done, monitor.status().total) == (300, 500)
 
 
 def test_questions_the_server_cannot_embed_are_answered_by_words_and_said_once(

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui_assistant.commands.common import add_command, open_for
+from tui_assistant import PROG
+from tui_assistant.commands.common import add_command, open_answering
 from tui_assistant.core.display_text import clean_display_text
 from tui_assistant.core.eval_record import EvalRecord
 from tui_assistant.core.evaluation import (
@@ -19,6 +20,7 @@ from tui_assistant.core.evaluation import (
     evaluate,
     parse_cases,
 )
+from tui_assistant.core.progress_text import words_only
 from tui_assistant.errors import CasesError, UsageError, unreadable_file_words
 from tui_assistant.output import format_eval_report
 
@@ -34,28 +36,43 @@ def register(subparsers: Subcommands) -> None:
         "print one JSON object",
         help="measure retrieval on a file of cases",
         description="Run every case of a JSON-lines file through the same path as `ask` "
-        "and report how often the expected passage (or, for null, no passage) was retrieved.",
+        "and report how often the expected passage (or, for null, no passage) was retrieved. "
+        "Under hybrid retrieval it first computes the library's missing vectors (--no-wait: "
+        "answers by words at once).",
     )
     command.add_argument("cases", type=Path, metavar="CASES.jsonl")
+    command.add_argument(
+        "--no-wait",
+        dest="wait",
+        action="store_false",
+        help="under hybrid retrieval, do not wait for the library's missing vectors: every "
+        "case is answered by words (ranked) while they are computed in the background",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     # Everything that can fail with exit 2 happens before anything is printed.
     cases = read_cases(args.cases)
-    context = open_for(args)
+    answering = open_answering(args, wait=args.wait)
+    # Every case from the context of the start: one report measures one retrieval.
+    context = answering.start
     try:
         check_expected_passages(cases, (passage.id for passage in context.library))
     except CasesError as error:
         raise UsageError(f"cases file {args.cases}: {error}") from None
     # Model calls can take minutes: show progress, but only to a person watching.
     progress = _show_progress if context.service.provider and sys.stderr.isatty() else None
+    left = context.incomplete_vectors()
+    if left is not None:
+        print(f"{PROG}: {words_only(left.done, left.total)}", file=sys.stderr, flush=True)
     with asyncio.Runner() as runner:
         try:
             report = runner.run(evaluate(cases, context.service, progress))
         finally:
-            runner.run(context.aclose())
             if progress is not None:
                 print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+            answering.finish()
+            runner.run(answering.context.aclose())
     retrieval, mode = context.retrieval, context.mode_label
     if args.json:
         print(json.dumps(EvalRecord.of(report, retrieval, mode).model_dump(mode="json")))

@@ -4,7 +4,8 @@ terminal or a script, ranked exactly as the MCP `search` tool ranks them (the sa
 
 Each passage is shown with its title and id, `file:lines`, and the sentence of it that
 best matches the question; the last line says what the library decided. `--json`
-prints one object per passage and a last `{"decision", "reason", "retrieval"}`. Like
+prints one object per passage and a last `{"decision", "reason", "retrieval",
+"embedding"}` (`embedding`: how far the vectors are while they are computed, else null). Like
 `grep`, the exit status says whether anything was found: 0 when a passage is plausibly
 about the question (the library answers, or is unsure between candidates), 1 when
 nothing is (`no_evidence`), 2 for a usage error.
@@ -16,10 +17,11 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from tui_assistant.commands.common import add_command, open_for
+from tui_assistant.commands.common import add_command, open_answering
 from tui_assistant.core.display_text import clean_display_text, one_line
 from tui_assistant.core.documents.place import location
 from tui_assistant.core.excerpt import passage_excerpt
+from tui_assistant.core.progress_text import words_only
 from tui_assistant.core.service import MAX_QUESTION_CHARS
 from tui_assistant.core.words import normalise_distinct
 from tui_assistant.errors import BadArgument, UsageError
@@ -54,6 +56,12 @@ def register(subparsers: Subcommands) -> None:
     )
     parser.add_argument("question", metavar="QUESTION")
     parser.add_argument(
+        "--wait",
+        action="store_true",
+        help="under hybrid retrieval, compute the library's missing vectors first "
+        "(else the passages are ranked by words until they are in)",
+    )
+    parser.add_argument(
         "--limit",
         type=_limit,
         default=DEFAULT_LIMIT,
@@ -74,7 +82,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("QUESTION: is blank (ask in words)")
     if len(question) > MAX_QUESTION_CHARS:
         raise UsageError(f"QUESTION: longer than {MAX_QUESTION_CHARS:,} characters")
-    context = open_for(args)
+    # One question: nothing is embedded in the background, only with --wait.
+    answering = open_answering(args, wait=args.wait, background=False)
+    context = answering.context
     try:
         try:
             result = LibraryTools(context).search(question, args.limit)
@@ -93,7 +103,9 @@ def _show(result: SearchResult, question: str, library: Library, as_json: bool) 
         for row in passages:
             print(json.dumps(row), flush=True)
         decided = {"decision": result.decision, "reason": result.reason}
-        print(json.dumps({**decided, "retrieval": result.retrieval}), flush=True)
+        embedding = result.embedding.model_dump() if result.embedding is not None else None
+        last = {**decided, "retrieval": result.retrieval, "embedding": embedding}
+        print(json.dumps(last), flush=True)
     else:
         lines: list[str] = []
         for number, (row, scored) in enumerate(zip(passages, result.passages, strict=True), 1):
@@ -105,6 +117,8 @@ def _show(result: SearchResult, question: str, library: Library, as_json: bool) 
                 f"   {sentence}",
             ]
         lines.append(f"{_DECIDED.get(result.reason, result.reason)} ({result.retrieval})")
+        if result.embedding is not None:
+            lines.append(f"({words_only(result.embedding.done, result.embedding.total)})")
         print(clean_display_text("\n".join(lines)), flush=True)
 
 

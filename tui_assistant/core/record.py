@@ -90,6 +90,16 @@ class SupportRef(BaseModel):
         )
 
 
+class EmbeddingCount(BaseModel):
+    """How far a library's vectors are while they are computed: `done` of `total`
+    passages. Questions are answered by the word ranking (`ranked`) until they are in."""
+
+    model_config = ConfigDict(frozen=True)
+
+    done: int = Field(description="passages whose vectors are computed")
+    total: int = Field(description="the library's passages")
+
+
 class OutcomeRecord(BaseModel):
     """What happened to one question, as `ask --json` prints it (one line)."""
 
@@ -138,9 +148,17 @@ class OutcomeRecord(BaseModel):
         default=None,
         description="why a model answer was refused, in one plain line; null otherwise",
     )
+    embedding: EmbeddingCount | None = Field(
+        default=None,
+        description=(
+            "while the library's vectors are computed, how far they are (the question was "
+            "answered by words: retrieval is ranked); null when they are complete or the "
+            "retrieval needs none"
+        ),
+    )
 
     @classmethod
-    def of(cls, outcome: Outcome) -> OutcomeRecord:
+    def of(cls, outcome: Outcome, embedding: EmbeddingCount | None = None) -> OutcomeRecord:
         evidence = outcome.evidence
         passage = evidence.passage if evidence else None
         answered = outcome.answered
@@ -170,6 +188,7 @@ class OutcomeRecord(BaseModel):
             confidence=outcome.confidence,
             chosen_by=outcome.chosen_by,
             detail=None if answered else outcome.model_detail,
+            embedding=embedding,
         )
 
     @property

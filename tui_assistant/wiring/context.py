@@ -21,6 +21,7 @@ from tui_assistant.core.library.library import Library
 from tui_assistant.core.library.report import LibraryReport
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.progress import Progress
+from tui_assistant.core.record import EmbeddingCount
 from tui_assistant.core.service import AnswerService
 from tui_assistant.errors import ConfigError, EmbeddingUnavailable
 from tui_assistant.registry.libraries import choose_library
@@ -31,10 +32,10 @@ from tui_assistant.wiring.gaps import gap_to_keep, keep_gap
 from tui_assistant.wiring.libraries import load_library
 from tui_assistant.wiring.library_vectors import (
     Embedded,
-    all_stored,
     close_embedder,
     embed_library,
     embedding_identity,
+    stored_count,
 )
 from tui_assistant.wiring.provider import build_provider
 from tui_assistant.wiring.report import describe_library
@@ -78,9 +79,9 @@ class NarrowedServices:
 class AppContext:
     """The app as wired from its settings; it never changes. `choice` is the retrieval
     mode that runs; under `hybrid` the library answers with `ranked` until `with_vectors`
-    gives the context that answers by meaning (the TUI and the MCP server embed in the
-    background; `ask` and `eval` embed before the first answer). A reload or new vectors
-    make a new context; the provider is shared by all of them."""
+    gives the context that answers by meaning (every surface embeds in the background
+    and answers meanwhile; `ask --wait` and `eval` embed before the first answer). A
+    reload or new vectors make a new context; the provider is shared by all of them."""
 
     settings: Settings
     library: Library
@@ -109,6 +110,17 @@ class AppContext:
     def retrieval(self) -> str:
         """The mode answering now (`ranked` while `hybrid` waits for its vectors)."""
         return self.service.retriever.mode
+
+    def incomplete_vectors(self) -> EmbeddingCount | None:
+        """Under `hybrid` while this context answers by words, how many of the library's
+        passages have their vectors (as far as the embedding has told); None when it
+        answers by meaning or its retrieval needs no vectors."""
+        if self.choice.mode != "hybrid" or self.vectors is not None:
+            return None
+        status = self.embedding.status()
+        total = len(self.library)
+        done = status.done if status.total == total and status.phase != "ready" else 0
+        return EmbeddingCount(done=min(done, total), total=total)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -271,6 +283,9 @@ def with_stored_vectors(context: AppContext) -> AppContext:
     identity = embedding_identity(context.choice, context.embedder)
     if identity is None:
         return context  # a server is asked, or a problem said, by the background embedding
-    if not all_stored(context.settings, context.library, identity):
+    stored = stored_count(context.settings, context.library, identity)
+    if stored < len(context.library):
+        # How far they are, for every surface to say before the embedding tells more.
+        context.embedding.counted(stored, len(context.library))
         return context
     return context.with_vectors(context.embed(context.library)) or context

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Literal
 from tui_assistant.core.display_text import one_line
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.library.report import KeptVectors, VectorFacts
+from tui_assistant.core.progress_estimate import RateWindow
+from tui_assistant.core.progress_text import progress_words
 from tui_assistant.core.retrieval.model_identity import ModelIdentity
 from tui_assistant.errors import EmbeddingUnavailable
 from tui_assistant.providers.embedding_model_files import DEFAULT_MODEL_NAME, DEFAULT_MODEL_SHA256
@@ -63,8 +65,10 @@ class EmbeddingStatus:
     total: int = 0
     problem: str | None = None
     short: str | None = None
-    # Passages embedded a second, over this run so far (vectors already stored aside).
+    # Passages embedded a second over the latest reports, and the seconds left at that
+    # rate; None until it can be told, and once done.
     per_second: float | None = None
+    eta_seconds: float | None = None
 
     @property
     def bar_text(self) -> str:
@@ -72,8 +76,14 @@ class EmbeddingStatus:
         if self.short:
             return self.short
         if self.phase == "embedding":
-            rate = f" · {self.per_second:,.1f}/s" if self.per_second else ""
-            return f"embedding {self.done:,}/{self.total:,}{rate}"
+            return progress_words(
+                "embedding",
+                self.done,
+                self.total,
+                "passage",
+                rate=self.per_second,
+                eta_seconds=self.eta_seconds,
+            )
         return ""
 
 
@@ -91,8 +101,8 @@ class EmbeddingMonitor:
         self._watchers: list[Callable[[EmbeddingStatus], object]] = []
         # Whether the latest question could not be embedded (its problem is shown).
         self._question_failing = False
-        # When this run's progress was first told, and how many were done then.
-        self._run_start: tuple[float, int] | None = None
+        # The latest progress reports, for the rate and the time left.
+        self._window = RateWindow()
 
     def status(self) -> EmbeddingStatus:
         with self._lock:
@@ -114,24 +124,39 @@ class EmbeddingMonitor:
     # -- what happens -------------------------------------------------------------
 
     def progress(self, done: int, total: int) -> None:
-        """`done` of `total` passages embedded; the source answers, so no problem. How
-        fast is counted from this run's first progress (a run that resumes starts
-        from the vectors stored before it)."""
+        """`done` of the library's `total` passages have their vectors; the source
+        answers, so no problem. The rate is over the latest reports (`RateWindow`); a
+        count never goes back while the total stays (a library of several counts the
+        vectors stored in a later one only once it gets there)."""
         now = self._clock()
         with self._lock:
-            if self._run_start is None or done < self._run_start[1]:
-                self._run_start = (now, done)
-            started, first = self._run_start
-        rate = (done - first) / (now - started) if now > started and done > first else None
+            before = self._status
+            if before.total == total and before.phase in ("waiting", "embedding"):
+                done = max(done, before.done)
+            self._window.add(now, done)
+            estimate = self._window.estimate(done, total)
         self._change(
-            phase="embedding", done=done, total=total, problem=None, short=None, per_second=rate
+            phase="embedding",
+            done=done,
+            total=total,
+            problem=None,
+            short=None,
+            per_second=estimate.rate,
+            eta_seconds=estimate.eta_seconds,
         )
+
+    def counted(self, done: int, total: int) -> None:
+        """Before an embedding run: `done` of `total` passages have stored vectors."""
+        with self._lock:
+            if self._status.phase not in ("waiting", "off"):
+                return
+        self._change(done=done, total=total)
 
     def embedded(self, identity: ModelIdentity, passages: int) -> None:
         """Every passage has its vectors."""
         with self._lock:
             self._question_failing = False
-            self._run_start = None
+            self._window = RateWindow()
         self._change(
             identity=identity,
             model=identity.name,
@@ -141,6 +166,7 @@ class EmbeddingMonitor:
             problem=None,
             short=None,
             per_second=None,
+            eta_seconds=None,
         )
 
     def failed(self, error: Exception) -> None:
@@ -148,8 +174,14 @@ class EmbeddingMonitor:
         cannot embed now (a server) has a `short` for the status bar."""
         short = error.short if isinstance(error, EmbeddingUnavailable) else None
         with self._lock:
-            self._run_start = None
-        self._change(phase="failed", problem=one_line(str(error)), short=short)
+            self._window = RateWindow()
+        self._change(
+            phase="failed",
+            problem=one_line(str(error)),
+            short=short,
+            per_second=None,
+            eta_seconds=None,
+        )
 
     def question_failed(self, error: EmbeddingUnavailable) -> None:
         """A question was answered by words: its embedding failed. Logged once per run

@@ -28,7 +28,7 @@ from tui_assistant.core.display_text import (
 from tui_assistant.core.documents.passage import Passage, file_lines
 from tui_assistant.core.library.library import DocumentInfo, PassageInfo
 from tui_assistant.core.library.names import prefixed_id, split_id
-from tui_assistant.core.record import PassageRef
+from tui_assistant.core.record import EmbeddingCount, PassageRef
 from tui_assistant.core.service import AnswerService
 from tui_assistant.errors import BadArgument
 from tui_assistant.wiring.context import AppContext
@@ -81,6 +81,11 @@ class SearchResult(BaseModel):
         description="why the app would refuse (e.g. no_evidence); null when answered"
     )
     passages: list[ScoredPassage] = Field(description="the best passages, best first")
+    embedding: EmbeddingCount | None = Field(
+        default=None,
+        description="while the library's vectors are computed, how far they are (ranked "
+        "by words until then); null when complete or not needed",
+    )
 
 
 class LibraryTools:
@@ -125,6 +130,7 @@ class LibraryTools:
             decision="answered" if verdict.answered else "refused",
             reason=verdict.reason.value if verdict.reason is not None else None,
             passages=passages,
+            embedding=self.context.incomplete_vectors(),
         )
 
     def changes(self, library: str, old: str, new: str) -> list[ChangeRecord]:

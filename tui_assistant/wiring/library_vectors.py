@@ -53,19 +53,30 @@ def embed_library(
     from tui_assistant.core.retrieval.dense import concatenated_vectors
     from tui_assistant.store.vectors import embed_library as embed_part
 
-    def told(done: int, total: int) -> None:
-        monitor.progress(done, total)
-        if progress is not None:
-            progress(done, total)
-
     given = embedder
     parts = list(library.parts.values())
+    whole = len(library)
+    # Passages of the parts embedded before the one under way.
+    finished = [0]
+
+    def told_of(part: Library) -> Progress:
+        # A part counts the passages it still lacks: told as passages of the whole
+        # library that have their vectors (those stored before this run included).
+        def told(done: int, total: int) -> None:
+            have = finished[0] + len(part) - total + done
+            monitor.progress(have, whole)
+            if progress is not None:
+                progress(have, whole)
+
+        return told
+
     try:
         if embedder is None:
             embedder = load_embedder(choice)
-        vectors = {
-            part.name: _embedded(settings, part, embedder, embed_part, told) for part in parts
-        }
+        vectors = {}
+        for part in parts:
+            vectors[part.name] = _embedded(settings, part, embedder, embed_part, told_of(part))
+            finished[0] += len(part)
     except BaseException as error:
         if isinstance(error, TuiAssistantError | OSError):  # not a caller's own stop
             monitor.failed(error)
@@ -122,12 +133,13 @@ def embedding_identity(
     return None
 
 
-def all_stored(settings: Settings, library: Library, identity: ModelIdentity) -> bool:
-    """Whether the stores hold the vectors of every passage of `library` (each of
-    several in its own store), made by the model `identity` names."""
+def stored_count(settings: Settings, library: Library, identity: ModelIdentity) -> int:
+    """How many passages of `library` have all their vectors of the model `identity`
+    names in the stores (each library of several in its own store)."""
     # numpy loads with the first vectors, never for a start that answers by words.
     from tui_assistant.store.vectors import stored_vectors
 
+    count = 0
     for part in library.parts.values():
         if uses_postgres(settings):
             # psycopg loads only for a PostgreSQL store.
@@ -136,6 +148,11 @@ def all_stored(settings: Settings, library: Library, identity: ModelIdentity) ->
             stored = shared_vectors(settings, part)
         else:
             stored = stored_vectors(store_path(settings.data_dir, part.folder), part)
-        if not any(model.made(identity) and model.embedded >= len(part) for model in stored):
-            return False
-    return True
+        count += max((model.embedded for model in stored if model.made(identity)), default=0)
+    return count
+
+
+def all_stored(settings: Settings, library: Library, identity: ModelIdentity) -> bool:
+    """Whether the stores hold the vectors of every passage of `library`, made by the
+    model `identity` names."""
+    return stored_count(settings, library, identity) >= len(library)

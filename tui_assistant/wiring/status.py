@@ -52,7 +52,23 @@ class LibraryStatus(BaseModel):
     )
     embedding_per_second: float | None = Field(
         default=None,
-        description="while passages are embedded: how many a second, over this run so far",
+        description="while passages are embedded: how many a second, lately",
+    )
+    embedding: EmbeddingProgressFacts | None = Field(
+        default=None,
+        description="while the vectors are incomplete (answered by words meanwhile): how "
+        "far they are, how fast and how long is left; null when complete or not needed",
+    )
+
+
+class EmbeddingProgressFacts(BaseModel):
+    done: int = Field(description="the library's passages whose vectors are computed")
+    total: int = Field(description="the library's passages")
+    rate: float | None = Field(
+        description="passages embedded a second lately; null when none is being embedded now"
+    )
+    eta_seconds: float | None = Field(
+        description="seconds left at that rate; null when it cannot be told"
     )
 
 
@@ -71,28 +87,37 @@ def status_of(context: AppContext, watching: bool) -> StatusResult:
         model = context.choice.server.model
     else:
         model = None
-    return StatusResult(
-        libraries=[
+    libraries = []
+    for name, part in context.library.parts.items():
+        ready = _vectors_ready(context, part, identity)
+        embedding_now = embedding.phase == "embedding"
+        rate = round(embedding.per_second, 1) if embedding_now and embedding.per_second else None
+        eta = embedding.eta_seconds if embedding_now and rate else None
+        incomplete = context.choice.mode == "hybrid" and ready < len(part)
+        libraries.append(
             LibraryStatus(
                 name=name,
                 documents=len(part.documents),
                 passages=len(part),
-                vectors=_vectors_ready(context, part, identity),
+                vectors=ready,
                 embedding_model=model,
                 read_at=context.read_at,
                 watch=watching,
                 retrieval=context.retrieval,
                 embedding_problem=embedding.problem,
                 **fetched_origin(part.folder),
-                embedding_per_second=(
-                    round(embedding.per_second, 1)
-                    if embedding.phase == "embedding" and embedding.per_second
-                    else None
-                ),
+                embedding_per_second=rate,
+                embedding=EmbeddingProgressFacts(
+                    done=ready,
+                    total=len(part),
+                    rate=rate,
+                    eta_seconds=round(eta) if eta is not None else None,
+                )
+                if incomplete
+                else None,
             )
-            for name, part in context.library.parts.items()
-        ]
-    )
+        )
+    return StatusResult(libraries=libraries)
 
 
 def _vectors_ready(context: AppContext, part: Library, identity: ModelIdentity | None) -> int:

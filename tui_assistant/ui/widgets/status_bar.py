@@ -29,6 +29,8 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from tui_assistant.core.outcome import Outcome, Reason
+from tui_assistant.core.progress_estimate import RateWindow
+from tui_assistant.core.progress_text import progress_words, words_only
 from tui_assistant.ui.keys import CANCEL, key_name
 from tui_assistant.ui.widgets.untrusted_text import cut_right, one_line
 from tui_assistant.wiring.library_events import (
@@ -56,6 +58,8 @@ def progress_text(verb: str, done: int, total: int, noun: str = "file") -> str:
 
 # Cells between two parts of the bar.
 GAP = 2
+# Between the pieces of the work, the last given up first when room is short.
+WORK_SEPARATOR = " · "
 # A note is shown only with at least this many cells for it (else it would be a `…`).
 MIN_NOTE = 12
 
@@ -74,7 +78,8 @@ def fit_status(
     width: int, state: str, note: str = "", work: str = "", mode_parts: Sequence[str] = ()
 ) -> StatusTexts:
     """The parts of a `width`-cell line: the state word first and whole, then the
-    note (cut if need be), the work (whole or not at all), and the mode line, which
+    note (cut if need be), the work (whole, or without its last ` · ` parts, or not at
+    all), and the mode line, which
     drops its second part (the passage count), then its third (retrieval), then is cut."""
     state = cut_right(state, width)
     room = width - cell_len(state)
@@ -83,10 +88,13 @@ def fit_status(
         room -= GAP + cell_len(note)
     else:
         note = ""
-    if work and room - GAP >= cell_len(work):
+    # The work drops its last ` · ` part while it does not fit, then goes.
+    pieces = work.split(WORK_SEPARATOR) if work else []
+    while pieces and room - GAP < cell_len(WORK_SEPARATOR.join(pieces)):
+        pieces.pop()
+    work = WORK_SEPARATOR.join(pieces)
+    if work:
         room -= GAP + cell_len(work)
-    else:
-        work = ""
     parts = [part for part in mode_parts if part]
     candidates = [parts, parts[:1] + parts[2:], parts[:1]] if parts else []
     mode = next(
@@ -160,14 +168,20 @@ class StatusBar(Horizontal):
     state: reactive[str] = reactive("indexing…")
     kind: reactive[str] = reactive("indexing")
     note: reactive[str] = reactive("")
-    # Background work beside the latest outcome (`embedding 40/300`), "" when none.
+    # Background work beside the latest outcome (`embedding 40/300 passages, 31/s,
+    # about 9 s left`), "" when none.
     work: reactive[str] = reactive("")
+    # After the work while the library answers by words until its vectors are in
+    # (`words only while embedding (40/300)`), "" otherwise.
+    by_words: reactive[str] = reactive("")
 
     def __init__(self, clock: Callable[[], float]) -> None:
         super().__init__(classes="-indexing")
         self._clock = clock
         self._asking_since: float | None = None
         self._ticker: Timer | None = None
+        # The embedding's latest reports, for its rate and the time left.
+        self._embedding_rate = RateWindow()
 
     def compose(self) -> ComposeResult:
         yield StatusPart(id="status-outcome")
@@ -190,6 +204,12 @@ class StatusBar(Horizontal):
     def _fit(self) -> None:
         width = self.content_size.width or self.app.size.width - 2
         texts = fit_status(width, self.state, self.note, self.work, self.mode_parts)
+        if self.by_words and texts.work == self.work:
+            # Words only, said last: where everything else keeps its room.
+            work = WORK_SEPARATOR.join(part for part in (self.work, self.by_words) if part)
+            wider = fit_status(width, self.state, self.note, work, self.mode_parts)
+            if wider.work == work and wider.mode == texts.mode:
+                texts = wider
         self.query_one("#status-outcome", StatusPart).text = texts.state
         self.query_one("#status-note", StatusPart).text = texts.note
         self.query_one("#status-work", StatusPart).text = texts.work
@@ -203,7 +223,7 @@ class StatusBar(Horizontal):
         if self.is_mounted:
             self._fit()
 
-    watch_mode = watch_passages = watch_retrieval = _watch_any
+    watch_mode = watch_passages = watch_retrieval = watch_by_words = _watch_any
     watch_state = watch_note = watch_work = _watch_any
 
     def validate_note(self, note: str) -> str:
@@ -240,10 +260,19 @@ class StatusBar(Horizontal):
             case Indexing(done, total, reloading):
                 self.show_progress("reloading" if reloading else "indexing", done, total)
             case EmbeddingProgress(done, total):
-                self.work = f"embedding {done:,}/{total:,}"
+                self._embedding_rate.add(self._clock(), done)
+                estimate = self._embedding_rate.estimate(done, total)
+                self.work = progress_words(
+                    "embedding", done, total, "passage", None, estimate.rate, estimate.eta_seconds
+                )
+                self.by_words = words_only(done, total) if done < total else ""
             case HybridOn(context):
-                self.work, self.retrieval = "", context.retrieval
-            case EmbeddingStatusChanged(status) | EmbeddingFailed(status=status):
+                self.work, self.retrieval, self.by_words = "", context.retrieval, ""
+                self._embedding_rate = RateWindow()
+            case EmbeddingFailed(status=status):
+                # Words only, and no embedding to wait for: the problem says why.
+                self.work, self.by_words = status.bar_text, ""
+            case EmbeddingStatusChanged(status):
                 self.work = status.bar_text
 
     def show_asking(self) -> None:
