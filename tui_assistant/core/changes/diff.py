@@ -45,6 +45,8 @@ _WORD = re.compile(r"\w+")
 # The order changes are listed in: changelog entries, then the documentation's.
 KIND_ORDER: tuple[ChangeKind, ...] = ("changelog", "changed", "moved", "added", "removed")
 
+_LATER_PART = re.compile(r"-part-\d+$")
+
 
 @dataclass(frozen=True, slots=True)
 class Change:
@@ -89,8 +91,17 @@ class Section:
 def sections(passages: Iterable[Passage]) -> list[Section]:
     """`passages` grouped into sections, in the order each first appears."""
     grouped: dict[tuple[str, str], list[Passage]] = {}
+    previous: tuple[str, str] | None = None
     for passage in passages:
-        grouped.setdefault((document_path(passage), passage.title), []).append(passage)
+        document = document_path(passage)
+        # A later part of a cut section (`…-part-2`) is titled by what it holds, so it
+        # joins the part before it rather than its own title.
+        if previous and previous[0] == document and _LATER_PART.search(passage.id):
+            key = previous
+        else:
+            key = (document, passage.title)
+        grouped.setdefault(key, []).append(passage)
+        previous = key
     return [Section(doc, title, tuple(group)) for (doc, title), group in grouped.items()]
 
 
