@@ -28,6 +28,7 @@ from tui_assistant.core.words import stem
 from tui_assistant.errors import ConfigError
 from tui_assistant.settings import Settings
 from tui_assistant.store.postgres.connection import application_name, connect, unreachable
+from tui_assistant.store.postgres.documents import document_text
 from tui_assistant.store.postgres.gaps import GapWriter, read_gaps
 from tui_assistant.store.postgres.migrations import migrate
 from tui_assistant.store.postgres.url import StoreUrl
@@ -106,6 +107,20 @@ def load_part(settings: Settings, name: str, folder: Path, progress: Progress | 
     if progress is not None:
         progress(version.passages, version.passages)
     return library
+
+
+def stored_document(settings: Settings, name: str, path: str) -> str | None:
+    """The text of library `name`'s document at `path`, in the version served; None when
+    the store cannot give it now."""
+    store = shared_store(settings)
+    version = store.served.get(name)
+    if version is None:
+        return None
+    try:
+        with store.connection() as connection:
+            return document_text(connection, version, path)
+    except ConfigError:
+        return None
 
 
 def served_version(settings: Settings, name: str) -> int | None:

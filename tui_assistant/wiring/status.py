@@ -17,6 +17,7 @@ from tui_assistant.registry.libraries import fetched_origin
 from tui_assistant.store.index_store import store_path
 from tui_assistant.wiring.context import AppContext
 from tui_assistant.wiring.library_vectors import embedding_identity
+from tui_assistant.wiring.store_setting import shown_store, uses_postgres
 
 
 class LibraryStatus(BaseModel):
@@ -54,6 +55,10 @@ class LibraryStatus(BaseModel):
         default=None,
         description="while passages are embedded: how many a second, over this run so far",
     )
+    store: str = Field(
+        default="sqlite",
+        description="where the index is kept: sqlite, or the PostgreSQL URL, password masked",
+    )
 
 
 class StatusResult(BaseModel):
@@ -71,6 +76,7 @@ def status_of(context: AppContext, watching: bool) -> StatusResult:
         model = context.choice.server.model
     else:
         model = None
+    store = shown_store(context.settings)
     return StatusResult(
         libraries=[
             LibraryStatus(
@@ -89,6 +95,7 @@ def status_of(context: AppContext, watching: bool) -> StatusResult:
                     if embedding.phase == "embedding" and embedding.per_second
                     else None
                 ),
+                store=store,
             )
             for name, part in context.library.parts.items()
         ]
@@ -102,8 +109,14 @@ def _vectors_ready(context: AppContext, part: Library, identity: ModelIdentity |
         return len(part)
     if identity is None:
         return 0
-    # numpy loads with the first vectors, never for a start that answers by words.
-    from tui_assistant.store.vectors import stored_vectors
+    if uses_postgres(context.settings):
+        # psycopg loads only for a PostgreSQL store.
+        from tui_assistant.wiring.shared_store import stored_vectors as shared_vectors
 
-    stored = stored_vectors(store_path(context.settings.data_dir, part.folder), part)
+        stored = shared_vectors(context.settings, part)
+    else:
+        # numpy loads with the first vectors, never for a start that answers by words.
+        from tui_assistant.store.vectors import stored_vectors
+
+        stored = stored_vectors(store_path(context.settings.data_dir, part.folder), part)
     return max((model.embedded for model in stored if model.made(identity)), default=0)
