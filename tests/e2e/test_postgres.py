@@ -1,6 +1,7 @@
 """A shared PostgreSQL store end to end: `index` writes, commands and `mcp --http`
-servers read the same answers as from SQLite, follow a new version, say a bad store in
-one line, and ride out a database restart."""
+servers read the same answers as from SQLite, follow a new version (also one `index
+--watch` writes), read documents from the store with no library folder on their disk,
+say a bad store in one line, and ride out a database restart."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ pytest.importorskip("mcp", reason="the mcp extra is not installed")
 from tests.helpers import cli_env, write_lesson
 from tests.helpers.mcp_client import data, http_server, http_session
 from tests.helpers.postgres import PostgresServer
-from tests.helpers.processes import wait_for
+from tests.helpers.processes import EXIT_TIMEOUT_SECONDS, reaped, wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 
@@ -125,3 +126,52 @@ async def test_servers_follow_a_new_version_and_ride_out_a_restart(
             return "zorblax" in listed.stdout
 
         wait_for(kept, "the gap asked while the database was away to be written")
+
+
+async def test_index_watch_writes_an_edit_that_a_server_then_serves(
+    tmp_path: Path, folder: Path, pg_url: str
+) -> None:
+    env = {"TUI_ASSISTANT_STORE": pg_url}
+    watcher = subprocess.Popen(
+        [sys.executable, "-m", "tui_assistant", "index", "--watch", "--library", str(folder)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=cli_env(tmp_path / "data", env),
+    )
+    with reaped(watcher):
+        assert watcher.stdout is not None
+        assert "kitchen: version" in watcher.stdout.readline()
+        with http_server(tmp_path, [str(folder)], env=env) as url:
+            health_url = url.removesuffix("/mcp") + "/health"
+            (first,) = httpx.get(health_url).json()["libraries"]
+            write_lesson(folder, "kettle", "Descaling the kettle", "Boil vinegar in it.")
+            assert "kitchen: version" in watcher.stdout.readline()  # the edit, indexed
+
+            def served() -> bool:
+                (now,) = httpx.get(health_url).json()["libraries"]
+                return now["version_id"] != first["version_id"] and now["passages"] == 3
+
+            wait_for(served, "the server to serve the watched edit")
+        watcher.terminate()
+        watcher.wait(EXIT_TIMEOUT_SECONDS)
+
+
+async def test_a_server_reads_documents_from_the_store_without_the_folder(
+    tmp_path: Path, folder: Path, pg_url: str
+) -> None:
+    env = {"TUI_ASSISTANT_STORE": pg_url}
+    assert cli(tmp_path, "index", "--library", str(folder), store=pg_url).returncode == 0
+    elsewhere = tmp_path / "moved-away"
+    folder.rename(elsewhere)  # the server's disk has no library folder
+    with http_server(tmp_path, [str(folder)], env=env) as url:
+        async with http_session(url) as session:
+            found = data(await session.call_tool("search", {"question": "boil eggs"}))
+            assert found["passages"][0]["id"] == "boiled-eggs"
+            lines = data(
+                await session.call_tool(
+                    "read", {"source_path": "kitchen/boiled-eggs.md", "line": 1, "end_line": 3}
+                )
+            )
+            assert lines["text"] == "# Boiling eggs\n\nBoil eggs for nine minutes."
+            assert lines["id"] == "boiled-eggs"
