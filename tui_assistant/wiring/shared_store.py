@@ -15,8 +15,9 @@ import logging
 import threading
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import psycopg
 from psycopg_pool import ConnectionPool
@@ -25,17 +26,22 @@ from tui_assistant.core.gaps import Gap
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.progress import Progress
 from tui_assistant.core.words import stem
-from tui_assistant.errors import ConfigError
+from tui_assistant.errors import ConfigError, EmbeddingUnavailable
 from tui_assistant.settings import Settings
 from tui_assistant.store.postgres.connection import application_name, connect, unreachable
+from tui_assistant.store.postgres.dense import database_vectors
 from tui_assistant.store.postgres.documents import document_text
 from tui_assistant.store.postgres.gaps import GapWriter, read_gaps
 from tui_assistant.store.postgres.migrations import migrate
-from tui_assistant.store.postgres.url import StoreUrl
+from tui_assistant.store.postgres.url import SETTING, StoreUrl
 from tui_assistant.store.postgres.vectors import PgVectorTable, stored_models
 from tui_assistant.store.postgres.versions import channel, load_version
 from tui_assistant.store.vectors import StoredModel
 from tui_assistant.wiring.store_setting import store_url
+
+if TYPE_CHECKING:
+    from tui_assistant.core.retrieval.dense import PassageVectors
+    from tui_assistant.providers.embedding import EmbeddingSource
 
 logger = logging.getLogger(__name__)
 
@@ -128,11 +134,41 @@ def served_version(settings: Settings, name: str) -> int | None:
     return shared_store(settings).served.get(name)
 
 
+def part_vectors(
+    settings: Settings,
+    part: Library,
+    embedder: EmbeddingSource,
+    embed_part: Callable[..., PassageVectors],
+    progress: Progress,
+) -> PassageVectors:
+    """Library `part`'s vectors: for one of `pgvector_from` passages or more whose
+    vectors are all stored, ranked in the database; else read into memory (a server
+    computes what is missing there, never writing it)."""
+    store = shared_store(settings)
+    version = store.served.get(part.name)
+    with store.connection() as connection:
+        if version is not None and len(part) >= settings.pgvector_from:
+            found = database_vectors(
+                connection, partial(_ranking_connection, store), part, embedder.identity, version
+            )
+            if found is not None:
+                progress(len(part), len(part))
+                return found
+        return embed_part(part, embedder, PgVectorTable(connection, writable=False), progress)
+
+
 @contextmanager
-def vector_table(settings: Settings) -> Iterator[PgVectorTable]:
-    """The store's vectors, read-only (a server computes what is missing in memory)."""
-    with shared_store(settings).connection() as connection:
-        yield PgVectorTable(connection, writable=False)
+def _ranking_connection(store: SharedStore) -> Iterator[psycopg.Connection]:
+    """A connection for one question's ranking; the database away: answered by words."""
+    try:
+        with store.connection() as connection:
+            yield connection
+    except (ConfigError, psycopg.Error) as error:
+        raise EmbeddingUnavailable(
+            f"{SETTING}: the meaning ranking cannot reach the store ({error})",
+            "store unreachable",
+            every_text=True,
+        ) from None
 
 
 def stored_vectors(settings: Settings, library: Library) -> list[StoredModel]:

@@ -29,8 +29,8 @@ def write_documents(
         rows.append((version, path, content))
     cursor.execute("CREATE TEMPORARY TABLE new_documents (content BYTEA, text TEXT) ON COMMIT DROP")
     with cursor.copy("COPY new_documents (content, text) FROM STDIN") as copy:
-        for row in texts.items():
-            copy.write_row(row)
+        for text_row in texts.items():
+            copy.write_row(text_row)
     cursor.execute(
         "INSERT INTO document_texts (content, text) SELECT content, text FROM new_documents"
         " ON CONFLICT DO NOTHING"
