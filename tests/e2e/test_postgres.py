@@ -175,3 +175,33 @@ async def test_a_server_reads_documents_from_the_store_without_the_folder(
             )
             assert lines["text"] == "# Boiling eggs\n\nBoil eggs for nine minutes."
             assert lines["id"] == "boiled-eggs"
+
+
+def test_hybrid_answers_ranked_in_the_database_are_those_ranked_in_memory(
+    tmp_path: Path, folder: Path, pg_url: str
+) -> None:
+    write_lesson(folder, "kettle", "Descaling the kettle", "Boil vinegar in the kettle.")
+    hybrid = {"TUI_ASSISTANT_RETRIEVAL": "hybrid", "TUI_ASSISTANT_PGVECTOR_FROM": "1"}
+    questions = [*QUESTIONS, "how do I remove limescale"]
+
+    def run(*args: str, store: str | None = None) -> subprocess.CompletedProcess[str]:
+        extra = {**hybrid, **({"TUI_ASSISTANT_STORE": store} if store else {})}
+        return subprocess.run(
+            [sys.executable, "-m", "tui_assistant", *args],
+            capture_output=True,
+            text=True,
+            env=cli_env(tmp_path / "data", extra),
+            timeout=120,
+        )
+
+    indexed = run("index", "--library", str(folder), store=pg_url)
+    assert indexed.returncode == 0, indexed.stderr
+    shared = run("ask", "--json", "--library", str(folder), *questions, store=pg_url)
+    local = run("ask", "--json", "--library", str(folder), *questions)
+    drop = ("elapsed_ms",)
+    answers = [
+        [{k: v for k, v in json.loads(line).items() if k not in drop} for line in out.splitlines()]
+        for out in (shared.stdout, local.stdout)
+    ]
+    assert answers[0] == answers[1]
+    assert {answer["retrieval"] for answer in answers[0]} == {"hybrid"}
