@@ -1,7 +1,7 @@
 """A team's agents under `hybrid`: questions embedded together, several workers, two
 servers behind nginx, side by side with the limit the model sets, in one run.
 
-    python benchmarks/mcp_agents.py [--agents 50] [--many 200] [--calls 4] [--skip-proxy]
+    python -m benchmarks.mcp_agents [--agents 50] [--many 200] [--calls 4] [--skip-proxy]
 
 The libraries are those of `mcp_http.py` (the synthetic 3,500-passage tree with
 eval/fastify-docs and eval/undici-docs, searched together). In one run:
@@ -41,16 +41,16 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx2
-from corpus import generate
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
-from mcp_http import SETS, Tally, environment, free_port, library_options, timed
+
+from benchmarks.corpus import generate
+from benchmarks.mcp_http import SETS, Tally, environment, free_port, library_options, timed
+from tui_assistant.providers.embedding import LocalSentenceEmbedder, bundled_model_folder
+from tui_assistant.providers.embedding_batching import QuestionBatcher
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from tui_assistant.providers.embedding import LocalSentenceEmbedder, bundled_model_folder  # noqa: E402
-from tui_assistant.providers.embedding_batching import QuestionBatcher  # noqa: E402
 
 NGINX_PORTS = (8700, 8701, 8702)
 

@@ -30,6 +30,7 @@ from tui_assistant.settings import load_settings
 from tui_assistant.store.ledger import LEDGER_FILE_NAME
 from tui_assistant.ui.app import AssistantApp
 from tui_assistant.ui.core_warnings import CORE_LOGGER_NAME, NoticeHandler
+from tui_assistant.ui.hooks import AppHooks
 
 SIZE = (100, 32)
 PASTA = "How much salt should I add to pasta water?"
@@ -64,7 +65,7 @@ async def test_a_damaged_call_ledger_is_a_notice_in_the_chat(
         "TUI_ASSISTANT_RETRIEVAL": "ranked",
     }.items():
         monkeypatch.setenv(name, value)
-    app = AssistantApp(load_settings(), cursor_blink=False)
+    app = AssistantApp(load_settings(), hooks=AppHooks(cursor_blink=False))
     async with running(app, SIZE) as pilot:
         await pilot.pause()
         assert notices(app) == []

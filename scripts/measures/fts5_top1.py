@@ -7,7 +7,7 @@ and the text 1; the best row is the answer. FTS5 has no notion of confidence, so
 refuses only when no passage shares a word with the question: its answerable accuracy
 is the number to match, its refusals are near zero by design.
 
-    python scripts/fts5_top1.py eval/docker-docs.jsonl --library eval/docker-docs
+    python -m scripts.measures.fts5_top1 eval/docker-docs.jsonl --library eval/docker-docs
 """
 
 from __future__ import annotations
@@ -15,10 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sqlite3
-import sys
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.words import STOPWORDS, stem, words

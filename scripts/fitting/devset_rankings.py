@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from confidence_fit import Case, Head
 
+from scripts.fitting.confidence_fit import Case, Head
 from tui_assistant.core.evaluation import parse_cases
 from tui_assistant.core.retrieval import confidence
 from tui_assistant.core.retrieval.ranked import RankedRetriever

@@ -6,8 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from confidence_fit import Metrics
-
+from scripts.fitting.confidence_fit import Metrics
 from tui_assistant.core.retrieval.confidence import ConfidenceModel
 
 # Answer and offer thresholds of the frontier tables.

@@ -1,5 +1,5 @@
 """Fitting the section weights and the confidence models, and measuring their decisions,
-with plain numpy. Used by `scripts/held_out.py`.
+with plain numpy. Used by `scripts/fitting/held_out.py`.
 
 A case is one question's judged ranking: the best passage's signals, whether that passage
 is the expected one, and its nearest passages with how close each is (to find an

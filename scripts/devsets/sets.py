@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # (name, cases file, library folder), relative to the repository.
 SETS: list[tuple[str, str, str]] = [

