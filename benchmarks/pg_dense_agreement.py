@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from scripts.devsets import available
+from scripts.devsets.sets import available
 from tui_assistant.core.evaluation import parse_cases
 from tui_assistant.core.retrieval.hybrid import HybridRetriever
 from tui_assistant.core.words import stem
