@@ -16,6 +16,7 @@ its embedding done beforehand (the same for both).
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import statistics
 import time
 from collections.abc import Callable
@@ -24,10 +25,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+import psycopg
 
 from scripts.devsets.sets import available
 from tui_assistant.core.evaluation import parse_cases
 from tui_assistant.core.retrieval.hybrid import HybridRetriever
+from tui_assistant.core.retrieval.model_identity import ModelIdentity
 from tui_assistant.core.words import stem
 from tui_assistant.providers.embedding import (
     DEFAULT_MODEL_SHA256,
@@ -64,10 +67,36 @@ def timed(search: Callable[[], Search], seconds: list[float]) -> Search:
     return result
 
 
+def seed(connection: psycopg.Connection, identity: ModelIdentity, folder: Path) -> None:
+    """Copy the vectors of `identity`'s model from the SQLite stores in `folder`."""
+    rows = PgVectorTable(connection, True).open_rows(identity)
+    assert rows is not None
+    for path in sorted((folder / "libraries").glob("*.sqlite3")):
+        source = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            found = source.execute(
+                "SELECT v.content, v.vector FROM piece_vectors v JOIN vector_models m"
+                " ON m.id = v.model WHERE m.name = ? AND m.dimensions = ?"
+                " AND m.document_prefix = ?",
+                identity.stored_as,
+            ).fetchall()
+        except sqlite3.Error:
+            continue
+        finally:
+            source.close()
+        rows.save((bytes(key), np.frombuffer(vector, np.float32)) for key, vector in found)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default="", help="comma-separated set names (default: all)")
     parser.add_argument("--folder", type=Path, default=Path("/tmp/tui-assistant-pg-bench"))
+    parser.add_argument(
+        "--seed",
+        type=Path,
+        help="a data folder whose SQLite stores hold this model's vectors: copied first,"
+        " so only what they lack is embedded",
+    )
     args = parser.parse_args()
     folder = bundled_model_folder()
     if folder is None:
@@ -85,6 +114,8 @@ def main() -> int:
         url = parse_store_url(with_schema(server, "agreement"))
         connection = connect(url, "index")
         migrate(connection, url)
+        if args.seed is not None:
+            seed(connection, model.identity, args.seed)
         for name, cases_path, library_folder in sets:
             data = args.folder / "data"
             local = open_library(library_folder, data, stem, name=name)

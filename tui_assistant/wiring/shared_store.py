@@ -72,6 +72,8 @@ class SharedStore:
             open=True,
         )
         self.gaps = GapWriter()
+        # The library versions loaded, by name and folder (`load_part`).
+        self.parts: dict[tuple[str, Path], _Kept] = {}
         # The version of each library last read from this store, by name (`/health`).
         self.served: dict[str, int] = {}
 
@@ -104,15 +106,81 @@ def shared_store(settings: Settings) -> SharedStore:
         return store
 
 
+class _Kept:
+    """One library version loaded from the store, shared by every library object that
+    serves it (`handle`): a new version of another library reloads only that one. Its
+    memory goes once it is no longer current and no handle holds it."""
+
+    def __init__(self, version: int, library: Library) -> None:
+        self.version = version
+        self.library = library
+        self.handles = 0
+        self.current = True
+        self._lock = threading.Lock()
+
+    def handle(self) -> Library:
+        base = self.library
+        with self._lock:
+            self.handles += 1
+        return Library(
+            base.folder,
+            base.passages,
+            base.documents,
+            base.index,
+            _Held(self, lambda number: base.passage(number).text),
+            base.problems,
+            base.positions,
+            base.hidden,
+            (),
+            name=base.name,
+        )
+
+    def let_go(self, current: bool | None = None) -> None:
+        with self._lock:
+            if current is None:
+                self.handles -= 1
+            else:
+                self.current = current
+            done = not self.current and self.handles <= 0
+        if done:
+            self.library.close()
+
+
+class _Held:
+    """A handle's passage texts: the kept library's, let go once on close."""
+
+    def __init__(self, kept: _Kept, text: Callable[[int], str]) -> None:
+        self._kept = kept
+        self._text = text
+        self._open = True
+
+    def __call__(self, number: int) -> str:
+        return self._text(number)
+
+    def close(self) -> None:
+        if self._open:
+            self._open = False
+            self._kept.let_go()
+
+
 def load_part(settings: Settings, name: str, folder: Path, progress: Progress | None) -> Library:
-    """Library `name`'s current version from the store, as the in-memory library."""
+    """Library `name`'s current version from the store, as the in-memory library: the
+    one loaded already when the store's current version is still the one it holds."""
     store = shared_store(settings)
     with store.connection() as connection:
-        version, library = load_version(connection, name, folder, stem)
-    store.served[name] = version.version_id
+        row = connection.execute(
+            "SELECT current_version FROM libraries WHERE name = %s", (name,)
+        ).fetchone()
+        kept = store.parts.get((name, folder))
+        if kept is None or row is None or row[0] != kept.version:
+            stored, library = load_version(connection, name, folder, stem)
+            if kept is not None:
+                kept.let_go(current=False)
+            kept = store.parts[(name, folder)] = _Kept(stored.version_id, library)
+    store.served[name] = kept.version
     if progress is not None:
-        progress(version.passages, version.passages)
-    return library
+        progress(len(kept.library), len(kept.library))
+    return kept.handle()
 
 
 def stored_document(settings: Settings, name: str, path: str) -> str | None:
