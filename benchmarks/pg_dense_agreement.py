@@ -21,14 +21,18 @@ import statistics
 import time
 from collections.abc import Callable
 from contextlib import nullcontext
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 import psycopg
 
+from benchmarks.pg_server import postgres, with_schema
 from scripts.devsets.sets import available
-from tui_assistant.core.evaluation import parse_cases
+from tui_assistant.core.evaluation import EvalCase, parse_cases
+from tui_assistant.core.library.library import Library
+from tui_assistant.core.retrieval.dense import PassageVectors
 from tui_assistant.core.retrieval.hybrid import HybridRetriever
 from tui_assistant.core.retrieval.model_identity import ModelIdentity
 from tui_assistant.core.words import stem
@@ -47,8 +51,6 @@ from tui_assistant.store.postgres.vectors import PgVectorTable, build_hnsw
 from tui_assistant.store.postgres.versions import load_version, write_version
 from tui_assistant.store.vectors import embed_library
 
-from benchmarks.pg_server import postgres, with_schema
-
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
@@ -65,6 +67,41 @@ def timed(search: Callable[[], Search], seconds: list[float]) -> Search:
     result = search()
     seconds.append(time.perf_counter() - started)
     return result
+
+
+def ms(seconds: list[float]) -> str:
+    """Median and p95, in milliseconds."""
+    if not seconds:
+        return "-"
+    return f"{statistics.median(seconds) * 1000:.1f}/{percentile(seconds, 0.95) * 1000:.1f}"
+
+
+def compare(
+    model: LocalSentenceEmbedder,
+    library: Library,
+    vectors: tuple[PassageVectors, PassageVectors],
+    cases: list[EvalCase],
+    seconds: tuple[list[float], list[float]],
+) -> tuple[int, int]:
+    """How many questions get the same first passage both ways, and the same result."""
+    asked: dict[str, NDArray[np.float32]] = {}
+
+    def embed(question: str) -> NDArray[np.float32]:
+        if question not in asked:
+            asked[question] = model.embed_question(question)
+        return asked[question]
+
+    memory, database = (
+        HybridRetriever(library, each, embed, vocabulary=model.vocabulary) for each in vectors
+    )
+    first = same = 0
+    for case in cases:
+        embed(memory.spelling.respelt(case.question))  # not timed: the same both ways
+        expected = timed(partial(memory.search, case.question, 3, 5), seconds[0])
+        got = timed(partial(database.search, case.question, 3, 5), seconds[1])
+        first += [n for n, _ in got.scored[:1]] == [n for n, _ in expected.scored[:1]]
+        same += got == expected
+    return first, same
 
 
 def seed(connection: psycopg.Connection, identity: ModelIdentity, folder: Path) -> None:
@@ -107,7 +144,8 @@ def main() -> int:
     memory_s: list[float] = []
     database_s: list[float] = []
     print(
-        "| set | passages | questions | first agrees | same result | memory ms p50/p95 | database ms p50/p95 |"
+        "| set | passages | questions | first agrees | same result"
+        " | memory ms p50/p95 | database ms p50/p95 |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|")
     with postgres(args.folder) as server:
@@ -139,25 +177,12 @@ def main() -> int:
                 stored.version_id,
             )
             assert in_store is not None, f"{name}: vectors missing from the store"
-            vectors: dict[str, NDArray[np.float32]] = {}
-
-            def embed(question: str) -> NDArray[np.float32]:
-                if question not in vectors:
-                    vectors[question] = model.embed_question(question)
-                return vectors[question]
-
             cases = parse_cases(cases_path.read_text(encoding="utf-8").splitlines())
-            memory = HybridRetriever(library, in_memory, embed, vocabulary=model.vocabulary)
-            database = HybridRetriever(library, in_store, embed, vocabulary=model.vocabulary)
             own_memory: list[float] = []
             own_database: list[float] = []
-            first = same = 0
-            for case in cases:
-                embed(memory.spelling.respelt(case.question))  # not timed: the same both ways
-                expected = timed(lambda: memory.search(case.question, 3, 5), own_memory)
-                got = timed(lambda: database.search(case.question, 3, 5), own_database)
-                first += got.scored[:1] == expected.scored[:1]
-                same += got == expected
+            first, same = compare(
+                model, library, (in_memory, in_store), cases, (own_memory, own_database)
+            )
             library.close()
             memory_s += own_memory
             database_s += own_database
@@ -166,16 +191,14 @@ def main() -> int:
             totals["verdict"] += same
             print(
                 f"| {name} | {len(library):,} | {len(cases)} | {first / len(cases):.3f}"
-                f" | {same / len(cases):.3f} | {statistics.median(own_memory) * 1000:.1f}/{percentile(own_memory, 0.95) * 1000:.1f}"
-                f" | {statistics.median(own_database) * 1000:.1f}/{percentile(own_database, 0.95) * 1000:.1f} |",
+                f" | {same / len(cases):.3f} | {ms(own_memory)} | {ms(own_database)} |",
                 flush=True,
             )
         connection.close()
-    questions = totals["questions"]
+    questions = max(totals["questions"], 1)
     print(
-        f"| all | | {questions} | {totals['first'] / questions:.3f} | {totals['verdict'] / questions:.3f}"
-        f" | {statistics.median(memory_s) * 1000:.1f}/{percentile(memory_s, 0.95) * 1000:.1f}"
-        f" | {statistics.median(database_s) * 1000:.1f}/{percentile(database_s, 0.95) * 1000:.1f} |"
+        f"| all | | {questions} | {totals['first'] / questions:.3f}"
+        f" | {totals['verdict'] / questions:.3f} | {ms(memory_s)} | {ms(database_s)} |"
     )
     return 0
 
