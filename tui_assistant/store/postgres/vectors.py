@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 # Keys asked for in one query.
 _CHUNK: Final = 5000
-# The indexer's memory for building an HNSW index (about 1 GB holds 400,000 vectors of 384).
+# The indexer's memory for building an HNSW index (its graph takes about 2 KB a vector of 384).
 HNSW_BUILD_MEMORY: Final = "1GB"
 
 
