@@ -56,7 +56,7 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 # Measured: benchmarks/pg_dense_agreement.py and docs/performance.md.
-PGVECTOR_FROM = 50_000
+PGVECTOR_FROM = 100_000
 
 
 class Settings(BaseSettings):
