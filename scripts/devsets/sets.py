@@ -31,6 +31,7 @@ SETS: list[tuple[str, str, str]] = [
     ("bidict-html", "eval/bidict-html.jsonl", "eval/bidict-html"),
     ("mkdocs-html", "eval/mkdocs-html.jsonl", "eval/mkdocs-html"),
     ("lua-manual-html", "eval/lua-manual-html.jsonl", "eval/lua-manual-html"),
+    ("autoconf-html", "eval/autoconf-html.jsonl", "eval/autoconf-html"),
     ("fhs-pdf", "eval/fhs-pdf.jsonl", "eval/fhs-pdf"),
     ("devref-pdf", "eval/devref-pdf.jsonl", "eval/devref-pdf"),
     ("vite-docs", "eval/vite-docs.jsonl", "eval/vite-docs"),

@@ -231,8 +231,8 @@ def _store_file(
         title_words, body_words = content_words(draft.title), content_words(draft.text)
         cursor = connection.execute(
             "INSERT INTO passages (path, position, anchor, title, text, line, end_line,"
-            " page, end_page, page_starts, source, title_length, body_length)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " page, end_page, page_starts, source, title_length, body_length, index_terms)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 stamp.path,
                 position,
@@ -247,6 +247,7 @@ def _store_file(
                 draft.source or None,
                 len(title_words),
                 len(body_words),
+                "\n".join(draft.index_terms) or None,
             ),
         )
         assert cursor.lastrowid is not None

@@ -332,7 +332,12 @@ def test_a_long_section_is_cut_at_paragraph_boundaries() -> None:
     anchors = [d.anchor for d in document.passages]
     assert anchors[0] == ""
     assert anchors[1:] == [f"long-part-{n}" for n in range(2, len(anchors) + 1)]
-    assert {d.title for d in document.passages} == {"Long"}
+    # Each later part says what it holds: its first words, never the bare title again.
+    assert document.passages[0].title == "Long"
+    for draft in document.passages[1:]:
+        assert (
+            draft.title == f"Long › {draft.text.split(' ', 1)[0]} lorem ipsum dolor lorem ipsum …"
+        )
     # Paragraph n sits on line 3 + 2n; each piece starts on its first paragraph.
     assert document.passages[0].line == 1
     for draft in document.passages[1:]:
@@ -426,6 +431,7 @@ def test_a_passage_location_is_its_path_and_line_range_with_an_en_dash() -> None
         "library": "lessons",
         "page": None,
         "end_page": None,
+        "url": None,
     }
 
 

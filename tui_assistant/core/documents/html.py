@@ -3,8 +3,12 @@
 - the text is what `html_text.read_page` keeps: the main content as a reader sees it,
   one line of text for each line of the file, so every passage cites the file's lines
   its elements span and a quote stands on the lines where its words are;
-- headings `<h1>` to `<h3>` start a new section, as `#` to `###` do in Markdown;
-  deeper ones stay in the text, where a long section is cut first;
+- headings `<h1>` to `<h6>` start a new section, at every level, as `#` to `######`
+  do in Markdown; the entries of reference lists (`<dt>` terms) are passages titled
+  by their terms (`passage.document_from_sections` groups small ones);
+- the book's own index (texinfo's index tables) gives its terms to the passages its
+  links point to (`book_index`); a section of links only (a table of contents) or
+  holding the index is navigation, never a passage;
 - the document title is the page's `<title>` without a site's suffix
   (`Installation — Project 1.2 documentation` is `Installation`), else its first
   heading, else the file name;
@@ -19,11 +23,22 @@ from __future__ import annotations
 
 import codecs
 import re
+from dataclasses import dataclass, replace
 
 from tui_assistant.core.display_text import one_line, shortened
-from tui_assistant.core.documents.html_text import Heading, Page, read_page, shown_line
+from tui_assistant.core.documents.book_index import with_index_terms
+from tui_assistant.core.documents.html_parts import (
+    EntryStart,
+    Heading,
+    IndexMark,
+    ListEnd,
+    Page,
+    shown_line,
+)
+from tui_assistant.core.documents.html_text import read_page
 from tui_assistant.core.documents.passage import (
     Document,
+    Entry,
     HeadingPath,
     Section,
     document_from_sections,
@@ -36,6 +51,9 @@ MAX_TITLE_CHARS = 200
 # them, is an index of other pages.
 INDEX_LINK_SHARE = 0.9
 MIN_INDEX_LINKS = 20
+# A section whose links hold this share of its words, with at least MIN_NAVIGATION_LINKS
+# of them, is navigation (a table of contents): no passage.
+MIN_NAVIGATION_LINKS = 10
 INDEX_PAGE = "a page of links only (an index or table of contents)"
 NO_MAIN_TEXT = "has no text in its main content"
 
@@ -119,14 +137,22 @@ def page_problem(page: Page) -> str | None:
 
 
 def document_of(relative_path: str, page: Page, name_title: str | None = None) -> Document:
-    headings = [part for part in page.parts if isinstance(part, Heading) and part.level <= 3]
+    headings = [part for part in page.parts if isinstance(part, Heading)]
     first = next((heading.text for heading in headings), None)
     title = page_title(page.title, first) or first or file_title(relative_path, name_title)
     title = shortened(one_line(title), MAX_TITLE_CHARS)
     level_one_title = first if first is not None and first.casefold() == title.casefold() else None
     if page_problem(page):
         return Document(title=title, passages=())
-    return document_from_sections(title, level_one_title, _sections(page))
+    document = document_from_sections(title, level_one_title, _sections(page))
+    entries = [
+        (term, page.anchors[target[1:]])
+        for term, target in page.index
+        if target.startswith("#") and target[1:] in page.anchors
+    ]
+    if not entries:
+        return document
+    return replace(document, passages=tuple(with_index_terms(document.passages, entries)))
 
 
 def page_title(title: str, first_heading: str | None) -> str:
@@ -152,33 +178,71 @@ def page_title(title: str, first_heading: str | None) -> str:
 def _sections(page: Page) -> list[Section]:
     sections = [Section(heading_line=None, level=0, path=())]
     pieces: dict[int, list[tuple[str, bool]]] = {}
+    entries: list[_OpenEntry] = []
+    links = [0, 0, 0]  # link pieces, their characters, all characters of the section
+    index = [False]
     path = HeadingPath()
 
     def close() -> None:
         section = sections[-1]
-        if pieces:
+        if pieces and not index[0] and not _navigation(*links):
             first, last = min(pieces), max(pieces)
             section.lines = [
                 (number, shown_line(pieces.get(number, []))) for number in range(first, last + 1)
             ]
+            section.entries = [
+                Entry(entry.line, entry.end or last, entry.terms, entry.alone) for entry in entries
+            ]
         pieces.clear()
+        entries.clear()
+        links[:] = [0, 0, 0]
+        index[0] = False
+
+    def end_entry(line: int) -> None:
+        if entries and entries[-1].end is None:
+            entries[-1].end = max(entries[-1].line, line)
 
     for part in page.parts:
         if isinstance(part, Heading):
-            if part.level <= 3:
-                close()
-                sections.append(
-                    Section(
-                        heading_line=part.line,
-                        level=part.level,
-                        path=path.enter(part.level, part.text),
-                        heading=(part.line, part.text),
-                    )
+            close()
+            sections.append(
+                Section(
+                    heading_line=part.line,
+                    level=part.level,
+                    path=path.enter(part.level, part.text),
+                    heading=(part.line, part.text),
                 )
-            else:
-                sections[-1].breaks.add(part.line)
-            continue
-        line, words, pre = part
-        pieces.setdefault(line, []).append((words, pre))
+            )
+        elif isinstance(part, EntryStart):
+            if entries and entries[-1].line == part.line:
+                entries[-1].terms += part.terms
+                continue
+            end_entry(part.line - 1)
+            entries.append(_OpenEntry(part.line, part.terms, part.alone))
+        elif isinstance(part, ListEnd):
+            end_entry(part.line)
+        elif isinstance(part, IndexMark):
+            index[0] = True
+        else:
+            line, words, pre, link = part
+            pieces.setdefault(line, []).append((words, pre))
+            count = len(words.strip())
+            links[2] += count
+            if link and count:
+                links[0] += 1
+                links[1] += count
     close()
     return sections
+
+
+@dataclass(slots=True)
+class _OpenEntry:
+    line: int
+    terms: tuple[str, ...]
+    alone: bool
+    end: int | None = None  # its last line, once known
+
+
+def _navigation(link_pieces: int, link_chars: int, chars: int) -> bool:
+    """Whether a section is links only (a table of contents, a list of figures)."""
+    return link_pieces >= MIN_NAVIGATION_LINKS and link_chars >= INDEX_LINK_SHARE * chars

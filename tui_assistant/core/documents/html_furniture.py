@@ -9,7 +9,7 @@ from __future__ import annotations
 SKIPPED_TAGS = frozenset(
     {
         "script", "style", "template", "noscript", "iframe", "frame", "frameset", "object",
-        "embed", "applet", "svg", "canvas", "audio", "video", "map", "nav", "form",
+        "embed", "applet", "svg", "math", "canvas", "audio", "video", "map", "nav", "form",
         "button", "select", "textarea", "dialog", "head", "footer", "title",
     }
 )  # fmt: skip

@@ -15,10 +15,14 @@ every tag and text) and keeps:
   between the tags on a line stands on that line, whitespace collapsed as a browser
   does, so a quote found on a line of the text stands on that line of the file;
   preformatted text (`<pre>`, code) is kept as written;
-- its headings (`<h1>` to `<h3>`) with their lines and plain text (a deeper one's line,
-  its words left in the text), and its `<title>`; an object Sphinx documents
-  (`<dt class="sig" id="pkg.Class.method">`) is a level-3 heading named by its
-  qualified name, its signature left in the text.
+- its headings (`<h1>` to `<h6>`) with their lines and plain text, and its `<title>`;
+- the entries of its reference lists (`<dt>` terms, texinfo's `dl.def` and `@table`,
+  Sphinx's described objects): where each starts, the terms it documents (a
+  definition's name, else the term's words), and where its list ends; an object
+  Sphinx documents (`<dt class="sig" id="pkg.Class.method">`) is named by its qualified
+  name and is an entry of its own;
+- the book's own index (texinfo's `<table class="index-cp">` and the like): each term
+  with the anchor it links to, never as text; and the line of every element id.
 
 Entities are decoded; a character reference for a line break reads as a space, so it
 cannot shift the lines that follow.
@@ -27,10 +31,19 @@ cannot shift the lines that follow.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from html.parser import HTMLParser
 
 from tui_assistant.core.documents import html_furniture as furniture
+from tui_assistant.core.documents.html_entries import EntryPiece, EntryReading
+from tui_assistant.core.documents.html_parts import (
+    EntryStart,
+    Heading,
+    IndexMark,
+    ListEnd,
+    Page,
+)
+from tui_assistant.core.documents.html_parts import shown_line as shown_line
 
 # What a page's `<head>` holds; any other element starts its body.
 _HEAD_TAGS = frozenset(
@@ -65,33 +78,13 @@ _CLOSED_BY = {
     "option": frozenset({"option"}),
 }
 _PREFORMATTED = frozenset({"pre", "listing", "plaintext", "xmp"})
-# Headings that start a section; a deeper one (`<h4>` to `<h6>`) is text, where a long
-# section is cut first.
-_HEADINGS = {"h1": 1, "h2": 2, "h3": 3}
-_MINOR_HEADINGS = frozenset({"h4", "h5", "h6"})
+# Headings that start a section, at every level a page has.
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+# A run of base64 (an embedded image as text) is not words a reader sees.
+_BASE64 = re.compile(r"^[A-Za-z0-9+/=]{76,}$")
 _PERMALINK_MARKS = frozenset({"¶", "§", "#", "\N{LINK SYMBOL}"})
 _LINE_BREAK_REFERENCE = re.compile(r"&(?:#0*1[03]|#[xX]0*[aAdD]|NewLine);?")
 _WHITESPACE = re.compile(r"\s+")
-
-
-@dataclass(frozen=True, slots=True)
-class Heading:
-    line: int  # where its start tag stands
-    level: int  # 1-3; 4 for a deeper heading, whose words are text
-    text: str  # its plain words, on one line ("" for a deeper heading)
-
-
-@dataclass(slots=True)
-class Page:
-    """What `read_page` found: the text of each line of main content, in order, with
-    the headings between them, and the page's `<title>` words ("" when none)."""
-
-    title: str
-    # (line, words, preformatted) pieces and headings, in the order the page has them.
-    parts: list[tuple[int, str, bool] | Heading] = field(default_factory=list)
-    links: int = 0  # links in the main content
-    link_chars: int = 0  # characters of their words
-    chars: int = 0  # characters of all its words
 
 
 def read_page(text: str) -> Page:
@@ -112,6 +105,10 @@ class _Open:
     permalink: bool = False
     pre: bool = False
     link: bool = False
+    term: bool = False  # a `<dt>` whose words are read as a term
+    name: bool = False  # what names the term being read
+    terms: bool = False  # a reference list (`<dl>`)
+    index: bool = False  # the book's index
 
 
 # A line's words as read: (line, words, preformatted, in the main content, in a link).
@@ -119,14 +116,15 @@ _Piece = tuple[int, str, bool, bool, bool]
 
 
 @dataclass(slots=True)
-class _HeadingPiece:
-    heading: Heading
+class _MarkPiece:
+    mark: Heading | ListEnd | IndexMark
     main: bool
 
 
-class _PageReader(HTMLParser):
+class _PageReader(HTMLParser, EntryReading):
     def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
+        HTMLParser.__init__(self, convert_charrefs=True)
+        EntryReading.__init__(self)
         self._stack: list[_Open] = []
         self._open_count: dict[str, int] = {}
         self._skipped = 0  # open elements that hide their content
@@ -139,7 +137,7 @@ class _PageReader(HTMLParser):
         self._title: list[str] | None = None  # the words of the open `<title>`
         self._title_words: list[str] | None = None  # those of the page's first one
         self._heading: tuple[int, int, list[str]] | None = None  # line, level, words
-        self._pieces: list[_Piece | _HeadingPiece] = []
+        self._pieces: list[_Piece | _MarkPiece | EntryPiece] = []
         self._link_starts: list[bool] = []  # each link's main flag
 
     # -- tags --------------------------------------------------------------------
@@ -148,6 +146,8 @@ class _PageReader(HTMLParser):
         if self._title is not None:  # a title holds no tags: one left open ends here
             self._title_words, self._title = self._title, None
         if self._skipped and tag not in _VOID_TAGS and tag != "title":
+            if self._index_rows is not None:
+                self._read_index(tag, dict(attrs))
             # Inside what is not shown, only the open elements are counted.
             self._stack.append(_Open(tag))
             self._open_count[tag] = self._open_count.get(tag, 0) + 1
@@ -171,12 +171,21 @@ class _PageReader(HTMLParser):
         if tag in _VOID_TAGS:
             return
         attributes = dict(attrs)
-        skipped = self._hides(tag, attributes)
+        names = _names(attributes)
+        index = tag == "table" and any(n.startswith("index-") or n == "indextable" for n in names)
+        skipped = index or self._hides(tag, attributes)
         main = not skipped and self._holds_main(tag, attributes)
         link = tag == "a"
         permalink = link and (attributes.get("href") or "").startswith("#")
         pre = tag in _PREFORMATTED
-        self._stack.append(_Open(tag, skipped, main, permalink, pre, link))
+        opened = _Open(tag, skipped, main, permalink, pre, link, index=index)
+        if not skipped:
+            self._note_anchor(attributes, line)
+            self._read_entries(opened, attributes, names, line)
+        elif index:
+            self._pieces.append(_MarkPiece(IndexMark(line), self._main > 0))
+            self._index_rows = ["indextable" not in names, False]
+        self._stack.append(opened)
         self._open_count[tag] = self._open_count.get(tag, 0) + 1
         self._skipped += skipped
         self._main += main
@@ -188,18 +197,6 @@ class _PageReader(HTMLParser):
             self._link_starts.append(self._main > 0)
         if tag in _HEADINGS and self._heading is None and not self._skipped:
             self._heading = (line, _HEADINGS[tag], [])
-        elif tag in _MINOR_HEADINGS and not self._skipped:
-            self._pieces.append(_HeadingPiece(Heading(line, 4, ""), self._main > 0))
-        elif (
-            tag == "dt"
-            and not self._skipped
-            and attributes.get("id")
-            and "sig" in _names(attributes)
-        ):
-            # A documented object (Sphinx's `<dt class="sig" id="pkg.Class.method">`)
-            # starts a section named by its qualified name; its signature stays text.
-            name = " ".join(str(attributes["id"]).split())
-            self._pieces.append(_HeadingPiece(Heading(line, 3, name), self._main > 0))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         # `<div/>` opens a div in HTML, but a page that writes it means an empty one.
@@ -231,6 +228,21 @@ class _PageReader(HTMLParser):
         self._pre -= entry.pre
         self._links -= entry.link
         self._permalinks -= entry.permalink
+        self._naming -= entry.name
+        if entry.term and self._term is not None:
+            self._end_term(self._term)
+        if entry.index:
+            self._index_rows = None
+        if entry.terms and self._lists:
+            self._lists.pop()
+            if not self._lists:
+                self._pieces.append(_MarkPiece(ListEnd(self.getpos()[0]), self._main > 0))
+        if entry.tag == "a" and self._index_link is not None:
+            href, words = self._index_link
+            self._index_link = None
+            term = " ".join("".join(words).split())
+            if term and href:
+                self._index.append((term, href))
         if (
             entry.tag in _HEADINGS
             and self._heading is not None
@@ -241,8 +253,14 @@ class _PageReader(HTMLParser):
             plain = " ".join("".join(words).split())
             if plain:
                 heading = Heading(line, level, plain)
-                self._pieces.append(_HeadingPiece(heading, self._main > 0))
+                self._pieces.append(_MarkPiece(heading, self._main > 0))
         return entry
+
+    def _entry_started(self, entry: EntryPiece) -> None:
+        self._pieces.append(entry)
+
+    def _in_main(self) -> bool:
+        return self._main > 0
 
     def _skipped_below_head(self) -> bool:
         return any(entry.skipped and entry.tag != "head" for entry in self._stack)
@@ -292,6 +310,8 @@ class _PageReader(HTMLParser):
         if self._title is not None:
             self._title.append(data)
             return
+        if self._index_link is not None:
+            self._index_link[1].append(data)
         if self._skipped:
             return
         if self._permalinks and data.strip() in _PERMALINK_MARKS:
@@ -299,6 +319,10 @@ class _PageReader(HTMLParser):
         if self._heading is not None:
             self._heading[2].append(data)
             return
+        if self._term is not None:
+            self._term.words.append(data)
+            if self._naming:
+                self._term.names.append(data)
         line = self.getpos()[0]
         for offset, words in enumerate(data.split("\n")):
             if offset and not self._pre:
@@ -308,6 +332,8 @@ class _PageReader(HTMLParser):
     def _add(self, line: int, words: str) -> None:
         if self._skipped or self._heading is not None or not words:
             return
+        if len(words) > 75 and _BASE64.match(words.strip()):
+            return  # an embedded image's bytes
         pre = self._pre > 0
         if not pre:
             words = _WHITESPACE.sub(" ", words)
@@ -316,17 +342,21 @@ class _PageReader(HTMLParser):
     def page(self) -> Page:
         """The page as read: only its main content's pieces when it marks one."""
         title = " ".join("".join(self._title_words or self._title or []).split())
-        page = Page(title=title)
+        page = Page(title=title, anchors=self._anchors, index=self._index)
         for piece in self._pieces:
-            if isinstance(piece, _HeadingPiece):
+            if isinstance(piece, _MarkPiece | EntryPiece):
                 if piece.main or not self._found_main:
-                    page.parts.append(piece.heading)
-                    page.chars += len(piece.heading.text)
+                    if isinstance(piece, _MarkPiece):
+                        page.parts.append(piece.mark)
+                        if isinstance(piece.mark, Heading):
+                            page.chars += len(piece.mark.text)
+                    elif piece.terms:
+                        page.parts.append(EntryStart(piece.line, tuple(piece.terms), piece.alone))
                 continue
             line, words, pre, main, link = piece
             if self._found_main and not main:
                 continue
-            page.parts.append((line, words, pre))
+            page.parts.append((line, words, pre, link))
             count = len(words.strip())
             page.chars += count
             if link:
@@ -342,14 +372,3 @@ def _names(attributes: dict[str, str | None]) -> list[str]:
     if element_id:
         names.append(element_id)
     return names
-
-
-def shown_line(pieces: list[tuple[str, bool]]) -> str:
-    """One line's text from its pieces (words, preformatted): spaces collapsed as a
-    browser does outside preformatted text, which keeps its own."""
-    if not any(pre for _, pre in pieces):
-        return _WHITESPACE.sub(" ", "".join(words for words, _ in pieces)).strip()
-    start = 0
-    while not pieces[start][1] and not pieces[start][0].strip():
-        start += 1  # the space between blocks before the code starts
-    return "".join(words for words, _ in pieces[start:]).rstrip()

@@ -23,29 +23,37 @@ from __future__ import annotations
 import posixpath
 import re
 import unicodedata
-from collections.abc import Container, Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from tui_assistant.core.documents.directives import Pending
 
+# How a section is cut into passages (re-exported: the readers import them from here).
+from tui_assistant.core.documents.cutting import MAX_GAP_LINES, section_pieces
+from tui_assistant.core.documents.cutting import MAX_PASSAGE_CHARS as MAX_PASSAGE_CHARS
+from tui_assistant.core.documents.cutting import MINOR_HEADING as MINOR_HEADING
+from tui_assistant.core.documents.cutting import Entry as Entry
+from tui_assistant.core.documents.cutting import Lines as Lines
+from tui_assistant.core.documents.cutting import cut as cut
+from tui_assistant.core.documents.cutting import paragraphs as paragraphs
+from tui_assistant.core.documents.cutting import trimmed as trimmed
+
 # Where a passage stands, written once for passages and the library's records of them.
 from tui_assistant.core.documents.place import PassageFields as PassageFields
 from tui_assistant.core.documents.place import line_range as line_range
 from tui_assistant.core.documents.place import location as location
 
-MAX_PASSAGE_CHARS = 4000
+# Headings from this level down were text before every level made sections.
+DEEP_LEVEL = 4
 TITLE_SEPARATOR = " \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} "
 PASSAGE_ID = re.compile(r"^[a-z0-9]+([-/#][a-z0-9]+)*$")
 
 _TITLE_SEPARATORS = (" - ", " \N{EN DASH} ", " \N{EM DASH} ", ": ", " | ")
-MINOR_HEADING = re.compile(r"^ {0,3}#{4,6}(?:[ \t]|$)")  # Markdown's `####` to `######`
 _NOT_ID_CHARACTERS = re.compile(r"[^a-z0-9/]+")
 _NOT_SLUG_CHARACTERS = re.compile(r"[^a-z0-9]+")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-Lines = list[tuple[int, str]]  # (1-based line number, line) pairs of a file
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +72,8 @@ class Passage(PassageFields):
     page: int | None = None
     end_page: int | None = None
     page_starts: tuple[int, ...] = ()
+    # The web page it was read from (a fetched website's library), set by the library.
+    url: str | None = None
     # Words a reader looks it up by besides its title: the terms of the book's own index
     # that point here, the terms of the reference entries it holds.
     index_terms: tuple[str, ...] = ()
@@ -114,6 +124,9 @@ class Document:
     pending: tuple[Pending, ...] = ()
     # One line each about what it could not read (`include ../x.md: outside the library`).
     notes: tuple[str, ...] = ()
+    # (first line, title) of each section, one without text too: what a directive
+    # there puts in the document is titled under it.
+    sections: tuple[tuple[int, str], ...] = ()
 
 
 def passage_id(document_id: str, anchor: str) -> str:
@@ -177,7 +190,7 @@ class Section:
     """Lines between two headings, as a document format's reader found them."""
 
     heading_line: int | None  # 1-based line where its heading starts; None before the first
-    level: int  # its heading's level (1-3); 0 before the first heading
+    level: int  # its heading's level (1 and deeper); 0 before the first heading
     path: tuple[str, ...]  # plain heading texts from level 1 down to this one
     lines: Lines = field(default_factory=list)  # its text (the heading left out)
     # Its heading as a line of text (line number, plain words), for when the title
@@ -185,6 +198,10 @@ class Section:
     heading: tuple[int, str] | None = None
     # Lines where a deeper heading starts (`####`): where a long section is cut first.
     breaks: set[int] = field(default_factory=set)
+    # The entries of its reference lists: passages titled by their terms.
+    entries: list[Entry] = field(default_factory=list)
+    # Words a reader looks it up by besides its title (`.. index::` terms).
+    index_terms: tuple[str, ...] = ()
 
 
 class HeadingPath:
@@ -213,28 +230,48 @@ def document_from_sections(
     drafts: list[PassageDraft] = []
     heading_of_first: tuple[int, str] | None = None
     anchors = UniqueIds()
+    # A section with no text of its own gives its id to its first deeper part (level 4
+    # and below), so the id of `5.4.1 Patterns` stays where its text starts.
+    held: tuple[int, str] | None = None
+    # Every section's heading line and title, those without text of their own too (the
+    # directives under them take their place in the title path).
+    titled: list[tuple[int, str]] = []
     for section in sections:
-        chunks = list(cut(section.lines, section.breaks))
-        if not chunks:
-            continue
-        if not drafts:
-            heading_of_first = section.heading
         heading_path = list(section.path)
         if heading_path and _named_by(title, level_one_title, heading_path[0]):
             heading_path = heading_path[1:]
-        passage_title = join_title(title, heading_path)
+        if section.heading_line:
+            titled.append((section.heading_line, join_title(title, heading_path)))
+        pieces = section_pieces(section.lines, section.breaks, section.entries)
+        if not pieces:
+            if section.path:
+                held = (section.level, slug(section.path[-1]))
+            continue
+        if not drafts:
+            heading_of_first = section.heading
         base = slug(heading_path[-1] if heading_path else title)
-        for number, chunk in enumerate(chunks):
-            piece = base if number == 0 else f"{base}-part-{number + 1}"
-            anchor = anchors.take(piece) if drafts else ""
-            start = section.heading_line if number == 0 and section.heading_line else chunk[0][0]
+        given = held[1] if held and section.level > max(held[0], DEEP_LEVEL - 1) else None
+        held = None
+        for number, piece in enumerate(pieces):
+            if number == 0:
+                wanted = given or base
+            else:
+                wanted = slug(piece.anchor) if piece.anchor else f"{base}-part-{number + 1}"
+            anchor = anchors.take(wanted) if drafts else ""
+            chunk = piece.lines
+            heading_near = section.heading_line and chunk[0][0] - section.heading_line <= 1 + (
+                MAX_GAP_LINES
+            )
+            start = section.heading_line if number == 0 and heading_near else piece.start
+            terms = tuple(dict.fromkeys((*piece.terms, *section.index_terms)))
             drafts.append(
                 PassageDraft(
                     anchor=anchor,
-                    title=passage_title,
+                    title=join_title(title, [*heading_path, *piece.label]),
                     text="\n".join(line for _, line in chunk).strip(),
-                    line=start,
+                    line=start or chunk[0][0],
                     end_line=chunk[-1][0],
+                    index_terms=terms,
                 )
             )
     if len(drafts) == 1 and drafts[0].title != title:
@@ -248,8 +285,10 @@ def document_from_sections(
             opened = words + "\n" * (first_text_line - number) + text
             if number < first_text_line and words != title and len(opened) <= MAX_PASSAGE_CHARS:
                 text = opened
-        drafts[0] = PassageDraft(only.anchor, title, text, only.line, only.end_line)
-    return Document(title=title, passages=tuple(drafts))
+        drafts[0] = PassageDraft(
+            only.anchor, title, text, only.line, only.end_line, index_terms=only.index_terms
+        )
+    return Document(title=title, passages=tuple(drafts), sections=tuple(titled))
 
 
 def _named_by(title: str, level_one_title: str | None, heading: str) -> bool:
@@ -284,100 +323,3 @@ class UniqueIds:
             candidate = f"{wanted}-{number}"
         self._taken.add(candidate)
         return candidate
-
-
-def cut(lines: Lines, breaks: Container[int] = ()) -> Iterator[Lines]:
-    """A section's lines in chunks of at most MAX_PASSAGE_CHARS of text, blank edges
-    trimmed: cut before a deeper heading (a line of `breaks`) where a whole subsection
-    fits, else between paragraphs, else between lines."""
-    lines = trimmed(lines)
-    if not lines:
-        return
-    if _length(lines) <= MAX_PASSAGE_CHARS:
-        yield lines
-        return
-    chunk: Lines = []
-    for block in _blocks(lines, breaks):
-        if _length(chunk + block) <= MAX_PASSAGE_CHARS:
-            chunk += block
-            continue
-        if _length(block) <= MAX_PASSAGE_CHARS and trimmed(chunk):
-            yield trimmed(chunk)  # the subsection starts the next passage whole
-            chunk = list(block)
-            continue
-        for unit in _units(block):
-            if _length(chunk) and _length(chunk + unit) > MAX_PASSAGE_CHARS:
-                yield trimmed(chunk)
-                chunk = []
-            chunk += unit
-    if trimmed(chunk):
-        yield trimmed(chunk)
-
-
-def _blocks(lines: Lines, breaks: Container[int]) -> Iterator[Lines]:
-    """The lines in runs that each start at a deeper heading (the first run excepted)."""
-    block: Lines = []
-    for number, line in lines:
-        if number in breaks and block:
-            yield block
-            block = []
-        block.append((number, line))
-    if block:
-        yield block
-
-
-def _units(lines: Lines) -> Iterator[Lines]:
-    """The pieces a long section is cut between: paragraphs with the blank lines after
-    them (a minor heading kept with the paragraph it heads); a paragraph over the limit
-    as its lines; a line over the limit in parts."""
-    held: Lines = []
-    for paragraph in paragraphs(lines):
-        if MINOR_HEADING.match(paragraph[0][1]) and len(trimmed(paragraph)) == 1:
-            held += paragraph
-            continue
-        paragraph = held + paragraph
-        held = []
-        if _length(paragraph) <= MAX_PASSAGE_CHARS:
-            yield paragraph
-            continue
-        for number, line in paragraph:
-            for part in _line_parts(line):
-                yield [(number, part)]
-    if held:
-        yield held
-
-
-def paragraphs(lines: Lines) -> Iterator[Lines]:
-    """Runs of non-blank lines, each with the blank lines that follow it."""
-    paragraph: Lines = []
-    for number, line in lines:
-        if line.strip() and paragraph and not paragraph[-1][1].strip():
-            yield paragraph
-            paragraph = []
-        paragraph.append((number, line))
-    if paragraph:
-        yield paragraph
-
-
-def _line_parts(line: str) -> Iterable[str]:
-    while len(line) > MAX_PASSAGE_CHARS:
-        cut_at = line.rfind(" ", 0, MAX_PASSAGE_CHARS + 1)
-        if cut_at <= 0:
-            cut_at = MAX_PASSAGE_CHARS
-        yield line[:cut_at]
-        line = line[cut_at:].lstrip(" ")
-    yield line
-
-
-def trimmed(lines: Lines) -> Lines:
-    start, end = 0, len(lines)
-    while start < end and not lines[start][1].strip():
-        start += 1
-    while end > start and not lines[end - 1][1].strip():
-        end -= 1
-    return lines[start:end]
-
-
-def _length(lines: Lines) -> int:
-    """Characters of the lines joined by newlines and stripped, as a passage keeps them."""
-    return len("\n".join(line for _, line in lines).strip())

@@ -11,8 +11,9 @@ from tui_assistant.core.documents.passage import Document
 # index stores read by the older rules are rebuilt. 1: rst and Markdown read as the page
 # does (markup rendered as text, label- and markup-only sections no passages). 2: HTML
 # pages are documents; Sphinx, MyST and documentation-site Markdown read as the page shows
-# them; includes and autodoc.
-PARSER_VERSION = 2
+# them; includes and autodoc. 3: HTML at every heading level, reference-list entries and
+# the book's index as passages' index terms; a long section's parts titled by what they hold.
+PARSER_VERSION = 3
 
 
 def text_format(format: DocumentFormat | None) -> DocumentFormat:

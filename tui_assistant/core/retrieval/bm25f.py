@@ -5,6 +5,7 @@ leave. Pure functions over numbers and a library's passage infos."""
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable
 
 from tui_assistant.core.library.library import Library
@@ -24,6 +25,11 @@ BODY_WEIGHT = 1.0
 # word ("aws", "v2") decides between copies of a page that differ mainly by folder.
 PATH_WEIGHT = 2.0
 PATH_LENGTH_EFFECT = 0.75
+# A passage's index terms (the book's index entries pointing to it, the terms of the
+# reference entries it holds: `Passage.index_terms`) are a fourth field, weighted like
+# its title: a reader looks a passage up by them as by its title.
+TERMS_WEIGHT = 2.0
+TERMS_LENGTH_EFFECT = 0.75
 
 
 def path_words(document: str) -> list[str]:
@@ -47,6 +53,21 @@ def path_postings(library: Library, key: KeyFunction) -> tuple[dict[str, list[in
         lengths.append(len(keys))
         for found in keys:
             postings.setdefault(found, []).append(number)
+    return postings, lengths
+
+
+def terms_postings(
+    library: Library, key: KeyFunction
+) -> tuple[dict[str, list[tuple[int, int]]], list[int]]:
+    """Per key, the (passage number, count) pairs of the passages whose index terms hold
+    it (ascending); and every passage's index terms' length in words."""
+    postings: dict[str, list[tuple[int, int]]] = {}
+    lengths: list[int] = []
+    for number in range(len(library)):
+        words = [key(word) for word in content_words(" ".join(library.info(number).index_terms))]
+        lengths.append(len(words))
+        for found, count in Counter(words).items():
+            postings.setdefault(found, []).append((number, count))
     return postings, lengths
 
 

@@ -4,8 +4,9 @@
 on a library of hundreds of passages most questions tie at the best count and are
 refused. Here every passage sharing a question word gets a BM25F score: a word counts
 for more when it is rare in the library (inverse document frequency), when it is in
-the title (weighted like `keyword`, title 2 to body 1), and when it is a larger share
-of a short passage; repeats saturate, so one word cannot win on repetition alone.
+the title or the passage's index terms (weighted like `keyword`, title 2 to body 1), and
+when it is a larger share of a short passage; repeats saturate, so one word cannot win
+on repetition alone.
 
 A score always has a best passage, so the product's promise (one passage or an honest
 refusal) rests on how sure the ranking is (`core.confidence`): the best passage's lead
@@ -37,12 +38,15 @@ from tui_assistant.core.retrieval.bm25f import (
     PATH_LENGTH_EFFECT,
     PATH_WEIGHT,
     SATURATION,
+    TERMS_LENGTH_EFFECT,
+    TERMS_WEIGHT,
     TITLE_LENGTH_EFFECT,
     TITLE_WEIGHT,
     cjk_seams,
     inverse_document_frequency,
     length_norms,
     path_postings,
+    terms_postings,
     top_two,
 )
 from tui_assistant.core.retrieval.confidence import (
@@ -151,6 +155,8 @@ class RankedRetriever:
         self._body_norms = length_norms(self.index.body_lengths, BODY_LENGTH_EFFECT)
         self._path, path_lengths = path_postings(library, self.key)
         self._path_norms = length_norms(path_lengths, PATH_LENGTH_EFFECT)
+        self._terms, terms_lengths = terms_postings(library, self.key)
+        self._terms_norms = length_norms(terms_lengths, TERMS_LENGTH_EFFECT)
         infos = [library.info(number) for number in range(len(library))]
         self._named = named_index(
             (number, info.title)
@@ -213,13 +219,17 @@ class RankedRetriever:
         document = self._document_of[number]
         found = 0
         for key in ranking.matched.get(number, ()):
-            holders = chain(self.index.holders(key), self._path.get(key, ()))
+            holders = chain(
+                self.index.holders(key),
+                self._path.get(key, ()),
+                (number for number, _ in self._terms.get(key, ())),
+            )
             found += all(self._document_of[other] == document for other in holders)
         return found
 
     def holds(self, key: str) -> bool:
         """Whether some passage holds `key` (in its title, body or path)."""
-        return bool(self.frequency(key)) or key in self._path
+        return bool(self.frequency(key)) or key in self._path or key in self._terms
 
     def frequency(self, key: str) -> int:
         """How many passages hold `key` in their title or body (counted once per field)."""
@@ -284,6 +294,14 @@ class RankedRetriever:
                     frequency[number] = (
                         frequency.get(number, 0.0) + PATH_WEIGHT / path_norms[number]
                     )
+            terms_norms = self._terms_norms
+            for number, count in self._terms.get(key, ()):
+                # Title-like: a section's title share counts its index terms too.
+                frequency[number] = (
+                    frequency.get(number, 0.0) + TERMS_WEIGHT * count / terms_norms[number]
+                )
+                if key not in in_title.get(number, ()):
+                    in_title.setdefault(number, []).append(key)
             weight = weights[key] = inverse_document_frequency(passage_count, len(frequency))
             if frequency:
                 matched_anywhere.add(key)

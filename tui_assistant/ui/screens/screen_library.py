@@ -15,9 +15,9 @@ from collections.abc import Callable
 
 from textual.screen import Screen
 
-from tui_assistant.core.library.library import warning_lines
 from tui_assistant.errors import ConfigError, LibraryError
 from tui_assistant.settings import Settings
+from tui_assistant.ui.core_warnings import library_warning_lines
 from tui_assistant.ui.hooks import AppHooks
 from tui_assistant.ui.keys import RELOAD, key_name
 from tui_assistant.ui.widgets.chat_pane import ChatPane
@@ -129,7 +129,7 @@ class ScreenLibrary:
         library = self.context.library
         self._bar.show_library(self.context.mode_label, len(library))
         self._screen.query_one(LibraryPanel).show_library(library)
-        problems = warning_lines(library.problems)
+        problems = library_warning_lines(library.problems)
         for problem in problems:
             if problem not in self._shown_problems:
                 self._notice(f"warning: {problem}")
