@@ -5,6 +5,7 @@ say a bad store in one line, and ride out a database restart."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -205,3 +206,47 @@ def test_hybrid_answers_ranked_in_the_database_are_those_ranked_in_memory(
     ]
     assert answers[0] == answers[1]
     assert {answer["retrieval"] for answer in answers[0]} == {"hybrid"}
+
+
+async def test_a_hybrid_server_follows_one_library_and_keeps_the_other(
+    tmp_path: Path, folder: Path, pg_url: str
+) -> None:
+    garden = tmp_path / "garden"
+    garden.mkdir()
+    write_lesson(garden, "roses", "Pruning roses", "Prune roses in late winter.")
+    env = {"TUI_ASSISTANT_STORE": pg_url, "TUI_ASSISTANT_RETRIEVAL": "hybrid"}
+    libraries = ["--library", str(folder), "--library", str(garden)]
+
+    def index() -> None:
+        done = subprocess.run(
+            [sys.executable, "-m", "tui_assistant", "index", *libraries],
+            capture_output=True,
+            text=True,
+            env=cli_env(tmp_path / "data", env),
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+
+    index()
+    with http_server(tmp_path, [str(folder), str(garden)], env=env) as url:
+        async with http_session(url) as session:
+
+            async def first(question: str) -> tuple[str, str]:
+                found = data(await session.call_tool("search", {"question": question}))
+                return found["retrieval"], found["passages"][0]["id"]
+
+            for _ in range(600):  # the stored vectors read in the background
+                if (await first("when to prune roses"))[0] == "hybrid":
+                    break
+                await asyncio.sleep(0.1)
+            else:
+                raise AssertionError("hybrid never answered")
+            write_lesson(folder, "kettle", "Descaling the kettle", "Boil vinegar in it.")
+            index()
+            health_url = url.removesuffix("/mcp") + "/health"
+            wait_for(
+                lambda: httpx.get(health_url).json()["libraries"][0]["passages"] == 3,
+                "the new version of kitchen served",
+            )
+            assert await first("descale the kettle with vinegar") == ("hybrid", "kitchen:kettle")
+            assert await first("when to prune roses") == ("hybrid", "garden:roses")

@@ -41,6 +41,7 @@ from tui_assistant.wiring.store_setting import store_url
 
 if TYPE_CHECKING:
     from tui_assistant.core.retrieval.dense import PassageVectors
+    from tui_assistant.core.retrieval.model_identity import ModelIdentity
     from tui_assistant.providers.embedding import EmbeddingSource
 
 logger = logging.getLogger(__name__)
@@ -72,8 +73,10 @@ class SharedStore:
             open=True,
         )
         self.gaps = GapWriter()
-        # The library versions loaded, by name and folder (`load_part`).
+        # The library versions loaded, by name and folder (`load_part`), and their
+        # vectors by name and model (`part_vectors`), each with its version id.
         self.parts: dict[tuple[str, Path], _Kept] = {}
+        self.vectors: dict[tuple[str, ModelIdentity], tuple[int, PassageVectors]] = {}
         # The version of each library last read from this store, by name (`/health`).
         self.served: dict[str, int] = {}
 
@@ -214,15 +217,25 @@ def part_vectors(
     computes what is missing there, never writing it)."""
     store = shared_store(settings)
     version = store.served.get(part.name)
+    identity = embedder.identity
+    # A follower reloading after another library's new version: this one's are as read.
+    kept = store.vectors.get((part.name, identity))
+    if kept is not None and version is not None and kept[0] == version:
+        progress(len(part), len(part))
+        return kept[1]
     with store.connection() as connection:
+        found = None
         if version is not None and len(part) >= settings.pgvector_from:
             found = database_vectors(
-                connection, partial(_ranking_connection, store), part, embedder.identity, version
+                connection, partial(_ranking_connection, store), part, identity, version
             )
-            if found is not None:
-                progress(len(part), len(part))
-                return found
-        return embed_part(part, embedder, PgVectorTable(connection, writable=False), progress)
+        if found is None:
+            table = PgVectorTable(connection, writable=False)
+            found = embed_part(part, embedder, table, progress)
+    if version is not None:
+        store.vectors[(part.name, identity)] = (version, found)
+    progress(len(part), len(part))
+    return found
 
 
 @contextmanager
