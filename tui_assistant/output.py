@@ -333,6 +333,7 @@ def format_status(status: StatusResult) -> str:
                     f"read at: {library.read_at}",
                     f"watch: {'on' if library.watch else 'off'}",
                     f"retrieval: {library.retrieval}",
+                    f"store: {library.store}",
                 ]
             )
         )

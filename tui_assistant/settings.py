@@ -55,6 +55,10 @@ SQLITE_STORE = "sqlite"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
+# Measured: benchmarks/pg_dense_agreement.py and docs/performance.md.
+PGVECTOR_FROM = 100_000
+
+
 class Settings(BaseSettings):
     """Every setting the app reads (`TUI_ASSISTANT_*`), checked. Fields are validated in
     this order, so the provider is known when the provider settings are checked."""
@@ -112,6 +116,9 @@ class Settings(BaseSettings):
     # Where the libraries' index lives: `sqlite` (a file per library in the data folder)
     # or a `postgresql://` URL shared by servers; secret, since the URL may hold a password.
     store: SecretStr = SecretStr(SQLITE_STORE)
+    # With a PostgreSQL store, a library of this many passages or more is ranked by
+    # meaning in the database (pgvector HNSW), not from vectors in each server's memory.
+    pgvector_from: int = Field(default=PGVECTOR_FROM, ge=1)
 
     @field_validator(
         "api_key",

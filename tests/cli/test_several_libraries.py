@@ -128,7 +128,9 @@ def test_status_lists_each_library_and_what_answers(
         "fetched_at",
         "embedding_per_second",
         "embedding",
+        "store",
     }
+    assert kitchen["store"] == garden["store"] == "sqlite"
     # Folders, not fetched packages.
     assert (kitchen["package"], kitchen["version"], kitchen["origin"]) == (None, None, None)
     assert (kitchen["name"], kitchen["passages"], kitchen["retrieval"]) == ("kitchen", 2, "ranked")
@@ -136,6 +138,7 @@ def test_status_lists_each_library_and_what_answers(
     assert cli.main(["status", *libraries]) == 0
     out = capsys.readouterr().out
     assert "library: garden\n" in out and "retrieval: ranked" in out
+    assert "store: sqlite" in out
 
 
 def test_gaps_lists_the_questions_no_library_answered_grouped_and_counted(

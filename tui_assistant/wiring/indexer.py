@@ -14,7 +14,7 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.progress import Progress
@@ -30,9 +30,6 @@ from tui_assistant.wiring.store_setting import store_url, uses_postgres
 
 if TYPE_CHECKING:
     from tui_assistant.providers.embedding import EmbeddingSource
-
-# A library this size or larger gets an HNSW index for the meaning ranking in the database.
-HNSW_PASSAGES: Final = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +128,8 @@ def _into_postgres(
                 try:
                     if embedder is not None:
                         embed_library(library, embedder, PgVectorTable(writer, True), embedding)
-                        if len(library) >= HNSW_PASSAGES:
+                        # Servers rank such a library by meaning in the database.
+                        if len(library) >= settings.pgvector_from:
                             build_hnsw(writer, embedder.identity)
                     listing = list_library(
                         spec.folder, document_kinds_of(spec.folder, settings.document_kinds)

@@ -33,6 +33,7 @@ from tui_assistant.core.service import AnswerService
 from tui_assistant.errors import BadArgument
 from tui_assistant.wiring.context import AppContext
 from tui_assistant.wiring.folders import document_text
+from tui_assistant.wiring.store_setting import uses_postgres
 from tui_assistant.wiring.version_changes import (
     ChangeRecord,
     VersionPair,
@@ -205,7 +206,13 @@ class LibraryTools:
         """The lines of `document` as its file holds them now."""
         whole = self.context.library
         own = whole.parts.get(document.library, whole)
-        text = document_text(own, document.path)
+        if uses_postgres(self.context.settings):
+            # psycopg loads only for a PostgreSQL store, whose versions hold the documents.
+            from tui_assistant.wiring.shared_store import stored_document
+
+            text = stored_document(self.context.settings, own.name, document.path)
+        else:
+            text = document_text(own, document.path)
         if text is None:
             raise BadArgument(f"source_path: {echoed(source_path)} cannot be read now")
         return file_lines(text.removeprefix("\ufeff"))

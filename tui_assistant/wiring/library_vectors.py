@@ -101,10 +101,9 @@ def _embedded(
     if not uses_postgres(settings):
         return embed_part(part, embedder, store_path(settings.data_dir, part.folder), told)
     # psycopg loads only for a PostgreSQL store.
-    from tui_assistant.wiring.shared_store import vector_table
+    from tui_assistant.wiring.shared_store import part_vectors
 
-    with vector_table(settings) as table:
-        return embed_part(part, embedder, table, told)
+    return part_vectors(settings, part, embedder, embed_part, told)
 
 
 def close_embedder(embedder: EmbeddingSource | None) -> None:

@@ -15,8 +15,9 @@ import logging
 import threading
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import psycopg
 from psycopg_pool import ConnectionPool
@@ -25,16 +26,23 @@ from tui_assistant.core.gaps import Gap
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.progress import Progress
 from tui_assistant.core.words import stem
-from tui_assistant.errors import ConfigError
+from tui_assistant.errors import ConfigError, EmbeddingUnavailable
 from tui_assistant.settings import Settings
 from tui_assistant.store.postgres.connection import application_name, connect, unreachable
+from tui_assistant.store.postgres.dense import database_vectors
+from tui_assistant.store.postgres.documents import document_text
 from tui_assistant.store.postgres.gaps import GapWriter, read_gaps
 from tui_assistant.store.postgres.migrations import migrate
-from tui_assistant.store.postgres.url import StoreUrl
+from tui_assistant.store.postgres.url import SETTING, StoreUrl
 from tui_assistant.store.postgres.vectors import PgVectorTable, stored_models
 from tui_assistant.store.postgres.versions import channel, load_version
 from tui_assistant.store.vectors import StoredModel
 from tui_assistant.wiring.store_setting import store_url
+
+if TYPE_CHECKING:
+    from tui_assistant.core.retrieval.dense import PassageVectors
+    from tui_assistant.core.retrieval.model_identity import ModelIdentity
+    from tui_assistant.providers.embedding import EmbeddingSource
 
 logger = logging.getLogger(__name__)
 
@@ -65,6 +73,10 @@ class SharedStore:
             open=True,
         )
         self.gaps = GapWriter()
+        # The library versions loaded, by name and folder (`load_part`), and their
+        # vectors by name and model (`part_vectors`), each with its version id.
+        self.parts: dict[tuple[str, Path], _Kept] = {}
+        self.vectors: dict[tuple[str, ModelIdentity], tuple[int, PassageVectors]] = {}
         # The version of each library last read from this store, by name (`/health`).
         self.served: dict[str, int] = {}
 
@@ -97,15 +109,95 @@ def shared_store(settings: Settings) -> SharedStore:
         return store
 
 
+class _Kept:
+    """One library version loaded from the store, shared by every library object that
+    serves it (`handle`): a new version of another library reloads only that one. Its
+    memory goes once it is no longer current and no handle holds it."""
+
+    def __init__(self, version: int, library: Library) -> None:
+        self.version = version
+        self.library = library
+        self.handles = 0
+        self.current = True
+        self._lock = threading.Lock()
+
+    def handle(self) -> Library:
+        base = self.library
+        with self._lock:
+            self.handles += 1
+        return Library(
+            base.folder,
+            base.passages,
+            base.documents,
+            base.index,
+            _Held(self, lambda number: base.passage(number).text),
+            base.problems,
+            base.positions,
+            base.hidden,
+            (),
+            name=base.name,
+        )
+
+    def let_go(self, current: bool | None = None) -> None:
+        with self._lock:
+            if current is None:
+                self.handles -= 1
+            else:
+                self.current = current
+            done = not self.current and self.handles <= 0
+        if done:
+            self.library.close()
+
+
+class _Held:
+    """A handle's passage texts: the kept library's, let go once on close."""
+
+    def __init__(self, kept: _Kept, text: Callable[[int], str]) -> None:
+        self._kept = kept
+        self._text = text
+        self._open = True
+
+    def __call__(self, number: int) -> str:
+        return self._text(number)
+
+    def close(self) -> None:
+        if self._open:
+            self._open = False
+            self._kept.let_go()
+
+
 def load_part(settings: Settings, name: str, folder: Path, progress: Progress | None) -> Library:
-    """Library `name`'s current version from the store, as the in-memory library."""
+    """Library `name`'s current version from the store, as the in-memory library: the
+    one loaded already when the store's current version is still the one it holds."""
     store = shared_store(settings)
     with store.connection() as connection:
-        version, library = load_version(connection, name, folder, stem)
-    store.served[name] = version.version_id
+        row = connection.execute(
+            "SELECT current_version FROM libraries WHERE name = %s", (name,)
+        ).fetchone()
+        kept = store.parts.get((name, folder))
+        if kept is None or row is None or row[0] != kept.version:
+            stored, library = load_version(connection, name, folder, stem)
+            if kept is not None:
+                kept.let_go(current=False)
+            kept = store.parts[(name, folder)] = _Kept(stored.version_id, library)
+    store.served[name] = kept.version
     if progress is not None:
-        progress(version.passages, version.passages)
-    return library
+        progress(len(kept.library), len(kept.library))
+    return kept.handle()
+
+
+def stored_document(settings: Settings, name: str, path: str) -> str | None:
+    """The text of library `name`'s document at `path`, in the version served; None when
+    the store cannot give it now."""
+    store = shared_store(settings)
+    version = store.served.get(name)
+    if version is None:
+        return None
+    try:
+        with store.connection() as connection:
+            return document_text(connection, version, path)
+    except ConfigError:
+        return None
 
 
 def served_version(settings: Settings, name: str) -> int | None:
@@ -113,11 +205,51 @@ def served_version(settings: Settings, name: str) -> int | None:
     return shared_store(settings).served.get(name)
 
 
+def part_vectors(
+    settings: Settings,
+    part: Library,
+    embedder: EmbeddingSource,
+    embed_part: Callable[..., PassageVectors],
+    progress: Progress,
+) -> PassageVectors:
+    """Library `part`'s vectors: for one of `pgvector_from` passages or more whose
+    vectors are all stored, ranked in the database; else read into memory (a server
+    computes what is missing there, never writing it)."""
+    store = shared_store(settings)
+    version = store.served.get(part.name)
+    identity = embedder.identity
+    # A follower reloading after another library's new version: this one's are as read.
+    kept = store.vectors.get((part.name, identity))
+    if kept is not None and version is not None and kept[0] == version:
+        progress(len(part), len(part))
+        return kept[1]
+    with store.connection() as connection:
+        found = None
+        if version is not None and len(part) >= settings.pgvector_from:
+            found = database_vectors(
+                connection, partial(_ranking_connection, store), part, identity, version
+            )
+        if found is None:
+            table = PgVectorTable(connection, writable=False)
+            found = embed_part(part, embedder, table, progress)
+    if version is not None:
+        store.vectors[(part.name, identity)] = (version, found)
+    progress(len(part), len(part))
+    return found
+
+
 @contextmanager
-def vector_table(settings: Settings) -> Iterator[PgVectorTable]:
-    """The store's vectors, read-only (a server computes what is missing in memory)."""
-    with shared_store(settings).connection() as connection:
-        yield PgVectorTable(connection, writable=False)
+def _ranking_connection(store: SharedStore) -> Iterator[psycopg.Connection]:
+    """A connection for one question's ranking; the database away: answered by words."""
+    try:
+        with store.connection() as connection:
+            yield connection
+    except (ConfigError, psycopg.Error) as error:
+        raise EmbeddingUnavailable(
+            f"{SETTING}: the meaning ranking cannot reach the store ({error})",
+            "store unreachable",
+            every_text=True,
+        ) from None
 
 
 def stored_vectors(settings: Settings, library: Library) -> list[StoredModel]:

@@ -17,6 +17,7 @@ from tui_assistant.registry.libraries import fetched_origin
 from tui_assistant.store.index_store import store_path
 from tui_assistant.wiring.context import AppContext
 from tui_assistant.wiring.library_vectors import embedding_identity
+from tui_assistant.wiring.store_setting import shown_store, uses_postgres
 
 
 class LibraryStatus(BaseModel):
@@ -59,6 +60,10 @@ class LibraryStatus(BaseModel):
         description="while the vectors are incomplete (answered by words meanwhile): how "
         "far they are, how fast and how long is left; null when complete or not needed",
     )
+    store: str = Field(
+        default="sqlite",
+        description="where the index is kept: sqlite, or the PostgreSQL URL, password masked",
+    )
 
 
 class EmbeddingProgressFacts(BaseModel):
@@ -87,6 +92,7 @@ def status_of(context: AppContext, watching: bool) -> StatusResult:
         model = context.choice.server.model
     else:
         model = None
+    store = shown_store(context.settings)
     libraries = []
     for name, part in context.library.parts.items():
         ready = _vectors_ready(context, part, identity)
@@ -115,6 +121,7 @@ def status_of(context: AppContext, watching: bool) -> StatusResult:
                 )
                 if incomplete
                 else None,
+                store=store,
             )
         )
     return StatusResult(libraries=libraries)
@@ -127,8 +134,14 @@ def _vectors_ready(context: AppContext, part: Library, identity: ModelIdentity |
         return len(part)
     if identity is None:
         return 0
-    # numpy loads with the first vectors, never for a start that answers by words.
-    from tui_assistant.store.vectors import stored_vectors
+    if uses_postgres(context.settings):
+        # psycopg loads only for a PostgreSQL store.
+        from tui_assistant.wiring.shared_store import stored_vectors as shared_vectors
 
-    stored = stored_vectors(store_path(context.settings.data_dir, part.folder), part)
+        stored = shared_vectors(context.settings, part)
+    else:
+        # numpy loads with the first vectors, never for a start that answers by words.
+        from tui_assistant.store.vectors import stored_vectors
+
+        stored = stored_vectors(store_path(context.settings.data_dir, part.folder), part)
     return max((model.embedded for model in stored if model.made(identity)), default=0)

@@ -13,6 +13,7 @@ from tui_assistant.store.folder import list_library
 from tui_assistant.store.index_store import open_library, store_path
 from tui_assistant.store.postgres import versions
 from tui_assistant.store.postgres.connection import connect
+from tui_assistant.store.postgres.documents import document_text
 from tui_assistant.store.postgres.lock import take_writer
 from tui_assistant.store.postgres.migrations import MIGRATIONS, migrate
 from tui_assistant.store.postgres.url import StoreUrl, parse_store_url
@@ -136,3 +137,34 @@ def test_index_terms_are_kept_in_a_version(  # type: ignore[no-untyped-def]
     _, library = versions.load_version(connection, "lessons", folder, stem)
     assert [p.index_terms for p in library] == [("flux capacitor", "warp coil")]
     library.close()
+
+
+def test_texts_no_kept_version_uses_go_with_the_dropped_version(  # type: ignore[no-untyped-def]
+    connection, store: StoreUrl, make_library: Callable[..., Path], tmp_path: Path
+) -> None:
+    folder = make_library({"a": ("Salt", "Salt the water well.")})
+    for text in ("Boil eggs.", "Boil eggs for nine minutes.", "Boil eggs for ten minutes."):
+        (folder / "b.md").write_text(f"# Eggs\n\n{text}\n", encoding="utf-8")
+        assert _write(connection, store, folder, tmp_path / "data") is not None
+    kept = {
+        text
+        for (text,) in connection.execute("SELECT text FROM texts")
+        if "Eggs" in text or "eggs" in text
+    }
+    assert kept == {"Boil eggs for nine minutes.", "Boil eggs for ten minutes."}
+    (salt,) = connection.execute("SELECT count(*) FROM texts WHERE text LIKE 'Salt%%'").fetchone()
+    assert salt == 1  # still held by both kept versions
+    documents = {text for (text,) in connection.execute("SELECT text FROM document_texts")}
+    assert not any("Boil eggs.\n" in text for text in documents)
+    assert len(documents) == 3  # a.md once, b.md of each kept version
+
+
+def test_a_version_holds_its_documents_text(  # type: ignore[no-untyped-def]
+    connection, store: StoreUrl, make_library: Callable[..., Path], tmp_path: Path
+) -> None:
+    folder = make_library({"a": ("Salt", "Salt the water well.")})
+    written = _write(connection, store, folder, tmp_path / "data")
+    assert written is not None
+    on_disk = (folder / "a.md").read_text(encoding="utf-8")
+    assert document_text(connection, written.version_id, "a.md") == on_disk
+    assert document_text(connection, written.version_id, "missing.md") is None

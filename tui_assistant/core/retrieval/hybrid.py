@@ -104,22 +104,27 @@ class HybridRetriever:
         self.library = library
         self.lexical = RankedRetriever(library)
         self.spelling = ModelSpelling(vocabulary, self.lexical.frequency, self.key)
-        self.dense = DenseIndex(vectors.matrix, vectors.passages)
+        self.dense = DenseIndex(
+            vectors.matrix, vectors.passages, vectors.search, vectors.background
+        )
         self.embed_question = embed_question
         self.model = model
         self.k = k
         self.sections = sections
         self.marks = self.lexical.marks
 
-    def similarities(self, question: str) -> NDArray[np.float32]:
-        """Every passage's best-piece cosine similarity to `question`, by number."""
+    def similarities(self, question: str, also: Sequence[int] = ()) -> NDArray[np.float32]:
+        """Every passage's best-piece cosine similarity to `question`, by number (exact
+        for the nearest and for `also` when the ranking runs in the store)."""
         vector = self.embed_question(self.spelling.respelt(question))
-        return self.dense.best_cosines(vector, len(self.library))
+        return self.dense.best_cosines(vector, len(self.library), also)
 
     def fused(self, question: str) -> Fused:
         """The fused ranking, every passage's cosine similarity, and the signals of the
         best fused passage."""
-        return self.fuse(self.similarities(question), self.lexical.rank(question))
+        ranking = self.lexical.rank(question)
+        lexical_order = best_numbers(ranking.scores, FUSION_DEPTH) if ranking else []
+        return self.fuse(self.similarities(question, lexical_order), ranking)
 
     def fuse(self, similarities: NDArray[np.float32], ranking: Ranking | None) -> Fused:
         """`fused` from a question's cosines and its word ranking: reciprocal rank fusion

@@ -134,7 +134,26 @@ MIGRATIONS: Final[tuple[tuple[str, str], ...]] = (
         """,
     ),
     (
-        "0004_passage_index_terms",
+        "0004_documents_and_lookups",
+        """
+        -- Each version's document texts (by SHA-256, stored once), so `read` needs no
+        -- library folder on a server's disk.
+        CREATE TABLE document_texts (content BYTEA PRIMARY KEY, text TEXT NOT NULL);
+        CREATE TABLE documents (
+            version BIGINT NOT NULL REFERENCES versions (id) ON DELETE CASCADE,
+            path TEXT NOT NULL,
+            content BYTEA NOT NULL REFERENCES document_texts (content),
+            PRIMARY KEY (version, path)
+        );
+        -- Texts no kept version uses are found by these when a version is dropped.
+        CREATE INDEX documents_by_content ON documents (content);
+        CREATE INDEX passages_by_content ON passages (content);
+        -- The meaning ranking's exact cosines of given passages.
+        CREATE INDEX version_pieces_by_number ON version_pieces (version, number);
+        """,
+    ),
+    (
+        "0005_passage_index_terms",
         """
         -- Words a reader looks a passage up by besides its title, one a line; NULL: none.
         ALTER TABLE passages ADD COLUMN index_terms TEXT;

@@ -35,6 +35,7 @@ from tui_assistant.core.words import NORMALISER_VERSION
 from tui_assistant.errors import ConfigError
 from tui_assistant.store.folder import FolderProblem, Listing
 from tui_assistant.store.index_store import memory_store
+from tui_assistant.store.postgres.documents import drop_versions, write_documents
 from tui_assistant.store.postgres.url import SETTING, StoreUrl
 from tui_assistant.store.snapshot import read_library
 
@@ -98,11 +99,7 @@ def write_version(
                 "UPDATE libraries SET current_version = %s, updated_at = now() WHERE name = %s",
                 (version.version_id, name),
             )
-            connection.execute(
-                "DELETE FROM versions WHERE library = %s AND id NOT IN"
-                " (SELECT id FROM versions WHERE library = %s ORDER BY id DESC LIMIT %s)",
-                (name, name, KEPT_VERSIONS),
-            )
+            drop_versions(connection, name, KEPT_VERSIONS)
             payload = json.dumps({"library": name, "version_id": version.version_id})
             connection.execute("SELECT pg_notify(%s, %s)", (channel(store), payload))
         return version
@@ -186,6 +183,8 @@ def _copy(
             passages,
         )
         _copy_rows(cursor, "version_pieces (version, content, number)", pieces)
+        readable = (str(row[0]) for row in files if row[4] is None)
+        write_documents(cursor, version, Path(folder), readable)
         _copy_rows(
             cursor,
             "postings (version, word, field, numbers, counts)",
