@@ -145,6 +145,19 @@ class FetchError(TuiAssistantError):
     """A package that cannot be fetched; the message is one line saying why."""
 
 
+class CrawlStopped(FetchError):
+    """A website's fetch stopped as a whole (Ctrl-C)."""
+
+
+class PageRefused(TuiAssistantError):
+    """A website's page not kept; the message is one line saying why (`status`: the HTTP
+    status that refused it, if one did)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 class ArchiveError(FetchError):
     """An archive refused as a whole; the message says why in one line."""
 

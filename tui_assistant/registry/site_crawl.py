@@ -20,13 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tui_assistant.core.documents.html import decode_html
-from tui_assistant.errors import NotText, os_error_words
+from tui_assistant.errors import CrawlStopped, NotText, PageRefused, os_error_words
 from tui_assistant.registry.site_discover import Plan, plan_crawl
 from tui_assistant.registry.site_http import (
     Answer,
     Conditional,
-    CrawlStopped,
-    PageRefused,
     SiteClient,
     size_words,
 )

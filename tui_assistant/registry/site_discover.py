@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 from protego import Protego
 
-from tui_assistant.errors import FetchError
-from tui_assistant.registry.site_http import PageRefused, SiteClient
+from tui_assistant.errors import FetchError, PageRefused
+from tui_assistant.registry.site_http import SiteClient
 from tui_assistant.registry.site_limits import SiteLimits
 from tui_assistant.registry.site_lists import (
     markdown_links,

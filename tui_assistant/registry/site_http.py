@@ -21,7 +21,7 @@ from urllib.parse import urljoin
 
 import httpx
 
-from tui_assistant.errors import FetchError, TuiAssistantError
+from tui_assistant.errors import CrawlStopped, PageRefused
 from tui_assistant.registry.site_urls import SiteSpec, canonical, host_of
 from tui_assistant.registry.transport import MAX_REDIRECTS, check_url
 
@@ -29,19 +29,6 @@ ACCEPT_PAGE = "text/markdown, text/html;q=0.9"
 _REDIRECTS = (301, 302, 303, 307, 308)
 # A read of one chunk waits at most this long, within the page's deadline.
 _READ_SECONDS = 10.0
-
-
-class PageRefused(TuiAssistantError):
-    """A page not kept; the message is one line saying why (`status`: the HTTP status
-    that refused it, if one did)."""
-
-    def __init__(self, message: str, status: int | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-class CrawlStopped(FetchError):
-    """The whole fetch stops (Ctrl-C)."""
 
 
 @dataclass(frozen=True, slots=True)
