@@ -243,6 +243,15 @@ def main() -> int:
             f" {n / limits[n]:.1f} questions/s; load {_load()}",
             flush=True,
         )
+    # What one embedding process shared by two workers would save: one batch of n
+    # against the two halves each worker embeds on its own.
+    half = args.agents // 2
+    halves = embedding_of(model, questions, half) + embedding_of(model, questions[half:], half)
+    print(
+        f"one batch of {args.agents} questions {embedding_of(model, questions, args.agents) * 1000:.0f}"
+        f" ms, two batches of {half} {halves * 1000:.0f} ms",
+        flush=True,
+    )
     for n in (args.agents, args.many):
         print("in process, " + batched_in_process(model, questions, n), flush=True)
     del model
