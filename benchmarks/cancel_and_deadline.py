@@ -1,6 +1,6 @@
 """Cancel latency and deadline accuracy of the real app, on a pseudo-terminal.
 
-    python benchmarks/cancel_and_deadline.py [--runs 5] [--deadline 2] [--escdelay MS]
+    python -m benchmarks.cancel_and_deadline [--runs 5] [--deadline 2] [--escdelay MS]
 
 Starts `python -m tui_assistant` (bundled lessons, model mode) on an 80x24
 pseudo-terminal against `tests/helpers/fake_openai_server.py` with `Hang()`: the request is
@@ -30,10 +30,7 @@ import statistics
 import sys
 import tempfile
 
-from pseudo_terminal import ROOT, Terminal, clean_env
-
-sys.path.insert(0, str(ROOT))
-
+from benchmarks.pseudo_terminal import Terminal, clean_env
 from tests.helpers.fake_openai_server import FakeOpenAIServer, Hang
 
 QUESTION = "how much salt goes in pasta water"

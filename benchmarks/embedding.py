@@ -1,6 +1,6 @@
 """Embedding throughput, peak memory, and the cost of one dense question.
 
-    python benchmarks/embedding.py [--docs eval/docker-docs] [--limit N] [--model FOLDER]
+    python -m benchmarks.embedding [--docs eval/docker-docs] [--limit N] [--model FOLDER]
                                    [--workers N] [--passages 20000]
 
 Embeds the passages of a real documentation tree as hybrid retrieval does: each Markdown
@@ -31,20 +31,19 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
+import numpy as np
+from tokenizers import Tokenizer
 
-import numpy as np  # noqa: E402
-from tokenizers import Tokenizer  # noqa: E402
-
-from tui_assistant.core.documents.split import split_document  # noqa: E402
-from tui_assistant.core.retrieval.dense import DenseIndex  # noqa: E402
-from tui_assistant.core.retrieval.fusion import reciprocal_rank_fusion, split_pieces  # noqa: E402
-from tui_assistant.providers.embedding import (  # noqa: E402
+from tui_assistant.core.documents.split import split_document
+from tui_assistant.core.retrieval.dense import DenseIndex
+from tui_assistant.core.retrieval.fusion import reciprocal_rank_fusion, split_pieces
+from tui_assistant.providers.embedding import (
     LocalSentenceEmbedder,
     bundled_model_folder,
 )
+
+ROOT = Path(__file__).resolve().parent.parent
+
 
 TOP = 100
 
@@ -139,8 +138,7 @@ def question(count: int, per_passage: float, dimensions: int = 384) -> None:
 
 def hybrid_question(count: int, per_passage: float, folder: Path | None) -> None:
     """A whole hybrid question, its embedding included, at `count` passages."""
-    from corpus import generate
-
+    from benchmarks.corpus import generate
     from tui_assistant.core.retrieval.dense import PassageVectors
     from tui_assistant.core.retrieval.hybrid import HybridRetriever
     from tui_assistant.core.retrieval.ranked import RankedRetriever

@@ -1,7 +1,7 @@
 """Embeddings from a model server: beside the in-process model, at 100,000 passages, and
 in a hybrid question.
 
-    python benchmarks/embedding_server.py [--docs eval/docker-docs] [--limit 300]
+    python -m benchmarks.embedding_server [--docs eval/docker-docs] [--limit 300]
                                           [--rounds 3] [--passages 100000] [--work DIR]
                                           [--skip PART]
 
@@ -41,25 +41,25 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from tests.helpers.embedding_server import READY_PREFIX, EmbeddingServer  # noqa: E402
-from tui_assistant.core.documents.split import split_document  # noqa: E402
-from tui_assistant.core.retrieval.fusion import split_pieces  # noqa: E402
-from tui_assistant.core.retrieval.hybrid import HybridRetriever  # noqa: E402
-from tui_assistant.core.words import stem  # noqa: E402
-from tui_assistant.providers.embedding import (  # noqa: E402
+from tests.helpers.embedding_server import READY_PREFIX, EmbeddingServer
+from tui_assistant.core.documents.split import split_document
+from tui_assistant.core.retrieval.fusion import split_pieces
+from tui_assistant.core.retrieval.hybrid import HybridRetriever
+from tui_assistant.core.words import stem
+from tui_assistant.providers.embedding import (
     EmbeddingSource,
     LocalSentenceEmbedder,
     bundled_model_folder,
     embed_texts,
 )
-from tui_assistant.providers.embedding_server import ServerEmbeddingSource  # noqa: E402
-from tui_assistant.store.index_store import open_library, store_path  # noqa: E402
-from tui_assistant.store.vectors import embed_library  # noqa: E402
+from tui_assistant.providers.embedding_server import ServerEmbeddingSource
+from tui_assistant.store.index_store import open_library, store_path
+from tui_assistant.store.vectors import embed_library
+
+ROOT = Path(__file__).resolve().parent.parent
+
 
 FAKE_LATENCY_SECONDS = 0.2
 FAKE_BATCH = 64
@@ -235,7 +235,10 @@ def throughput(args: argparse.Namespace) -> None:
         connection.execute("DROP TABLE IF EXISTS piece_vectors")
         connection.execute("DROP TABLE IF EXISTS vector_models")
     process = subprocess.Popen(
-        [sys.executable, __file__, "--fake-server"], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-m", "benchmarks.embedding_server", "--fake-server"],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
     )
     assert process.stdout is not None
     base_url = process.stdout.readline().strip().removeprefix(READY_PREFIX)

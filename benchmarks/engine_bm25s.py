@@ -12,7 +12,15 @@ import os
 from pathlib import Path
 
 import bm25s
-from engine_common import Answer, lesson_id, read_lesson, run_engine, signature, stamp_matches
+
+from benchmarks.engine_common import (
+    Answer,
+    lesson_id,
+    read_lesson,
+    run_engine,
+    signature,
+    stamp_matches,
+)
 
 
 def open_index(folder: Path, workdir: Path) -> tuple[bm25s.BM25, list[str]]:

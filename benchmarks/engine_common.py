@@ -1,10 +1,10 @@
 """What every engine script of `run.py` shares, so the engines differ only in the index.
 
-Each engine runs in its own process as `engine_X.py LESSONS CASES WORKDIR`, reads the
-lesson files the same way (`*.md` at any depth, title = first `# ` line, text = the
-rest, id = the path without `.md`), keeps its
-saved index only while every file's size and mtime match, times the start-up to ready
-and each question, and prints one JSON object: ready_seconds, latencies_ms, answered.
+Each engine runs in its own process as `python -m benchmarks.engine_X LESSONS CASES
+WORKDIR`, reads the lesson files the same way (`*.md` at any depth, title = first `# `
+line, text = the rest, id = the path without `.md`), keeps its saved index only while
+every file's size and mtime match, times the start-up to ready and each question, and
+prints one JSON object: ready_seconds, latencies_ms, answered.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from engine_common import TOKEN, Answer, lesson_id, read_lesson, run_engine, signature
+from benchmarks.engine_common import TOKEN, Answer, lesson_id, read_lesson, run_engine, signature
 
 
 def open_index(folder: Path, database: Path) -> sqlite3.Connection:

@@ -18,12 +18,11 @@ import sys
 import time
 from pathlib import Path
 
-from engine_common import read_questions, report
+from benchmarks.engine_common import read_questions, report
 
 
 def main(argv: list[str]) -> int:
     folder, cases, workdir = Path(argv[0]), Path(argv[1]), Path(argv[2])
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from tui_assistant.core.conversation import Conversation
     from tui_assistant.settings import Settings
     from tui_assistant.wiring.context import open_context

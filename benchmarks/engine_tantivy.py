@@ -13,7 +13,8 @@ import shutil
 from pathlib import Path
 
 import tantivy
-from engine_common import (
+
+from benchmarks.engine_common import (
     TOKEN,
     Answer,
     lesson_id,

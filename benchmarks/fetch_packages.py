@@ -1,7 +1,7 @@
 """`tui-assistant fetch` on well-known packages: docs found, passages, seconds, and
 whether the library answers a question about the package's API.
 
-    python benchmarks/fetch_packages.py [packages] [requirements] [api]
+    python -m benchmarks.fetch_packages [packages] [requirements] [api]
 
 - packages: each of ten PyPI and ten npm packages (pinned below) fetched alone into a
   fresh data folder (seconds: the whole command, download, unpacking and indexing),

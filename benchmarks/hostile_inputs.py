@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    python benchmarks/hostile_inputs.py
+    python -m benchmarks.hostile_inputs
 
 For each input it times the steps a question goes through (tokenising, the whole
 service call over the bundled lessons, and cleaning the text for the terminal), then
@@ -23,16 +23,16 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from tui_assistant.core.conversation import Conversation
+from tui_assistant.core.display_text import clean_display_text
+from tui_assistant.core.retrieval.keyword import KeywordRetriever
+from tui_assistant.core.retrieval.ranked import RankedRetriever
+from tui_assistant.core.service import MAX_QUESTION_CHARS, AnswerService
+from tui_assistant.core.words import match_keys, stem
+from tui_assistant.store.index_store import open_library
 
-from tui_assistant.core.conversation import Conversation  # noqa: E402
-from tui_assistant.core.display_text import clean_display_text  # noqa: E402
-from tui_assistant.core.retrieval.keyword import KeywordRetriever  # noqa: E402
-from tui_assistant.core.retrieval.ranked import RankedRetriever  # noqa: E402
-from tui_assistant.core.service import MAX_QUESTION_CHARS, AnswerService  # noqa: E402
-from tui_assistant.core.words import match_keys, stem  # noqa: E402
-from tui_assistant.store.index_store import open_library  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+
 
 MEGABYTE = 1024 * 1024  # a "1M characters" input is 1 MiB of characters (more bytes in UTF-8)
 LIMIT_SECONDS = 1.0

@@ -2,8 +2,8 @@
 
 Run from the repository root:
 
-    python benchmarks/html_reading.py              # 1,000 pages
-    python benchmarks/html_reading.py --pages 200
+    python -m benchmarks.html_reading              # 1,000 pages
+    python -m benchmarks.html_reading --pages 200
 
 Generates two libraries under benchmarks/data/ (git-ignored) from the passages of the
 HTML development sets (eval/bidict-html, eval/mkdocs-html, eval/lua-manual-html, read
@@ -30,7 +30,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(ROOT))
 
 DATA = HERE / "data" / "html_reading"
 SOURCES = ("eval/bidict-html", "eval/mkdocs-html", "eval/lua-manual-html")
@@ -154,7 +153,6 @@ def generate(pages: int) -> tuple[Path, Path, int, int]:
 _READ = """
 import json, resource, sys, time
 from pathlib import Path
-sys.path.insert(0, {root!r})
 from tui_assistant.core.words import stem
 from tui_assistant.store.index_store import open_library
 started = time.perf_counter()
@@ -166,9 +164,10 @@ print(json.dumps({{"seconds": seconds, "passages": len(library), "peak_mb": peak
 
 
 def read_once(folder: Path) -> dict[str, float]:
-    code = _READ.format(root=str(ROOT), folder=str(folder))
+    code = _READ.format(folder=str(folder))
+    # `-c` puts the working folder first on the path: the child imports the app from ROOT.
     result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     measured: dict[str, float] = json.loads(result.stdout.strip().splitlines()[-1])
     return measured

@@ -1,7 +1,7 @@
 """Fifty agents calling `search` at once, over streamable HTTP and over stdio, on three
 libraries searched together.
 
-    python benchmarks/mcp_http.py [--agents 50] [--calls 20] [--think 1.0] [--retrieval ranked]
+    python -m benchmarks.mcp_http [--agents 50] [--calls 20] [--think 1.0] [--retrieval ranked]
 
 The libraries: the synthetic tree of `corpus.py` (3,500 passages), and the development
 sets eval/fastify-docs and eval/undici-docs (about 440 and 430 passages). The questions:
@@ -45,10 +45,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
-from corpus import generate
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+
+from benchmarks.corpus import generate
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS = ("fastify-docs", "undici-docs")

@@ -1,6 +1,6 @@
 """The MCP server's `search` on a 3,500-passage tree, beside `ask`.
 
-    python benchmarks/mcp_search.py [--passages 3500] [--questions 200] [--retrieval ranked]
+    python -m benchmarks.mcp_search [--passages 3500] [--questions 200] [--retrieval ranked]
 
 Generates the synthetic tree of `corpus.py` (one passage per file), starts
 `tui-assistant mcp` on it through the SDK's own stdio client, as a coding agent does,
@@ -25,9 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from corpus import generate
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from benchmarks.corpus import generate
 
 ROOT = Path(__file__).resolve().parent.parent
 

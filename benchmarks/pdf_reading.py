@@ -1,6 +1,6 @@
 """Reading a 500-page PDF manual, beside the Markdown reader on the same text.
 
-    python benchmarks/pdf_reading.py [--pages 500] [--runs 3] [--pdf REAL.pdf ...]
+    python -m benchmarks.pdf_reading [--pages 500] [--runs 3] [--pdf REAL.pdf ...]
 
 A manual of `--pages` pages (chapters and sections, 45 lines of made-up words a page,
 a running header and a page-numbered footer, an outline of every chapter and section)
@@ -25,10 +25,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from tests.helpers.pdf_files import Bookmark, Line, PdfSpec, pdf_bytes
 
-from tests.helpers.pdf_files import Bookmark, Line, PdfSpec, pdf_bytes  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+
 
 SEED = 20261201
 LINES_PER_PAGE = 45

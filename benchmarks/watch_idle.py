@@ -1,7 +1,7 @@
 """Benchmark: what watch mode costs while the library is idle, and what a checkout gives.
 
-    python benchmarks/watch_idle.py                # 2,000 folders, 20,000 documents
-    python benchmarks/watch_idle.py --seconds 30
+    python -m benchmarks.watch_idle                # 2,000 folders, 20,000 documents
+    python -m benchmarks.watch_idle --seconds 30
 
 Writes a library of nested folders in a temporary folder, then measures this process's
 CPU time (all threads) over `--seconds` of idle time, first without a watcher and then

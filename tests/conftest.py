@@ -10,7 +10,9 @@ import sys
 import tempfile
 import uuid
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import settings
@@ -20,12 +22,85 @@ from tests.helpers.fake_openai_server import FakeOpenAIServer
 from tests.helpers.hostile import INJECTED_LESSONS
 from tests.helpers.messy_library import write_messy_library
 from tests.helpers.postgres import PostgresServer
+from tests.helpers.semantic import (
+    REASON,
+    is_runtime_import_error,
+    is_runtime_importorskip,
+    model_missing,
+    runtime_missing,
+    without_model,
+)
 
 # CI runs the same examples every time, so a change never fails CI on a fresh random
 # draw; local runs keep exploring (and keep what they find in .hypothesis/).
 settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+class SemanticAwareModule(pytest.Module):
+    """A test module that needs the `semantic` extra or the model is skipped, with the
+    command that installs them, when they are missing: one that cannot be imported
+    without the extra, and each test that looks for the model without it."""
+
+    def _getobj(self) -> ModuleType:
+        try:
+            module: ModuleType = super()._getobj()
+        except pytest.Collector.CollectError as error:
+            if is_runtime_import_error(error.__cause__):
+                pytest.skip(f"{self.nodeid} {REASON}", allow_module_level=True)
+            raise
+        except pytest.skip.Exception as error:
+            if is_runtime_importorskip(error):
+                pytest.skip(f"{self.nodeid} {REASON}", allow_module_level=True)
+            raise
+        without_model(module)
+        return module
+
+
+def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> pytest.Module:
+    return SemanticAwareModule.from_parent(parent, path=module_path)
+
+
+@contextmanager
+def skipped_without_semantic() -> Iterator[None]:
+    """A test or fixture that reaches for a missing `semantic` package when it runs (a
+    helper imported inside it, `pytest.importorskip`) is skipped with the install command."""
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        if is_runtime_import_error(error):
+            pytest.skip(REASON)
+        raise
+    except pytest.skip.Exception as error:
+        if is_runtime_importorskip(error):
+            pytest.skip(REASON)
+        raise
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    with skipped_without_semantic():
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    with skipped_without_semantic():
+        return (yield)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "semantic: needs the semantic extra and the model; skipped without them"
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    marked = [item for item in items if item.get_closest_marker("semantic")]
+    if marked and (runtime_missing() or model_missing()):
+        for item in marked:
+            item.add_marker(pytest.mark.skip(reason=REASON))
 
 
 @pytest.fixture

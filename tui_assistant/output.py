@@ -117,6 +117,8 @@ def print_readable(outcome: Outcome) -> None:
         lines.append(collapse_blank_lines(outcome.answer or ""))
         lines.append("")
         lines.append(f"source: {evidence.passage.location}")
+        if evidence.passage.url:
+            lines.append(f"url: {evidence.passage.url}")
         other = [passage for passage in outcome.passages if passage.id != evidence.passage.id]
         # The other passages were sent with the question, or are retrieval's runners-up.
         also = "also sent" if outcome.from_model else "runner-up"
@@ -143,6 +145,7 @@ def print_readable(outcome: Outcome) -> None:
             lines.append("not an answer: closest passages")
             lines.extend(
                 f"  {passage.location} [{passage.id}] {one_line(passage.title)}"
+                + (f" {passage.url}" if passage.url else "")
                 for passage in outcome.nearest
             )
     print(clean_display_text("\n".join(lines)) + "\n", flush=True)
@@ -158,7 +161,7 @@ def possible_passages(passages: Sequence[Passage], keys: Collection[str]) -> lis
         lines += [""] if number <= 2 else []
         lines += [
             f"{number}. {one_line(passage.title)} [{passage.id}]",
-            f"   {passage.location}",
+            f"   {passage.location}" + (f"  {passage.url}" if passage.url else ""),
             f"   {passage_excerpt(passage, keys, sentences)}",
         ]
     return lines

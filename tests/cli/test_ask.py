@@ -72,6 +72,7 @@ ASK_JSON_FIELDS = {
     "end_line",
     "page",
     "end_page",
+    "url",
     "passages",
     "nearest",
     "answer",
@@ -82,7 +83,9 @@ ASK_JSON_FIELDS = {
     "chosen_by",
     "detail",
 }
-PASSAGE_FIELDS = {"id", "title", "source_path", "line", "end_line", "library", "page", "end_page"}
+PASSAGE_FIELDS = {
+    "id", "title", "source_path", "line", "end_line", "library", "page", "end_page", "url"
+}  # fmt: skip
 
 
 def ask_json(capsys: pytest.CaptureFixture[str], *args: str) -> list[dict[str, Any]]:
@@ -116,8 +119,10 @@ def test_ask_json_has_every_documented_field_when_answered(
         # Pages are a PDF passage's only.
         "page": None,
         "end_page": None,
+        # A URL is a fetched website's passages' only.
+        "url": None,
     }
-    assert (row["page"], row["end_page"]) == (None, None)
+    assert (row["page"], row["end_page"], row["url"]) == (None, None, None)
     assert (row["nearest"], row["quotes"], row["support"]) == ([], [], None)
     assert row["citations"] == ["pasta-water"]
     assert (row["chosen_by"], row["detail"]) == ("library", None)

@@ -66,7 +66,9 @@ VERSIONS = {
         "docs/transfers.md": "# Bank transfers\n\nTransfers are refunded to the same IBAN.\n",
     },
 }
-PASSAGE_KEYS = {"id", "title", "source_path", "line", "end_line", "library", "page", "end_page"}
+PASSAGE_KEYS = {
+    "id", "title", "source_path", "line", "end_line", "library", "page", "end_page", "url"
+}  # fmt: skip
 
 
 def fetched(data_dir: Path, package: str, version: str, files: dict[str, str]) -> Path:
@@ -143,6 +145,7 @@ def test_json_gives_the_changelog_entries_of_the_range_then_each_change_with_its
         "library": "shop@2.0",
         "page": None,
         "end_page": None,
+        "url": None,
     }
     assert changed["old"]["id"] == changed["new"]["id"] == "docs/refunds"  # type: ignore[index]
     assert moved["old"]["title"] == "Refunds › Limits"  # type: ignore[index]

@@ -68,12 +68,15 @@ def test_a_release_becomes_the_library_name_at_version_with_its_api_reference(
         "documents",
         "passages",
         "detail",
+        "origin",
+        "fetched_at",
     }
     assert (result["spec"], result["library"], result["status"]) == (
         "pypi:shop==1.0",
         "shop@1.0",
         "fetched",
     )
+    assert result["origin"] == "pypi" and result["fetched_at"].endswith("+00:00")
     folder = clean_env / "fetched" / "shop@1.0"
     kept = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
     assert kept == [

@@ -155,6 +155,8 @@ def test_from_lists_what_no_registry_has_and_fetches_the_rest(
         "documents": 0,
         "passages": 0,
         "detail": "not fetched: an editable install, not a release on an index",
+        "origin": None,
+        "fetched_at": None,
     }
     assert [r["status"] for r in results[1:]] == ["failed", "present"]
 

@@ -37,6 +37,7 @@ PASSAGE_KEYS = [
     "end_line",
     "page",
     "end_page",
+    "url",
     "library",
     "score",
     "text",

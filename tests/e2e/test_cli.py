@@ -101,8 +101,11 @@ def test_lessons_json_lists_the_library(run_cli: RunCli) -> None:
         "library": "lessons",
         "page": None,  # a PDF passage's pages only
         "end_page": None,
+        "url": None,  # a fetched website's passages only
     } in lessons
-    fields = {"id", "title", "source_path", "line", "end_line", "library", "page", "end_page"}
+    fields = {
+        "id", "title", "source_path", "line", "end_line", "library", "page", "end_page", "url"
+    }  # fmt: skip
     assert all(set(lesson) == fields for lesson in lessons)
 
 
@@ -122,6 +125,7 @@ def test_lessons_option_and_setting_choose_the_library(run_cli: RunCli, tmp_path
             "library": "notes",
             "page": None,
             "end_page": None,
+            "url": None,
         }
     ]
     assert json.loads(by_option.stdout) == expected

@@ -73,6 +73,7 @@ def test_wheel_ships_the_lessons_and_the_installed_app_finds_them(tmp_path: Path
         "library": "lessons",
         "page": None,
         "end_page": None,
+        "url": None,
     } in lessons
     located = subprocess.run(
         [sys.executable, "-c", "import tui_assistant; print(tui_assistant.__file__)"],

@@ -13,6 +13,7 @@ from tui_assistant.core.library.library import Library
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.app import AssistantApp
+from tui_assistant.ui.hooks import AppHooks
 from tui_assistant.wiring.context import load_library
 
 MINUS = "\N{MINUS SIGN}"
@@ -35,7 +36,7 @@ async def test_a_checkout_of_thousands_of_files_is_one_reload(tmp_path: Path) ->
         return load_library(settings, progress)
 
     settings = Settings(library=folder, data_dir=tmp_path / "data", retrieval="ranked", watch=True)
-    app = AssistantApp(settings, reload_library=counted, cursor_blink=False)
+    app = AssistantApp(settings, hooks=AppHooks(reload_library=counted, cursor_blink=False))
     async with running(app) as pilot:
         await watched(pilot, app, folder)
         before = len(reloads)
@@ -53,7 +54,7 @@ async def test_a_checkout_of_thousands_of_files_is_one_reload(tmp_path: Path) ->
 
         await wait_until(
             pilot,
-            lambda: "part-24/doc-2499" in passage_ids(app) and not app.main.library_panel.reloading,
+            lambda: "part-24/doc-2499" in passage_ids(app) and not app.main.library.reloading,
             timeout=WAIT * 3,
         )
         assert note(app) == f"reloaded: +1,500 {MINUS}1,500 passages"

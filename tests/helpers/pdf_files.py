@@ -25,6 +25,7 @@ class Line:
     text: str
     size: float = 11.0
     gap: float = 0.0  # extra space above it, in points (a paragraph break)
+    indent: float = 0.0  # how far right of the left margin it starts, in points
 
 
 @dataclass(frozen=True)
@@ -140,8 +141,9 @@ def _page_content(spec: PdfSpec, number: int) -> bytes:
         return b"q 400 0 0 500 100 150 cm /Scan Do Q\n"
     parts: list[bytes] = []
 
-    def text(words: str, size: float, y: float) -> None:
-        parts.append(b"BT /F1 %.1f Tf %d %.1f Td (" % (size, LEFT, y) + _escape(words) + b") Tj ET")
+    def text(words: str, size: float, y: float, indent: float = 0.0) -> None:
+        x = LEFT + indent
+        parts.append(b"BT /F1 %.1f Tf %.1f %.1f Td (" % (size, x, y) + _escape(words) + b") Tj ET")
 
     page_label = str(number + 1)
     # The footer comes first in the stream, as many typesetters write it.
@@ -152,7 +154,7 @@ def _page_content(spec: PdfSpec, number: int) -> bytes:
     y = TOP
     for line in spec.pages[number]:
         y -= line.gap + line.size * 1.25
-        text(line.text, line.size, y)
+        text(line.text, line.size, y, line.indent)
     return b"\n".join(parts) + b"\n"
 
 

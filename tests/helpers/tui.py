@@ -28,6 +28,7 @@ from tui_assistant.settings import Settings
 from tui_assistant.store.history import HistoryStore
 from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.app import AssistantApp
+from tui_assistant.ui.hooks import AppHooks
 from tui_assistant.ui.widgets.chat_pane import TurnView
 from tui_assistant.ui.widgets.library_browser import LibraryTree, NodeData
 from tui_assistant.ui.widgets.status_bar import StatusBar, StatusPart
@@ -105,7 +106,8 @@ def make_app(
         return context
 
     return AssistantApp(
-        context.settings, start=start, history=history, clock=clock, cursor_blink=False
+        context.settings,
+        hooks=AppHooks(start=start, history=history, clock=clock, cursor_blink=False),
     )
 
 
@@ -160,7 +162,7 @@ async def running(
     """`app.run_test`, once the library is loaded (its worker has handed it over)."""
     async with app.run_test(size=size) as pilot:
         # Generous: a real start may load a sentence-embedding model first.
-        await wait_until(pilot, lambda: app.main.library_panel.loaded, timeout=30)
+        await wait_until(pilot, lambda: app.main.library.loaded, timeout=30)
         await pilot.pause()
         yield pilot
 

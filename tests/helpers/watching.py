@@ -87,7 +87,7 @@ class Watching:
 
 
 def passage_ids(app: AssistantApp) -> set[str]:
-    return {passage.id for passage in app.main.library_panel.context.library}
+    return {passage.id for passage in app.main.context.library}
 
 
 async def watched(pilot: Pilot[int], app: AssistantApp, folder: Path) -> None:
@@ -108,7 +108,7 @@ async def watched(pilot: Pilot[int], app: AssistantApp, folder: Path) -> None:
         pilot,
         lambda: (
             set(written) <= passage_ids(app)
-            and not (app.main.library_panel.reloading or app.main.library_panel.changed_on_disk)
+            and not (app.main.library.reloading or app.main.library.changed_on_disk)
         ),
         timeout=WAIT,
     )

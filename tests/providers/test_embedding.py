@@ -23,7 +23,7 @@ from tui_assistant.providers.embedding import (
 np = pytest.importorskip("numpy")
 
 # Whole vectors made by the reference implementation (sentence-transformers on PyTorch)
-# with scripts/make_embedding_reference.py: texts past the 256-token limit, non-ASCII,
+# with `python -m scripts.make_embedding_reference`: texts past the 256-token limit, non-ASCII,
 # CJK, code, empty and nearly empty ones.
 REFERENCE = json.loads(
     (Path(__file__).parent / "data" / "minilm_reference.json").read_text(encoding="utf-8")

@@ -328,7 +328,7 @@ def test_history_written_by_earlier_versions_still_loads(tmp_path: Path) -> None
     # Read back, each is written again as it was read, its passages of no library name
     # and no pages.
     earlier = json.loads(EARLIER_RECORDS[1])["outcome"]
-    no_pages = {"page": None, "end_page": None}
+    no_pages = {"page": None, "end_page": None, "url": None}
     earlier["nearest"] = [{**near, "library": "", **no_pages} for near in earlier["nearest"]]
     # Fields added since read as null: no pages, nobody chose, no model answer was refused.
     earlier |= {**no_pages, "chosen_by": None, "detail": None}

@@ -49,7 +49,7 @@ def prose(text: str) -> str:
 @pytest.fixture(scope="module")
 def library() -> Library:
     if not DEVSET.is_dir():
-        pytest.fail(f"{DEVSET} is missing: python scripts/build_attrs_docs_devset.py")
+        pytest.fail(f"{DEVSET} is missing: python -m scripts.devsets.build attrs-docs")
     return open_library(DEVSET, None, key=stem)
 
 

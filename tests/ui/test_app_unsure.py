@@ -60,9 +60,12 @@ def unsure_app(tmp_path: Path) -> AssistantApp:
 
 
 def sentence_in_view(app: AssistantApp, provider: str) -> bool:
-    """The provider's sentence about memory is on screen (its words, wherever a line
-    wraps it)."""
-    screen = " ".join(" ".join(screen_lines(app)).split())
+    """The provider's sentence about memory is on screen in the passage's reader (its
+    words, wherever a line wraps it: the reader's lines are read on their own, not
+    joined to the conversation's beside them or to its scrollbar)."""
+    region = app.main.evidence.reader.scrollable_content_region
+    lines = [line[region.x : region.right] for line in screen_lines(app)[region.y : region.bottom]]
+    screen = " ".join(" ".join(lines).split())
     return f"more memory on {provider}" in screen and "memorySize" in screen
 
 

@@ -30,6 +30,7 @@ from tui_assistant.settings import load_settings
 from tui_assistant.store.ledger import LEDGER_FILE_NAME
 from tui_assistant.ui.app import AssistantApp
 from tui_assistant.ui.core_warnings import CORE_LOGGER_NAME, NoticeHandler
+from tui_assistant.ui.hooks import AppHooks
 
 SIZE = (100, 32)
 PASTA = "How much salt should I add to pasta water?"
@@ -64,7 +65,7 @@ async def test_a_damaged_call_ledger_is_a_notice_in_the_chat(
         "TUI_ASSISTANT_RETRIEVAL": "ranked",
     }.items():
         monkeypatch.setenv(name, value)
-    app = AssistantApp(load_settings(), cursor_blink=False)
+    app = AssistantApp(load_settings(), hooks=AppHooks(cursor_blink=False))
     async with running(app, SIZE) as pilot:
         await pilot.pause()
         assert notices(app) == []
@@ -100,3 +101,43 @@ async def test_warnings_from_the_app_thread_and_other_threads_are_shown_cleaned(
     assert notice_handlers() == []
     # After the app has gone, a warning is no longer routed to it (and breaks nothing).
     core_logger.warning("after the app")
+
+
+# -- the library's reading problems at start ----------------------------------------
+
+
+def broken_library(tmp_path: Path) -> Path:
+    folder = tmp_path / "kitchen"
+    folder.mkdir()
+    (folder / "pasta-water.md").write_text("# Salting pasta water\n\nTen grams a litre.\n")
+    for number in range(12):
+        (folder / f"broken-{number:02}.md").write_bytes(b"# Broken\n\n\x00\n")
+    return folder
+
+
+async def test_problems_met_before_are_one_notice_in_a_small_conversation(
+    tmp_path: Path,
+) -> None:
+    folder, data = broken_library(tmp_path), tmp_path / "data"
+    make_context(folder, data)  # the first start, which met them all
+    app = make_app(make_context(folder, data))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: "reading notes" in " ".join(notices(app)))
+        assert [" ".join(text.split()) for text in notices(app)] == [
+            "warning: 12 reading notes, see the Library report (command palette)"
+        ]
+        assert app.main.chat.region.height > 0
+
+
+async def test_a_new_problem_is_a_notice_of_its_own(tmp_path: Path) -> None:
+    folder, data = broken_library(tmp_path), tmp_path / "data"
+    make_context(folder, data)
+    (folder / "late.md").write_text("")
+    app = make_app(make_context(folder, data))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: len(notices(app)) == 2)
+        shown = [" ".join(text.split()) for text in notices(app)]
+        assert shown == [
+            "warning: skipped file late.md: empty",
+            "warning: 12 more reading notes, see the Library report (command palette)",
+        ]

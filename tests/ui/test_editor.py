@@ -25,6 +25,7 @@ from tests.helpers.tui import (
 )
 from tui_assistant.ui.app import AssistantApp
 from tui_assistant.ui.editor import editor_command, open_pdf, pdf_viewer_command
+from tui_assistant.ui.hooks import AppHooks
 
 SIZE = (100, 32)
 
@@ -78,7 +79,7 @@ async def test_ctrl_o_opens_the_evidence_passage_at_its_line(
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.setenv("EDITOR", str(editor))
     context = make_context(nested, tmp_path / "data")
-    app = RecordingApp(context.settings, start=lambda settings, progress: context)
+    app = RecordingApp(context.settings, hooks=AppHooks(start=lambda settings, progress: context))
     async with running(app, SIZE) as pilot:
         await pilot.press("ctrl+l", "right", "down", "down", "right", "right", "down", "enter")
         assert app.main.evidence.passage is not None
@@ -114,7 +115,7 @@ async def test_an_editor_that_cannot_start_or_suspend_is_a_note(
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.setenv("EDITOR", str(tmp_path / "no-such-editor"))
     context = make_context(BUNDLED_LESSONS, tmp_path / "data")
-    app = RecordingApp(context.settings, start=lambda settings, progress: context)
+    app = RecordingApp(context.settings, hooks=AppHooks(start=lambda settings, progress: context))
     async with running(app, SIZE) as pilot:
         await pilot.press("ctrl+l", "enter", "ctrl+o")
         assert note(app).startswith("editor ") and "did not start" in note(app)
@@ -208,7 +209,7 @@ async def test_ctrl_o_opens_a_pdf_passage_in_the_viewer_at_its_page(
     viewer.rename(zathura)
     monkeypatch.setenv("PDF_VIEWER", str(zathura))
     context = make_context(folder, tmp_path / "data")
-    app = RecordingApp(context.settings, start=lambda settings, progress: context)
+    app = RecordingApp(context.settings, hooks=AppHooks(start=lambda settings, progress: context))
     async with running(app, SIZE) as pilot:
         await ask(pilot, "what pressure should the boiler be at")
         await wait_until(pilot, lambda: concluded(app))

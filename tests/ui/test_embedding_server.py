@@ -19,6 +19,7 @@ from tests.helpers.tui import ask, chat_text, concluded, running, status_line, w
 from tui_assistant.providers import embedding_server_answers
 from tui_assistant.settings import Settings
 from tui_assistant.ui.app import AssistantApp
+from tui_assistant.ui.hooks import AppHooks
 
 BASE = "http://127.0.0.1:8089/v1"
 SIZE = (120, 32)
@@ -44,7 +45,7 @@ def app_with_server(tmp_path: Path, base_url: str = BASE) -> AssistantApp:
         embedding_base_url=base_url,
         embedding_model="nomic-embed-text",
     )
-    return AssistantApp(settings, cursor_blink=False)
+    return AssistantApp(settings, hooks=AppHooks(cursor_blink=False))
 
 
 async def test_a_server_that_cannot_be_reached_is_one_line_in_the_status_bar(

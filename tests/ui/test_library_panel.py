@@ -37,6 +37,7 @@ from tui_assistant.errors import LibraryError, ProviderFailure
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import Progress
 from tui_assistant.ui.app import AssistantApp, run_app
+from tui_assistant.ui.hooks import AppHooks
 from tui_assistant.ui.messages import LibraryEvent
 from tui_assistant.wiring.context import AppContext
 from tui_assistant.wiring.library_events import EmbeddingProgress, HybridOn
@@ -47,11 +48,11 @@ SIZE = (100, 32)
 async def test_progress_is_shown_before_ready_and_questions_wait(tmp_path: Path) -> None:
     context = make_context(BUNDLED_LESSONS, tmp_path)
     slow = SlowStart(context)
-    app = AssistantApp(context.settings, start=slow, cursor_blink=False)
+    app = AssistantApp(context.settings, hooks=AppHooks(start=slow, cursor_blink=False))
     try:
         async with app.run_test(size=SIZE) as pilot:
             await wait_until(pilot, lambda: status(app) == "indexing 1,200/20,000 files")
-            assert not app.main.library_panel.loaded
+            assert not app.main.library.loaded
             await ask(pilot, "how much salt for pasta water")
             assert app.main.question_box.value == "how much salt for pasta water"
             assert "ask again once the library is loaded" in note(app)
@@ -71,12 +72,12 @@ async def test_progress_is_shown_before_ready_and_questions_wait(tmp_path: Path)
 
 async def test_a_missing_library_folder_ends_the_app_with_status_2(tmp_path: Path) -> None:
     settings = Settings(library=tmp_path / "missing", data_dir=tmp_path / "data")
-    app = AssistantApp(settings, cursor_blink=False)
+    app = AssistantApp(settings, hooks=AppHooks(cursor_blink=False))
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: not app.is_running)
     assert app.return_code == 2
-    assert isinstance(app.main.library_panel.load_error, LibraryError)
-    assert "does not exist" in str(app.main.library_panel.load_error)
+    assert isinstance(app.main.library.load_error, LibraryError)
+    assert "does not exist" in str(app.main.library.load_error)
 
 
 def test_run_app_raises_the_load_error_for_the_cli(tmp_path: Path) -> None:
@@ -112,7 +113,7 @@ async def test_a_failed_reload_keeps_the_loaded_library(nested: Path, tmp_path: 
         await pilot.press("ctrl+r")
         await wait_until(pilot, lambda: note(app).startswith("reload failed"))
         assert "does not exist" in note(app)
-        assert len(app.main.library_panel.context.library) == 7
+        assert len(app.main.context.library) == 7
         await ask(pilot, "ten grams salt litre")
         await wait_until(pilot, lambda: status(app) == "answered" and concluded(app))
 
@@ -125,7 +126,7 @@ async def test_reload_is_refused_while_a_question_is_in_flight(tmp_path: Path) -
         await wait_until(pilot, lambda: provider.started.is_set())
         await pilot.press("ctrl+r")
         assert note(app) == "reload after the answer: a question is in flight"
-        assert not app.main.library_panel.reloading
+        assert not app.main.library.reloading
         await pilot.press("escape")
         assert status(app) == "cancelled"
         await pilot.press("ctrl+r")
@@ -137,12 +138,12 @@ async def test_an_unexpected_error_in_the_first_load_ends_as_one_line(tmp_path: 
         raise sqlite3.OperationalError("disk I/O error")
 
     settings = Settings(library=BUNDLED_LESSONS, data_dir=tmp_path)
-    app = AssistantApp(settings, start=broken_start, cursor_blink=False)
+    app = AssistantApp(settings, hooks=AppHooks(start=broken_start, cursor_blink=False))
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: not app.is_running)
     assert app.return_code == 2
-    assert isinstance(app.main.library_panel.load_error, LibraryError)
-    assert str(app.main.library_panel.load_error) == (
+    assert isinstance(app.main.library.load_error, LibraryError)
+    assert str(app.main.library.load_error) == (
         "the library could not be loaded: OperationalError: disk I/O error"
     )
 
@@ -152,7 +153,8 @@ def slowly_reloading(library: Path, tmp_path: Path) -> tuple[AssistantApp, SlowR
     context = make_context(library, tmp_path / "data")
     slow = SlowReload()
     app = AssistantApp(
-        context.settings, start=lambda s, p: context, reload_library=slow, cursor_blink=False
+        context.settings,
+        hooks=AppHooks(start=lambda s, p: context, reload_library=slow, cursor_blink=False),
     )
     return app, slow
 
@@ -208,7 +210,7 @@ async def test_embedding_progress_shows_beside_the_mode_then_the_retrieval_mode(
     app = make_app(make_context(BUNDLED_LESSONS, tmp_path))
     async with running(app, SIZE) as pilot:
         await wait_until(pilot, lambda: status(app) == "ready")
-        app.main.library_panel.post_message(LibraryEvent(EmbeddingProgress(40, 300)))
+        app.main.post_message(LibraryEvent(EmbeddingProgress(40, 300)))
         await wait_until(pilot, lambda: "embedding 40/300" in status_line(app))
         # The latest outcome keeps its place, first; the progress sits after it.
         assert status(app) == "ready"
@@ -216,7 +218,7 @@ async def test_embedding_progress_shows_beside_the_mode_then_the_retrieval_mode(
         assert line.startswith("ready  embedding 40/300 ")
         assert line.endswith("deterministic · 3 passages · ranked")
         hybrid = SimpleNamespace(retrieval="hybrid")
-        app.main.library_panel.post_message(LibraryEvent(HybridOn(hybrid)))  # type: ignore[arg-type]
+        app.main.post_message(LibraryEvent(HybridOn(hybrid)))  # type: ignore[arg-type]
         await wait_until(pilot, lambda: "embedding" not in status_line(app))
         assert status_line(app).endswith("deterministic · 3 passages · hybrid")
 
@@ -268,7 +270,7 @@ async def test_pages_that_only_include_other_documents_are_one_warning(tmp_path:
         (library / f"{name}.rst").write_text(".. include:: split.rst\n")
     app = make_app(make_context(library, tmp_path / "data"))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.main.library_panel.loaded)
+        await wait_until(pilot, lambda: app.main.library.loaded)
         await wait_until(pilot, lambda: "only include other documents" in chat_text(app))
         text = " ".join(chat_text(app).split())
         assert (

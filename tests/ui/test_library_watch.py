@@ -31,7 +31,8 @@ from tests.helpers.watching import passage_ids, watched
 from tui_assistant.settings import Settings
 from tui_assistant.ui.app import AssistantApp
 from tui_assistant.ui.dialogs.library_report_screen import LibraryReportScreen
-from tui_assistant.ui.widgets.library_panel import WATCH_GROUP
+from tui_assistant.ui.hooks import AppHooks
+from tui_assistant.ui.screens.screen_library import WATCH_GROUP
 
 BOILER = "The boiler pressure should sit between one and one and a half bar when cold."
 # Settling, reloading and a loaded machine: generous, and only ever waited on.
@@ -58,7 +59,7 @@ def watchers(app: AssistantApp) -> list[object]:
 
 
 def boiler_text(app: AssistantApp) -> str:
-    passage = app.main.library_panel.context.library.get("boiler")
+    passage = app.main.context.library.get("boiler")
     return "" if passage is None else passage.text
 
 
@@ -66,7 +67,7 @@ async def test_a_document_added_edited_and_removed_is_reloaded_by_itself(
     tmp_path: Path,
 ) -> None:
     folder = library_of_three(tmp_path)
-    app = AssistantApp(settings_for(folder, tmp_path), cursor_blink=False)
+    app = AssistantApp(settings_for(folder, tmp_path), hooks=AppHooks(cursor_blink=False))
     async with running(app) as pilot:
         await watched(pilot, app, folder)
 
@@ -91,7 +92,9 @@ async def test_a_question_asked_during_a_watch_reload_waits_for_the_new_library(
 ) -> None:
     folder = library_of_three(tmp_path)
     slow = SlowReload()
-    app = AssistantApp(settings_for(folder, tmp_path), reload_library=slow, cursor_blink=False)
+    app = AssistantApp(
+        settings_for(folder, tmp_path), hooks=AppHooks(reload_library=slow, cursor_blink=False)
+    )
     try:
         async with running(app) as pilot:
             write_lesson(folder, "boiler", "Boiler pressure", BOILER)
@@ -132,8 +135,8 @@ async def test_changes_while_an_answer_is_awaited_reload_after_it(tmp_path: Path
         await wait_until(pilot, lambda: status(app).startswith("asking"))
 
         write_lesson(folder, "boiler", "Boiler pressure", BOILER)
-        await wait_until(pilot, lambda: app.main.library_panel.changed_on_disk, timeout=RELOAD_WAIT)
-        assert "boiler" not in passage_ids(app) and not app.main.library_panel.reloading
+        await wait_until(pilot, lambda: app.main.library.changed_on_disk, timeout=RELOAD_WAIT)
+        assert "boiler" not in passage_ids(app) and not app.main.library.reloading
 
         await pilot.press("escape")
         await wait_until(pilot, lambda: "boiler" in passage_ids(app), timeout=RELOAD_WAIT)
@@ -142,7 +145,9 @@ async def test_changes_while_an_answer_is_awaited_reload_after_it(tmp_path: Path
 
 async def test_with_watch_mode_off_no_watcher_runs_and_ctrl_r_reloads(tmp_path: Path) -> None:
     folder = library_of_three(tmp_path)
-    app = AssistantApp(settings_for(folder, tmp_path, watch=False), cursor_blink=False)
+    app = AssistantApp(
+        settings_for(folder, tmp_path, watch=False), hooks=AppHooks(cursor_blink=False)
+    )
     async with running(app) as pilot:
         assert watchers(app) == []
         write_lesson(folder, "boiler", "Boiler pressure", BOILER)
@@ -155,7 +160,7 @@ async def test_with_watch_mode_off_no_watcher_runs_and_ctrl_r_reloads(tmp_path: 
 
 async def test_with_watch_mode_on_one_watcher_runs_until_quitting(tmp_path: Path) -> None:
     folder = library_of_three(tmp_path)
-    app = AssistantApp(settings_for(folder, tmp_path), cursor_blink=False)
+    app = AssistantApp(settings_for(folder, tmp_path), hooks=AppHooks(cursor_blink=False))
     async with running(app) as pilot:
         await wait_until(pilot, lambda: len(watchers(app)) == 1)
         [worker] = watchers(app)
@@ -183,7 +188,9 @@ async def test_a_folder_that_cannot_be_watched_says_so_and_the_app_goes_on(
 async def test_the_palette_shows_the_library_report(tmp_path: Path) -> None:
     folder = library_of_three(tmp_path)
     (folder / "latin1.md").write_bytes("# Café\n\nCrème.\n".encode("latin-1"))
-    app = AssistantApp(settings_for(folder, tmp_path, watch=False), cursor_blink=False)
+    app = AssistantApp(
+        settings_for(folder, tmp_path, watch=False), hooks=AppHooks(cursor_blink=False)
+    )
     async with running(app) as pilot:
         await run_command(pilot, app, "Library report")
         await wait_until(pilot, lambda: isinstance(app.screen, LibraryReportScreen))

@@ -49,6 +49,7 @@ from tests.helpers.tui import (
 )
 from tui_assistant.settings import load_settings
 from tui_assistant.ui.app import AssistantApp
+from tui_assistant.ui.hooks import AppHooks
 
 API_KEY = "sk-test-tui-faults-51c9"
 SIZE = (100, 32)
@@ -107,7 +108,7 @@ def model_app(
         "TUI_ASSISTANT_DATA_DIR": str(tmp_path / "data"),
     }.items():
         monkeypatch.setenv(name, value)
-    return AssistantApp(load_settings(), cursor_blink=False)
+    return AssistantApp(load_settings(), hooks=AppHooks(cursor_blink=False))
 
 
 def finished(app: AssistantApp) -> bool:

@@ -16,4 +16,4 @@ async def test_screenshots_are_deterministic_and_current(tmp_path: Path) -> None
         for path in paths
         if path.read_bytes() != (PROJECT_ROOT / "screenshots" / path.name).read_bytes()
     ]
-    assert not stale, f"run `python scripts/screenshots.py` to refresh {stale}"
+    assert not stale, f"run `python -m scripts.screenshots` to refresh {stale}"

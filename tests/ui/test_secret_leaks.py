@@ -38,6 +38,7 @@ from tests.helpers.tui import ask, background_done, run_command, running, status
 from tui_assistant.settings import load_settings
 from tui_assistant.store.ledger import LEDGER_FILE_NAME
 from tui_assistant.ui.app import AssistantApp
+from tui_assistant.ui.hooks import AppHooks
 
 # Distinctive and new every run, so no fixture text or cached file can contain it.
 KEY = f"sk-test-TUILEAK-{secrets.token_hex(12)}"
@@ -94,7 +95,7 @@ async def test_the_key_is_nowhere_the_app_shows_or_writes(
     server.script(CitePassage("Use about 10 grams of salt per litre."), EchoKeyAnswer())
     server.script(QuotingStatus(401), Hang(), Hang())
 
-    app = AssistantApp(load_settings(), cursor_blink=False)
+    app = AssistantApp(load_settings(), hooks=AppHooks(cursor_blink=False))
     seen_on_screen: list[str] = []
     screenshots: list[Path] = []
     async with running(app, SIZE) as pilot:
@@ -125,7 +126,7 @@ async def test_the_key_is_nowhere_the_app_shows_or_writes(
         screenshots.append(Path(app.save_screenshot("end.svg", path=str(cwd))))
         seen_on_screen.append(screen_text(app))
         clipboard = app.clipboard
-        context = app.main.library_panel.context
+        context = app.main.context
         history_file = app.main.history.store.path
 
     # The key was really sent with every request, so the search had something to find.

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 # The `semantic` extra and the model package (CI installs them); without them it cannot run.
-pytest.importorskip("numpy")
+pytestmark = pytest.mark.semantic
 
 
 def test_the_screen_is_ready_before_an_embedding_model_auto_found_is_read(tmp_path: Path) -> None:

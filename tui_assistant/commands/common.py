@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from tui_assistant import PROG
 from tui_assistant.compat import LIBRARY_OPTIONS
 from tui_assistant.core.display_text import one_line
-from tui_assistant.core.library.library import warning_lines
+from tui_assistant.core.library.library import start_warning_lines
 from tui_assistant.output import ProgressLine
 from tui_assistant.settings import RETRIEVAL_MODES, Settings, load_settings
 from tui_assistant.wiring.context import AppContext, open_context
@@ -76,8 +76,9 @@ def add_common_options(parser: argparse.ArgumentParser) -> None:
 
 
 def warn_skipped(problems: Iterable[object]) -> None:
-    """The skipped files (`FileProblem`s) as warning lines (`warning_lines`)."""
-    for line in warning_lines(problems):
+    """The library's problems (`FileProblem`s) as warning lines: the new ones in full,
+    those met on the previous start as one line (`start_warning_lines`)."""
+    for line in start_warning_lines(problems, f"`{PROG} library`"):
         print(f"{PROG}: warning: {one_line(line)}", file=sys.stderr)
 
 

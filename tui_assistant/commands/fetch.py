@@ -19,15 +19,17 @@ from tui_assistant.commands.common import add_command
 from tui_assistant.core.display_text import clean_display_text, one_line
 from tui_assistant.errors import LockfileError, UsageError, unreadable_file_words
 from tui_assistant.output import ProgressLine, counted
+from tui_assistant.registry import site_limits
 from tui_assistant.registry.libraries import libraries_dir, read_metadata
 from tui_assistant.registry.lockfiles import Dependencies, read_dependencies
-from tui_assistant.registry.specs import PackageSpec, parse_spec
+from tui_assistant.registry.specs import PackageSpec, parse_site_spec, parse_spec
 from tui_assistant.settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from tui_assistant.commands.common import Subcommands
     from tui_assistant.registry.fetcher import FetchResult, Registries
     from tui_assistant.registry.git_spec import GitSpec
+    from tui_assistant.registry.site_urls import SiteSpec
 
 # Packages fetched at once: the work is mostly waiting on the network.
 PARALLEL_FETCHES = 4
@@ -51,8 +53,9 @@ def register(subparsers: Subcommands) -> None:
         nargs="*",
         metavar="SPEC",
         help="pypi:NAME[==VERSION] or npm:NAME[@VERSION]; a range too (pypi:'NAME>=2,<3', "
-        "pypi:NAME@1.2, npm:NAME@^5.1): the newest release in it; or one ref of a git "
-        "repository, git+https://HOST/ORG/REPO@REF[#subdirectory=DIR]",
+        "pypi:NAME@1.2, npm:NAME@^5.1): the newest release in it; one ref of a git "
+        "repository, git+https://HOST/ORG/REPO@REF[#subdirectory=DIR]; or a documentation "
+        "website, https://HOST/PATH/",
     )
     command.add_argument(
         "--from",
@@ -63,6 +66,7 @@ def register(subparsers: Subcommands) -> None:
         "pyproject.toml, Pipfile.lock, package-lock.json, pnpm-lock.yaml, yarn.lock or "
         "package.json",
     )
+    site_limits.add_options(command)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,7 +75,12 @@ def run(args: argparse.Namespace) -> int:
 
     specs, not_fetched = _specs(args)
     settings = load_settings()
-    fetcher = Fetcher(settings.data_dir, registries(settings))
+    fetcher = Fetcher(
+        settings.data_dir,
+        registries(settings),
+        site_limits=site_limits.limits_of(args),
+        refresh=args.refresh,
+    )
     failed = False
     # What no registry has is said once, and does not fail the command: it was never asked.
     for result in not_fetched:
@@ -108,7 +117,7 @@ def registries(settings: Settings) -> Registries:
 
 def _specs(
     args: argparse.Namespace,
-) -> tuple[list[PackageSpec | GitSpec], list[FetchResult]]:
+) -> tuple[list[PackageSpec | GitSpec | SiteSpec], list[FetchResult]]:
     """The SPECs to fetch, and `--from`'s dependencies no registry has, as `failed`
     results saying why."""
     # As in `run`: the fetcher's module loads the HTTP client.
@@ -132,10 +141,10 @@ def _specs(
             for item in found.local
         ]
         return list(found.pinned), skipped
-    specs: list[PackageSpec | GitSpec] = []
+    specs: list[PackageSpec | GitSpec | SiteSpec] = []
     for text in args.specs:
         try:
-            specs.append(parse_spec(text))
+            specs.append(parse_site_spec(text) or parse_spec(text))
         except ValueError as error:
             raise UsageError(f"SPEC {error}") from None
     return list(dict.fromkeys(specs)), []

@@ -101,7 +101,7 @@ def _show(result: SearchResult, question: str, library: Library, as_json: bool) 
             sentence = passage_excerpt(passage, keys, 1) if passage is not None else ""
             lines += [
                 f"{number}. {one_line(row['title'])} [{row['id']}]",
-                f"   {_place(row)}",
+                f"   {_place(row)}" + (f"  {row['url']}" if row.get("url") else ""),
                 f"   {sentence}",
             ]
         lines.append(f"{_DECIDED.get(result.reason, result.reason)} ({result.retrieval})")
@@ -110,9 +110,10 @@ def _show(result: SearchResult, question: str, library: Library, as_json: bool) 
 
 def _with_pages(row: dict[str, Any]) -> dict[str, Any]:
     """A passage's keys in a fixed order, the place first (`id`, `title`, `source_path`,
-    `line`, `end_line`, `page`, `end_page`), then `library`, `score` and `text`; `page`
-    and `end_page` are null for a passage that is not from a PDF."""
-    keys = ("id", "title", "source_path", "line", "end_line", "page", "end_page")
+    `line`, `end_line`, `page`, `end_page`, `url`), then `library`, `score` and `text`;
+    `page` and `end_page` are null for a passage that is not from a PDF, `url` for one
+    that is not from a website."""
+    keys = ("id", "title", "source_path", "line", "end_line", "page", "end_page", "url")
     ordered = {key: row.get(key) for key in keys}
     return {**ordered, "library": row["library"], "score": row["score"], "text": row["text"]}
 

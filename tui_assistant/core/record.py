@@ -36,6 +36,9 @@ class PassageRef(BaseModel):
     end_page: int | None = Field(
         default=None, description="last page of a PDF passage (inclusive); null for other kinds"
     )
+    url: str | None = Field(
+        default=None, description="the web page it was read from (a website); null otherwise"
+    )
 
     @classmethod
     def of(cls, passage: PassageFields) -> PassageRef:
@@ -48,6 +51,7 @@ class PassageRef(BaseModel):
             library=passage.library,
             page=passage.page,
             end_page=passage.end_page,
+            url=passage.url,
         )
 
 
@@ -104,6 +108,7 @@ class OutcomeRecord(BaseModel):
     # Records written before pages read as null.
     page: int | None = Field(default=None, description="the best passage's first page (PDF)")
     end_page: int | None = Field(default=None, description="the best passage's last page (PDF)")
+    url: str | None = Field(default=None, description="the best passage's web page (a website)")
     passages: list[PassageRef] = Field(description="the passages answered from, best first")
     nearest: list[PassageRef] = Field(
         description="a no_evidence or ambiguous refusal's closest passages: places to look"
@@ -151,6 +156,7 @@ class OutcomeRecord(BaseModel):
             end_line=passage.end_line if passage else None,
             page=passage.page if passage else None,
             end_page=passage.end_page if passage else None,
+            url=passage.url if passage else None,
             passages=[PassageRef.of(shown) for shown in outcome.passages],
             nearest=[PassageRef.of(near) for near in outcome.nearest],
             answer=outcome.answer if answered else None,

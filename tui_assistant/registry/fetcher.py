@@ -1,4 +1,5 @@
-"""One package fetched into the data folder: look up, download, check, unpack, index.
+"""One package (or website, `site_fetch`) fetched into the data folder: look up,
+download, check, unpack, index.
 
 A release already fetched is `present` and costs no network when its version is
 named. Everything is unpacked into a staging folder inside the fetched libraries'
@@ -13,7 +14,7 @@ import shutil
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -34,6 +35,9 @@ from tui_assistant.registry.libraries import (
     read_metadata,
     write_metadata,
 )
+from tui_assistant.registry.site_fetch import fetch_site
+from tui_assistant.registry.site_limits import SiteLimits
+from tui_assistant.registry.site_urls import SiteSpec
 from tui_assistant.registry.specs import PackageSpec, library_name_of
 from tui_assistant.registry.transport import Progress, Registry, new_client
 from tui_assistant.store.history import now
@@ -56,8 +60,12 @@ class FetchResult:
     documents: int
     passages: int
     detail: str | None
-    # One line each for what was left out (a repository's links, submodules, big files).
+    # One line each for what was not kept (a website's pages; a repository's links,
+    # submodules, big files), said on standard error.
     notes: tuple[str, ...] = ()
+    # `pypi`, `npm`, `web` or `git`; when the library was fetched (ISO 8601, UTC).
+    origin: str | None = None
+    fetched_at: str | None = None
 
 
 class FetchRecord(BaseModel):
@@ -76,7 +84,12 @@ class FetchRecord(BaseModel):
     documents: int
     passages: int
     detail: str | None = Field(
-        description="why it failed, or what a no_docs library holds instead; null otherwise"
+        description="why it failed, what a no_docs library holds instead, or how a website "
+        "was read (and what cap stopped it); null otherwise"
+    )
+    origin: str | None = Field(description="where it came from: pypi, npm, web or git")
+    fetched_at: str | None = Field(
+        description="when the library was fetched (ISO 8601, UTC); null when none was kept"
     )
 
     @classmethod
@@ -90,6 +103,8 @@ class FetchRecord(BaseModel):
             documents=result.documents,
             passages=result.passages,
             detail=result.detail,
+            origin=result.origin,
+            fetched_at=result.fetched_at,
         )
 
 
@@ -105,11 +120,19 @@ class Fetcher:
     """Fetches packages into `data_dir` over one HTTP client."""
 
     def __init__(
-        self, data_dir: Path, registries: Registries, limits: Limits | None = None
+        self,
+        data_dir: Path,
+        registries: Registries,
+        limits: Limits | None = None,
+        site_limits: SiteLimits | None = None,
+        refresh: bool = False,
     ) -> None:
         self.data_dir = data_dir
         self.registries = registries
         self.limits = limits or Limits()
+        self.site_limits = site_limits or SiteLimits()
+        # `--refresh`: websites are read again (a package's version never changes).
+        self.refresh = refresh
         self.client = new_client()
         self._registries: dict[str, Registry] = {}
         # Set on Ctrl-C: every fetch in flight stops at its next downloaded chunk.
@@ -118,17 +141,36 @@ class Fetcher:
     def close(self) -> None:
         self.client.close()
 
-    def fetch(self, spec: PackageSpec | GitSpec, progress: Progress | None = None) -> FetchResult:
+    def fetch(
+        self, spec: PackageSpec | GitSpec | SiteSpec, progress: Progress | None = None
+    ) -> FetchResult:
         """Fetch `spec`; a failure is a `failed` result with its one line, never raised
         (a Ctrl-C is: it stops the command)."""
         try:
             if isinstance(spec, GitSpec):
-                return self._fetch_git(spec)
-            return self._fetch(spec, progress)
+                result = self._fetch_git(spec)
+            elif isinstance(spec, SiteSpec):
+                result = self._fetch_site(spec)
+            else:
+                result = self._fetch(spec, progress)
         except FetchError as error:
-            if isinstance(spec, GitSpec):
-                return FetchResult(str(spec), None, spec.repo, spec.ref, "failed", 0, 0, str(error))
-            return FetchResult(str(spec), None, spec.name, spec.version, "failed", 0, 0, str(error))
+            named = (
+                (spec.repo, spec.ref) if isinstance(spec, GitSpec) else (spec.name, spec.version)
+            )
+            result = FetchResult(str(spec), None, *named, "failed", 0, 0, str(error))
+        kept = result.library and read_metadata(libraries_dir(self.data_dir) / result.library)
+        origin = "git" if isinstance(spec, GitSpec) else spec.registry
+        return replace(result, origin=origin, fetched_at=kept.fetched_at if kept else None)
+
+    def _fetch_site(self, spec: SiteSpec) -> FetchResult:
+        site = fetch_site(
+            self.data_dir, self.client, spec, self.site_limits, self.refresh, self.stopping, now()
+        )
+        documents, passages = count_passages(site.folder, self.data_dir, site.name)
+        status: Status = "present" if site.status == "present" else "fetched"
+        version = site.name.partition("@")[2]
+        named = (str(spec), site.name, spec.library_base, version, status)
+        return FetchResult(*named, documents, passages, site.detail, site.notes)
 
     def _registry(self, spec: PackageSpec) -> Registry:
         found = self._registries.get(spec.registry)

@@ -17,14 +17,18 @@ import json
 import re
 import stat
 from collections.abc import Iterable, Iterator
-from dataclasses import MISSING, asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui_assistant.core.documents.formats import DOCUMENT_KINDS
 from tui_assistant.core.library.names import LibrarySpec, check_distinct, library_name
 from tui_assistant.errors import LibraryError, os_error_words
 from tui_assistant.registry.specs import VERSION_TEXT
 from tui_assistant.registry.versions import Registry, newest_first, newest_in
+
+if TYPE_CHECKING:
+    from tui_assistant.core.library.library import Library
 
 LIBRARIES_FOLDER = "fetched"
 METADATA_FILE = ".fetched.json"
@@ -54,6 +58,10 @@ class FetchedMetadata:
     url: str | None = None
     ref: str | None = None
     commit: str | None = None
+    # A website's pages, by file in the library: `{"url", "etag", "last_modified"}`.
+    pages: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    # Where a website's list of pages came from: llms.txt, llms-full.txt, sitemap, links.
+    crawl: str | None = None
 
 
 def libraries_dir(data_dir: Path) -> Path:
@@ -78,14 +86,42 @@ def read_metadata(folder: Path) -> FetchedMetadata | None:
     metadata file that is not ours)."""
     try:
         data = json.loads((folder / METADATA_FILE).read_text(encoding="utf-8"))
-        values = {
-            field.name: data[field.name]
-            for field in fields(FetchedMetadata)
-            if field.name in data or field.default is MISSING
-        }
-        return FetchedMetadata(**values)
+        # Fields added later (a website's pages) are absent from older files.
+        return FetchedMetadata(
+            **{
+                item.name: data[item.name]
+                for item in fields(FetchedMetadata)
+                if item.name in data
+                or (item.default is MISSING and item.default_factory is MISSING)
+            }
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def page_urls(folder: Path) -> dict[str, str]:
+    """A website library's pages' URLs by file (relative to its folder); empty for any
+    other folder."""
+    metadata = read_metadata(folder)
+    if metadata is None or not isinstance(metadata.pages, dict):
+        return {}
+    urls: dict[str, str] = {}
+    for file, page in metadata.pages.items():
+        url = page.get("url") if isinstance(page, dict) else None
+        if isinstance(url, str):
+            urls[file] = url
+    return urls
+
+
+def with_page_urls(library: Library, folder: Path) -> Library:
+    """`library` (read from `folder`) with each passage of a website's page citing that
+    page's URL; any other library as it is."""
+    urls = page_urls(folder)
+    if urls:
+        library.passages = tuple(
+            replace(info, url=urls.get(info.document)) for info in library.passages
+        )
+    return library
 
 
 def fetched_facts(folder: Path) -> dict[str, str | None]:

@@ -22,6 +22,7 @@ from tui_assistant.registry.git_spec import (
     parse_git_spec,
     without_credentials,
 )
+from tui_assistant.registry.site_urls import SiteSpec, parse_site_url
 from tui_assistant.registry.versions import PEP440_OPERATORS, npm_range, pypi_range
 from tui_assistant.registry.versions_npm import parse_version
 
@@ -105,6 +106,16 @@ def parse_spec(text: str) -> PackageSpec | GitSpec:
         return _pypi_spec(rest.strip()) if registry == "pypi" else _npm_spec(rest.strip())
     except ValueError as error:
         raise ValueError(f"{shown!r}: {error}") from None
+
+
+def parse_site_spec(text: str) -> SiteSpec | None:
+    """`https://HOST/PATH/` (or `http://` to a loopback host): a documentation website;
+    None for a SPEC that is not an http(s) URL. Raises ValueError with one line."""
+    shown = text if len(text) <= 60 else text[:57] + "..."
+    try:
+        return parse_site_url(text)
+    except ValueError as error:
+        raise ValueError(f"{shown!r}: a website's URL {error}") from None
 
 
 def _git_spec(text: str) -> GitSpec:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import logging
 import os
 import sqlite3
@@ -33,7 +34,7 @@ from pathlib import Path
 
 from tui_assistant.core.documents.formats import DEFAULT_DOCUMENT_KINDS
 from tui_assistant.core.documents.split import PARSER_VERSION
-from tui_assistant.core.library.library import Library
+from tui_assistant.core.library.library import Library, marked_new, problem_keys
 from tui_assistant.core.progress import Progress as Progress
 from tui_assistant.core.retrieval.index import (
     KeyFunction,
@@ -55,6 +56,8 @@ SCHEMA_VERSION = 4  # 2: HTML comments are not text; titles are plain; rst and t
 # "TUIA": marks the file as ours, so a foreign database at our path is never read.
 APPLICATION_ID = 0x54554941
 STORE_FOLDER = "libraries"
+# The `meta` row that keeps the problems (file, message) the last start met.
+PROBLEMS_SEEN = "problems_seen"
 # How long to wait for another program's transaction before indexing in memory instead.
 BUSY_TIMEOUT_SECONDS = 5.0
 
@@ -145,7 +148,7 @@ def open_library(
         with locked(f"{path}.lock"):
             connection, reread = _current(path, folder, listing, progress)
         try:
-            return read_library(connection, folder, listing, key, reread, name)
+            library = read_library(connection, folder, listing, key, reread, name)
         except sqlite3.DatabaseError as error:
             # Damage the checks did not reach (a scrambled page of passages) shows only
             # when every row is read: rebuild rather than fail to start.
@@ -154,7 +157,8 @@ def open_library(
                 raise
             with locked(f"{path}.lock"):
                 connection, reread = _current(path, folder, listing, progress, damage=error)
-            return read_library(connection, folder, listing, key, reread, name)
+            library = read_library(connection, folder, listing, key, reread, name)
+        return _with_known_problems(path, connection, library)
     except OSError as error:
         logger.warning(
             "index store folder %s cannot be written (%s); indexing in memory",
@@ -168,6 +172,29 @@ def open_library(
             error,
         )
     return _in_memory(folder, listing, key, progress, name)
+
+
+def _with_known_problems(path: Path, snapshot: sqlite3.Connection, library: Library) -> Library:
+    """`library` with each problem marked new unless the previous start met it too, and
+    this start's problems kept for the next (`meta` row `problems_seen`). The record is
+    a nicety: a store that cannot take it now leaves every problem new next time."""
+    row = snapshot.execute("SELECT value FROM meta WHERE key = ?", (PROBLEMS_SEEN,)).fetchone()
+    seen: list[tuple[str, str]] = []
+    with contextlib.suppress(ValueError, TypeError):
+        seen = [(str(p), str(r)) for p, r in json.loads(row[0])] if row is not None else []
+    library.problems = marked_new(library.problems, seen)
+    now = problem_keys(library.problems)
+    if now != seen:
+        with contextlib.suppress(OSError, sqlite3.Error), locked(f"{path}.lock"):
+            writer = _connect(path)
+            try:
+                writer.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                    (PROBLEMS_SEEN, json.dumps(now, ensure_ascii=False)),
+                )
+            finally:
+                writer.close()
+    return library
 
 
 def is_damage(error: sqlite3.Error) -> bool:

@@ -23,6 +23,7 @@ from tui_assistant.core.library.library import (
     PassageInfo,
     document_ids,
     printable_file_name,
+    repeated_passages,
 )
 from tui_assistant.core.library.names import library_name
 from tui_assistant.core.retrieval.index import (
@@ -84,6 +85,17 @@ def _stored_postings(
         yield field, word, postings.numbers, postings.counts
 
 
+def _without(
+    rows: array[int], counts: array[int], left_out: set[int]
+) -> tuple[array[int], array[int]]:
+    """A word's stored postings without the passages the library leaves out."""
+    places = [i for i, row in enumerate(rows) if row not in left_out]
+    return (
+        array(rows.typecode, map(rows.__getitem__, places)),
+        array(counts.typecode, map(counts.__getitem__, places)),
+    )
+
+
 def read_library(
     connection: sqlite3.Connection,
     folder: Path,
@@ -121,6 +133,12 @@ def read_library(
     # Per passage in library order: its store row and field lengths.
     rows = array("q")
     title_lengths, body_lengths = array(NUMBER_TYPECODE), array(NUMBER_TYPECODE)
+    stored = connection.execute(
+        "SELECT number, path, anchor, title, line, end_line, page, end_page, page_starts,"
+        " source, title_length, body_length FROM passages ORDER BY path, position"
+    ).fetchall()
+    repeated = repeated_passages([(row[1], row[9] or row[1], row[4]) for row in stored])
+    left_out = {stored[number][0] for number in repeated}
     for (
         row,
         path,
@@ -134,10 +152,7 @@ def read_library(
         source,
         title_length,
         body_length,
-    ) in connection.execute(
-        "SELECT number, path, anchor, title, line, end_line, page, end_page, page_starts,"
-        " source, title_length, body_length FROM passages ORDER BY path, position"
-    ):
+    ) in (row for number, row in enumerate(stored) if number not in repeated):
         if not documents or documents[-1].path != path:
             documents.append(DocumentInfo(path, titles[path], len(infos), 0, name))
         document = documents[-1]
@@ -175,6 +190,10 @@ def read_library(
     fields: WordPostings = {field: {} for field in FIELDS}
     to_number = number_of_row.__getitem__
     for field, word, rows, counts in _stored_postings(connection):
+        if left_out and not left_out.isdisjoint(rows):
+            rows, counts = _without(rows, counts, left_out)
+            if not rows:
+                continue
         fields[field][word] = Postings(array(NUMBER_TYPECODE, map(to_number, rows)), counts)
     index = InvertedIndex(
         fields["title"],

@@ -1,16 +1,17 @@
 """The full-screen app: settings, the main screen, the theme, help and quitting.
 
 `MainScreen` holds the library and the life of each question; the app installs it as
-its default screen, keeps the chosen theme across runs, opens the help (built from
-the bindings) and, on quitting, waits for the history writes still queued.
+its default screen (handing it the `AppHooks` a test may give), asks it for what it
+needs (the library's load error, its context), keeps the chosen theme across runs,
+opens the help (built from the bindings) and, on quitting, waits for the history
+writes still queued.
 """
 
 from __future__ import annotations
 
 import contextlib
 import subprocess
-import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import ClassVar
 
@@ -28,12 +29,11 @@ from tui_assistant.ui.core_warnings import NoticeHandler, show_core_warnings, st
 from tui_assistant.ui.dialogs.help_screen import HelpScreen
 from tui_assistant.ui.dialogs.library_report_screen import LibraryReportScreen
 from tui_assistant.ui.history_writer import HistoryWriter
+from tui_assistant.ui.hooks import AppHooks
 from tui_assistant.ui.screens.main_screen import MainScreen
-from tui_assistant.ui.widgets.library_panel import NOT_LOADED
+from tui_assistant.ui.screens.screen_library import NOT_LOADED
 from tui_assistant.ui.widgets.status_bar import plural
 from tui_assistant.wiring import session
-from tui_assistant.wiring.context import load_library
-from tui_assistant.wiring.lifecycle import ContextStarter, LibraryLoader, open_without_vectors
 
 
 class AssistantApp(App[int]):
@@ -57,29 +57,15 @@ class AssistantApp(App[int]):
         Binding("ctrl+c", "help_quit", show=False, system=True, id="app.help-quit"),
     ]
 
-    def __init__(
-        self,
-        settings: Settings,
-        *,
-        start: ContextStarter = open_without_vectors,
-        reload_library: LibraryLoader = load_library,
-        clock: Callable[[], float] = time.monotonic,
-        history: session.HistoryStore | None = None,
-        cursor_blink: bool = True,
-    ) -> None:
+    def __init__(self, settings: Settings, *, hooks: AppHooks | None = None) -> None:
         super().__init__()
         self.settings = settings
-        store = history or session.open_history(settings)
+        hooks = hooks or AppHooks()
+        store = hooks.history or session.open_history(settings)
         self._history = HistoryWriter(store, self._show_core_warning)
         self.state_file = session.open_app_state(settings)
         self.main = MainScreen(
-            settings,
-            history=self._history,
-            clock=clock,
-            run_in_terminal=self.run_in_terminal,
-            cursor_blink=cursor_blink,
-            start=start,
-            reload_library=reload_library,
+            settings, history=self._history, run_in_terminal=self.run_in_terminal, hooks=hooks
         )
         self._core_warnings: NoticeHandler | None = None
         self._saved_theme = ""
@@ -93,7 +79,7 @@ class AssistantApp(App[int]):
         self._core_warnings = show_core_warnings(self._show_core_warning)
         self._restore_theme()
         self.main.load_history()
-        self.main.library_panel.load_context()
+        self.main.load_library()
 
     def run_in_terminal(self, argv: list[str]) -> int:
         """Run `argv` in the terminal with the app suspended; its exit status."""
@@ -102,7 +88,7 @@ class AssistantApp(App[int]):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.main.status_bar.note = ""
+            self.main.say("")
             self.push_screen(HelpScreen([("Anywhere", self.BINDINGS), *MainScreen.key_groups()]))
 
     # -- the theme, kept across runs ------------------------------------------
@@ -151,44 +137,39 @@ class AssistantApp(App[int]):
 
     def show_library_report(self) -> None:
         """The library report (command palette), over the main screen."""
-        panel = self.main.library_panel
-        if not panel.loaded:
-            self.main.status_bar.note = NOT_LOADED
+        if not self.main.loaded:
+            self.main.say(NOT_LOADED)
             return
-        self.push_screen(LibraryReportScreen(panel.context.reports))
+        self.push_screen(LibraryReportScreen(self.main.context.reports))
 
     def action_export(self) -> Path | None:
         """Save the conversation as Markdown into the data folder's `exports/`; the file,
         or None."""
-        turns, chat = self.main.transcript.turns, self.main.chat
-        bar = self.main.status_bar
+        turns = self.main.turns
         try:
             path = session.export(self.settings, turns)
         except OSError as error:
-            bar.note = "export failed"
-            chat.add_notice(f"export failed: {os_error_words(error)}")
+            self.main.say("export failed", f"export failed: {os_error_words(error)}")
             return None
         # The bar says what was just done (not, say, the editor's note before it); the
         # chat says where the file went.
-        bar.note = f"exported {plural(len(turns), 'turn')}"
-        chat.add_notice(f"{bar.note} to {path}", warning=False)
+        done = f"exported {plural(len(turns), 'turn')}"
+        self.main.say(done, f"{done} to {path}", warning=False)
         return path
 
     def copy_latest_answer(self) -> None:
-        text = session.latest_answer(self.main.transcript.turns)
+        text = session.latest_answer(self.main.turns)
         if text is None:
-            self.main.chat.add_notice("nothing to copy yet: no answered question")
+            self.main.say(notice="nothing to copy yet: no answered question")
             return
         self.copy_to_clipboard(text)
-        self.main.chat.add_notice("copied the latest answer to the clipboard", warning=False)
+        self.main.say(notice="copied the latest answer to the clipboard", warning=False)
 
     def _show_core_warning(self, text: str) -> None:
         """A warning the core logged (see `core_warnings`), as a notice in the chat."""
-        try:
-            chat = self.main.chat
-        except (NoMatches, ScreenStackError):
-            return  # not mounted yet, or shutting down: the chat pane is gone
-        chat.add_notice(text)
+        with contextlib.suppress(NoMatches, ScreenStackError):
+            # Not mounted yet, or shutting down: the chat pane is gone.
+            self.main.say(notice=text)
 
     async def on_unmount(self) -> None:
         # Quitting right after an answer must not lose its record.
@@ -197,7 +178,7 @@ class AssistantApp(App[int]):
         if self._core_warnings is not None:
             stop_showing(self._core_warnings)
             self._core_warnings = None
-        await self.main.library_panel.close_library()
+        await self.main.close_library()
 
 
 def run_app(settings: Settings, *, headless: bool = False) -> int:
@@ -208,6 +189,6 @@ def run_app(settings: Settings, *, headless: bool = False) -> int:
     """
     app = AssistantApp(settings)
     app.run(headless=headless)
-    if app.main.library_panel.load_error is not None:
-        raise app.main.library_panel.load_error
+    if app.main.load_error is not None:
+        raise app.main.load_error
     return app.return_code or 0

@@ -1,4 +1,5 @@
-"""The core's logged warnings (a damaged call ledger, say), shown in the chat pane.
+"""The core's warnings shown in the chat pane: those it logs (a damaged call ledger,
+say), and the library's problems as a start says them (`library_warning_lines`).
 
 The core reports such problems through the `tui_assistant` logger and never imports
 Textual. The CLI prints them to stderr, but while the full-screen app runs Textual
@@ -17,9 +18,13 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+
+from tui_assistant.core.library.library import start_warning_lines
 
 CORE_LOGGER_NAME = "tui_assistant"
+# Where the TUI lists every problem of the library.
+FULL_LIST = "the Library report (command palette)"
 
 
 class NoticeHandler(logging.Handler):
@@ -44,6 +49,12 @@ class NoticeHandler(logging.Handler):
         # A closed loop means the app is gone, and with it the chat pane.
         with contextlib.suppress(RuntimeError):
             self._loop.call_soon_threadsafe(self._show, text)
+
+
+def library_warning_lines(problems: Iterable[object]) -> list[str]:
+    """The library's problems as the chat says them at start: the new ones in full, those
+    met on the previous start as one line pointing to the report."""
+    return start_warning_lines(problems, FULL_LIST)
 
 
 def show_core_warnings(show: Callable[[str], None]) -> NoticeHandler:

@@ -1,8 +1,9 @@
 """Messages inside the app: small dataclasses, one per user intent or background event.
 
-The widgets post the user's intents (`QuestionAsked`, `PassageChosen`); the library's
-lifecycle posts each of its events as a `LibraryEvent` (`post_message` is safe from any
-thread), and the app handles each with `@on`.
+The widgets post the user's intents (`QuestionAsked`, `PassageChosen`) up to the main
+screen, which handles each with `@on`. The screen's library draws each event of the
+library's life at once; one posted to the screen as a `LibraryEvent` (`post_message` is
+safe from any thread) is drawn the same way.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from tui_assistant.core.library.combined import combine
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.progress import Progress
 from tui_assistant.core.words import stem
-from tui_assistant.registry.libraries import document_kinds_of
+from tui_assistant.registry.libraries import document_kinds_of, with_page_urls
 from tui_assistant.settings import Settings
 from tui_assistant.store.index_store import open_library
 from tui_assistant.wiring.store_setting import uses_postgres
@@ -25,10 +25,9 @@ def load_library(settings: Settings, progress: Progress | None = None) -> Librar
                 # psycopg loads only for a PostgreSQL store.
                 from tui_assistant.wiring.shared_store import load_part
 
-                parts.append(load_part(settings, spec.name, spec.folder, progress))
-                continue
-            parts.append(
-                open_library(
+                part = load_part(settings, spec.name, spec.folder, progress)
+            else:
+                part = open_library(
                     spec.folder,
                     settings.data_dir,
                     stem,
@@ -36,7 +35,8 @@ def load_library(settings: Settings, progress: Progress | None = None) -> Librar
                     document_kinds_of(spec.folder, settings.document_kinds),
                     name=spec.name,
                 )
-            )
+            # A website's passages cite their pages' URLs, from its fetched record.
+            parts.append(with_page_urls(part, spec.folder))
     except BaseException:
         for part in parts:
             part.close()

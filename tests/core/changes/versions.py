@@ -3,8 +3,8 @@ files (no disk)."""
 
 from __future__ import annotations
 
-from tui_assistant.core.documents.passage import Passage, passage_id
 from tui_assistant.core.documents.formats import document_id as id_of_document
+from tui_assistant.core.documents.passage import Passage, passage_id
 from tui_assistant.core.documents.split import split_document
 
 

@@ -426,6 +426,7 @@ def test_a_passage_location_is_its_path_and_line_range_with_an_en_dash() -> None
         "library": "lessons",
         "page": None,
         "end_page": None,
+        "url": None,
     }
 
 

@@ -125,7 +125,9 @@ def _placed(
     after: dict[int, list[PassageDraft]] = {}
     for line, drafts in inserted:
         place = max((i for i, draft in enumerate(own) if draft.line <= line), default=-1)
-        heading = own[place].title if place >= 0 else document.title
+        heading = _section_title(document, line) or (
+            own[place].title if place >= 0 else document.title
+        )
         placed = after.setdefault(place, [])
         for draft in drafts:
             first = not own and place == -1 and not placed
@@ -137,6 +139,14 @@ def _placed(
         result.append(draft)
         result.extend(after.get(index, []))
     return tuple(result)
+
+
+def _section_title(document: Document, line: int) -> str:
+    """The title of the section `line` stands in, text of its own or not; "" when the
+    document says none (before its first heading)."""
+    return max(
+        ((start, title) for start, title in document.sections if start <= line), default=(0, "")
+    )[1]
 
 
 def _included(

@@ -64,6 +64,8 @@ class Passage(PassageFields):
     page: int | None = None
     end_page: int | None = None
     page_starts: tuple[int, ...] = ()
+    # The web page it was read from (a fetched website's library), set by the library.
+    url: str | None = None
     # Words a reader looks it up by besides its title: the terms of the book's own index
     # that point here, the terms of the reference entries it holds.
     index_terms: tuple[str, ...] = ()
@@ -114,6 +116,9 @@ class Document:
     pending: tuple[Pending, ...] = ()
     # One line each about what it could not read (`include ../x.md: outside the library`).
     notes: tuple[str, ...] = ()
+    # (first line, title) of each section, one without text too: what a directive
+    # there puts in the document is titled under it.
+    sections: tuple[tuple[int, str], ...] = ()
 
 
 def passage_id(document_id: str, anchor: str) -> str:
@@ -213,16 +218,19 @@ def document_from_sections(
     drafts: list[PassageDraft] = []
     heading_of_first: tuple[int, str] | None = None
     anchors = UniqueIds()
+    titled: list[tuple[int, str]] = []
     for section in sections:
+        heading_path = list(section.path)
+        if heading_path and _named_by(title, level_one_title, heading_path[0]):
+            heading_path = heading_path[1:]
+        passage_title = join_title(title, heading_path)
+        if section.heading_line:
+            titled.append((section.heading_line, passage_title))
         chunks = list(cut(section.lines, section.breaks))
         if not chunks:
             continue
         if not drafts:
             heading_of_first = section.heading
-        heading_path = list(section.path)
-        if heading_path and _named_by(title, level_one_title, heading_path[0]):
-            heading_path = heading_path[1:]
-        passage_title = join_title(title, heading_path)
         base = slug(heading_path[-1] if heading_path else title)
         for number, chunk in enumerate(chunks):
             piece = base if number == 0 else f"{base}-part-{number + 1}"
@@ -249,7 +257,7 @@ def document_from_sections(
             if number < first_text_line and words != title and len(opened) <= MAX_PASSAGE_CHARS:
                 text = opened
         drafts[0] = PassageDraft(only.anchor, title, text, only.line, only.end_line)
-    return Document(title=title, passages=tuple(drafts))
+    return Document(title=title, passages=tuple(drafts), sections=tuple(titled))
 
 
 def _named_by(title: str, level_one_title: str | None, heading: str) -> bool:

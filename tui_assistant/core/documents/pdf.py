@@ -106,7 +106,7 @@ def _pages(document: object) -> list[PdfPage]:
                         first = start + (len(line) - len(line.lstrip()))
                         size = float(raw.FPDFText_GetFontSize(textpage, first))
                         raw.FPDFText_GetCharBox(textpage, first, left, right, bottom, top)
-                        lines.append(PdfLine(line, size, height - top.value))
+                        lines.append(PdfLine(line, size, height - top.value, left.value))
                     start += len(line) + 2
             finally:
                 textpage.close()
@@ -126,8 +126,6 @@ def _outline(document: object) -> list[OutlineEntry]:
     for bookmark in document.get_toc():
         if len(entries) >= MAX_OUTLINE_ENTRIES:
             break
-        if bookmark.level >= 3:  # only the first three levels make sections
-            continue
         destination = bookmark.get_dest()
         if destination is None:
             continue

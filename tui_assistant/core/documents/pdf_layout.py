@@ -36,8 +36,9 @@ _PAGE_NUMBER = re.compile(
     re.IGNORECASE,
 )
 _DIGITS = re.compile(r"\d+")
-# A table of contents' entry: dot leaders and a page number (`Purpose ....... 14`).
-_CONTENTS_ENTRY = re.compile(r"(?:\.\s?){4,}\s*(?:\d+|[ivxlcdm]+)$", re.IGNORECASE)
+# A table of contents' or an index's entry: dot leaders and page numbers
+# (`Purpose ....... 14`, `default goal . . . . 5, 23`).
+CONTENTS_ENTRY = re.compile(r"(?:\.\s?){4,}\s*(?:\d+|[ivxlcdm]+)(?:,\s*\d+)*$", re.IGNORECASE)
 _HYPHENS = ("-", "\N{SOFT HYPHEN}", "\x02", "\N{HYPHEN}")
 
 
@@ -48,6 +49,7 @@ class PdfLine:
     text: str
     size: float  # the font size of its first character, in points
     top: float  # how far its top stands below the page's top edge, in points
+    left: float = 0.0  # how far its first character stands from the page's left edge
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,19 +84,20 @@ class TextLine:
     size: float = 0.0
     top: float = 0.0
     index: int = -1  # its place among its page's lines; -1 for a paragraph break
+    left: float = 0.0
 
 
 def extracted_lines(content: PdfContent) -> list[TextLine]:
     """The document's extracted text, line by line: headers, footers and page numbers
     left out, hyphenated words joined, paragraph breaks as blank lines."""
-    running = _running_lines(content.pages)
+    running = running_line_places(content.pages)
     kept: list[TextLine] = []
     for number, page in enumerate(content.pages, start=1):
         for index, line in enumerate(page.lines):
             text = _clean(line.text)
-            if not text.strip() or (number, index) in running or _CONTENTS_ENTRY.search(text):
+            if not text.strip() or (number, index) in running or CONTENTS_ENTRY.search(text):
                 continue
-            kept.append(TextLine(number, text, line.size, line.top, index))
+            kept.append(TextLine(number, text, line.size, line.top, index, line.left))
     _join_hyphenated(kept)
     return _with_paragraph_breaks(kept)
 
@@ -123,7 +126,7 @@ def _footer_key(text: str) -> str:
     return _DIGITS.sub("#", " ".join(text.split()).casefold())
 
 
-def _running_lines(pages: Sequence[PdfPage]) -> set[tuple[int, int]]:
+def running_line_places(pages: Sequence[PdfPage]) -> set[tuple[int, int]]:
     """(page number, line index) of every header, footer and page number."""
     at_edges: dict[tuple[str, str], list[tuple[int, int]]] = {}
     found: set[tuple[int, int]] = set()

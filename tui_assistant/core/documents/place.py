@@ -25,6 +25,8 @@ class PassageFields:
     end_page: int | None
     # The lines (after its first) where each later page begins: so a quote's page is known.
     page_starts: tuple[int, ...]
+    # The URL of the web page it was read from (a fetched website); None otherwise.
+    url: str | None
 
     def page_at(self, line: int) -> int | None:
         """The page a line of the passage stands on (PDF); None for other kinds."""

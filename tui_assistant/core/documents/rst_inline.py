@@ -18,6 +18,7 @@ from docutils import nodes
 from docutils.parsers.rst import Directive, directives
 from docutils.parsers.rst.languages import en
 
+from tui_assistant.core.documents.directives import is_inserting
 from tui_assistant.core.documents.sphinx_markup import (
     Kind,
     directive_kind,
@@ -158,7 +159,9 @@ def is_object_marker(line: str) -> bool:
     content and a title right below it, only marks that title as the object's."""
     explicit = EXPLICIT.match(line)
     directive = DIRECTIVE.match(explicit.group(2) or "") if explicit else None
-    return directive is not None and directive_kind(directive.group(1)) is Kind.TEXT
+    if directive is None or is_inserting(directive.group(1).lower().removeprefix("py:")):
+        return False  # an autodoc entry is the section's above, not the title's below
+    return directive_kind(directive.group(1)) is Kind.TEXT
 
 
 def is_metadata(line: str) -> bool:

@@ -13,9 +13,10 @@ warning naming it), and the index store
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -46,6 +47,9 @@ class FileProblem:
     path: str
     reason: str
     skipped: bool = True
+    # Whether it was not met on the library's previous start (`store.index_store` keeps
+    # what it met); a problem with no record to compare with is new.
+    new: bool = field(default=True, compare=False)
 
     def __str__(self) -> str:
         if self.skipped:
@@ -74,6 +78,38 @@ def warning_lines(problems: Iterable[object]) -> list[str]:
     )
     lines = [str(problem) for problem in problems if problem not in including]
     return [grouped, *lines]
+
+
+def start_warning_lines(problems: Iterable[object], see: str) -> list[str]:
+    """What a start says of the library's problems: each new one in full
+    (`warning_lines`), and those met on the previous start as one line saying how many
+    and where the full list is (`see`: `` `tui-assistant library` ``). A library whose
+    problems stay the same is one line at every start after its first."""
+    problems = list(problems)
+    new = [p for p in problems if not isinstance(p, FileProblem) or p.new]
+    known = len(problems) - len(new)
+    lines = warning_lines(new)
+    if known:
+        more = " more" if lines else ""
+        noun = "reading note" if known == 1 else "reading notes"
+        lines.append(f"{known:,}{more} {noun}, see {see}")
+    return lines
+
+
+def problem_keys(problems: Iterable[FileProblem]) -> list[tuple[str, str]]:
+    """What tells one problem from another across starts: its file and its message."""
+    return sorted({(problem.path, problem.reason) for problem in problems})
+
+
+def marked_new(
+    problems: Iterable[FileProblem], seen: Iterable[tuple[str, str]]
+) -> tuple[FileProblem, ...]:
+    """`problems`, each marked new unless `seen` (the previous start's keys) has it."""
+    before = set(seen)
+    return tuple(
+        dataclasses.replace(problem, new=(problem.path, problem.reason) not in before)
+        for problem in problems
+    )
 
 
 def printable_file_name(name: str) -> str:
@@ -144,6 +180,30 @@ def document_ids(paths: Iterable[str]) -> tuple[dict[str, str], list[FileProblem
     return ids, notices
 
 
+def repeated_passages(cited: Sequence[tuple[str, str, int]]) -> set[int]:
+    """The passages that repeat another, to be left out: `cited` gives each passage in
+    library order as (its document's path, the file it cites, its first line).
+
+    A Python object is one passage however many times it is read: an autodoc directive
+    and the object's own source file both give it, citing the same source lines. The
+    docs page's passage is kept (its place and section; it cites the source's lines,
+    so they stay reachable), else the first; the others are left out. Objects are told
+    apart by the line they start on, which no two share."""
+    keep: dict[tuple[str, int], int] = {}
+    for number, (document, file, line) in enumerate(cited):
+        if not file.endswith(".py"):
+            continue
+        kept = keep.get((file, line))
+        if kept is None or (document != file and cited[kept][0] == file):
+            keep[(file, line)] = number
+    kept_numbers = set(keep.values())
+    return {
+        number
+        for number, (_, file, _) in enumerate(cited)
+        if file.endswith(".py") and number not in kept_numbers
+    }
+
+
 # -- the in-memory view -------------------------------------------------------------
 
 
@@ -161,6 +221,7 @@ class PassageInfo(PassageFields):
     page: int | None = None
     end_page: int | None = None
     page_starts: tuple[int, ...] = ()
+    url: str | None = None  # a fetched website's page
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +320,7 @@ class Library:
             page=info.page,
             end_page=info.end_page,
             page_starts=info.page_starts,
+            url=info.url,
         )
 
     def get(self, passage_id: str) -> Passage | None:

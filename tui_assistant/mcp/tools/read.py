@@ -72,5 +72,6 @@ def read(
         library=here.library,
         page=here.page_at(line),
         end_page=last.page_at(end_line),
+        url=here.url,
         text=shown_text("\n".join(lines[line - 1 : end_line])),
     )

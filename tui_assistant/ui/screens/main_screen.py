@@ -9,15 +9,15 @@ question asked during a reload is shown in the chat and `held` until the new lib
 is in. Each outcome is concluded once: recorded in the `Transcript` (the one owner of
 the conversation), drawn, then written to the history off the event loop.
 
-The library's life (load, reload, vectors, watch mode) is the library panel's
-(`library_panel.py`), which the screen composes. The app makes it its default screen,
-so the help and the command palette open over it.
+The library's life (load, reload, vectors, watch) is the screen's too, kept in its
+`ScreenLibrary`. Widgets post messages up and never reach into each other. The app
+makes this screen its default and asks it for what it needs (`load_error`, `say`).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import ClassVar
 
@@ -28,31 +28,31 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.record import Turn
 from tui_assistant.core.service import PendingAnswer
-from tui_assistant.errors import os_error_words
+from tui_assistant.errors import ConfigError, LibraryError, os_error_words
 from tui_assistant.settings import Settings
 from tui_assistant.ui import keys
 from tui_assistant.ui.dialogs.help_screen import KeyGroup
 from tui_assistant.ui.editor import open_in_editor
 from tui_assistant.ui.history_writer import HistoryWriter
+from tui_assistant.ui.hooks import AppHooks
 from tui_assistant.ui.messages import LibraryEvent, PassageChosen, QuestionAsked
+from tui_assistant.ui.screens.screen_library import ScreenLibrary
 from tui_assistant.ui.transcript import Transcript
 from tui_assistant.ui.widgets.candidate_list import CandidateList
 from tui_assistant.ui.widgets.chat_pane import ChatPane, TurnView
 from tui_assistant.ui.widgets.evidence_panel import EvidencePanel
+from tui_assistant.ui.widgets.key_footer import KeyFooter
 from tui_assistant.ui.widgets.library_browser import LibraryTree
 from tui_assistant.ui.widgets.library_panel import LibraryPanel
 from tui_assistant.ui.widgets.question_box import QuestionBox
 from tui_assistant.ui.widgets.side_column import SideColumn
 from tui_assistant.ui.widgets.status_bar import StatusBar
-from tui_assistant.wiring.context import AppContext, load_library
-from tui_assistant.wiring.library_events import ChangedOnDisk
-from tui_assistant.wiring.lifecycle import ContextStarter, LibraryLoader, open_without_vectors
+from tui_assistant.wiring.context import AppContext
 
 # A question asked during a reload, and its place in the chat.
 Held = tuple[str, TurnView]
@@ -64,9 +64,8 @@ class MainScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = keys.MAIN_SCREEN
 
-    # The request in flight, a question held for a reload, and one being retrieved
-    # (`hybrid`, in a thread): a change refreshes the footer (Stop is offered only while
-    # one is set).
+    # The request in flight, a question held for a reload, one being retrieved (`hybrid`,
+    # in a thread): a change refreshes the footer (Stop is offered only while one is set).
     pending: var[PendingAnswer | None] = var(None, init=False, bindings=True)
     held: var[Held | None] = var(None, init=False, bindings=True)
     retrieving: var[tuple[str, TurnView] | None] = var(None, init=False, bindings=True)
@@ -76,21 +75,25 @@ class MainScreen(Screen[None]):
         settings: Settings,
         *,
         history: HistoryWriter,
-        clock: Callable[[], float],
         run_in_terminal: Callable[[list[str]], int],
-        cursor_blink: bool = True,
-        start: ContextStarter = open_without_vectors,
-        reload_library: LibraryLoader = load_library,
+        hooks: AppHooks,
     ) -> None:
         super().__init__(id="main-screen")
         # Made here, so what it holds outlives the screen's widgets (`load_error`).
-        self.library_panel = LibraryPanel(settings, start=start, reload_library=reload_library)
+        self.library = ScreenLibrary(
+            self,
+            settings,
+            hooks,
+            reload_over=self.reload_over,
+            reload_if_changed=self.reload_if_changed,
+        )
+        self.library_panel = LibraryPanel()
         self.transcript = Transcript()
         self.history = history
-        self._clock = clock
+        self._clock = hooks.clock
         # Runs the editor with the app suspended; its exit status.
         self._run_in_terminal = run_in_terminal
-        self._cursor_blink = cursor_blink
+        self._cursor_blink = hooks.cursor_blink
         self._pending_view: TurnView | None = None
 
     def compose(self) -> ComposeResult:
@@ -101,10 +104,9 @@ class MainScreen(Screen[None]):
         question_box.cursor_blink = self._cursor_blink
         yield question_box
         yield StatusBar(self._clock)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.watch(self.library_panel, "reloading", self._reload_over, init=False)
         self.question_box.focus()
         self.post_message(self.Ready())
 
@@ -124,10 +126,37 @@ class MainScreen(Screen[None]):
     def status_bar(self) -> StatusBar:
         return self.query_one(StatusBar)
 
+    def say(self, note: str | None = None, notice: str | None = None, warning: bool = True) -> None:
+        """What a command did: a `note` on the status bar, a `notice` in the chat."""
+        if note is not None:
+            self.status_bar.note = note
+        if notice is not None:
+            self.chat.add_notice(notice, warning=warning)
+
+    @property
+    def turns(self) -> Sequence[Turn]:
+        return self.transcript.turns
+
     @property
     def context(self) -> AppContext:
         """The library and the service answering now (once the library is loaded)."""
-        return self.library_panel.context
+        return self.library.context
+
+    @property
+    def loaded(self) -> bool:
+        """The library is in: questions are answered from it."""
+        return self.library.loaded
+
+    @property
+    def load_error(self) -> LibraryError | ConfigError | None:
+        """Why the library's first load failed (the app then ends with status 2)."""
+        return self.library.load_error
+
+    def load_library(self) -> None:  # in the background, its progress on the status bar
+        self.library.load()
+
+    async def close_library(self) -> None:  # its work stopped, its connections let go
+        await self.library.close()
 
     @classmethod
     def key_groups(cls) -> list[KeyGroup]:
@@ -139,8 +168,6 @@ class MainScreen(Screen[None]):
             ("Listed passages", CandidateList.BINDINGS),
             ("Library tree", LibraryTree.BINDINGS),
         ]
-
-    # -- history --------------------------------------------------------------
 
     @work(group="history")
     async def load_history(self) -> None:
@@ -154,8 +181,7 @@ class MainScreen(Screen[None]):
 
     @property
     def in_flight(self) -> bool:
-        """A question is being retrieved (in a thread, under hybrid) or answered: the
-        library it reads must not be replaced meanwhile."""
+        """A question is being retrieved or answered: its library must stay meanwhile."""
         return self.pending is not None or self.retrieving is not None
 
     @property
@@ -169,41 +195,39 @@ class MainScreen(Screen[None]):
         if self.busy:
             self.app.bell()  # one request at a time; the typed question stays in the box
             return
-        if not self.library_panel.loaded:
+        if not self.library.loaded:
             # The question stays in the box, to be asked again once the library is in.
             self.app.bell()
             self.status_bar.note = "indexing…: ask again once the library is loaded"
             return
         question = message.question
         self.question_box.accept(question)
-        if self.library_panel.reloading:
+        if self.library.reloading:
             self.held = (question, self.chat.begin_turn(question))
             self.status_bar.note = "the question waits for the reload"
             self.question_box.set_busy(True)
             return
         self._start_question(question, None)
 
-    def _reload_over(self, reloading: bool) -> None:
-        if reloading:
-            return
+    def reload_over(self) -> None:
+        """The reload ended (swapped in, or failed): a held question goes on."""
         if self.held is None:
             self.status_bar.show_ready()
         else:
             question, view = self.held
             self.held = None
             self._start_question(question, view)
-        self._reload_if_changed()
+        self.reload_if_changed()
 
     @on(LibraryEvent)
-    def _changed_on_disk(self, message: LibraryEvent) -> None:
-        if isinstance(message.event, ChangedOnDisk):
-            self._reload_if_changed()
+    def _library_event(self, message: LibraryEvent) -> None:
+        self.library.show(message.event)
 
-    def _reload_if_changed(self) -> None:
+    def reload_if_changed(self) -> None:
         """Documents changed on disk are read again, but not while an answer is awaited
         (`_conclude` comes back here)."""
         if not self.in_flight:
-            self.library_panel.start_reload(if_changed=True)
+            self.library.start_reload(if_changed=True)
 
     def _start_question(self, question: str, view: TurnView | None) -> None:
         if self.context.retrieval != "hybrid":
@@ -288,7 +312,7 @@ class MainScreen(Screen[None]):
         self.history.append(outcome, asked_at)  # queued to its thread: quitting keeps it
         self.context.conclude(outcome, self.session, write=self._write_gap)
         self.call_after_refresh(self._show_concluded, outcome, turn, view)
-        self._reload_if_changed()  # documents that changed on disk meanwhile
+        self.reload_if_changed()  # documents that changed on disk meanwhile
 
     def _write_gap(self, write: Callable[[], None]) -> None:
         self.run_worker(write, thread=True, group="gaps")
@@ -321,7 +345,7 @@ class MainScreen(Screen[None]):
         self.status_bar.note = ""
         if self.in_flight:
             self.status_bar.note = "reload after the answer: a question is in flight"
-        elif (refused_now := self.library_panel.start_reload()) is not None:
+        elif (refused_now := self.library.start_reload()) is not None:
             self.status_bar.note = refused_now
 
     def action_focus_question(self) -> None:
@@ -339,7 +363,7 @@ class MainScreen(Screen[None]):
 
     @on(PassageChosen)
     def _show_passage(self, message: PassageChosen) -> None:
-        if not self.library_panel.loaded:
+        if not self.library.loaded:
             return
         passage = self.context.library.get(message.passage_id)
         if passage is not None:
@@ -349,7 +373,7 @@ class MainScreen(Screen[None]):
         passage = self.evidence.passage
         if passage is None:
             self.status_bar.note = "no passage shown to open"
-        elif not self.library_panel.loaded:
+        elif not self.library.loaded:
             self.status_bar.note = "that passage is no longer in the library"
         else:
             self.status_bar.note = open_in_editor(
@@ -370,6 +394,6 @@ class MainScreen(Screen[None]):
         self.question_box.forget()
         await self.chat.clear_turns()
         self.evidence.show_hint()
-        if self.library_panel.loaded:
+        if self.library.loaded:
             self.status_bar.show_ready()
         self.chat.add_notice("history cleared", warning=False)

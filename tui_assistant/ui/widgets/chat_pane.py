@@ -1,9 +1,11 @@
 """The chat pane: each question and what happened to it, newest at the bottom.
 
 Each turn is drawn from its outcome's record (`record.Turn`), the same whether the
-outcome is live or read back from history. Answers show their checked text rendered
-as Markdown (`MarkdownView`: no markup from the text, links not opened by a click),
-the source path on its own line and the citations; refusals say why in plain words.
+outcome is live or read back from history. Answers show the source path on its own line
+under the question, then their checked text rendered as Markdown (`MarkdownView`: no
+markup from the text, links not opened by a click), then the citations; refusals say
+why in plain words. An answer taller than the pane opens at its question, so the
+question and where the answer comes from are read first.
 Nothing is shown for a question until its outcome is known, so unchecked model text
 never reaches the screen.
 """
@@ -20,21 +22,15 @@ from textual.widgets import Static
 from tui_assistant.core.outcome import Reason, model_choice_words
 from tui_assistant.core.record import Turn
 from tui_assistant.core.words import normalise_distinct
-from tui_assistant.ui.widgets.markdown_view import (
-    SENTENCE_LINES_SHOWN,
-    UNSUPPORTED_STYLE,
-    MarkdownView,
-    line_in,
-    offset_in,
-)
+from tui_assistant.ui.widgets.markdown_view import UNSUPPORTED_STYLE, MarkdownView, offset_in
 from tui_assistant.ui.widgets.untrusted_text import literal, one_line
 from tui_assistant.ui.widgets.whole_words import WholeItems, id_item, location_item
 from tui_assistant.wiring.session import LoadedHistory
 
-# The conversation is never narrower than this, borders and padding included: about 26
-# cells of text, five or six words a line, the least that reads as prose. The side
-# column gives up the rest when it lists passages on a narrow screen.
-MIN_CHAT_WIDTH = 30
+# The conversation is never narrower than this, borders and padding included: about 34
+# cells of text, six or seven words a line, so a refusal's reason or a source path reads
+# at 80 columns. The side column gives up the rest when it lists passages.
+MIN_CHAT_WIDTH = 38
 
 UNSUPPORTED_LEGEND = "† not backed by the passage (support check): read those sentences with care"
 WAITING_TEXT = "waiting for the answer; it is shown only after its citation check…"
@@ -75,8 +71,8 @@ class TurnView(Vertical):
         super().__init__(classes="turn")
         self.question = question
         self.turn = turn
-        # Concluded in this session: a long answer opens at its best-matching sentence.
-        self.opens_at_match = False
+        # Concluded in this session: a long answer opens at its question.
+        self.opens_at_question = False
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -90,7 +86,7 @@ class TurnView(Vertical):
     def conclude(self, turn: Turn) -> None:
         """Replace the waiting line with the outcome."""
         self.turn = turn
-        self.opens_at_match = True
+        self.opens_at_question = True
         self.query(".waiting").remove()
         self.mount_all(self._outcome_widgets(turn))
 
@@ -104,13 +100,13 @@ class TurnView(Vertical):
                 chosen = f"{model_choice_words(len(record.passages))} (the library was not sure)"
                 widgets.append(Static(literal(chosen), classes="chosen"))
             widgets += [
+                _items_line("source: ", [location_item(record.location or "")]),
                 MarkdownView(
                     record.answer or "",
                     flagged=record.unsupported_sentences,
                     found_keys=normalise_distinct(record.question),
                     classes="answer",
                 ),
-                _items_line("source: ", [location_item(record.location or "")]),
                 _items_line("cites: ", [id_item(citation) for citation in record.citations]),
             ]
             if record.unsupported_sentences:
@@ -130,9 +126,9 @@ class TurnView(Vertical):
         the answer without its citation markers, or with Markdown around a word) are
         listed under the legend instead."""
         event.stop()
-        if self.opens_at_match:
-            self.opens_at_match = False  # once: later redraws leave the reader's place
-            self.call_after_refresh(self._open_at_match, event.view)
+        if self.opens_at_question:
+            self.opens_at_question = False  # once: later redraws leave the reader's place
+            self.call_after_refresh(self._open_at_question)
         if self.turn is None or not self.turn.record.unsupported_sentences:
             return
         self.query(".unplaced").remove()
@@ -141,10 +137,10 @@ class TurnView(Vertical):
                 flagged = literal(f"† {one_line(sentence)}", UNSUPPORTED_STYLE)
                 self.mount(Static(flagged, classes="legend unplaced"))
 
-    def _open_at_match(self, answer: MarkdownView) -> None:
+    def _open_at_question(self) -> None:
         chat = next((node for node in self.ancestors if isinstance(node, ChatPane)), None)
-        if chat is not None and answer.is_attached:
-            chat.open_at_match(self, answer)
+        if chat is not None and self.is_attached:
+            chat.open_at_question(self)
 
 
 def _items_line(label: str, items: list[tuple[str, str]]) -> Static:
@@ -169,7 +165,7 @@ class ChatPane(VerticalScroll):
     ChatPane:focus {{ border: round $accent; }}
     ChatPane .notice {{ color: $text-warning; margin-bottom: 1; }}
     ChatPane .info {{ color: $text-muted; margin-bottom: 1; }}
-    ChatPane #chat-empty {{ color: $text-muted; text-style: italic; }}
+    ChatPane #chat-empty {{ color: $text-muted; text-style: italic; margin-bottom: 1; }}
     """
 
     def __init__(self) -> None:
@@ -190,26 +186,21 @@ class ChatPane(VerticalScroll):
     def add_notice(self, text: str, *, warning: bool = True) -> None:
         """A warning, or a line about what a command did (`warning=False`: where an
         export went, history cleared); the latter brings the pane back to its bottom, so
-        it is in view even under a long answer opened at its match."""
+        it is in view even under a long answer opened at its question."""
         self.mount(Static(literal(text), classes="notice" if warning else "info"))
         if not warning:
             self.anchor()
 
-    def open_at_match(self, turn: TurnView, answer: MarkdownView) -> None:
-        """A turn taller than the pane opens at its answer's sentence that best matches
-        the question, a third of the way down (or at the question, when that sentence is
-        in view from there), not at the answer's end; a turn that fits stays anchored."""
-        height = self.scrollable_content_region.height
-        if turn.outer_size.height <= height:
+    def open_at_question(self, turn: TurnView) -> None:
+        """A turn taller than the pane opens with its question at the top, the source
+        line under it in view (the evidence panel shows the matching sentences); a turn
+        that fits stays anchored to the bottom."""
+        if turn.outer_size.height <= self.scrollable_content_region.height:
             return
-        top = offset_in(turn, self)
-        best = answer.best
-        y = line_in(*best, self) if best is not None and best[0].is_attached else top
-        start = top if y - top + SENTENCE_LINES_SHOWN <= height else y - height // 3
         # Unanchored until the next question (`begin_turn`), so a later layout (the side
         # column giving back its width) does not take the pane back to the answer's end.
         self.anchor(False)
-        self.scroll_to(y=start, animate=False)
+        self.scroll_to(y=offset_in(turn, self), animate=False)
 
     def begin_turn(self, question: str) -> TurnView:
         """A question the user just asked: the pane goes back to following the bottom."""
@@ -219,9 +210,9 @@ class ChatPane(VerticalScroll):
         return view
 
     def add_turn(self, turn: Turn) -> TurnView:
-        """A turn of this session, concluded (a long answer opens at its match)."""
+        """A turn of this session, concluded (a long answer opens at its question)."""
         view = TurnView(turn.question, turn)
-        view.opens_at_match = True
+        view.opens_at_question = True
         self.mount(view)
         return view
 

@@ -90,8 +90,17 @@ SENTENCE_LINES_SHOWN = 3
 
 
 def offset_in(widget: Widget, container: Widget) -> int:
-    """How far down `container`'s scrolled content `widget` starts."""
-    return widget.region.y - container.scrollable_content_region.y + round(container.scroll_y)
+    """How far down `container`'s scrolled content `widget` starts.
+
+    Read from the last layout alone (the child of `container` holding `widget`, and
+    where that child stands in the content), never mixed with a scroll made since: a
+    second scroll before the next refresh would otherwise count the first one twice."""
+    child = widget
+    while child.parent is not None and child.parent is not container:
+        if not isinstance(child.parent, Widget):
+            return widget.region.y - container.scrollable_content_region.y
+        child = child.parent
+    return widget.region.y - child.region.y + child.virtual_region.y
 
 
 def line_in(block: MarkdownBlock, offset: int, container: Widget) -> int:
