@@ -286,7 +286,7 @@ def main() -> None:
             f"{roof['cpu']:.1f} on {cores}; embedding {per_cpu:.1f} = "
             f"{per_cpu / roof['cpu']:.2f} of the roofline"
         )
-        texts = texts[: args.pieces // 2]
+        texts = texts[: args.pieces // 4]
         for workers in sorted({1, cores}):
             split = LocalSentenceEmbedder.load(
                 folder, workers=workers, blas_threads=cores // workers
