@@ -92,8 +92,8 @@ def piece_flops(config: dict[str, int], tokens: int) -> int:
 def operands(shape: Shape, dtype: type = np.float32) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(0)
     dims = (shape.count,) if shape.count > 1 else ()
-    left = rng.standard_normal((*dims, shape.rows, shape.inner)).astype(dtype)
-    right = rng.standard_normal((*dims, shape.inner, shape.columns)).astype(dtype)
+    left: np.ndarray = rng.standard_normal((*dims, shape.rows, shape.inner)).astype(dtype)
+    right: np.ndarray = rng.standard_normal((*dims, shape.inner, shape.columns)).astype(dtype)
     return left, right
 
 

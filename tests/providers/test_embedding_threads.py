@@ -90,6 +90,8 @@ def test_the_cores_available_are_this_processs_own() -> None:
 
 def test_one_worker_per_core_each_with_single_threaded_blas() -> None:
     assert [thread_split(cores) for cores in (1, 2, 8)] == [(1, 1), (2, 1), (8, 1)]
+    # Past eight workers, the cores left over go to each worker's BLAS.
+    assert thread_split(32) == (8, 4)
 
 
 def test_the_model_runs_as_many_workers_as_cores_available(

