@@ -95,6 +95,16 @@ def test_questions_asked_at_once_share_batches_and_get_their_own_vectors() -> No
     assert sorted(text for batch in model.batches for text in batch) == sorted(QUESTIONS)
 
 
+def test_questions_waiting_beyond_the_largest_batch_go_in_the_next() -> None:
+    model = SlowWords()
+    batcher = QuestionBatcher(model, lambda: "words", collect_seconds=0.0, max_batch=16)
+
+    ask_all(batcher, QUESTIONS, model)
+
+    # One question held the model while 39 waited: they go 16, 16 and the last 7.
+    assert [len(batch) for batch in model.batches] == [1, 16, 16, 7]
+
+
 def test_a_question_that_cannot_be_embedded_fails_alone() -> None:
     broken = QUESTIONS[5]
     model = SlowWords(broken=broken)

@@ -24,6 +24,8 @@ Matrix = NDArray[np.float32]
 
 # Rows of the feed-forward step done at once, so its 4x wider middle stays in the cache.
 FEED_FORWARD_ROWS = 256
+# exp(60) times 512 keys is far below float32's largest, exp(-60) far above its smallest.
+SOFTMAX_UNSHIFTED = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +128,7 @@ class BertEncoder:
         mask = np.arange(width) < lengths[:, None]
         padding = None
         if not mask.all():
-            # exp(-1e4 - max) is exactly 0 in float32: padding gets no attention.
+            # exp(-1e4 + score) is exactly 0 in float32: padding gets no attention.
             padding = np.where(mask, np.float32(0), np.float32(-1e4))[:, None, None, :]
         for layer in self.layers:
             attended = self._attention(h, layer, count, width, padding)
@@ -147,9 +149,14 @@ class BertEncoder:
         qkv += layer.qkv_bias
         q, k, v = qkv.reshape(count, width, 3, self.heads, size).transpose(2, 0, 3, 1, 4)
         scores = q @ k.transpose(0, 1, 3, 2)
+        # Softmax needs no shift by each row's maximum while every score is within
+        # ±SOFTMAX_UNSHIFTED: exp neither overflows nor underflows a row's sum in float32,
+        # and the shift's row-wise pass costs ten times the bounds' whole-array one.
+        shift = max(float(scores.max()), -float(scores.min())) > SOFTMAX_UNSHIFTED
         if padding is not None:
             scores += padding
-        scores -= scores.max(axis=-1, keepdims=True)
+        if shift:
+            scores -= scores.max(axis=-1, keepdims=True)
         np.exp(scores, out=scores)
         # Dividing the (width x size) context is cheaper than the (width x width) weights.
         context = scores @ v
@@ -180,21 +187,33 @@ class BertEncoder:
         return x
 
 
+# Abramowitz & Stegun 7.1.26 for 1 - erf, its coefficients halved: the polynomial then
+# gives 1 - Φ(|x|) = erfc(|x| / sqrt 2) / 2 directly.
+_ERF_P = 0.3275911 / math.sqrt(2)
+_ERF_HALF_COEFFICIENTS = tuple(
+    np.float32(c / 2) for c in (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)
+)
+
+
 def gelu(x: Matrix) -> Matrix:
-    """BERT's exact GELU, x Φ(x), with erf to within 1.5e-7 (Abramowitz & Stegun 7.1.26)."""
-    z = np.abs(x) * np.float32(1 / math.sqrt(2))
-    t = np.float32(1) / (np.float32(1) + np.float32(0.3275911) * z)
-    poly = np.float32(1.061405429) * t
-    for coefficient in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
-        poly += np.float32(coefficient)
-        poly *= t
-    np.square(z, out=z)
-    np.negative(z, out=z)
-    np.exp(z, out=z)
-    poly *= z  # now 1 - erf(|x| / sqrt 2)
-    poly *= np.float32(0.5)
-    # Φ(x) = 1 - poly for x >= 0 and poly for x < 0, so x Φ(x) = max(x, 0) - |x| poly.
-    poly *= np.abs(x)
-    result: Matrix = np.maximum(x, np.float32(0))
-    result -= poly
+    """BERT's exact GELU, x Φ(x), with erf to within 1.5e-7 (Abramowitz & Stegun 7.1.26),
+    in as few passes over `x` as numpy allows (it is a tenth of the model's time)."""
+    size = np.abs(x)
+    t = np.multiply(size, np.float32(_ERF_P))
+    t += np.float32(1)
+    np.reciprocal(t, out=t)
+    first, *rest = _ERF_HALF_COEFFICIENTS
+    tail = np.multiply(t, first)
+    for coefficient in rest:
+        tail += coefficient
+        tail *= t
+    # exp(-x² / 2), in t's place.
+    np.square(size, out=t)
+    t *= np.float32(-0.5)
+    np.exp(t, out=t)
+    tail *= t  # now 1 - Φ(|x|)
+    # Φ(x) = 1 - tail for x >= 0 and tail for x < 0, so x Φ(x) = max(x, 0) - |x| tail.
+    tail *= size
+    result: Matrix = np.maximum(x, np.float32(0), out=size)
+    result -= tail
     return result

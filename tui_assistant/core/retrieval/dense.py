@@ -137,8 +137,10 @@ class DenseIndex:
         if vector.shape != (self.dimensions,):
             raise ValueError(f"question vector must have shape ({self.dimensions},)")
         best = np.full(passages, -1.0, dtype=np.float32)
+        # numpy's own loop, not BLAS: a BLAS product would start its threads for each
+        # question, which costs many times the product when calls run at once.
         sample = (
-            np.maximum.reduceat(self._vectors @ vector, self._starts)
+            np.maximum.reduceat(np.einsum("ij,j->i", self._vectors, vector), self._starts)
             if self._passages.size
             else np.zeros(0, np.float32)
         )
