@@ -69,6 +69,9 @@ def test_libraries_fetched_in_workers_answer_like_one_fetched_alone(
         ("alpha@1.0", 2, 2),
         ("beta@1.0", 2, 2),
     ]
-    assert cli.main(["search", "--json", "--library", "beta@1.0", "how does beta turn a frobnicator"]) == 0
+    assert (
+        cli.main(["search", "--json", "--library", "beta@1.0", "how does beta turn a frobnicator"])
+        == 0
+    )
     [first, *_] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert first["id"] == "docs/guide"
