@@ -79,12 +79,31 @@ class SphinxDirective(Directive):
         start = next((i for i, line in enumerate(lines) if _FIELD_MARKER.match(line)), None)
         if start is None:
             return self.arguments
-        # Each option line a field or its indented continuation, as docutils wants.
-        if not all(_FIELD_MARKER.match(line) or line[:1].isspace() for line in lines[start:]):
-            raise self.error(f'Error in "{self.name}" directive:\ninvalid option block.')
+        problem = _option_problem(lines[start:])
+        if problem:
+            raise self.error(f'Error in "{self.name}" directive:\n{problem}.')
         text = "\n".join(lines[:start])
         words = text.split()
         return words if len(words) <= 1 else text.split(None, 0)
+
+
+def _option_problem(lines: list[str]) -> str | None:
+    """What docutils would say is wrong with a directive's option lines, if anything:
+    each must be a field or its indented continuation, one word a name, no name twice."""
+    names: set[str] = set()
+    for line in lines:
+        marker = _FIELD_MARKER.match(line)
+        if marker is None:
+            if not line[:1].isspace():
+                return "invalid option block"
+            continue
+        name = marker.group().strip()[1:-1].lower()
+        if len(name.split()) != 1:
+            return "invalid option data: extension option field name may not contain multiple words"
+        if name in names:
+            return f'invalid option data: duplicate option "{name}"'
+        names.add(name)
+    return None
 
 
 def _argument_lines(block: str) -> list[str]:
