@@ -13,6 +13,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 from collections.abc import Callable
 from concurrent.futures import CancelledError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -86,6 +87,10 @@ class Readers:
 
     def __init__(self, workers: int) -> None:
         self._pool: ProcessPoolExecutor | None = None
+        # A job is submitted, or the pool stopped, under this lock: a submit starts the
+        # workers it needs, so a stop never misses one that is starting.
+        self._lock = threading.Lock()
+        self._stopped = False
         if workers > 1:
             # Not `fork`: the parent has download threads running.
             methods = multiprocessing.get_all_start_methods()
@@ -100,10 +105,10 @@ class Readers:
         """`job(*args)`, in a worker when there is a pool; its error raised here."""
         if self._pool is None:
             return job(*args)
-        try:
+        with self._lock:
+            if self._stopped:
+                raise FetchError("interrupted")
             future = self._pool.submit(job, *args)
-        except RuntimeError:  # the pool was stopped before this job came
-            raise FetchError("interrupted") from None
         try:
             return future.result()
         except (BrokenProcessPool, CancelledError):  # stopped while it waited or ran
@@ -113,6 +118,8 @@ class Readers:
         """End the jobs under way now (Ctrl-C): their callers get FetchError."""
         if self._pool is None:
             return
+        with self._lock:
+            self._stopped = True
         # `_processes` is the pool's only handle on its workers; a job cannot be
         # cancelled once it runs.
         for process in list((self._pool._processes or {}).values()):
