@@ -1,7 +1,8 @@
 """`tui-assistant fetch` on well-known packages: docs found, passages, seconds, and
 whether the library answers a question about the package's API.
 
-    python -m benchmarks.fetch_packages [packages] [requirements] [api]
+    python -m benchmarks.fetch_packages [packages] [requirements] [api] [parallel]
+        [--baseline GIT_REF]
 
 - packages: each of ten PyPI and ten npm packages (pinned below) fetched alone into a
   fresh data folder (seconds: the whole command, download, unpacking and indexing),
@@ -10,6 +11,11 @@ whether the library answers a question about the package's API.
   then the nearest), `-` when it is not among them;
 - requirements: a `requirements.txt` pinning 20 packages, `fetch --from` into a fresh
   data folder, timed;
+- parallel: the twenty packages below in one `fetch` command, cold (a fresh data
+  folder: every archive downloaded; `fetch` keeps no archive cache and uses no pip or
+  npm cache), then again into another fresh data folder, warm (the registries' CDNs
+  and the OS page cache have seen every file); with `--baseline`, the same two runs
+  with the code of GIT_REF (`git archive`d into a temporary folder) first;
 - api: `eval` over the questions in `benchmarks/fetch_api/` (each names a public
   function, class or method of a package whose release has no documentation folder);
   `first_right` is the share whose first passage shown is that object's.
@@ -19,11 +25,13 @@ Needs the network (PyPI, the npm registry). Prints Markdown tables.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -68,9 +76,10 @@ REQUIREMENTS += [
 API_SETS = {"requests": "requests@2.34.2", "rich": "rich@15.0.0", "pydantic": "pydantic@2.14.4"}
 
 
-def run(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def run(data_dir: Path, *args: str, code: Path = ROOT) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TUI_ASSISTANT_")}
     env.update(TUI_ASSISTANT_DATA_DIR=str(data_dir), TUI_ASSISTANT_RETRIEVAL="ranked")
+    env["PYTHONPATH"] = str(code)
     return subprocess.run(
         [sys.executable, "-m", "tui_assistant", *args],
         env=env,
@@ -145,7 +154,48 @@ def api() -> None:
         print(f"| all | {total} | {right / total:.2f} |")
 
 
+def exported(ref: str) -> Path:
+    """The `tui_assistant` package of git `ref`, in a new temporary folder."""
+    archive = subprocess.run(
+        ["git", "archive", ref, "tui_assistant"], cwd=ROOT, capture_output=True, check=True
+    ).stdout
+    folder = Path(tempfile.mkdtemp(prefix="tui-baseline-"))
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    return folder
+
+
+def parallel(baseline: str | None = None) -> None:
+    specs = [spec for spec, _, _ in PACKAGES]
+    codes = {f"baseline {baseline}": exported(baseline)} if baseline else {}
+    codes["this checkout"] = ROOT
+    print(f"\n{len(specs)} pinned packages in one fetch ({os.cpu_count()} cores)")
+    print("| code | run | seconds | fetched | failed | load (1 min) before |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name, code in codes.items():
+        for label in ("cold", "warm"):
+            load = os.getloadavg()[0]
+            with tempfile.TemporaryDirectory() as folder:
+                started = time.monotonic()
+                done = run(Path(folder), "fetch", "--json", *specs, code=code)
+                seconds = time.monotonic() - started
+            results = [json.loads(line) for line in done.stdout.splitlines()]
+            failed = [r for r in results if r["status"] == "failed"]
+            kept = len(results) - len(failed)
+            print(f"| {name} | {label} | {seconds:.0f} | {kept} | {len(failed)} | {load:.1f} |")
+            for result in failed:
+                print(f"  failed {result['spec']}: {result['detail']}")
+
+
 if __name__ == "__main__":
-    chosen = sys.argv[1:] or ["packages", "requirements", "api"]
-    for part in chosen:
-        {"packages": packages, "requirements": requirements, "api": api}[part]()
+    arguments = sys.argv[1:]
+    reference = None
+    if "--baseline" in arguments:
+        at = arguments.index("--baseline")
+        reference = arguments[at + 1]
+        del arguments[at : at + 2]
+    for part in arguments or ["packages", "requirements", "api"]:
+        if part == "parallel":
+            parallel(reference)
+        else:
+            {"packages": packages, "requirements": requirements, "api": api}[part]()

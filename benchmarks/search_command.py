@@ -1,21 +1,26 @@
 """`tui-assistant search` on a warm library: the time from the command to its first line.
 
     python -m benchmarks.search_command [--passages 20000] [--retrieval ranked] [--runs 10]
+        [--baseline GIT_REF]
 
 Generates the synthetic tree of `corpus.py` (one passage a document), runs the command
 once to build the index store (and under `hybrid` the vectors), then runs it `--runs`
 times with the corpus's questions, each a fresh process as a person or a script starts
 it, timing from the start of the process to the first line it prints and to its end.
+`--baseline`: the same runs, interleaved, with the code of GIT_REF (`git archive`ed into
+a temporary folder, its own store), side by side with this checkout's.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -39,42 +44,70 @@ def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, int]:
     return first, time.perf_counter() - started, status
 
 
+def exported(ref: str, folder: Path) -> Path:
+    """The `tui_assistant` package of git `ref`, written under `folder`."""
+    archive = subprocess.run(
+        ["git", "archive", ref, "tui_assistant"], cwd=ROOT, capture_output=True, check=True
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    return folder
+
+
+def report(name: str, firsts: list[float], ends: list[float], found: int) -> None:
+    print(
+        f"{name}, {len(firsts)} runs: first line median {statistics.median(firsts):.0f} ms,"
+        f" worst {max(firsts):.0f} ms; whole command median {statistics.median(ends):.0f} ms;"
+        f" {found} found (exit 0)"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--passages", type=int, default=20_000)
     parser.add_argument("--retrieval", default="ranked", choices=("ranked", "hybrid"))
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--root", type=Path, default=Path(tempfile.gettempdir()) / "tui-bench")
+    parser.add_argument("--baseline", metavar="GIT_REF", help="compare with this commit's code")
     args = parser.parse_args()
     corpus = generate(args.root, args.passages)
     env = {k: v for k, v in os.environ.items() if not k.startswith("TUI_ASSISTANT_")}
-    env.update(
-        TUI_ASSISTANT_DATA_DIR=str(args.root / f"data-search-{args.passages}"),
-        TUI_ASSISTANT_RETRIEVAL=args.retrieval,
-        TUI_ASSISTANT_GAPS="false",
-        PYTHONPATH=str(ROOT),
-    )
+    env.update(TUI_ASSISTANT_RETRIEVAL=args.retrieval, TUI_ASSISTANT_GAPS="false")
+    codes = {"this checkout": ROOT}
+    if args.baseline:
+        codes[f"baseline {args.baseline}"] = exported(
+            args.baseline, Path(tempfile.mkdtemp(prefix="tui-baseline-"))
+        )
+    envs = {
+        name: {
+            **env,
+            "PYTHONPATH": str(code),
+            "TUI_ASSISTANT_DATA_DIR": str(args.root / f"data-search-{args.passages}-{number}"),
+        }
+        for number, (name, code) in enumerate(codes.items())
+    }
     lines = corpus.cases.read_text(encoding="utf-8").splitlines()
     questions = [json.loads(line)["question"] for line in lines][: args.runs]
     base = [sys.executable, "-m", "tui_assistant", "search", "--library", str(corpus.lessons)]
-    _, warm_end, _ = timed([*base, questions[0]], env)
-    firsts, ends, found = [], [], 0
+    warm = {name: timed([*base, questions[0]], envs[name])[1] for name in codes}
+    firsts: dict[str, list[float]] = {name: [] for name in codes}
+    ends: dict[str, list[float]] = {name: [] for name in codes}
+    found = dict.fromkeys(codes, 0)
+    load_before = os.getloadavg()
     for question in questions:
-        first, end, status = timed([*base, question], env)
-        firsts.append(first * 1000)
-        ends.append(end * 1000)
-        found += status == 0
+        for name in codes:
+            first, end, status = timed([*base, question], envs[name])
+            firsts[name].append(first * 1000)
+            ends[name].append(end * 1000)
+            found[name] += status == 0
     load = os.getloadavg()
+    built = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in warm.items())
     print(
-        f"{args.passages:,} passages, {args.retrieval}; {os.cpu_count()} cores, load"
-        f" {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; first run (builds the store)"
-        f" {warm_end:.1f} s"
+        f"{args.passages:,} passages, {args.retrieval}; {os.cpu_count()} cores, load (1 min)"
+        f" {load_before[0]:.1f} before, {load[0]:.1f} after; first run (builds the store): {built}"
     )
-    print(
-        f"warm, {len(firsts)} runs: first line median {statistics.median(firsts):.0f} ms,"
-        f" worst {max(firsts):.0f} ms; whole command median {statistics.median(ends):.0f} ms;"
-        f" {found} found (exit 0)"
-    )
+    for name in codes:
+        report(f"warm, {name}", firsts[name], ends[name], found[name])
     return 0
 
 

@@ -330,8 +330,9 @@ def test_history_written_by_earlier_versions_still_loads(tmp_path: Path) -> None
     earlier = json.loads(EARLIER_RECORDS[1])["outcome"]
     no_pages = {"page": None, "end_page": None, "url": None}
     earlier["nearest"] = [{**near, "library": "", **no_pages} for near in earlier["nearest"]]
-    # Fields added since read as null: no pages, nobody chose, no model answer was refused.
-    earlier |= {**no_pages, "chosen_by": None, "detail": None}
+    # Fields added since read as null: no pages, nobody chose, no model answer was refused,
+    # no embedding under way.
+    earlier |= {**no_pages, "chosen_by": None, "detail": None, "embedding": None}
     assert earlier == second.record.model_dump(mode="json")
 
 

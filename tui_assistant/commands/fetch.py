@@ -72,6 +72,7 @@ def register(subparsers: Subcommands) -> None:
 def run(args: argparse.Namespace) -> int:
     # The HTTP client loads only for the command that goes to the network.
     from tui_assistant.registry.fetcher import Fetcher
+    from tui_assistant.registry.readers import usable_cores
 
     specs, not_fetched = _specs(args)
     settings = load_settings()
@@ -80,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
         registries(settings),
         site_limits=site_limits.limits_of(args),
         refresh=args.refresh,
+        # Archives are read in processes, one per core, when there are several to read.
+        workers=min(usable_cores(), len(specs)),
     )
     failed = False
     # What no registry has is said once, and does not fail the command: it was never asked.
@@ -94,8 +97,9 @@ def run(args: argparse.Namespace) -> int:
                 if progress is not None:
                     progress(done, len(specs))
     except KeyboardInterrupt:
-        # Downloads stop at their next chunk; staging folders are removed on the way out.
-        fetcher.stopping.set()
+        # Downloads stop at their next chunk and archives being read at once; staging
+        # folders are removed on the way out.
+        fetcher.stop()
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)

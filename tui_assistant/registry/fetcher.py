@@ -20,13 +20,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tui_assistant.core.documents.formats import DOCUMENT_KINDS
-from tui_assistant.core.words import stem
-from tui_assistant.errors import FetchError, LibraryError, os_error_words
+from tui_assistant.errors import FetchError, os_error_words
 from tui_assistant.registry import npm, pypi
-from tui_assistant.registry.archive import Limits, unpack
+from tui_assistant.registry.archive import Limits
 from tui_assistant.registry.git import fetch_ref
-from tui_assistant.registry.git_hint import repository_hint
 from tui_assistant.registry.git_spec import GitSpec
 from tui_assistant.registry.libraries import (
     STAGING_PREFIX,
@@ -35,13 +32,13 @@ from tui_assistant.registry.libraries import (
     read_metadata,
     write_metadata,
 )
+from tui_assistant.registry.readers import Readers, count_passages, read_archive
 from tui_assistant.registry.site_fetch import fetch_site
 from tui_assistant.registry.site_limits import SiteLimits
 from tui_assistant.registry.site_urls import SiteSpec
 from tui_assistant.registry.specs import PackageSpec, library_name_of
 from tui_assistant.registry.transport import Progress, Registry, new_client
 from tui_assistant.store.history import now
-from tui_assistant.store.index_store import open_library
 
 Status = Literal["fetched", "present", "no_docs", "failed"]
 # A staging folder older than this was left by a process that is gone.
@@ -117,7 +114,8 @@ class Registries:
 
 
 class Fetcher:
-    """Fetches packages into `data_dir` over one HTTP client."""
+    """Fetches packages into `data_dir` over one HTTP client; archives are read by
+    `workers` processes (`readers.Readers`)."""
 
     def __init__(
         self,
@@ -126,6 +124,7 @@ class Fetcher:
         limits: Limits | None = None,
         site_limits: SiteLimits | None = None,
         refresh: bool = False,
+        workers: int = 1,
     ) -> None:
         self.data_dir = data_dir
         self.registries = registries
@@ -137,8 +136,15 @@ class Fetcher:
         self._registries: dict[str, Registry] = {}
         # Set on Ctrl-C: every fetch in flight stops at its next downloaded chunk.
         self.stopping = threading.Event()
+        self.readers = Readers(workers)
+
+    def stop(self) -> None:
+        """Ctrl-C: downloads stop at their next chunk, archives being read at once."""
+        self.stopping.set()
+        self.readers.stop()
 
     def close(self) -> None:
+        self.readers.close()
         self.client.close()
 
     def fetch(
@@ -166,7 +172,7 @@ class Fetcher:
         site = fetch_site(
             self.data_dir, self.client, spec, self.site_limits, self.refresh, self.stopping, now()
         )
-        documents, passages = count_passages(site.folder, self.data_dir, site.name)
+        documents, passages = self._count(site.folder, site.name)
         status: Status = "present" if site.status == "present" else "fetched"
         version = site.name.partition("@")[2]
         named = (str(spec), site.name, spec.library_base, version, status)
@@ -196,19 +202,21 @@ class Fetcher:
         name = library_name_of(spec.registry, release.name, release.version)
         folder = libraries_dir(self.data_dir) / name
         staging = _new_staging(folder)
-        hint = None
         try:
             downloaded = registry.download(release.url, staging / "archive", self._told(progress))
             _check_digest(release, downloaded.sha256, downloaded.sha512, downloaded.sha1)
             kept = staging / "library"
             kept.mkdir()
-            unpacked = unpack(
-                downloaded.path, release.filename, kept, spec.registry == "pypi", self.limits
+            read = self.readers.run(
+                read_archive,
+                downloaded.path,
+                release.filename,
+                kept,
+                spec.registry,
+                release.version,
+                self.limits,
             )
-            if not unpacked.documentation:
-                hint = repository_hint(
-                    downloaded.path, release.filename, spec.registry, release.version
-                )
+            unpacked, hint = read.unpacked, read.hint
             if not unpacked.files:
                 return FetchResult(
                     str(spec),
@@ -247,7 +255,7 @@ class Fetcher:
             raise FetchError(f"cannot write {folder} ({os_error_words(error)})") from None
         finally:
             shutil.rmtree(staging, ignore_errors=True)
-        documents, passages = count_passages(folder, self.data_dir, name)
+        documents, passages = self._count(folder, name)
         detail: str | None = None
         status: Status = "fetched"
         if not unpacked.documentation:
@@ -271,7 +279,7 @@ class Fetcher:
             if metadata.registry != "git" or metadata.url != spec.url:
                 held = metadata.url or f"{metadata.registry}:{metadata.package}"
                 raise FetchError(f"the library {name} holds {held}")
-            documents, passages = count_passages(folder, self.data_dir, name)
+            documents, passages = self._count(folder, name)
             return FetchResult(
                 str(spec), name, spec.repo, version, "present", documents, passages, None
             )
@@ -309,12 +317,15 @@ class Fetcher:
             raise FetchError(f"cannot write {folder} ({os_error_words(error)})") from None
         finally:
             shutil.rmtree(staging, ignore_errors=True)
-        documents, passages = count_passages(folder, self.data_dir, name)
+        documents, passages = self._count(folder, name)
         status: Status = "fetched" if got.documentation else "no_docs"
         detail = None if got.documentation else "no documentation folder: the README and changelog"
         return FetchResult(
             str(spec), name, spec.repo, version, status, documents, passages, detail, got.notes
         )
+
+    def _count(self, folder: Path, name: str) -> tuple[int, int]:
+        return self.readers.run(count_passages, folder, self.data_dir, name)
 
     def _told(self, progress: Progress | None) -> Progress:
         def told(done: int, total: int | None) -> None:
@@ -333,7 +344,7 @@ class Fetcher:
             return None
         if metadata.registry != spec.registry:
             raise FetchError(f"the library {name} holds {metadata.registry}:{metadata.package}")
-        documents, passages = count_passages(folder, self.data_dir, name)
+        documents, passages = self._count(folder, name)
         return FetchResult(
             str(spec),
             name,
@@ -344,19 +355,6 @@ class Fetcher:
             passages,
             None,
         )
-
-
-def count_passages(folder: Path, data_dir: Path, name: str) -> tuple[int, int]:
-    """Index a fetched library in its store now (so its first use is quick) and count
-    its documents and passages."""
-    try:
-        library = open_library(folder, data_dir, stem, kinds=DOCUMENT_KINDS, name=name)
-    except LibraryError:
-        return 0, 0
-    try:
-        return len(library.documents), len(library)
-    finally:
-        library.close()
 
 
 def _check_digest(release: pypi.Release, sha256: str, sha512: str, sha1: str) -> None:

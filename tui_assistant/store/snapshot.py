@@ -13,7 +13,7 @@ import posixpath
 import sqlite3
 import threading
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from tui_assistant.core.documents.html import decode_html
@@ -44,6 +44,7 @@ from tui_assistant.core.retrieval.index import (
 )
 from tui_assistant.errors import LibraryError, NotText
 from tui_assistant.store.folder import Listing
+from tui_assistant.store.stored_postings import StoredPostings
 
 # The two fields every passage's words are indexed in.
 FIELDS = ("title", "body")
@@ -64,10 +65,11 @@ class _Texts:
     def __init__(self, connection: sqlite3.Connection, rows: array[int]) -> None:
         self._connection = connection
         self._rows = rows
-        self._lock = threading.Lock()
+        # Held for every read of the connection (the postings read on demand too).
+        self.lock = threading.Lock()
 
     def __call__(self, number: int) -> str:
-        with self._lock:
+        with self.lock:
             found = self._connection.execute(
                 "SELECT text FROM passages WHERE number = ?", (self._rows[number],)
             ).fetchone()
@@ -77,7 +79,7 @@ class _Texts:
 
     def close(self) -> None:
         """End the snapshot: the library's texts can no longer be read."""
-        with self._lock:
+        with self.lock:
             self._connection.close()
 
 
@@ -135,6 +137,33 @@ def _page_text(path: Path) -> str:
         return ""
 
 
+def _field_postings(
+    connection: sqlite3.Connection,
+    lock: threading.Lock,
+    number_of_row: array[int],
+    left_out: set[int],
+    all_postings: bool,
+) -> Mapping[str, Mapping[str, Postings]]:
+    """Each field's postings: read word by word when a question asks for them
+    (`StoredPostings`), or all at once (`all_postings`)."""
+    if not all_postings:
+        return {
+            field: StoredPostings(connection, lock, field, number_of_row, left_out)
+            for field in FIELDS
+        }
+    fields: WordPostings = {field: {} for field in FIELDS}
+    to_number = number_of_row.__getitem__
+    with lock:
+        stored = list(_stored_postings(connection))
+    for field, word, rows, counts in stored:
+        if left_out and not left_out.isdisjoint(rows):
+            rows, counts = _without(rows, counts, left_out)
+            if not rows:
+                continue
+        fields[field][word] = Postings(array(NUMBER_TYPECODE, map(to_number, rows)), counts)
+    return fields
+
+
 def read_library(
     connection: sqlite3.Connection,
     folder: Path,
@@ -142,8 +171,10 @@ def read_library(
     key: KeyFunction,
     reread: tuple[str, ...] = (),
     name: str | None = None,
+    all_postings: bool = False,
 ) -> Library:
-    """The in-memory library and index, from the store's snapshot.
+    """The in-memory library and index, from the store's snapshot (`all_postings`:
+    every word's postings read now, rather than each when a question needs it).
 
     In memory, passages are numbered 0, 1, ... in store row order, so the stored
     postings (ascending rows) stay ascending once renumbered; `Library.positions`
@@ -229,14 +260,8 @@ def read_library(
     number_of_row = array("l", [-1]) * (by_number[-1] + 1)
     for number, row in enumerate(by_number):
         number_of_row[row] = number
-    fields: WordPostings = {field: {} for field in FIELDS}
-    to_number = number_of_row.__getitem__
-    for field, word, rows, counts in _stored_postings(connection):
-        if left_out and not left_out.isdisjoint(rows):
-            rows, counts = _without(rows, counts, left_out)
-            if not rows:
-                continue
-        fields[field][word] = Postings(array(NUMBER_TYPECODE, map(to_number, rows)), counts)
+    texts = _Texts(connection, by_number)
+    fields = _field_postings(connection, texts.lock, number_of_row, left_out, all_postings)
     index = InvertedIndex(
         fields["title"],
         fields["body"],
@@ -245,7 +270,6 @@ def read_library(
         key,
     )
     infos = with_site_index_terms(infos, _site_index_targets(folder, titles))
-    texts = _Texts(connection, by_number)
     return Library(
         folder,
         infos,

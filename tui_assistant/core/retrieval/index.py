@@ -64,7 +64,12 @@ class InvertedIndex:
 
     def keys(self) -> Iterable[str]:
         """Every key some passage holds."""
-        return self._words.keys()
+        # A field read from the store lists words only passages left out hold.
+        return [
+            key
+            for key, words in self._words.items()
+            if any(word in self._title or word in self._body for word in words)
+        ]
 
     def title(self, key: str) -> Postings:
         return self._postings(self._title, key)
