@@ -36,18 +36,16 @@ from tui_assistant.core.service import PendingAnswer
 from tui_assistant.errors import ConfigError, LibraryError, os_error_words
 from tui_assistant.settings import Settings
 from tui_assistant.ui import keys
-from tui_assistant.ui.dialogs.help_screen import KeyGroup
 from tui_assistant.ui.editor import open_in_editor
 from tui_assistant.ui.history_writer import HistoryWriter
 from tui_assistant.ui.hooks import AppHooks
 from tui_assistant.ui.messages import LibraryEvent, PassageChosen, QuestionAsked
+from tui_assistant.ui.screens.main_keys import key_groups
 from tui_assistant.ui.screens.screen_library import ScreenLibrary
 from tui_assistant.ui.transcript import Transcript
-from tui_assistant.ui.widgets.candidate_list import CandidateList
 from tui_assistant.ui.widgets.chat_pane import ChatPane, TurnView
 from tui_assistant.ui.widgets.evidence_panel import EvidencePanel
 from tui_assistant.ui.widgets.key_footer import KeyFooter
-from tui_assistant.ui.widgets.library_browser import LibraryTree
 from tui_assistant.ui.widgets.library_panel import LibraryPanel
 from tui_assistant.ui.widgets.question_box import QuestionBox
 from tui_assistant.ui.widgets.side_column import SideColumn
@@ -63,6 +61,8 @@ class MainScreen(Screen[None]):
         """The widgets are mounted: the app can start filling them."""
 
     BINDINGS: ClassVar[list[BindingType]] = keys.MAIN_SCREEN
+    # The keys of this screen and of the widgets on it, for the help.
+    key_groups = staticmethod(key_groups)
 
     # The request in flight, a question held for a reload, one being retrieved (`hybrid`,
     # in a thread): a change refreshes the footer (Stop is offered only while one is set).
@@ -157,17 +157,6 @@ class MainScreen(Screen[None]):
 
     async def close_library(self) -> None:  # its work stopped, its connections let go
         await self.library.close()
-
-    @classmethod
-    def key_groups(cls) -> list[KeyGroup]:
-        """The keys of this screen and of the widgets on it, for the help."""
-        return [
-            ("Main screen", cls.BINDINGS),
-            ("Question box", QuestionBox.BINDINGS),
-            ("Evidence panel", EvidencePanel.BINDINGS),
-            ("Listed passages", CandidateList.BINDINGS),
-            ("Library tree", LibraryTree.BINDINGS),
-        ]
 
     @work(group="history")
     async def load_history(self) -> None:
