@@ -13,6 +13,10 @@ questions it answered.
 
     python -m scripts.measures.same_manual --pdf eval/fhs-pdf --html eval/fhs-html \\
         --cases eval/fhs-pdf.jsonl [--retrieval ranked] [--json]
+    python -m scripts.measures.same_manual --pair autoconf     # or fhs, devref
+
+`--pair NAME` names one of the development sets' pairs (`PAIRS`) instead of the three
+paths.
 
 With the default retrieval (`auto`) an embedding model makes it hybrid; vectors are kept
 in the data folder (`TUI_ASSISTANT_DATA_DIR`). A copy the app cannot read (no HTML
@@ -41,6 +45,12 @@ from tui_assistant.wiring.context import AppContext, open_context
 ROOT = Path(__file__).resolve().parents[2]
 
 
+# The development sets' manuals held as PDF and as HTML: (PDF folder, HTML folder, cases).
+PAIRS = {
+    "fhs": ("eval/fhs-pdf", "eval/fhs-html", "eval/fhs-pdf.jsonl"),
+    "devref": ("eval/devref-pdf", "eval/devref-html", "eval/devref-pdf.jsonl"),
+    "autoconf": ("eval/autoconf-pdf", "eval/autoconf-html", "eval/autoconf-pdf.jsonl"),
+}
 SAME_WORDS = 0.5
 _SECTION_NUMBER = re.compile(
     r"^(?:(?:chapter|appendix|section)\s+)?[0-9a-z]?(?:\.?\d+)*\.?\s+", re.I
@@ -156,12 +166,17 @@ def rates(report: EvalReport, expected: dict[str, Passage], exact: bool) -> dict
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pdf", type=Path, required=True, help="the library folder of the PDF")
-    parser.add_argument("--html", type=Path, required=True, help="the folder of the HTML copy")
-    parser.add_argument("--cases", type=Path, required=True, help="cases naming the PDF's ids")
+    parser.add_argument("--pair", choices=sorted(PAIRS), help="a development sets' pair")
+    parser.add_argument("--pdf", type=Path, help="the library folder of the PDF")
+    parser.add_argument("--html", type=Path, help="the folder of the HTML copy")
+    parser.add_argument("--cases", type=Path, help="cases naming the PDF's ids")
     parser.add_argument("--retrieval", default="auto", choices=["auto", "hybrid", "ranked"])
     parser.add_argument("--json", action="store_true")
     options = parser.parse_args(argv)
+    if options.pair:
+        options.pdf, options.html, options.cases = (ROOT / path for path in PAIRS[options.pair])
+    elif options.pdf is None or options.html is None or options.cases is None:
+        parser.error("give --pair, or all of --pdf, --html and --cases")
     data_dir = Path(os.environ.get("TUI_ASSISTANT_DATA_DIR", "/tmp/same-manual-data"))
     cases = parse_cases(options.cases.read_text(encoding="utf-8").splitlines())
     ids = {c.expect_passage for c in cases if c.expect_passage is not None}
