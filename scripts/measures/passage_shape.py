@@ -11,8 +11,10 @@
     python -m scripts.measures.passage_shape eval/babel-docs --details
     python -m scripts.measures.passage_shape --json
 
-Each library is read as the app reads it, in memory (no data folder). The figures are
-counts of passages; `--details` lists their ids.
+Each library is read as the app reads it, in memory (no data folder), with every document
+type on (`py` too, so a module's own passages meet the API entries read from it;
+`--default-types` reads only the default types). The figures are counts of passages;
+`--details` lists their ids.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tui_assistant.core.documents.formats import DEFAULT_DOCUMENT_KINDS, DOCUMENT_KINDS
 from tui_assistant.core.documents.passage import TITLE_SEPARATOR, Passage
 from tui_assistant.core.words import stem
 from tui_assistant.errors import LibraryError
@@ -115,8 +118,8 @@ def shape(passages: Sequence[Passage], read: Callable[[str], str | None]) -> Sha
     return result
 
 
-def measure(folder: Path) -> Shape:
-    library = open_library(folder, None, stem)
+def measure(folder: Path, kinds: Sequence[str] = DOCUMENT_KINDS) -> Shape:
+    library = open_library(folder, None, stem, kinds=kinds)
     passages = [library.passage(number) for number in range(len(library))]
     base = folder.parent
 
@@ -141,15 +144,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="*", type=Path, help="default: every eval library")
     parser.add_argument("--details", action="store_true", help="list the passages' ids")
+    parser.add_argument("--default-types", action="store_true", help="py off, as by default")
     parser.add_argument("--json", action="store_true")
     options = parser.parse_args(argv)
+    kinds = DEFAULT_DOCUMENT_KINDS if options.default_types else DOCUMENT_KINDS
     folders = options.folders or eval_folders()
     report: dict[str, dict[str, object]] = {}
     for folder in folders:
         if not folder.is_dir():
             parser.error(f"{folder}: not a folder")
         try:
-            found = measure(folder)
+            found = measure(folder, kinds)
         except LibraryError as error:
             report[folder.name] = {"problem": str(error)}
             continue
