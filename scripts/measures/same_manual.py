@@ -20,7 +20,9 @@ paths.
 
 With the default retrieval (`auto`) an embedding model makes it hybrid; vectors are kept
 in the data folder (`TUI_ASSISTANT_DATA_DIR`). A copy the app cannot read (no HTML
-reader) is reported as such, and the other copy's numbers still are.
+reader) is reported as such, and the other copy's numbers still are. Two entries of a
+reference (a macro, a variable, an option) are the same when their titles name the same
+entry, whatever argument list or neighbours each copy's title shows.
 """
 
 from __future__ import annotations
@@ -69,6 +71,25 @@ def heading_key(title: str, depth: int = 2) -> str:
     return " / ".join(plain)
 
 
+_SIGNATURE = re.compile(r"\s*(?:\([^()]*\)?|\[[^\]]*\]?)")
+# A name a manual's entry is titled by: `AC_INIT`, `CFLAGS`, `--build`, `.PHONY`.
+_ENTRY_NAME = re.compile(
+    r"^(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{3,}[A-Z0-9]*|--?[a-z][\w-]*|\.[A-Z_]+)$"
+)
+
+
+def entry_names(title: str) -> set[str]:
+    """The names an entry's last heading gives (`AC_LANG_PUSH (language) [Macro]` and
+    `AC_LANG_PUSH, AC_LANG_POP` both give AC_LANG_PUSH): a PDF entry keeps its
+    argument list and its kind, an HTML one often lists its neighbours."""
+    last = _SIGNATURE.sub(" ", title.split(TITLE_SEPARATOR)[-1])
+    names = (
+        part.strip().split(" ")[0].split("=")[0]
+        for part in re.split(r",|\N{HORIZONTAL ELLIPSIS}", last)
+    )
+    return {name for name in names if _ENTRY_NAME.match(name)}
+
+
 def word_overlap(a: Passage, b: Passage) -> float:
     words_a, words_b = set(content_words(a.text)), set(content_words(b.text))
     if not words_a or not words_b:
@@ -79,6 +100,8 @@ def word_overlap(a: Passage, b: Passage) -> float:
 def same_passage(a: Passage, b: Passage) -> bool:
     """Whether two passages of two copies of one manual are the same section."""
     if heading_key(a.title) and heading_key(a.title) == heading_key(b.title):
+        return True
+    if entry_names(a.title) & entry_names(b.title):
         return True
     overlap = word_overlap(a, b)
     if heading_key(a.title, 1) and heading_key(a.title, 1) == heading_key(b.title, 1):
