@@ -129,16 +129,17 @@ def rewrite(question: str, answerable: bool, errors: bool = True) -> str:
 
 
 def rewritten(lines: list[str], errors: bool = True) -> list[str]:
-    """The cases file's lines with every real-style case written again."""
+    """The cases file's lines with every real-style case written again; a real-style
+    case written by hand (no `tidy`) is kept as it is and not rewritten."""
     out: list[str] = []
     for line in lines:
         if not line.strip():
             continue
         case = json.loads(line)
-        if case.get("style") == "real":
+        if case.get("style") == "real" and "tidy" in case:
             continue
         out.append(line.rstrip("\n"))
-        if chosen(case["question"]):
+        if case.get("style") != "real" and chosen(case["question"]):
             real = {
                 **case,
                 "question": rewrite(

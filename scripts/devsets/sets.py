@@ -32,9 +32,13 @@ SETS: list[tuple[str, str, str]] = [
     ("mkdocs-html", "eval/mkdocs-html.jsonl", "eval/mkdocs-html"),
     ("lua-manual-html", "eval/lua-manual-html.jsonl", "eval/lua-manual-html"),
     ("autoconf-html", "eval/autoconf-html.jsonl", "eval/autoconf-html"),
+    ("autoconf-pdf", "eval/autoconf-pdf.jsonl", "eval/autoconf-pdf"),
+    ("make-pdf", "eval/make-pdf.jsonl", "eval/make-pdf"),
     ("fhs-pdf", "eval/fhs-pdf.jsonl", "eval/fhs-pdf"),
     ("devref-pdf", "eval/devref-pdf.jsonl", "eval/devref-pdf"),
     ("vite-docs", "eval/vite-docs.jsonl", "eval/vite-docs"),
+    ("itsdangerous-docs", "eval/itsdangerous-docs.jsonl", "eval/itsdangerous-docs"),
+    ("babel-docs", "eval/babel-docs.jsonl", "eval/babel-docs"),
     ("django-large", "eval/django-large.jsonl", "eval/django/large-lessons"),
 ]
 

@@ -13,10 +13,16 @@ questions it answered.
 
     python -m scripts.measures.same_manual --pdf eval/fhs-pdf --html eval/fhs-html \\
         --cases eval/fhs-pdf.jsonl [--retrieval ranked] [--json]
+    python -m scripts.measures.same_manual --pair autoconf     # or fhs, devref
+
+`--pair NAME` names one of the development sets' pairs (`PAIRS`) instead of the three
+paths.
 
 With the default retrieval (`auto`) an embedding model makes it hybrid; vectors are kept
 in the data folder (`TUI_ASSISTANT_DATA_DIR`). A copy the app cannot read (no HTML
-reader) is reported as such, and the other copy's numbers still are.
+reader) is reported as such, and the other copy's numbers still are. Two entries of a
+reference (a macro, a variable, an option) are the same when their titles name the same
+entry, whatever argument list or neighbours each copy's title shows.
 """
 
 from __future__ import annotations
@@ -41,6 +47,12 @@ from tui_assistant.wiring.context import AppContext, open_context
 ROOT = Path(__file__).resolve().parents[2]
 
 
+# The development sets' manuals held as PDF and as HTML: (PDF folder, HTML folder, cases).
+PAIRS = {
+    "fhs": ("eval/fhs-pdf", "eval/fhs-html", "eval/fhs-pdf.jsonl"),
+    "devref": ("eval/devref-pdf", "eval/devref-html", "eval/devref-pdf.jsonl"),
+    "autoconf": ("eval/autoconf-pdf", "eval/autoconf-html", "eval/autoconf-pdf.jsonl"),
+}
 SAME_WORDS = 0.5
 _SECTION_NUMBER = re.compile(
     r"^(?:(?:chapter|appendix|section)\s+)?[0-9a-z]?(?:\.?\d+)*\.?\s+", re.I
@@ -59,6 +71,25 @@ def heading_key(title: str, depth: int = 2) -> str:
     return " / ".join(plain)
 
 
+_SIGNATURE = re.compile(r"\s*(?:\([^()]*\)?|\[[^\]]*\]?)")
+# A name a manual's entry is titled by: `AC_INIT`, `CFLAGS`, `--build`, `.PHONY`.
+_ENTRY_NAME = re.compile(
+    r"^(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{3,}[A-Z0-9]*|--?[a-z][\w-]*|\.[A-Z_]+)$"
+)
+
+
+def entry_names(title: str) -> set[str]:
+    """The names an entry's last heading gives (`AC_LANG_PUSH (language) [Macro]` and
+    `AC_LANG_PUSH, AC_LANG_POP` both give AC_LANG_PUSH): a PDF entry keeps its
+    argument list and its kind, an HTML one often lists its neighbours."""
+    last = _SIGNATURE.sub(" ", title.split(TITLE_SEPARATOR)[-1])
+    names = (
+        part.strip().split(" ")[0].split("=")[0]
+        for part in re.split(r",|\N{HORIZONTAL ELLIPSIS}", last)
+    )
+    return {name for name in names if _ENTRY_NAME.match(name)}
+
+
 def word_overlap(a: Passage, b: Passage) -> float:
     words_a, words_b = set(content_words(a.text)), set(content_words(b.text))
     if not words_a or not words_b:
@@ -69,6 +100,8 @@ def word_overlap(a: Passage, b: Passage) -> float:
 def same_passage(a: Passage, b: Passage) -> bool:
     """Whether two passages of two copies of one manual are the same section."""
     if heading_key(a.title) and heading_key(a.title) == heading_key(b.title):
+        return True
+    if entry_names(a.title) & entry_names(b.title):
         return True
     overlap = word_overlap(a, b)
     if heading_key(a.title, 1) and heading_key(a.title, 1) == heading_key(b.title, 1):
@@ -156,12 +189,17 @@ def rates(report: EvalReport, expected: dict[str, Passage], exact: bool) -> dict
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pdf", type=Path, required=True, help="the library folder of the PDF")
-    parser.add_argument("--html", type=Path, required=True, help="the folder of the HTML copy")
-    parser.add_argument("--cases", type=Path, required=True, help="cases naming the PDF's ids")
+    parser.add_argument("--pair", choices=sorted(PAIRS), help="a development sets' pair")
+    parser.add_argument("--pdf", type=Path, help="the library folder of the PDF")
+    parser.add_argument("--html", type=Path, help="the folder of the HTML copy")
+    parser.add_argument("--cases", type=Path, help="cases naming the PDF's ids")
     parser.add_argument("--retrieval", default="auto", choices=["auto", "hybrid", "ranked"])
     parser.add_argument("--json", action="store_true")
     options = parser.parse_args(argv)
+    if options.pair:
+        options.pdf, options.html, options.cases = (ROOT / path for path in PAIRS[options.pair])
+    elif options.pdf is None or options.html is None or options.cases is None:
+        parser.error("give --pair, or all of --pdf, --html and --cases")
     data_dir = Path(os.environ.get("TUI_ASSISTANT_DATA_DIR", "/tmp/same-manual-data"))
     cases = parse_cases(options.cases.read_text(encoding="utf-8").splitlines())
     ids = {c.expect_passage for c in cases if c.expect_passage is not None}

@@ -136,18 +136,19 @@ def test_the_shipped_models_are_well_formed(model: ConfidenceModel) -> None:
 
 def test_the_shipped_hybrid_model_trusts_agreement_and_closeness() -> None:
     # Both rankings put a passage far above the background first, it holds the
-    # question's words and leads the others: sure. Nothing close, no word of the
-    # question in the library, the rankings disagree: nothing offered.
+    # question's words (one in its title) and leads the others: sure. Nothing close, no
+    # word of the question in the library, the rankings disagree: nothing offered.
     sure = Signals(
         closeness=0.6,
         standing=4.0,
         evidence=2.0,
+        title_evidence=1.0,
         word_lead=0.6,
         matched_share=0.9,
         known_share=0.9,
         word_rank_of_meaning_best=1.0,
         meaning_rank_of_word_best=1.0,
-        section_lead=2.0,
+        section_lead=3.0,
     )
     hopeless = Signals(closeness=-0.5, unknown_share=1.0)
     assert HYBRID_MODEL.decide(sure) == "answered"
@@ -189,14 +190,14 @@ def test_agreeing_rankings_alone_do_not_offer_a_passage_far_from_the_question() 
 
 
 def test_the_shipped_ranked_model_is_sure_when_one_passage_holds_every_word() -> None:
-    # Three rare question words, two of them in its title.
+    # Three rare question words, two of them in its title, and a clear lead.
     sure = Signals(
         word_lead=0.8,
         matched_share=1.0,
         known_share=1.0,
         evidence=3.0,
         title_evidence=2.0,
-        section_lead=1.0,
+        section_lead=2.0,
     )
     hopeless = Signals(
         word_lead=0.0, matched_share=0.1, known_share=0.3, unknown_share=0.7, evidence=0.2
