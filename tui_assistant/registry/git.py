@@ -25,9 +25,10 @@ from dulwich.repo import Repo
 
 from tui_assistant.errors import FetchError
 from tui_assistant.registry.archive import Limits
-from tui_assistant.registry.git_http import BoundedHttpGitClient, host_of
+from tui_assistant.registry.git_http import BoundedHttpGitClient
 from tui_assistant.registry.git_pack import PackLimits, check_pack, stored_size
 from tui_assistant.registry.git_tree import write_documents
+from tui_assistant.registry.transport import host_of
 
 if TYPE_CHECKING:
     from dulwich.object_store import BaseObjectStore

@@ -19,7 +19,14 @@ from dulwich.client import AbstractHttpGitClient
 from dulwich.protocol import CAPABILITY_PACKFILE_URIS
 
 from tui_assistant.errors import FetchError
-from tui_assistant.registry.transport import MAX_REDIRECTS, check_url, new_client
+from tui_assistant.registry.transport import (
+    MAX_REDIRECTS,
+    check_url,
+    error_reason,
+    host_of,
+    new_client,
+    shown_url,
+)
 
 # One answer of a git server: the ref list, or the pack (bounded again as it is kept).
 MAX_ANSWER_BYTES = 200 << 20
@@ -114,7 +121,7 @@ class BoundedHttpGitClient(AbstractHttpGitClient):
         if answer.status != 200:
             answer.close()
             if answer.status == 404:
-                raise FetchError(f"no repository at {_shown(self._base_url)} (HTTP 404)")
+                raise FetchError(f"no repository at {shown_url(self._base_url)} (HTTP 404)")
             if answer.status in (401, 403):
                 raise FetchError(
                     f"{self._host} asks for a login (HTTP {answer.status}): "
@@ -137,15 +144,4 @@ class BoundedHttpGitClient(AbstractHttpGitClient):
         except httpx.TimeoutException:
             raise FetchError(f"{self._host} did not answer in time") from None
         except httpx.HTTPError as error:
-            text = (str(error).strip() or type(error).__name__).splitlines()[0][:120]
-            raise FetchError(f"{self._host} cannot be reached ({text})") from None
-
-
-def host_of(url: str) -> str:
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
-    return f"{host}:{parts.port}" if parts.port else host
-
-
-def _shown(url: str) -> str:
-    return url if len(url) <= 80 else url[:77] + "..."
+            raise FetchError(f"{self._host} cannot be reached ({error_reason(error)})") from None

@@ -43,7 +43,7 @@ def check_url(url: str, what: str) -> None:
             url = parts._replace(query="").geturl()
         check_base_url(url.split("#", 1)[0])
     except ValueError as error:
-        raise FetchError(f"{what} {_shown(url)} {error}") from None
+        raise FetchError(f"{what} {shown_url(url)} {error}") from None
 
 
 def new_client() -> httpx.Client:
@@ -72,13 +72,13 @@ class Registry:
         check_url(base_url, what)
         self.client = client
         self.base_url = base_url.rstrip("/") + "/"
-        self.host = _host(self.base_url)
+        self.host = host_of(self.base_url)
 
     def get_json(self, url: str, accept: str) -> tuple[Any, str]:
         """The JSON document at `url` on the registry's host, and the URL it came from
         (after redirects on that host); FetchError for anything else."""
-        if _host(url) != self.host:
-            raise FetchError(f"{_shown(url)} is not on the registry's host {self.host}")
+        if host_of(url) != self.host:
+            raise FetchError(f"{shown_url(url)} is not on the registry's host {self.host}")
         with self._open(url, {"Accept": accept}, (self.host,)) as (response, final):
             if response.status_code == 404:
                 raise FetchError(f"not found on {self.host} (HTTP 404)")
@@ -96,7 +96,7 @@ class Registry:
     def download(self, url: str, target: Path, progress: Progress | None = None) -> Downloaded:
         """The archive at `url` written to `target`, with its digests; at most
         MAX_ARCHIVE_BYTES. Redirects only to `url`'s host or the registry's."""
-        allowed = (self.host, _host(url))
+        allowed = (self.host, host_of(url))
         sha256, sha512, sha1 = hashlib.sha256(), hashlib.sha512(), hashlib.sha1()
         size = 0
         with self._open(url, {}, allowed) as (response, _), target.open("wb") as out:
@@ -135,20 +135,22 @@ class _Opened:
                 request = self.client.build_request("GET", url, headers=dict(self.headers))
                 response = self.client.send(request, stream=True)
             except httpx.TimeoutException:
-                raise FetchError(f"{_host(url)} did not answer in time") from None
+                raise FetchError(f"{host_of(url)} did not answer in time") from None
             except httpx.HTTPError as error:
-                raise FetchError(f"{_host(url)} cannot be reached ({_reason(error)})") from None
+                raise FetchError(
+                    f"{host_of(url)} cannot be reached ({error_reason(error)})"
+                ) from None
             if not response.is_redirect:
                 self.response = response
                 return response, url
             response.close()
             target = urljoin(url, response.headers.get("Location", ""))
-            if _host(target) not in self.hosts:
-                raise FetchError(f"{_host(url)} redirected to another host, {_host(target)}")
+            if host_of(target) not in self.hosts:
+                raise FetchError(f"{host_of(url)} redirected to another host, {host_of(target)}")
             if urlsplit(url).scheme == "https" and urlsplit(target).scheme != "https":
-                raise FetchError(f"{_host(url)} redirected from https to plain http")
+                raise FetchError(f"{host_of(url)} redirected from https to plain http")
             url = target
-        raise FetchError(f"{_host(self.url)} redirected more than {MAX_REDIRECTS} times")
+        raise FetchError(f"{host_of(self.url)} redirected more than {MAX_REDIRECTS} times")
 
     def __exit__(self, *_: object) -> None:
         if self.response is not None:
@@ -157,19 +159,22 @@ class _Opened:
 
 def _check_status(response: httpx.Response) -> None:
     if response.status_code != 200:
-        raise FetchError(f"{_host(str(response.url))} answered HTTP {response.status_code}")
+        raise FetchError(f"{host_of(str(response.url))} answered HTTP {response.status_code}")
 
 
-def _reason(error: httpx.HTTPError) -> str:
+def error_reason(error: httpx.HTTPError) -> str:
+    """A transport error's first line, cut to fit a message."""
     text = str(error).strip() or type(error).__name__
     return text.splitlines()[0][:120]
 
 
-def _host(url: str) -> str:
+def host_of(url: str) -> str:
+    """`host` or `host:port`, lower-cased: how every fetch line names a server."""
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
     return f"{host}:{parts.port}" if parts.port else host
 
 
-def _shown(url: str) -> str:
+def shown_url(url: str) -> str:
+    """A URL short enough for one error line."""
     return url if len(url) <= 80 else url[:77] + "..."
