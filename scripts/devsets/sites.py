@@ -53,7 +53,7 @@ SITE_TREES: tuple[Tree, ...] = (
         deb("python-structlog-doc", "22.3.0-2"),
         "its built Sphinx site in the Furo theme, one file of the static folders",
         sphinx_site(STRUCTLOG),
-        copyright_file("python-structlog-doc"),
+        copyright_file("python-structlog-doc", then="Apache-2.0"),
     ),
     Tree(
         "postgres-manual",
