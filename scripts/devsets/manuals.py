@@ -87,7 +87,7 @@ MANUALS: tuple[Tree, ...] = (
     Tree(
         "manpages-git",
         deb("git-doc", "1:2.39.5-0+deb12u3"),
-        f"the HTML manual pages of {len(GIT_COMMANDS)} everyday commands (git-*.html)",
+        f"the HTML manual pages of {len(GIT_COMMANDS)} everyday commands, git-<command>.html",
         git_page,
         copyright_file("git-doc", then="GPL-2"),
     ),
