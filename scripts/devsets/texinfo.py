@@ -115,7 +115,9 @@ def copying_notice(manual: Manual, found: Files) -> str:
     for path, content in found.items():
         if path.endswith(".texi"):
             values |= dict(_SET.findall(content.decode("utf-8", errors="replace")))
-    text = re.sub(r"@value\{([^}]*)\}", lambda m: values.get(m.group(1), m.group(0)), match.group(1))
+    text = re.sub(
+        r"@value\{([^}]*)\}", lambda m: values.get(m.group(1), m.group(0)), match.group(1)
+    )
     text = _COMMANDS.sub(r"\1", _COMMANDS.sub(r"\1", text))
     text = text.replace("@copyright{}", "(C)").replace("@@", "@").replace("@{", "{")
     text = text.replace("@}", "}").replace("``", '"').replace("''", '"')
@@ -145,9 +147,7 @@ def licence_text(
     return "\n".join(lines) + "\n"
 
 
-def make(
-    name: str, manual: Manual, form: Form, origin: str, found: Files, eval_dir: Path
-) -> str:
+def make(name: str, manual: Manual, form: Form, origin: str, found: Files, eval_dir: Path) -> str:
     """Replace eval/<name>/ with the typeset manual and write its licence file."""
     content = typeset(manual, found, form)
     folder = eval_dir / name
