@@ -1,13 +1,12 @@
 """The development libraries that are built HTML sites taken whole from a Debian -doc
 package: a Sphinx site in the Furo theme (inline SVG icons on every page) and the
 PostgreSQL manual (several thousand sections). Rows of the same table as
-`scripts.devsets.sources`, which `TREES` here extends."""
+`scripts.devsets.sources`; `build.TREES` lists them with the others."""
 
 from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from scripts.devsets.sources import TREES as SOURCE_TREES
 from scripts.devsets.sources import Keep, Tree, copyright_file, deb
 
 
@@ -63,5 +62,3 @@ SITE_TREES: tuple[Tree, ...] = (
         copyright_file("postgresql-doc-15"),
     ),
 )
-
-TREES: tuple[Tree, ...] = SOURCE_TREES + SITE_TREES
