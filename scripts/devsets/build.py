@@ -1,6 +1,6 @@
 """Build the development libraries under eval/ from their downloaded sources.
 
-Every library is a row of `scripts.devsets.sources.TREES`: its source (a PyPI, npm or
+Every library is a row of `scripts.devsets.sites.TREES`: its source (a PyPI, npm or
 Debian package, or a `git archive` of one commit of a public repository), which files
 are kept and its licence. The builder reads the downloaded archives offline (nothing in
 them is run) and replaces eval/<name>/ and eval/<name>.LICENSE.
@@ -24,7 +24,8 @@ import sys
 from pathlib import Path, PurePosixPath
 
 from scripts.devsets.archives import Archive, ArchiveError, read_deb, read_tarball
-from scripts.devsets.sources import TREES, Tree, decompress
+from scripts.devsets.sites import TREES
+from scripts.devsets.sources import Tree, decompress
 
 ROOT = Path(__file__).resolve().parents[2]
 DOWNLOADS = ROOT / "eval" / "downloads"

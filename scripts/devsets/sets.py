@@ -39,6 +39,8 @@ SETS: list[tuple[str, str, str]] = [
     ("vite-docs", "eval/vite-docs.jsonl", "eval/vite-docs"),
     ("itsdangerous-docs", "eval/itsdangerous-docs.jsonl", "eval/itsdangerous-docs"),
     ("babel-docs", "eval/babel-docs.jsonl", "eval/babel-docs"),
+    ("structlog-html", "eval/structlog-html.jsonl", "eval/structlog-html"),
+    ("postgres-manual", "eval/postgres-manual.jsonl", "eval/postgres-manual"),
     ("django-large", "eval/django-large.jsonl", "eval/django/large-lessons"),
 ]
 
