@@ -11,7 +11,8 @@
   holding the index is navigation, never a passage;
 - the document title is the page's `<title>` without a site's suffix
   (`Installation — Project 1.2 documentation` is `Installation`), else its first
-  heading, else the file name;
+  heading, else the file name; a `<title>` that is the site's name made of that
+  heading (`Project 1.2 documentation` over `# Project`) is the heading;
 - a page that is nearly all links (a generated index, a site map, a table of
   contents) has no passages of its own: `page_problem` says so.
 
@@ -165,6 +166,8 @@ def page_title(title: str, first_heading: str | None) -> str:
         return ""  # only a site's name (` - bidict`): the page left its own name out
     match = _TITLE_SUFFIX.match(title)
     if match is None:
+        if first_heading and _site_name_of(title, first_heading):
+            return first_heading
         return title
     page, site = match.groups()
     heading = (first_heading or "").casefold()
@@ -173,6 +176,16 @@ def page_title(title: str, first_heading: str | None) -> str:
     if _SITE_WORDS.search(site):
         return page
     return title
+
+
+def _site_name_of(title: str, heading: str) -> bool:
+    """Whether `title` is the site's name made of the heading and words that name a
+    site (Sphinx's front page: `structlog 22.3.0 documentation`, `# structlog`)."""
+    rest = _SITE_WORDS.sub(" ", title)
+    if rest == title:
+        return False
+    words = set(_WORD.findall(rest.casefold()))
+    return bool(words) and words <= set(_WORD.findall(heading.casefold()))
 
 
 def _sections(page: Page) -> list[Section]:

@@ -35,8 +35,14 @@ SKIPPED_NAMES = frozenset(
         "catlinks", "printfooter", "jump-to-nav", "siteSub", "contentSub", "toc",
         "breadcrumb-section", "page-metadata", "theme-edit-this-page", "pagination-nav",
         "shortcontents", "visually-hidden", "sr-only", "header", "hash-link", "copiable-link",
+        "navheader", "navfooter",
     }
 )  # fmt: skip
+# Class names of admonitions (DocBook's `<div class="note"><h3 class="title">Note</h3>`):
+# a heading inside one titles the box, which is text of the section it stands in.
+ADMONITION_NAMES = frozenset(
+    {"note", "tip", "caution", "warning", "important", "admonition"}
+)
 # Class names and ids of the element that holds a page's own content.
 MAIN_NAMES = frozenset(
     {

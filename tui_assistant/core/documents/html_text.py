@@ -16,9 +16,12 @@ every tag and text) and keeps:
   does, so a quote found on a line of the text stands on that line of the file;
   preformatted text (`<pre>`, code) is kept as written;
 - its headings (`<h1>` to `<h6>`) with their lines and plain text, and its `<title>`;
+  an admonition's title (DocBook's `<div class="note"><h3>Note</h3>`) is no heading
+  but text of the section the box stands in;
 - the entries of its reference lists (`<dt>` terms, texinfo's `dl.def` and `@table`,
   Sphinx's described objects): where each starts, the terms it documents (a
-  definition's name, else the term's words), and where its list ends; an object
+  definition's name, else the term's words; alternatives a `<br>` or DocBook's
+  `<span class="term">` parts are each a term), and where its list ends; an object
   Sphinx documents (`<dt class="sig" id="pkg.Class.method">`) is named by its qualified
   name and is an entry of its own;
 - the book's own index (texinfo's `<table class="index-cp">` and the like): each term
@@ -109,6 +112,7 @@ class _Open:
     name: bool = False  # what names the term being read
     terms: bool = False  # a reference list (`<dl>`)
     index: bool = False  # the book's index
+    box: bool = False  # an admonition: its heading is text
 
 
 # A line's words as read: (line, words, preformatted, in the main content, in a link).
@@ -132,6 +136,7 @@ class _PageReader(HTMLParser, EntryReading):
         self._pre = 0
         self._links = 0
         self._permalinks = 0
+        self._boxes = 0  # open admonitions
         self._found_main = False
         self._furniture: str | None = None  # the comment that opened furniture
         self._title: list[str] | None = None  # the words of the open `<title>`
@@ -161,6 +166,8 @@ class _PageReader(HTMLParser, EntryReading):
                 pass  # the page's body starts, whether or not it says so
         if tag == "br":
             self._add(line, " ")
+            if self._term is not None:
+                self._term_break()
             return
         if tag in _BLOCK_TAGS:
             while self._stack and tag in _CLOSED_BY.get(self._stack[-1].tag, ()):
@@ -178,7 +185,8 @@ class _PageReader(HTMLParser, EntryReading):
         link = tag == "a"
         permalink = link and (attributes.get("href") or "").startswith("#")
         pre = tag in _PREFORMATTED
-        opened = _Open(tag, skipped, main, permalink, pre, link, index=index)
+        box = tag not in _HEADINGS and not furniture.ADMONITION_NAMES.isdisjoint(names)
+        opened = _Open(tag, skipped, main, permalink, pre, link, index=index, box=box)
         if not skipped:
             self._note_anchor(attributes, line)
             self._read_entries(opened, attributes, names, line)
@@ -193,9 +201,10 @@ class _PageReader(HTMLParser, EntryReading):
         self._pre += pre
         self._links += link
         self._permalinks += permalink
+        self._boxes += box
         if tag == "a" and not self._skipped:
             self._link_starts.append(self._main > 0)
-        if tag in _HEADINGS and self._heading is None and not self._skipped:
+        if tag in _HEADINGS and self._heading is None and not (self._skipped or self._boxes):
             self._heading = (line, _HEADINGS[tag], [])
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -228,6 +237,7 @@ class _PageReader(HTMLParser, EntryReading):
         self._pre -= entry.pre
         self._links -= entry.link
         self._permalinks -= entry.permalink
+        self._boxes -= entry.box
         self._naming -= entry.name
         if entry.term and self._term is not None:
             self._end_term(self._term)

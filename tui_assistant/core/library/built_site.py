@@ -2,7 +2,7 @@
 
 A folder that holds a site's built HTML pages also holds what the generator made
 for the browser: Sphinx's `_sources/` copies of every page's source, its general
-index (`genindex*.html`), search page, module index (`py-modindex.html`),
+index (`genindex*.html`), search page, module index (`py-modindex.html`), 404 page,
 highlighted source pages (`_modules/`) and static folders; MkDocs' search index,
 theme assets and 404 page. Reading them would give each page twice, or give pages of
 links and search boxes. `skipped_in_site` names them, in one line for the folder, from
@@ -33,7 +33,7 @@ MKDOCS_MARKERS = frozenset({"sitemap.xml", "sitemap.xml.gz"})
 BUILT_SITE = "part of a built site, not a page"
 
 _SPHINX_FOLDERS = frozenset({"_sources", "_static", "_images", "_modules", "_downloads"})
-_SPHINX_PAGES = ("genindex*.html", "search.html", "*-modindex.html")
+_SPHINX_PAGES = ("genindex*.html", "search.html", "*-modindex.html", "404.html")
 _MKDOCS_FOLDERS = frozenset({"search", "assets"})
 _MKDOCS_PAGES = ("404.html",)
 
