@@ -40,9 +40,7 @@ SKIPPED_NAMES = frozenset(
 )  # fmt: skip
 # Class names of admonitions (DocBook's `<div class="note"><h3 class="title">Note</h3>`):
 # a heading inside one titles the box, which is text of the section it stands in.
-ADMONITION_NAMES = frozenset(
-    {"note", "tip", "caution", "warning", "important", "admonition"}
-)
+ADMONITION_NAMES = frozenset({"note", "tip", "caution", "warning", "important", "admonition"})
 # Class names and ids of the element that holds a page's own content.
 MAIN_NAMES = frozenset(
     {

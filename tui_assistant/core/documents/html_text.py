@@ -24,7 +24,8 @@ every tag and text) and keeps:
   `<span class="term">` parts are each a term), and where its list ends; an object
   Sphinx documents (`<dt class="sig" id="pkg.Class.method">`) is named by its qualified
   name and is an entry of its own;
-- the book's own index (texinfo's `<table class="index-cp">` and the like): each term
+- the book's own index (texinfo's `<table class="index-cp">`, DocBook's `<div
+  class="index">` and the like): each term
   with the anchor it links to, never as text; and the line of every element id.
 
 Entities are decoded; a character reference for a line break reads as a space, so it
@@ -179,7 +180,11 @@ class _PageReader(HTMLParser, EntryReading):
             return
         attributes = dict(attrs)
         names = _names(attributes)
-        index = tag == "table" and any(n.startswith("index-") or n == "indextable" for n in names)
+        index = (
+            tag == "table" and any(n.startswith("index-") or n == "indextable" for n in names)
+        ) or (
+            tag == "div" and "index" in names  # DocBook's back-of-book index
+        )
         skipped = index or self._hides(tag, attributes)
         main = not skipped and self._holds_main(tag, attributes)
         link = tag == "a"
