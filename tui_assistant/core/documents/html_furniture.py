@@ -39,7 +39,7 @@ SKIPPED_NAMES = frozenset(
     }
 )  # fmt: skip
 # Class names of admonitions (DocBook's `<div class="note"><h3 class="title">Note</h3>`):
-# a heading inside one titles the box, which is text of the section it stands in.
+# the heading titling one is text of the section the box stands in.
 ADMONITION_NAMES = frozenset({"note", "tip", "caution", "warning", "important", "admonition"})
 # Class names and ids of the element that holds a page's own content.
 MAIN_NAMES = frozenset(

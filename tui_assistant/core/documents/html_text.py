@@ -16,8 +16,8 @@ every tag and text) and keeps:
   does, so a quote found on a line of the text stands on that line of the file;
   preformatted text (`<pre>`, code) is kept as written;
 - its headings (`<h1>` to `<h6>`) with their lines and plain text, and its `<title>`;
-  an admonition's title (DocBook's `<div class="note"><h3>Note</h3>`) is no heading
-  but text of the section the box stands in;
+  an admonition's title (DocBook's `<div class="note"><h3 class="title">Note</h3>`) is
+  no heading but text of the section the box stands in;
 - the entries of its reference lists (`<dt>` terms, texinfo's `dl.def` and `@table`,
   Sphinx's described objects): where each starts, the terms it documents (a
   definition's name, else the term's words; alternatives a `<br>` or DocBook's
@@ -113,7 +113,7 @@ class _Open:
     name: bool = False  # what names the term being read
     terms: bool = False  # a reference list (`<dl>`)
     index: bool = False  # the book's index
-    box: bool = False  # an admonition: its heading is text
+    box: bool = False  # an admonition: a heading titling it is text
 
 
 # A line's words as read: (line, words, preformatted, in the main content, in a link).
@@ -137,7 +137,6 @@ class _PageReader(HTMLParser, EntryReading):
         self._pre = 0
         self._links = 0
         self._permalinks = 0
-        self._boxes = 0  # open admonitions
         self._found_main = False
         self._furniture: str | None = None  # the comment that opened furniture
         self._title: list[str] | None = None  # the words of the open `<title>`
@@ -190,7 +189,10 @@ class _PageReader(HTMLParser, EntryReading):
         link = tag == "a"
         permalink = link and (attributes.get("href") or "").startswith("#")
         pre = tag in _PREFORMATTED
-        box = tag not in _HEADINGS and not furniture.ADMONITION_NAMES.isdisjoint(names)
+        classes = (attributes.get("class") or "").split()
+        box = tag not in _HEADINGS and not furniture.ADMONITION_NAMES.isdisjoint(classes)
+        # DocBook's `<div class="note"><h3 class="title">Note</h3>`: the box's title.
+        box_title = bool(self._stack) and self._stack[-1].box and "title" in classes
         opened = _Open(tag, skipped, main, permalink, pre, link, index=index, box=box)
         if not skipped:
             self._note_anchor(attributes, line)
@@ -206,10 +208,9 @@ class _PageReader(HTMLParser, EntryReading):
         self._pre += pre
         self._links += link
         self._permalinks += permalink
-        self._boxes += box
         if tag == "a" and not self._skipped:
             self._link_starts.append(self._main > 0)
-        if tag in _HEADINGS and self._heading is None and not (self._skipped or self._boxes):
+        if tag in _HEADINGS and self._heading is None and not (self._skipped or box_title):
             self._heading = (line, _HEADINGS[tag], [])
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -242,7 +243,6 @@ class _PageReader(HTMLParser, EntryReading):
         self._pre -= entry.pre
         self._links -= entry.link
         self._permalinks -= entry.permalink
-        self._boxes -= entry.box
         self._naming -= entry.name
         if entry.term and self._term is not None:
             self._end_term(self._term)
