@@ -22,7 +22,7 @@ def navigation(position: str) -> str:
 def page(body: str) -> str:
     return (
         "<html><head><title>19.1. The pg_hba.conf File</title></head><body>\n"
-        f"{navigation('header')}\n<div class=\"sect1\">\n"
+        f'{navigation("header")}\n<div class="sect1">\n'
         '<h2 class="title">19.1. The pg_hba.conf File</h2>\n'
         f"{body}\n</div>\n{navigation('footer')}\n</body></html>"
     )
