@@ -9,8 +9,9 @@
 - a run of more than `MAX_GAP_LINES` lines with no text (an inline diagram, an
   embedded image) is never inside a passage: its line range spans its text.
 
-Every part after a section's first says what it holds: its terms, else its first words
-(`Bash Builtins › cd … exec`), so no two parts of a section share a title.
+Every part after a section's first says what it holds: its terms, else the first words
+of its prose (`Bash Builtins › cd … exec`), never a code line or a table row; a part with
+no prose is numbered (`part 3`), so no two parts of a section share a title.
 """
 
 from __future__ import annotations
@@ -36,6 +37,14 @@ LABEL_WORDS = 6
 Lines = list[tuple[int, str]]  # (1-based line number, line) pairs of a file
 
 _LABEL_MARKS = re.compile(r"^[\s#>*+\-=`~|]+")
+# A word of prose: letters, lower case after the first, with a sentence's punctuation.
+_PROSE_WORD = re.compile(
+    r"^[(\"'\N{LEFT DOUBLE QUOTATION MARK}]?[A-Za-z][a-z]+"
+    r"[)\"'\N{RIGHT DOUBLE QUOTATION MARK}.,;:!?]*$"
+)
+# A line is prose when it has this many such words and they are this share of its words.
+PROSE_WORDS = 3
+PROSE_SHARE = 0.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +80,7 @@ def section_pieces(lines: Lines, breaks: Container[int], entries: Sequence[Entry
             terms = tuple(t for e in entries if _holds(run, e.line) for t in e.terms)
             pieces += [Piece(chunk, terms) for chunk in cut(run, breaks)]
     return [
-        piece if number == 0 or piece.label else _labelled(piece)
+        piece if number == 0 or piece.label else _labelled(piece, number=number)
         for number, piece in enumerate(pieces)
     ]
 
@@ -90,7 +99,7 @@ def _entry_pieces(lines: Lines, breaks: Container[int], entries: Sequence[Entry]
             start = first.line if first is not None and first.line < joined[0][0] else 0
             for number, chunk in enumerate(cut(joined, breaks)):
                 piece = Piece(chunk, terms, label, terms[0], start if number == 0 else 0)
-                pieces.append(piece if number == 0 else _labelled(piece, label))
+                pieces.append(piece if number == 0 else _labelled(piece, label, number))
             group.clear()
 
     for entry, run in _runs(lines, entries):
@@ -162,13 +171,20 @@ def terms_title(terms: Sequence[str]) -> str:
     return f"{unique[0]} \N{HORIZONTAL ELLIPSIS} {unique[-1]}"
 
 
-def _labelled(piece: Piece, above: tuple[str, ...] = ()) -> Piece:
-    """A later part, named by the first words of its first line (under `above`)."""
-    first = next((line for _, line in piece.lines if line.strip()), "")
-    words = _LABEL_MARKS.sub("", first).split()
+def _labelled(piece: Piece, above: tuple[str, ...] = (), number: int = 1) -> Piece:
+    """A later part (the `number`th from 0), named by the first words of its first line
+    of prose (under `above`), else by its number."""
+    prose = (_LABEL_MARKS.sub("", line).split() for _, line in piece.lines)
+    words = next((words for words in prose if is_prose(words)), [])
     more = " \N{HORIZONTAL ELLIPSIS}" if len(words) > LABEL_WORDS else ""
-    label = " ".join(words[:LABEL_WORDS]) + more or "continued"
+    label = " ".join(words[:LABEL_WORDS]) + more or f"part {number + 1}"
     return Piece(piece.lines, piece.terms, (*above, label))
+
+
+def is_prose(words: Sequence[str]) -> bool:
+    """Whether a line's words read as a sentence's, not code's or a table row's."""
+    prose = sum(1 for word in words if _PROSE_WORD.match(word))
+    return prose >= PROSE_WORDS and prose >= PROSE_SHARE * len(words)
 
 
 def cut(lines: Lines, breaks: Container[int] = ()) -> Iterator[Lines]:
