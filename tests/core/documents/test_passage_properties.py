@@ -114,7 +114,7 @@ def documents(draw: st.DrawFn) -> Generated:
         kind = block[0]
         if kind == "heading":
             _, level, text = block
-            generated.add("#" * level + " " + text, heading=level <= 3)
+            generated.add("#" * level + " " + text, heading=True)
         elif kind == "paragraph":
             for line in block[1]:
                 generated.add(line)

@@ -3,8 +3,8 @@
 - a leading YAML front-matter block (`---` ... `---` or `...`), or a leading HTML
   comment holding `title:` lines (`<!--` / `title: ...` / `description: ...` / `-->`),
   gives the document title and is never part of any passage;
-- headings of levels 1-3 (`#`, `##`, `###`) outside fenced code blocks start a new
-  section; text before the first heading belongs to a section titled with the
+- headings of every level (`#` to `######`) outside fenced code blocks start a new
+  section (one with no text of its own makes no passage: `passage.document_from_sections`); text before the first heading belongs to a section titled with the
   document title (unless it is only HTML, such as a banner);
 - HTML comments outside code are not text: they are left out of every passage, a
   section holding only comments makes none, and a heading inside a comment is none;
@@ -31,7 +31,6 @@ from tui_assistant.core.documents.markdown_inline import (
 )
 from tui_assistant.core.documents.markdown_text import shown_lines
 from tui_assistant.core.documents.passage import (
-    MINOR_HEADING,
     Document,
     HeadingPath,
     Lines,
@@ -41,7 +40,7 @@ from tui_assistant.core.documents.passage import (
     file_title,
 )
 
-_HEADING = re.compile(r"^ {0,3}(#{1,3})(?:[ \t]+(.*?))?[ \t]*$")
+_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _FRONT_MATTER_END = frozenset({"---", "..."})
@@ -131,7 +130,7 @@ def _heading_text(raw: str) -> str | None:
 
 
 def _sections(lines: list[str], start: int, fences: dict[int, int]) -> Iterator[Section]:
-    """The document's sections in order: headings of levels 1-3 outside code fences
+    """The document's sections in order: headings outside code fences
     and comments, with comments left out of the text (their lines stay, emptied, so
     line numbers hold). `fences` gets the first and last line of each code fence."""
     section = Section(heading_line=None, level=0, path=())
@@ -166,8 +165,6 @@ def _sections(lines: list[str], start: int, fences: dict[int, int]) -> Iterator[
         heading = _HEADING.match(line)
         text = _heading_text(heading.group(2) or "") if heading else None
         if heading is None or text is None:
-            if MINOR_HEADING.match(line):
-                section.breaks.add(number)
             section.lines.append((number, line))
             continue
         yield section

@@ -7,7 +7,7 @@ inline markup shows. It runs safely: `file_insertion_enabled` and `raw_enabled` 
 read; no transform runs; no message is printed. Sphinx's directives and roles are read
 as text (`rst_text.py`), never run.
 
-- sections of the first three levels start a passage; deeper ones stay inside it;
+- sections of every level start a passage (one with no text of its own makes none);
 - a passage's text is its section as the page reads (`rst_text.shown_lines`): roles,
   references and literals as their words, directives as their words and code, labels,
   targets and comments as empty lines, one line for each line of the file, so quotes
@@ -40,8 +40,6 @@ from tui_assistant.core.documents.passage import (
     file_lines,
     file_title,
 )
-
-MAX_SECTION_LEVEL = 3
 
 logger = logging.getLogger(__name__)
 
@@ -81,20 +79,14 @@ def split_rst(relative_path: str, text: str, name_title: str | None = None) -> D
     ]
     starts, labels = _heading_starts(lines, titles, texts)
     shown = rst_text.shown_lines(lines, tree, rst_inline.Names(substitutions, labels))
-    # Titles below the third level stay in their passage's text: a long one is cut there.
     opening = {start: index for index, start in enumerate(starts)}
-    breaks = {
-        start
-        for start, title in zip(starts, titles, strict=True)
-        if title.level > MAX_SECTION_LEVEL
-    }
     sections = []
     current = Section(heading_line=None, level=0, path=())
     headings = HeadingPath()
     number = 1
     while number <= len(lines):
         index = opening.get(number)
-        if index is not None and titles[index].level <= MAX_SECTION_LEVEL:
+        if index is not None:
             title, title_text = titles[index], texts[index]
             sections.append(current)
             current = Section(
@@ -105,8 +97,6 @@ def split_rst(relative_path: str, text: str, name_title: str | None = None) -> D
             )
             number = title.underline + 1
             continue
-        if number in breaks:
-            current.breaks.add(number)
         current.lines.append((number, shown[number - 1]))
         number += 1
     sections.append(current)
