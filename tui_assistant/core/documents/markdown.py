@@ -4,8 +4,10 @@
   comment holding `title:` lines (`<!--` / `title: ...` / `description: ...` / `-->`),
   gives the document title and is never part of any passage;
 - headings of every level (`#` to `######`) outside fenced code blocks start a new
-  section (one with no text of its own makes no passage: `passage.document_from_sections`); text before the first heading belongs to a section titled with the
-  document title (unless it is only HTML, such as a banner);
+  section (one with no text of its own makes no passage); text before the first
+  heading belongs to a section titled with the document title (unless it is only
+  HTML, such as a banner);
+- MyST `{index}` directives give their terms to the passage their next text is in;
 - HTML comments outside code are not text: they are left out of every passage, a
   section holding only comments makes none, and a heading inside a comment is none;
 - heading texts are plain (`markup.plain_inline`): `### [Read this](https://...)` is
@@ -23,6 +25,7 @@ from dataclasses import replace
 
 from tui_assistant.core.display_text import clean_display_text
 from tui_assistant.core.documents import myst, site_markdown
+from tui_assistant.core.documents.book_index import with_index_terms
 from tui_assistant.core.documents.markdown_inline import (
     COMMENT_CLOSE,
     COMMENT_OPEN,
@@ -70,7 +73,10 @@ def split_markdown(relative_path: str, text: str, name_title: str | None = None)
     if title is None:
         title = file_title(relative_path, name_title)
     document = document_from_sections(title, level_one_title, sections)
-    return replace(document, pending=tuple(rewritten.pending))
+    passages = document.passages
+    if rewritten.index:
+        passages = tuple(with_index_terms(passages, rewritten.index))
+    return replace(document, passages=passages, pending=tuple(rewritten.pending))
 
 
 def _heading_title(sections: list[Section]) -> str | None:

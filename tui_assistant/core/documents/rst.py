@@ -30,10 +30,12 @@ from docutils.parsers.rst import Parser
 from docutils.utils import new_document
 
 from tui_assistant.core.display_text import one_line
-from tui_assistant.core.documents import rst_inline, rst_text
+from tui_assistant.core.documents import rst_entries, rst_inline, rst_text
+from tui_assistant.core.documents.book_index import with_index_terms
 from tui_assistant.core.documents.directives import rst_pending
 from tui_assistant.core.documents.passage import (
     Document,
+    Entry,
     HeadingPath,
     Section,
     document_from_sections,
@@ -78,7 +80,12 @@ def split_rst(relative_path: str, text: str, name_title: str | None = None) -> D
         one_line(rst_inline.inline_text(title.node, unlabelled)) or "section" for title in titles
     ]
     starts, labels = _heading_starts(lines, titles, texts)
-    shown = rst_text.shown_lines(lines, tree, rst_inline.Names(substitutions, labels))
+    names = rst_inline.Names(substitutions, labels)
+    shown = rst_text.shown_lines(lines, tree, names)
+    code = rst_text.code_lines(lines)
+    entries = rst_entries.directive_entries(lines, code)
+    if tree is not None:
+        entries += rst_entries.list_entries(tree, lines, names)
     opening = {start: index for index, start in enumerate(starts)}
     sections = []
     current = Section(heading_line=None, level=0, path=())
@@ -100,12 +107,31 @@ def split_rst(relative_path: str, text: str, name_title: str | None = None) -> D
         current.lines.append((number, shown[number - 1]))
         number += 1
     sections.append(current)
+    _give_entries(sections, entries)
     level_one_title = next(
         (text for title, text in zip(titles, texts, strict=True) if title.level == 1), None
     )
     document_title = level_one_title or file_title(relative_path, name_title)
     document = document_from_sections(document_title, level_one_title, sections)
-    return replace(document, pending=tuple(rst_pending(lines)))
+    marks = rst_entries.index_marks(lines, code)
+    passages = with_index_terms(document.passages, marks) if marks else document.passages
+    return replace(document, passages=tuple(passages), pending=tuple(rst_pending(lines)))
+
+
+def _give_entries(sections: list[Section], entries: list[Entry]) -> None:
+    """Each entry to the section whose lines hold its first line (ending there too)."""
+    for section in sections:
+        if not section.lines:
+            continue
+        first, last = section.lines[0][0], section.lines[-1][0]
+        section.entries = sorted(
+            (
+                replace(entry, end_line=min(entry.end_line, last))
+                for entry in entries
+                if first <= entry.line <= last
+            ),
+            key=lambda entry: entry.line,
+        )
 
 
 def shown_rst(lines: list[str]) -> list[str]:
