@@ -1,0 +1,144 @@
+"""reStructuredText and MyST reference entries and index terms: what a reader looks a
+passage up by besides its title."""
+
+from __future__ import annotations
+
+from tui_assistant.core.documents.markdown import split_markdown
+from tui_assistant.core.documents.rst import split_rst
+from tui_assistant.core.documents.sphinx_markup import index_terms
+
+GUIDE = """\
+Guide
+=====
+
+Intro text.
+
+Options
+-------
+
+.. program:: pip install
+
+.. option:: -r <file>, --requirement <file>
+
+   Install from the given requirements file.
+
+.. option:: --user
+
+   Install to the user site.
+
+.. index:: single: cache; wheel
+
+Caching
+-------
+
+Wheels are cached.
+
+Glossary
+--------
+
+wheel
+   A built package.
+
+sdist
+   A source package.
+
+API
+---
+
+.. py:function:: send_message(sender, recipient)
+
+   Send a message.
+
+.. code-block:: rst
+
+   .. py:function:: not_an_entry()
+"""
+
+
+def passages(text: str) -> dict[str, tuple[str, ...]]:
+    return {draft.title: draft.index_terms for draft in split_rst("guide.rst", text).passages}
+
+
+def test_sphinx_options_are_entries_named_by_each_option_and_with_their_program() -> None:
+    assert passages(GUIDE)["Guide › Options"] == (
+        "-r",
+        "--requirement",
+        "pip install -r",
+        "pip install --requirement",
+        "--user",
+        "pip install --user",
+    )
+
+
+def test_definition_list_terms_are_index_terms_of_their_passage() -> None:
+    assert passages(GUIDE)["Guide › Glossary"] == ("wheel", "sdist")
+
+
+def test_a_domain_directive_is_a_passage_of_its_own_titled_by_the_object_name() -> None:
+    found = passages(GUIDE)
+    assert found["Guide › API › send_message"] == ("send_message",)
+    assert not any("not_an_entry" in terms for terms in found.values())
+
+
+def test_index_directive_terms_go_to_the_passage_that_follows() -> None:
+    assert passages(GUIDE)["Guide › Caching"] == ("cache", "wheel")
+
+
+def test_large_lists_make_a_passage_per_group_of_entries() -> None:
+    body = "\n".join(f"``--flag{n}``\n   {'Explains the flag. ' * 20}\n" for n in range(12))
+    text = f"CLI\n===\n\nFlags\n-----\n\n{body}"
+    drafts = split_rst("cli.rst", text).passages
+    assert len(drafts) > 2
+    assert drafts[1].title.startswith("CLI › Flags › --flag")
+    terms = [term for draft in drafts for term in draft.index_terms]
+    assert terms == [f"--flag{n}" for n in range(12)]
+
+
+def test_field_and_option_lists_are_entries() -> None:
+    text = """\
+Settings
+========
+
+:timeout: Seconds to wait.
+:retries: How often to try.
+
+-v, --verbose  Say more.
+-q             Say less.
+"""
+    (only,) = split_rst("settings.rst", text).passages
+    assert only.index_terms == ("timeout", "retries", "-v", "--verbose", "-q")
+
+
+def test_index_entries_name_their_terms() -> None:
+    assert index_terms(["single: cache; wheel", "pair: build; isolation", "!Python, pip"]) == [
+        "cache",
+        "wheel",
+        "build",
+        "isolation",
+        "Python",
+        "pip",
+    ]
+    assert index_terms([":name: label", "see: venv; virtual environment"]) == [
+        "venv",
+        "virtual environment",
+    ]
+
+
+def test_myst_index_directive_terms_go_to_the_passage_that_follows() -> None:
+    text = """\
+# Guide
+
+Intro.
+
+```{index} single: cache; wheel
+```
+
+## Caching
+
+Wheels are cached.
+"""
+    drafts = split_markdown("guide.md", text).passages
+    assert [(draft.title, draft.index_terms) for draft in drafts] == [
+        ("Guide", ()),
+        ("Guide › Caching", ("cache", "wheel")),
+    ]
