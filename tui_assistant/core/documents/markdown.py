@@ -41,8 +41,12 @@ from tui_assistant.core.documents.passage import (
     document_from_sections,
     file_lines,
     file_title,
+    keeping_ids,
 )
 
+DEEPEST = 6
+# Splitting at the first three levels only gave the ids that passages keep.
+EARLIER_DEEPEST = 3
 _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
@@ -58,25 +62,34 @@ def split_markdown(relative_path: str, text: str, name_title: str | None = None)
     title, body_start = _front_matter_title(lines)
     rewritten = myst.rewrite(lines, body_start)
     lines = site_markdown.rewrite(rewritten.lines, body_start)
-    fences: dict[int, int] = {}
-    sections = [
-        section
-        for section in _sections(lines, body_start, fences)
-        # A banner or a maintainers' note before the first heading is not a passage.
-        if section.heading_line is not None or not _only_markup(section.lines)
-    ]
-    for section in sections:
-        section.lines = shown_lines(section.lines, fences)
+    sections = _read_sections(lines, body_start, DEEPEST)
     level_one_title = None
     if title is None:
         title = level_one_title = _heading_title(sections)
     if title is None:
         title = file_title(relative_path, name_title)
     document = document_from_sections(title, level_one_title, sections)
+    if any(section.level > EARLIER_DEEPEST for section in sections):
+        earlier = _read_sections(lines, body_start, EARLIER_DEEPEST)
+        document = keeping_ids(document, document_from_sections(title, level_one_title, earlier))
     passages = document.passages
     if rewritten.index:
         passages = tuple(with_index_terms(passages, rewritten.index))
     return replace(document, passages=passages, pending=tuple(rewritten.pending))
+
+
+def _read_sections(lines: list[str], start: int, deepest: int) -> list[Section]:
+    """The sections split at headings down to level `deepest`, their lines as shown."""
+    fences: dict[int, int] = {}
+    sections = [
+        section
+        for section in _sections(lines, start, fences, deepest)
+        # A banner or a maintainers' note before the first heading is not a passage.
+        if section.heading_line is not None or not _only_markup(section.lines)
+    ]
+    for section in sections:
+        section.lines = shown_lines(section.lines, fences)
+    return sections
 
 
 def _heading_title(sections: list[Section]) -> str | None:
@@ -135,7 +148,9 @@ def _heading_text(raw: str) -> str | None:
     return text or None
 
 
-def _sections(lines: list[str], start: int, fences: dict[int, int]) -> Iterator[Section]:
+def _sections(
+    lines: list[str], start: int, fences: dict[int, int], deepest: int
+) -> Iterator[Section]:
     """The document's sections in order: headings outside code fences
     and comments, with comments left out of the text (their lines stay, emptied, so
     line numbers hold). `fences` gets the first and last line of each code fence."""
@@ -170,7 +185,9 @@ def _sections(lines: list[str], start: int, fences: dict[int, int]) -> Iterator[
             continue
         heading = _HEADING.match(line)
         text = _heading_text(heading.group(2) or "") if heading else None
-        if heading is None or text is None:
+        if heading is None or text is None or len(heading.group(1)) > deepest:
+            if heading is not None and len(heading.group(1)) > EARLIER_DEEPEST:
+                section.breaks.add(number)  # a long section is cut there first
             section.lines.append((number, line))
             continue
         yield section

@@ -24,7 +24,7 @@ import posixpath
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -244,7 +244,10 @@ def document_from_sections(
             titled.append((section.heading_line, join_title(title, heading_path)))
         pieces = section_pieces(section.lines, section.breaks, section.entries)
         if not pieces:
-            if section.path:
+            # A shallower section's id waits for its text past empty deeper ones.
+            if section.path and (
+                held is None or held[0] >= DEEP_LEVEL or section.level < DEEP_LEVEL
+            ):
                 held = (section.level, slug(section.path[-1]))
             continue
         if not drafts:
@@ -289,6 +292,25 @@ def document_from_sections(
             only.anchor, title, text, only.line, only.end_line, index_terms=only.index_terms
         )
     return Document(title=title, passages=tuple(drafts), sections=tuple(titled))
+
+
+def keeping_ids(document: Document, earlier: Document) -> Document:
+    """`document` with the ids `earlier` (the same file split at its first three levels
+    only, as it was before deeper headings made sections) gave its passages kept by the
+    passages that start on the same lines, so links and cases naming them still hold."""
+    old = {draft.line: draft.anchor for draft in earlier.passages}
+    taken = {draft.anchor for draft in document.passages}
+    drafts = list(document.passages)
+    for position, draft in enumerate(drafts):
+        anchor = old.get(draft.line)
+        if anchor is None or anchor == draft.anchor or anchor in taken or not draft.anchor:
+            continue
+        taken.discard(draft.anchor)
+        taken.add(anchor)
+        drafts[position] = replace(draft, anchor=anchor)
+    return Document(
+        document.title, tuple(drafts), document.pending, document.notes, document.sections
+    )
 
 
 def _named_by(title: str, level_one_title: str | None, heading: str) -> bool:

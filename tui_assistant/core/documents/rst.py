@@ -41,7 +41,12 @@ from tui_assistant.core.documents.passage import (
     document_from_sections,
     file_lines,
     file_title,
+    keeping_ids,
 )
+
+DEEPEST = 99
+# Splitting at the first three levels only gave the ids that passages keep.
+EARLIER_DEEPEST = 3
 
 logger = logging.getLogger(__name__)
 
@@ -86,14 +91,41 @@ def split_rst(relative_path: str, text: str, name_title: str | None = None) -> D
     entries = rst_entries.directive_entries(lines, code)
     if tree is not None:
         entries += rst_entries.list_entries(tree, lines, names)
+    sections = _sections(lines, shown, titles, texts, starts, DEEPEST)
+    _give_entries(sections, entries)
+    level_one_title = next(
+        (text for title, text in zip(titles, texts, strict=True) if title.level == 1), None
+    )
+    document_title = level_one_title or file_title(relative_path, name_title)
+    document = document_from_sections(document_title, level_one_title, sections)
+    if any(title.level > EARLIER_DEEPEST for title in titles):
+        earlier = _sections(lines, shown, titles, texts, starts, EARLIER_DEEPEST)
+        before = document_from_sections(document_title, level_one_title, earlier)
+        document = keeping_ids(document, before)
+    marks = rst_entries.index_marks(lines, code)
+    passages = with_index_terms(document.passages, marks) if marks else document.passages
+    return replace(document, passages=tuple(passages), pending=tuple(rst_pending(lines)))
+
+
+def _sections(
+    lines: list[str],
+    shown: list[str],
+    titles: list[_Title],
+    texts: list[str],
+    starts: list[int],
+    deepest: int,
+) -> list[Section]:
+    """The sections split at titles down to level `deepest`; a deeper title stays in
+    its section's text, where a long section is cut first."""
     opening = {start: index for index, start in enumerate(starts)}
+    breaks = {start for start, title in zip(starts, titles, strict=True) if title.level > deepest}
     sections = []
     current = Section(heading_line=None, level=0, path=())
     headings = HeadingPath()
     number = 1
     while number <= len(lines):
         index = opening.get(number)
-        if index is not None:
+        if index is not None and titles[index].level <= deepest:
             title, title_text = titles[index], texts[index]
             sections.append(current)
             current = Section(
@@ -104,18 +136,12 @@ def split_rst(relative_path: str, text: str, name_title: str | None = None) -> D
             )
             number = title.underline + 1
             continue
+        if number in breaks:
+            current.breaks.add(number)
         current.lines.append((number, shown[number - 1]))
         number += 1
     sections.append(current)
-    _give_entries(sections, entries)
-    level_one_title = next(
-        (text for title, text in zip(titles, texts, strict=True) if title.level == 1), None
-    )
-    document_title = level_one_title or file_title(relative_path, name_title)
-    document = document_from_sections(document_title, level_one_title, sections)
-    marks = rst_entries.index_marks(lines, code)
-    passages = with_index_terms(document.passages, marks) if marks else document.passages
-    return replace(document, passages=tuple(passages), pending=tuple(rst_pending(lines)))
+    return sections
 
 
 def _give_entries(sections: list[Section], entries: list[Entry]) -> None:
