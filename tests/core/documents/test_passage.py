@@ -356,8 +356,15 @@ def test_each_deeper_heading_of_a_long_section_is_a_passage_and_the_first_keeps_
         f"Server › Server Methods › method{n}" for n in range(6)
     ]
     # The section with no text of its own gives its id to its first part, where its
-    # text still starts.
-    assert [draft.anchor for draft in document.passages][:2] == ["", "method1"]
+    # text still starts; a method that started a part when `####` was text keeps its id.
+    assert [draft.anchor for draft in document.passages] == [
+        "",
+        "method1",
+        "server-methods-part-2",
+        "method3",
+        "server-methods-part-3",
+        "method5",
+    ]
     assert document.passages[0].line == 5
 
 
@@ -463,3 +470,13 @@ def test_the_page_of_a_line_in_a_pdf_passage_counts_the_pages_begun_before_it() 
 
     assert [passage.page_at(line) for line in (40, 60, 61, 79, 80, 90)] == [12, 12, 13, 13, 14, 14]
     assert Passage("n", "N", "t", "notes.md", 1, 5).page_at(3) is None
+
+
+def test_an_empty_section_keeps_its_id_past_empty_deeper_ones() -> None:
+    document = split(
+        "# Reply\n\nintro\n\n### Reply\n\n#### Properties\n\n##### .code\n\nthe code\n"
+    )
+    assert [(draft.anchor, draft.title) for draft in document.passages] == [
+        ("", "Reply"),
+        ("reply", "Reply › Properties › .code"),
+    ]
