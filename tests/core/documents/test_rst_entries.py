@@ -142,3 +142,17 @@ Wheels are cached.
         ("Guide", ()),
         ("Guide › Caching", ("cache", "wheel")),
     ]
+
+
+def test_ids_of_parts_stay_on_the_passages_holding_their_lines() -> None:
+    flags = "\n".join(f"``--flag{n}``\n   {'Explains the flag. ' * 20}\n" for n in range(12))
+    text = f"CLI\n===\n\nFlags\n-----\n\n{flags}"
+    drafts = split_rst("cli.rst", text).passages
+    # Groups of entries now cut the section; the part that began at `--flag9` when it
+    # was cut between paragraphs keeps its id there.
+    assert [(draft.anchor, draft.line) for draft in drafts] == [
+        ("", 4),
+        ("flag3", 16),
+        ("flag6", 25),
+        ("flags-part-2", 34),
+    ]

@@ -296,8 +296,9 @@ def document_from_sections(
 
 def keeping_ids(document: Document, earlier: Document) -> Document:
     """`document` with the ids `earlier` (the same file split at its first three levels
-    only, as it was before deeper headings made sections) gave its passages kept by the
-    passages that start on the same lines, so links and cases naming them still hold."""
+    only, without entries, as it was read before) gave its passages kept by the passages
+    that start on the same lines, else that hold those lines, so links and cases naming
+    them still hold."""
     old = {draft.line: draft.anchor for draft in earlier.passages}
     taken = {draft.anchor for draft in document.passages}
     drafts = list(document.passages)
@@ -308,6 +309,24 @@ def keeping_ids(document: Document, earlier: Document) -> Document:
         taken.discard(draft.anchor)
         taken.add(anchor)
         drafts[position] = replace(draft, anchor=anchor)
+    # An id whose line no passage starts on goes to the passage now holding that line,
+    # when that passage's own id is new.
+    earlier_ids = set(old.values())
+    for line, anchor in old.items():
+        if anchor in taken:
+            continue
+        position = next(
+            (n for n, draft in enumerate(drafts) if draft.line <= line <= draft.end_line), None
+        )
+        if (
+            position is None
+            or drafts[position].anchor in earlier_ids
+            or not drafts[position].anchor
+        ):
+            continue
+        taken.discard(drafts[position].anchor)
+        taken.add(anchor)
+        drafts[position] = replace(drafts[position], anchor=anchor)
     return Document(
         document.title, tuple(drafts), document.pending, document.notes, document.sections
     )

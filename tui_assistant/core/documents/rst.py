@@ -98,7 +98,7 @@ def split_rst(relative_path: str, text: str, name_title: str | None = None) -> D
     )
     document_title = level_one_title or file_title(relative_path, name_title)
     document = document_from_sections(document_title, level_one_title, sections)
-    if any(title.level > EARLIER_DEEPEST for title in titles):
+    if entries or any(title.level > EARLIER_DEEPEST for title in titles):
         earlier = _sections(lines, shown, titles, texts, starts, EARLIER_DEEPEST)
         before = document_from_sections(document_title, level_one_title, earlier)
         document = keeping_ids(document, before)
