@@ -315,18 +315,12 @@ def keeping_ids(document: Document, earlier: Document) -> Document:
     for line, anchor in old.items():
         if anchor in taken:
             continue
-        position = next(
-            (n for n, draft in enumerate(drafts) if draft.line <= line <= draft.end_line), None
-        )
-        if (
-            position is None
-            or drafts[position].anchor in earlier_ids
-            or not drafts[position].anchor
-        ):
+        holding = [n for n, draft in enumerate(drafts) if draft.line <= line <= draft.end_line]
+        if not holding or drafts[holding[0]].anchor in earlier_ids or not drafts[holding[0]].anchor:
             continue
-        taken.discard(drafts[position].anchor)
+        taken.discard(drafts[holding[0]].anchor)
         taken.add(anchor)
-        drafts[position] = replace(drafts[position], anchor=anchor)
+        drafts[holding[0]] = replace(drafts[holding[0]], anchor=anchor)
     return Document(
         document.title, tuple(drafts), document.pending, document.notes, document.sections
     )
