@@ -105,14 +105,32 @@ def test_title_falls_back_to_the_file_name_without_md() -> None:
 # -- where passages start and end -------------------------------------------------
 
 
-def test_headings_of_every_level_split() -> None:
+def test_a_short_section_keeps_its_deeper_headings_in_its_text() -> None:
     document = split(
-        "# Doc\n\nzero\n\n## Two\n\ntwo\n\n### Three\n\nthree\n\n#### Four\n\nfour\n"
+        "# Doc\n\nzero\n\n## Two\n\ntwo\n\n### Three\n\nthree\n\n#### Four\n\nfour\n",
+    )
+    assert texts(document) == ["zero", "two", "three\n\n#### Four\n\nfour"]
+
+
+def test_a_long_section_splits_at_headings_of_every_level() -> None:
+    # Over 4,000 characters together: the section no longer fits one passage.
+    three, four = paragraph(3, 130), paragraph(4, 130)
+    document = split(
+        f"# Doc\n\nzero\n\n## Two\n\ntwo\n\n### Three\n\n{three}\n\n#### Four\n\n{four}\n"
         "\n###### Six\n\nsix\n",
     )
-    assert texts(document) == ["zero", "two", "three", "four", "six"]
+    assert texts(document) == ["zero", "two", three, four, "six"]
     assert document.passages[3].title == "Doc › Two › Three › Four"
-    assert [draft.anchor for draft in document.passages] == ["", "two", "three", "four", "six"]
+    assert document.passages[4].title == "Doc › Two › Three › Four › Six"
+    # `#### Four` starts where the cut of the long `### Three` started its second part:
+    # it keeps that part's id.
+    assert [draft.anchor for draft in document.passages] == [
+        "",
+        "two",
+        "three",
+        "three-part-2",
+        "six",
+    ]
 
 
 def test_hash_without_a_space_is_text_not_a_heading() -> None:
@@ -473,10 +491,13 @@ def test_the_page_of_a_line_in_a_pdf_passage_counts_the_pages_begun_before_it() 
 
 
 def test_an_empty_section_keeps_its_id_past_empty_deeper_ones() -> None:
+    code, more = paragraph(0, 130), paragraph(1, 130)
     document = split(
-        "# Reply\n\nintro\n\n### Reply\n\n#### Properties\n\n##### .code\n\nthe code\n"
+        "# Reply\n\nintro\n\n### Reply\n\n#### Properties\n\n##### .code\n\n"
+        f"{code}\n\n##### .more\n\n{more}\n"
     )
     assert [(draft.anchor, draft.title) for draft in document.passages] == [
         ("", "Reply"),
         ("reply", "Reply › Properties › .code"),
+        ("reply-part-2", "Reply › Properties › .more"),  # where its part started
     ]

@@ -4,6 +4,7 @@ passage up by besides its title."""
 from __future__ import annotations
 
 from tui_assistant.core.documents.markdown import split_markdown
+from tui_assistant.core.documents.passage import MAX_PASSAGE_CHARS
 from tui_assistant.core.documents.rst import split_rst
 from tui_assistant.core.documents.sphinx_markup import index_terms
 
@@ -84,14 +85,25 @@ def test_index_directive_terms_go_to_the_passage_that_follows() -> None:
     assert passages(GUIDE)["Guide › Caching"] == ("cache", "wheel")
 
 
-def test_large_lists_make_a_passage_per_group_of_entries() -> None:
-    body = "\n".join(f"``--flag{n}``\n   {'Explains the flag. ' * 20}\n" for n in range(12))
+def test_a_long_list_makes_passages_of_whole_entries_the_first_titled_as_its_section() -> None:
+    body = "\n".join(f"``--flag{n}``\n   {'Explains the flag. ' * 20}\n" for n in range(30))
     text = f"CLI\n===\n\nFlags\n-----\n\n{body}"
     drafts = split_rst("cli.rst", text).passages
-    assert len(drafts) > 2
-    assert drafts[1].title.startswith("CLI › Flags › --flag")
+    assert [draft.title for draft in drafts] == [
+        "CLI › Flags",
+        "CLI › Flags › --flag10 … --flag19",
+        "CLI › Flags › --flag20 … --flag29",
+    ]
+    assert all(len(draft.text) <= MAX_PASSAGE_CHARS for draft in drafts)
     terms = [term for draft in drafts for term in draft.index_terms]
-    assert terms == [f"--flag{n}" for n in range(12)]
+    assert terms == [f"--flag{n}" for n in range(30)]
+
+
+def test_a_section_that_fits_one_passage_stays_whole_with_its_entries_as_terms() -> None:
+    text = "Tool\n====\n\nRun it.\n\n-q, --quiet  Say less.\n-v  Say more.\n\nMore words.\n"
+    (draft,) = split_rst("tool.rst", text).passages
+    assert draft.text == "Run it.\n\n-q, --quiet  Say less.\n-v  Say more.\n\nMore words."
+    assert draft.index_terms == ("-q", "--quiet", "-v")
 
 
 def test_field_and_option_lists_are_entries() -> None:
@@ -145,14 +157,13 @@ Wheels are cached.
 
 
 def test_ids_of_parts_stay_on_the_passages_holding_their_lines() -> None:
-    flags = "\n".join(f"``--flag{n}``\n   {'Explains the flag. ' * 20}\n" for n in range(12))
+    flags = "\n".join(f"``--flag{n}``\n   {'Explains the flag. ' * 20}\n" for n in range(30))
     text = f"CLI\n===\n\nFlags\n-----\n\n{flags}"
     drafts = split_rst("cli.rst", text).passages
-    # Groups of entries now cut the section; the part that began at `--flag9` when it
-    # was cut between paragraphs keeps its id there.
+    # Groups of entries cut the section where its paragraphs cut it before: the parts
+    # keep their ids and lines.
     assert [(draft.anchor, draft.line) for draft in drafts] == [
         ("", 4),
-        ("flag3", 16),
-        ("flag6", 25),
-        ("flags-part-2", 34),
+        ("flags-part-2", 37),
+        ("flags-part-3", 67),
     ]

@@ -42,6 +42,7 @@ from tui_assistant.core.documents.passage import (
     file_lines,
     file_title,
     keeping_ids,
+    whole_while_fitting,
 )
 
 DEEPEST = 6
@@ -62,16 +63,19 @@ def split_markdown(relative_path: str, text: str, name_title: str | None = None)
     title, body_start = _front_matter_title(lines)
     rewritten = myst.rewrite(lines, body_start)
     lines = site_markdown.rewrite(rewritten.lines, body_start)
-    sections = _read_sections(lines, body_start, DEEPEST)
+    deep = _read_sections(lines, body_start, DEEPEST)
     level_one_title = None
     if title is None:
-        title = level_one_title = _heading_title(sections)
+        title = level_one_title = _heading_title(deep)
     if title is None:
         title = file_title(relative_path, name_title)
-    document = document_from_sections(title, level_one_title, sections)
-    if any(section.level > EARLIER_DEEPEST for section in sections):
+    if any(section.level > EARLIER_DEEPEST for section in deep):
         earlier = _read_sections(lines, body_start, EARLIER_DEEPEST)
+        sections = whole_while_fitting(earlier, deep)
+        document = document_from_sections(title, level_one_title, sections)
         document = keeping_ids(document, document_from_sections(title, level_one_title, earlier))
+    else:
+        document = document_from_sections(title, level_one_title, deep)
     passages = document.passages
     if rewritten.index:
         passages = tuple(with_index_terms(passages, rewritten.index))

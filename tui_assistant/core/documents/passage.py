@@ -23,7 +23,7 @@ from __future__ import annotations
 import posixpath
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from tui_assistant.core.documents.directives import Pending
 
 # How a section is cut into passages (re-exported: the readers import them from here).
-from tui_assistant.core.documents.cutting import MAX_GAP_LINES, section_pieces
+from tui_assistant.core.documents.cutting import ENTRY_GROUP_CHARS, MAX_GAP_LINES, section_pieces
 from tui_assistant.core.documents.cutting import MAX_PASSAGE_CHARS as MAX_PASSAGE_CHARS
 from tui_assistant.core.documents.cutting import MINOR_HEADING as MINOR_HEADING
 from tui_assistant.core.documents.cutting import Entry as Entry
@@ -47,6 +47,9 @@ from tui_assistant.core.documents.place import location as location
 
 # Headings from this level down were text before every level made sections.
 DEEP_LEVEL = 4
+# A section of the first three levels this short stays one passage, its deeper headings
+# and list entries in its text: the passage that a question about it names.
+WHOLE_SECTION_CHARS = MAX_PASSAGE_CHARS
 TITLE_SEPARATOR = " \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} "
 PASSAGE_ID = re.compile(r"^[a-z0-9]+([-/#][a-z0-9]+)*$")
 
@@ -202,6 +205,8 @@ class Section:
     entries: list[Entry] = field(default_factory=list)
     # Words a reader looks it up by besides its title (`.. index::` terms).
     index_terms: tuple[str, ...] = ()
+    # The size its entries are grouped up to (`cutting.section_pieces`).
+    group_chars: int = ENTRY_GROUP_CHARS
 
 
 class HeadingPath:
@@ -242,7 +247,7 @@ def document_from_sections(
             heading_path = heading_path[1:]
         if section.heading_line:
             titled.append((section.heading_line, join_title(title, heading_path)))
-        pieces = section_pieces(section.lines, section.breaks, section.entries)
+        pieces = section_pieces(section.lines, section.breaks, section.entries, section.group_chars)
         if not pieces:
             # A shallower section's id waits for its text past empty deeper ones.
             if section.path and (
@@ -292,6 +297,28 @@ def document_from_sections(
             only.anchor, title, text, only.line, only.end_line, index_terms=only.index_terms
         )
     return Document(title=title, passages=tuple(drafts), sections=tuple(titled))
+
+
+def whole_while_fitting(
+    earlier: Sequence[Section], deep: Sequence[Section], limit: int = WHOLE_SECTION_CHARS
+) -> list[Section]:
+    """Each of the `earlier` sections (split at the first three levels) when its text fits
+    `limit`, else the `deep` sections (split at every level) that make it up."""
+    chosen: list[Section] = []
+    position = 0
+    for index, section in enumerate(earlier):
+        end = earlier[index + 1].heading_line if index + 1 < len(earlier) else None
+        parts = []
+        while position < len(deep) and (end is None or (deep[position].heading_line or 0) < end):
+            parts.append(deep[position])
+            position += 1
+        whole = not parts or text_length(section.lines) <= limit
+        chosen += [section] if whole else parts
+    return chosen
+
+
+def text_length(lines: Lines) -> int:
+    return len("\n".join(line for _, line in lines).strip())
 
 
 def keeping_ids(document: Document, earlier: Document) -> Document:

@@ -34,6 +34,7 @@ from tui_assistant.core.documents import rst_entries, rst_inline, rst_text
 from tui_assistant.core.documents.book_index import with_index_terms
 from tui_assistant.core.documents.directives import rst_pending
 from tui_assistant.core.documents.passage import (
+    WHOLE_SECTION_CHARS,
     Document,
     Entry,
     HeadingPath,
@@ -42,6 +43,8 @@ from tui_assistant.core.documents.passage import (
     file_lines,
     file_title,
     keeping_ids,
+    text_length,
+    whole_while_fitting,
 )
 
 DEEPEST = 99
@@ -91,17 +94,21 @@ def split_rst(relative_path: str, text: str, name_title: str | None = None) -> D
     entries = rst_entries.directive_entries(lines, code)
     if tree is not None:
         entries += rst_entries.list_entries(tree, lines, names)
-    sections = _sections(lines, shown, titles, texts, starts, DEEPEST)
-    _give_entries(sections, entries)
     level_one_title = next(
         (text for title, text in zip(titles, texts, strict=True) if title.level == 1), None
     )
     document_title = level_one_title or file_title(relative_path, name_title)
-    document = document_from_sections(document_title, level_one_title, sections)
     if entries or any(title.level > EARLIER_DEEPEST for title in titles):
         earlier = _sections(lines, shown, titles, texts, starts, EARLIER_DEEPEST)
         before = document_from_sections(document_title, level_one_title, earlier)
+        deep = _sections(lines, shown, titles, texts, starts, DEEPEST)
+        sections = whole_while_fitting(earlier, deep)
+        _give_entries(sections, entries)
+        document = document_from_sections(document_title, level_one_title, sections)
         document = keeping_ids(document, before)
+    else:
+        sections = _sections(lines, shown, titles, texts, starts, DEEPEST)
+        document = document_from_sections(document_title, level_one_title, sections)
     marks = rst_entries.index_marks(lines, code)
     passages = with_index_terms(document.passages, marks) if marks else document.passages
     return replace(document, passages=tuple(passages), pending=tuple(rst_pending(lines)))
@@ -145,12 +152,13 @@ def _sections(
 
 
 def _give_entries(sections: list[Section], entries: list[Entry]) -> None:
-    """Each entry to the section whose lines hold its first line (ending there too)."""
+    """Each entry to the section whose lines hold its first line (ending there too). In
+    a section that stays whole, an entry other than an API object's is its terms only."""
     for section in sections:
         if not section.lines:
             continue
         first, last = section.lines[0][0], section.lines[-1][0]
-        section.entries = sorted(
+        held = sorted(
             (
                 replace(entry, end_line=min(entry.end_line, last))
                 for entry in entries
@@ -158,6 +166,13 @@ def _give_entries(sections: list[Section], entries: list[Entry]) -> None:
             ),
             key=lambda entry: entry.line,
         )
+        if text_length(section.lines) <= WHOLE_SECTION_CHARS:
+            terms = (term for entry in held if not entry.alone for term in entry.terms)
+            section.index_terms = tuple(dict.fromkeys((*section.index_terms, *terms)))
+            held = [entry for entry in held if entry.alone]
+        section.entries = held
+        # Entries of a long section go in groups of a passage's size, after its lead.
+        section.group_chars = WHOLE_SECTION_CHARS
 
 
 def shown_rst(lines: list[str]) -> list[str]:
