@@ -167,3 +167,35 @@ def test_ids_of_parts_stay_on_the_passages_holding_their_lines() -> None:
         ("flags-part-2", 37),
         ("flags-part-3", 67),
     ]
+
+
+def words(number: int) -> str:
+    return f"w{number} " + "lorem ipsum dolor " * 130  # ~2,300 characters
+
+
+def test_a_long_myst_section_splits_at_its_deeper_headings_and_index_terms_follow() -> None:
+    text = (
+        f"# Guide\n\n## Build\n\n{words(0)}\n\n```{{index}} single: binary; cache\n```\n\n"
+        f"#### Wheels\n\n{words(1)}\n"
+    )
+    drafts = split_markdown("guide.md", text).passages
+    assert [(draft.anchor, draft.title) for draft in drafts] == [
+        ("", "Guide › Build"),
+        ("build-part-2", "Guide › Build › Wheels"),  # the id its part had
+    ]
+    assert drafts[1].index_terms == ("binary", "cache")
+
+
+def test_a_long_rst_section_splits_at_every_level_and_parts_keep_their_ids() -> None:
+    text = (
+        f"Guide\n=====\n\nBuild\n-----\n\nWheels\n~~~~~~\n\n{words(0)}\n\n"
+        f"Caches\n^^^^^^\n\n.. index:: pair: store; folder\n\n{words(1)}\n\n"
+        f"Sizes\n^^^^^\n\nsmall.\n"
+    )
+    drafts = split_rst("guide.rst", text).passages
+    assert [(draft.anchor, draft.title) for draft in drafts] == [
+        ("", "Guide › Build › Wheels"),
+        ("wheels-part-2", "Guide › Build › Wheels › Caches"),
+        ("sizes", "Guide › Build › Wheels › Sizes"),
+    ]
+    assert drafts[1].index_terms == ("store", "folder")

@@ -5,7 +5,9 @@
   between paragraphs, else between lines (a single longer line at a space);
 - the entries of a reference list (`Entry`: a term and what documents it) are
   passages titled by their terms; small adjacent ones are grouped while they fit
-  `ENTRY_GROUP_CHARS`, and a section that is small as a whole stays one passage;
+  `ENTRY_GROUP_CHARS`, and a section that is small as a whole stays one passage (a
+  reader may group them up to a larger size instead, the section's lead text with its
+  first entries: reStructuredText groups them up to a passage's size);
 - a run of more than `MAX_GAP_LINES` lines with no text (an inline diagram, an
   embedded image) is never inside a passage: its line range spans its text.
 

@@ -4,9 +4,10 @@
   comment holding `title:` lines (`<!--` / `title: ...` / `description: ...` / `-->`),
   gives the document title and is never part of any passage;
 - headings of every level (`#` to `######`) outside fenced code blocks start a new
-  section (one with no text of its own makes no passage); text before the first
-  heading belongs to a section titled with the document title (unless it is only
-  HTML, such as a banner);
+  section (one with no text of its own makes no passage), but a section of levels 1-3
+  that fits one passage stays whole, its deeper headings lines of its text
+  (`passage.whole_while_fitting`); text before the first heading belongs to a section
+  titled with the document title (unless it is only HTML, such as a banner);
 - MyST `{index}` directives give their terms to the passage their next text is in;
 - HTML comments outside code are not text: they are left out of every passage, a
   section holding only comments makes none, and a heading inside a comment is none;

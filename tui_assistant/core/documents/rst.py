@@ -7,7 +7,9 @@ inline markup shows. It runs safely: `file_insertion_enabled` and `raw_enabled` 
 read; no transform runs; no message is printed. Sphinx's directives and roles are read
 as text (`rst_text.py`), never run.
 
-- sections of every level start a passage (one with no text of its own makes none);
+- sections of every level start a passage (one with no text of its own makes none), but
+  a section of the first three levels that fits one passage stays whole, its deeper
+  titles in its text and its list entries its index terms (`rst_entries.py`);
 - a passage's text is its section as the page reads (`rst_text.shown_lines`): roles,
   references and literals as their words, directives as their words and code, labels,
   targets and comments as empty lines, one line for each line of the file, so quotes
