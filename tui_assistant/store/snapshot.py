@@ -13,8 +13,9 @@ import posixpath
 import sqlite3
 import threading
 from array import array
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from tui_assistant.core.documents.html import decode_html
 from tui_assistant.core.documents.passage import passage_id
@@ -35,6 +36,7 @@ from tui_assistant.core.library.library import (
     with_site_index_terms,
 )
 from tui_assistant.core.library.names import library_name
+from tui_assistant.core.retrieval.bm25f import path_postings
 from tui_assistant.core.retrieval.index import (
     NUMBER_TYPECODE,
     InvertedIndex,
@@ -42,8 +44,17 @@ from tui_assistant.core.retrieval.index import (
     Postings,
     new_postings,
 )
+from tui_assistant.core.words import stem
 from tui_assistant.errors import LibraryError, NotText
 from tui_assistant.store.folder import Listing
+from tui_assistant.store.kept_tables import (
+    DOCUMENT_IDS,
+    PATH_POSTINGS,
+    fingerprint,
+    kept_document_ids,
+    kept_path_postings,
+    read_kept,
+)
 from tui_assistant.store.stored_postings import StoredPostings
 
 # The two fields every passage's words are indexed in.
@@ -51,6 +62,8 @@ FIELDS = ("title", "body")
 
 # Per field, per word: its postings, numbered by store row.
 WordPostings = dict[str, dict[str, Postings]]
+# Given the fingerprint and the tables built again, keeps them in the store.
+Keep = Callable[[str, dict[str, object]], None]
 
 
 def begin_snapshot(connection: sqlite3.Connection) -> None:
@@ -172,13 +185,16 @@ def read_library(
     reread: tuple[str, ...] = (),
     name: str | None = None,
     all_postings: bool = False,
+    keep: Keep | None = None,
 ) -> Library:
     """The in-memory library and index, from the store's snapshot (`all_postings`:
-    every word's postings read now, rather than each when a question needs it).
+        every word's postings read now, rather than each when a question needs it). The
+    tables kept beside the index (`kept_tables`) are used when they were built from these
+    passages; `keep` is given those built again, to keep them.
 
-    In memory, passages are numbered 0, 1, ... in store row order, so the stored
-    postings (ascending rows) stay ascending once renumbered; `Library.positions`
-    maps a number to the passage's place in library order.
+        In memory, passages are numbered 0, 1, ... in store row order, so the stored
+        postings (ascending rows) stay ascending once renumbered; `Library.positions`
+        maps a number to the passage's place in library order.
     """
     display_folder = os.path.basename(os.path.abspath(folder))
     if name is None:
@@ -195,9 +211,6 @@ def read_library(
         problems.extend(
             FileProblem(path, note, skipped=False) for note in (notes or "").splitlines()
         )
-    ids, notices = document_ids(titles)
-    problems.extend(notices)
-    problems.sort(key=lambda problem: problem.path)
     infos: list[PassageInfo] = []
     documents: list[DocumentInfo] = []
     # Per passage in library order: its store row and field lengths.
@@ -209,6 +222,16 @@ def read_library(
         " ORDER BY path, position"
     ).fetchall()
     repeated = repeated_passages([(row[1], row[9] or row[1], row[4]) for row in stored])
+    built_from = fingerprint(((row[0], row[1], row[9], row[4]) for row in stored), titles)
+    kept = read_kept(connection, built_from)
+    found = kept_document_ids(kept, titles)
+    if found is None:
+        ids, notice_problems = document_ids(titles)
+        notices = [(notice.path, notice.reason) for notice in notice_problems]
+    else:
+        ids, notices = found
+    problems.extend(FileProblem(path, reason, skipped=False) for path, reason in notices)
+    problems.sort(key=lambda problem: problem.path)
     left_out = {stored[number][0] for number in repeated}
     for (
         row,
@@ -270,7 +293,7 @@ def read_library(
         key,
     )
     infos = with_site_index_terms(infos, _site_index_targets(folder, titles))
-    return Library(
+    library = Library(
         folder,
         infos,
         documents,
@@ -282,3 +305,32 @@ def read_library(
         reread,
         name=name,
     )
+    _kept_tables(library, kept, built_from, ids, notices, keep)
+    return library
+
+
+def _kept_tables(
+    library: Library,
+    kept: Mapping[str, Any],
+    built_from: str,
+    ids: dict[str, str],
+    notices: Sequence[tuple[str, str]],
+    keep: Keep | None,
+) -> None:
+    """The tables kept in the store given to `library`; with `keep`, the ones missing
+    built now (a retriever would build them at once) and handed to it to be kept."""
+    path_tables = kept_path_postings(kept, len(library))
+    if path_tables is None and keep is not None:
+        path_tables = path_postings(library, stem)
+    if path_tables is not None:
+        library.tables[PATH_POSTINGS] = path_tables
+    if keep is not None and (PATH_POSTINGS not in kept or DOCUMENT_IDS not in kept):
+        assert path_tables is not None
+        postings, lengths = path_tables
+        keep(
+            built_from,
+            {
+                DOCUMENT_IDS: {"ids": ids, "notices": list(notices)},
+                PATH_POSTINGS: {"postings": postings, "lengths": lengths},
+            },
+        )

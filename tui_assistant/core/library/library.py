@@ -281,6 +281,9 @@ class Library:
             positions if positions is not None else range(len(self.passages))
         )
         self._text = text
+        # Tables built from its passages that a retriever would otherwise build at
+        # every open, kept with the index (`store.kept_tables`), by name.
+        self.tables: dict[str, object] = {}
 
     def __len__(self) -> int:
         return len(self.passages)
