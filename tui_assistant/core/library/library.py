@@ -352,6 +352,9 @@ def with_site_index_terms(
     to: `built_site.index_targets`) among the `index_terms` of the passage of that
     document holding the line (`book_index.passage_at`'s rule); a term its title says
     already is left out."""
+    targets = list(targets)
+    if not targets:  # most libraries have no index page: nothing to look up
+        return list(infos)
     by_document: dict[str, list[int]] = {}
     for number, info in enumerate(infos):
         by_document.setdefault(info.document, []).append(number)

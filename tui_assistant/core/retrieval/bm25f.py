@@ -69,7 +69,11 @@ def terms_postings(
     postings: dict[str, list[tuple[int, int]]] = {}
     lengths: list[int] = []
     for number in range(len(library)):
-        words = [key(word) for word in content_words(" ".join(library.info(number).index_terms))]
+        terms = library.info(number).index_terms
+        if not terms:  # most passages have none: no words, length 0
+            lengths.append(0)
+            continue
+        words = [key(word) for word in content_words(" ".join(terms))]
         lengths.append(len(words))
         for found, count in Counter(words).items():
             postings.setdefault(found, []).append((number, count))
