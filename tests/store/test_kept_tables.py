@@ -56,7 +56,7 @@ def test_kept_tables_rank_the_development_set_as_tables_built_at_open(
     with monkeypatch.context() as patch:
         patch.setattr(snapshot, "read_kept", nothing_kept)
         built = open_library(folder, data_dir, stem)  # builds them, and keeps them
-    assert set(kept_rows(data_dir, folder)) == {"document_ids", PATH_POSTINGS}
+    assert set(kept_rows(data_dir, folder)) == {"document_ids", "word_keys:stem", PATH_POSTINGS}
     with monkeypatch.context() as patch:
         patch.setattr(snapshot, "document_ids", never_built)
         patch.setattr(snapshot, "path_postings", never_built)
@@ -64,6 +64,7 @@ def test_kept_tables_rank_the_development_set_as_tables_built_at_open(
     try:
         assert facts(kept) == facts(built)
         assert kept.tables[PATH_POSTINGS] == built.tables[PATH_POSTINGS]
+        assert sorted(kept.index.keys()) == sorted(built.index.keys())
         fast, full = RankedRetriever(kept), RankedRetriever(built)
         for question in [*questions, "how do I valdiate an atribute", "kubernetes ingress"]:
             got, expected = fast.search(question, 3, 10), full.search(question, 3, 10)
@@ -125,7 +126,7 @@ def test_a_store_made_before_kept_tables_gains_them_without_a_rebuild(
     library.close()
     assert reads == []  # nothing read again
     assert caplog.records == []
-    assert set(kept_rows(data_dir, folder)) == {"document_ids", PATH_POSTINGS}
+    assert set(kept_rows(data_dir, folder)) == {"document_ids", "word_keys:stem", PATH_POSTINGS}
 
 
 def test_a_library_copied_to_another_folder_keeps_its_own_tables(

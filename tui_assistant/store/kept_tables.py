@@ -1,6 +1,6 @@
 """Tables a library opened from its store would otherwise build again at every open,
-kept in the store beside the index: each document's id, and the path field's postings
-of the ranked retriever.
+kept in the store beside the index: each document's id, the words whose key is not
+the word itself, and the path field's postings of the ranked retriever.
 
 Each is kept with the fingerprint of what it was built from (every passage's store row,
 path, cited file and first line, and every read document's path), read in the same
@@ -25,6 +25,7 @@ from tui_assistant.core.retrieval import bm25f
 # another version kept is never read as this one.
 DOCUMENT_IDS = "document_ids"
 PATH_POSTINGS = bm25f.PATH_POSTINGS
+WORD_KEYS = "word_keys:stem"
 
 # The migration that adds the table to a store made before it (schema 5): additive, so
 # the version before still reads the store, and drops the table with the word tables.
@@ -111,6 +112,17 @@ def kept_path_postings(kept: Mapping[str, Any], passages: int) -> PathPostings |
         ):
             return None
     return postings, lengths
+
+
+def kept_word_keys(kept: Mapping[str, Any]) -> dict[str, str] | None:
+    """The words whose `stem` is not the word itself, with it, as kept; None when they
+    are not kept as that."""
+    value = kept.get(WORD_KEYS)
+    if not isinstance(value, dict):
+        return None
+    if not all(isinstance(key, str) for key in value.values()):
+        return None
+    return value
 
 
 def write_kept(

@@ -50,9 +50,11 @@ from tui_assistant.store.folder import Listing
 from tui_assistant.store.kept_tables import (
     DOCUMENT_IDS,
     PATH_POSTINGS,
+    WORD_KEYS,
     fingerprint,
     kept_document_ids,
     kept_path_postings,
+    kept_word_keys,
     read_kept,
 )
 from tui_assistant.store.stored_postings import StoredPostings
@@ -285,12 +287,17 @@ def read_library(
         number_of_row[row] = number
     texts = _Texts(connection, by_number)
     fields = _field_postings(connection, texts.lock, number_of_row, left_out, all_postings)
+    word_keys = kept_word_keys(kept) if key is stem else None
+    if word_keys is None and key is stem:
+        words = fields["title"].keys() | fields["body"].keys()
+        word_keys = {word: found for word in words if (found := stem(word)) != word}
     index = InvertedIndex(
         fields["title"],
         fields["body"],
         array(NUMBER_TYPECODE, map(title_lengths.__getitem__, positions)),
         array(NUMBER_TYPECODE, map(body_lengths.__getitem__, positions)),
         key,
+        word_keys,
     )
     infos = with_site_index_terms(infos, _site_index_targets(folder, titles))
     library = Library(
@@ -305,7 +312,7 @@ def read_library(
         reread,
         name=name,
     )
-    _kept_tables(library, kept, built_from, ids, notices, keep)
+    _kept_tables(library, kept, built_from, ids, notices, word_keys, keep)
     return library
 
 
@@ -315,6 +322,7 @@ def _kept_tables(
     built_from: str,
     ids: dict[str, str],
     notices: Sequence[tuple[str, str]],
+    word_keys: dict[str, str] | None,
     keep: Keep | None,
 ) -> None:
     """The tables kept in the store given to `library`; with `keep`, the ones missing
@@ -324,13 +332,14 @@ def _kept_tables(
         path_tables = path_postings(library, stem)
     if path_tables is not None:
         library.tables[PATH_POSTINGS] = path_tables
-    if keep is not None and (PATH_POSTINGS not in kept or DOCUMENT_IDS not in kept):
-        assert path_tables is not None
-        postings, lengths = path_tables
-        keep(
-            built_from,
-            {
-                DOCUMENT_IDS: {"ids": ids, "notices": list(notices)},
-                PATH_POSTINGS: {"postings": postings, "lengths": lengths},
-            },
-        )
+    if keep is None or path_tables is None:
+        return
+    postings, lengths = path_tables
+    tables: dict[str, object] = {
+        DOCUMENT_IDS: {"ids": ids, "notices": list(notices)},
+        PATH_POSTINGS: {"postings": postings, "lengths": lengths},
+    }
+    if word_keys is not None:
+        tables[WORD_KEYS] = word_keys
+    if not kept.keys() >= tables.keys():
+        keep(built_from, tables)
