@@ -214,7 +214,7 @@ def read_library(
             FileProblem(path, note, skipped=False) for note in (notes or "").splitlines()
         )
     infos: list[PassageInfo] = []
-    documents: list[DocumentInfo] = []
+    firsts: list[tuple[str, int]] = []  # each document's path and first passage
     # Per passage in library order: its store row and field lengths.
     rows = array("q")
     title_lengths, body_lengths = array(NUMBER_TYPECODE), array(NUMBER_TYPECODE)
@@ -250,10 +250,8 @@ def read_library(
         body_length,
         index_terms,
     ) in (row for number, row in enumerate(stored) if number not in repeated):
-        if not documents or documents[-1].path != path:
-            documents.append(DocumentInfo(path, titles[path], len(infos), 0, name))
-        document = documents[-1]
-        documents[-1] = DocumentInfo(path, document.title, document.first, document.count + 1, name)
+        if not firsts or firsts[-1][0] != path:
+            firsts.append((path, len(infos)))
         infos.append(
             PassageInfo(
                 passage_id(ids[path], anchor),
@@ -272,6 +270,11 @@ def read_library(
         rows.append(row)
         title_lengths.append(title_length)
         body_lengths.append(body_length)
+    ends = [first for _, first in firsts[1:]] + [len(infos)]
+    documents = [
+        DocumentInfo(path, titles[path], first, end - first, name)
+        for (path, first), end in zip(firsts, ends, strict=True)
+    ]
     if not infos:
         skipped = sum(problem.skipped for problem in problems)
         detail = f" ({skipped} skipped)" if skipped else ""
