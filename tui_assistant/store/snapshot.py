@@ -270,7 +270,7 @@ def read_library(
         rows.append(row)
         title_lengths.append(title_length)
         body_lengths.append(body_length)
-    ends = [first for _, first in firsts[1:]] + [len(infos)]
+    ends = [first for _, first in firsts[1:]] + [len(infos)] * bool(firsts)
     documents = [
         DocumentInfo(path, titles[path], first, end - first, name)
         for (path, first), end in zip(firsts, ends, strict=True)
