@@ -102,12 +102,24 @@ def test_a_changed_library_builds_its_tables_again(
         built.close()
 
 
-def test_a_kept_table_that_cannot_be_read_is_built_again(folder: Path, data_dir: Path) -> None:
+@pytest.mark.parametrize(
+    "value",
+    [
+        '{"ids": 3',  # not JSON
+        "[]",
+        '{"ids": {}, "notices": [], "postings": {"a": [true]}, "lengths": [1]}',
+        '{"postings": {"a": [99999]}, "lengths": [0, 0, 0, 0, 0, 0]}',
+        '{"kitchen": 3}',
+    ],
+)
+def test_a_kept_table_that_cannot_be_read_is_built_again(
+    folder: Path, data_dir: Path, value: str
+) -> None:
     first = open_library(folder, data_dir, stem)
     expected = facts(first), first.tables[PATH_POSTINGS]
     first.close()
     with sqlite3.connect(store_path(data_dir, folder)) as connection:
-        connection.execute("UPDATE kept_tables SET value = '{\"ids\": 3'")
+        connection.execute("UPDATE kept_tables SET value = ?", (value,))
     again = open_library(folder, data_dir, stem)
     try:
         assert (facts(again), again.tables[PATH_POSTINGS]) == expected

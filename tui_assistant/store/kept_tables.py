@@ -17,6 +17,7 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 from tui_assistant.core.retrieval import bm25f
@@ -86,7 +87,7 @@ def kept_document_ids(kept: Mapping[str, Any], paths: Iterable[str]) -> Document
     ids, notices = value.get("ids"), value.get("notices")
     if not isinstance(ids, dict) or not isinstance(notices, list):
         return None
-    if list(ids) != list(paths) or not all(isinstance(id_, str) for id_ in ids.values()):
+    if list(ids) != list(paths) or not _all_of(str, ids.values()):
         return None
     if not all(
         isinstance(n, list) and len(n) == 2 and all(isinstance(p, str) for p in n) for n in notices
@@ -104,14 +105,20 @@ def kept_path_postings(kept: Mapping[str, Any], passages: int) -> PathPostings |
     postings, lengths = value.get("postings"), value.get("lengths")
     if not isinstance(postings, dict) or not isinstance(lengths, list):
         return None
-    if len(lengths) != passages or not all(type(length) is int for length in lengths):
+    if len(lengths) != passages or not _all_of(int, lengths):
         return None
-    for numbers in postings.values():
-        if not isinstance(numbers, list) or not all(
-            type(n) is int and 0 <= n < passages for n in numbers
-        ):
-            return None
+    if not _all_of(list, postings.values()):
+        return None
+    numbers = list(chain.from_iterable(postings.values()))
+    if not _all_of(int, numbers) or (numbers and not 0 <= min(numbers) <= max(numbers) < passages):
+        return None
     return postings, lengths
+
+
+def _all_of(kind: type, values: Iterable[object]) -> bool:
+    """Whether every value is exactly of `kind` (`True` is no int here), checked at C
+    speed: a kept table has tens of thousands of values."""
+    return set(map(type, values)) <= {kind}
 
 
 def kept_word_keys(kept: Mapping[str, Any]) -> dict[str, str] | None:
@@ -120,7 +127,7 @@ def kept_word_keys(kept: Mapping[str, Any]) -> dict[str, str] | None:
     value = kept.get(WORD_KEYS)
     if not isinstance(value, dict):
         return None
-    if not all(isinstance(key, str) for key in value.values()):
+    if not _all_of(str, value.values()):
         return None
     return value
 

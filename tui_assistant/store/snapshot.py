@@ -190,13 +190,13 @@ def read_library(
     keep: Keep | None = None,
 ) -> Library:
     """The in-memory library and index, from the store's snapshot (`all_postings`:
-        every word's postings read now, rather than each when a question needs it). The
+    every word's postings read now, rather than each when a question needs it). The
     tables kept beside the index (`kept_tables`) are used when they were built from these
     passages; `keep` is given those built again, to keep them.
 
-        In memory, passages are numbered 0, 1, ... in store row order, so the stored
-        postings (ascending rows) stay ascending once renumbered; `Library.positions`
-        maps a number to the passage's place in library order.
+    In memory, passages are numbered 0, 1, ... in store row order, so the stored
+    postings (ascending rows) stay ascending once renumbered; `Library.positions`
+    maps a number to the passage's place in library order.
     """
     display_folder = os.path.basename(os.path.abspath(folder))
     if name is None:
@@ -293,7 +293,7 @@ def read_library(
     word_keys = kept_word_keys(kept) if key is stem else None
     if word_keys is None and key is stem:
         words = fields["title"].keys() | fields["body"].keys()
-        word_keys = {word: found for word in words if (found := stem(word)) != word}
+        word_keys = {word: word_key for word in words if (word_key := stem(word)) != word}
     index = InvertedIndex(
         fields["title"],
         fields["body"],
