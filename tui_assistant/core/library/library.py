@@ -281,6 +281,9 @@ class Library:
             positions if positions is not None else range(len(self.passages))
         )
         self._text = text
+        # Tables built from its passages that a retriever would otherwise build at
+        # every open, kept with the index (`store.kept_tables`), by name.
+        self.tables: dict[str, object] = {}
 
     def __len__(self) -> int:
         return len(self.passages)
@@ -349,6 +352,9 @@ def with_site_index_terms(
     to: `built_site.index_targets`) among the `index_terms` of the passage of that
     document holding the line (`book_index.passage_at`'s rule); a term its title says
     already is left out."""
+    targets = list(targets)
+    if not targets:  # most libraries have no index page: nothing to look up
+        return list(infos)
     by_document: dict[str, list[int]] = {}
     for number, info in enumerate(infos):
         by_document.setdefault(info.document, []).append(number)
