@@ -19,15 +19,15 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.retrieval.index import KeyFunction
+from tui_assistant.core.retrieval.pair_table import PairTable
 from tui_assistant.core.retrieval.types import Ranking
-from tui_assistant.core.retrieval.word_pairs import Pair, pair_share, passage_pairs
+from tui_assistant.core.retrieval.word_pairs import Pair, pair_share
 
 if TYPE_CHECKING:
     import numpy as np
@@ -46,9 +46,6 @@ SECTION_FEATURES = (
     "announcement",
     "pair_share",
 )
-# How many passages' word pairs a library keeps at hand (a few megabytes): the first
-# places of the last few dozen questions; any other passage is read and split again.
-PAIRS_KEPT = 256
 # Path words of a document that announces or logs changes rather than teaching:
 # `blog/announcing-vite5.md`, `CHANGELOG.md`, `docs/release-notes.md`, `news/2024.md`.
 ANNOUNCEMENT_WORDS = frozenset(
@@ -88,20 +85,20 @@ class SectionWeights:
 class Marks:
     """What the section score knows of a library's passages besides the question: the
     numbers of those that open their document and of release announcements, changelogs
-    and blog posts, and each passage's adjacent word pairs (`pairs_of`, read from the
-    library when asked; none without it)."""
+    and blog posts, and each passage's adjacent word pairs (`pairs_of`: a library's
+    `PairTable`, split once when first asked; none without it)."""
 
     openings: frozenset[int] = frozenset()
     announcements: frozenset[int] = frozenset()
-    pairs_of: Callable[[int], frozenset[Pair]] | None = field(default=None, compare=False)
+    pairs_of: Callable[[int], Container[Pair]] | None = field(default=None, compare=False)
 
     @classmethod
     def of(cls, library: Library, key: KeyFunction) -> Marks:
-        @lru_cache(maxsize=PAIRS_KEPT)
-        def pairs_of(number: int) -> frozenset[Pair]:
+        def read(number: int) -> tuple[str, str]:
             passage = library.passage(number)
-            return passage_pairs(passage.title, passage.text, key)
+            return passage.title, passage.text
 
+        pairs_of = PairTable(read, key)
         return cls(opening_passages(library), announcement_passages(library), pairs_of)
 
 
