@@ -17,7 +17,7 @@ import dataclasses
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from tui_assistant.core.documents.book_index import LEAD_LINES, MAX_INDEX_TERMS
@@ -38,6 +38,9 @@ from tui_assistant.errors import NotText
 INCLUDES_ONLY = "has no text of its own (what it includes is read as its own document)"
 # More include-only documents than this are said in one warning.
 INCLUDES_ONLY_NAMED = 3
+# Texts of the passages shown last kept at hand (a few megabytes): a server's questions
+# come back to the same passages, each read from the store under its one lock.
+TEXTS_KEPT = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,6 +284,7 @@ class Library:
             positions if positions is not None else range(len(self.passages))
         )
         self._text = text
+        self._kept_text = lru_cache(maxsize=TEXTS_KEPT)(text)
 
     def __len__(self) -> int:
         return len(self.passages)
@@ -315,7 +319,7 @@ class Library:
         return Passage(
             id=info.id,
             title=info.title,
-            text=self._text(number),
+            text=self._kept_text(number),
             source_path=info.source_path,
             line=info.line,
             end_line=info.end_line,

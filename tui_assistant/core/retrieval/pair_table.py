@@ -21,7 +21,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 
 from tui_assistant.core.retrieval.index import KeyFunction
-from tui_assistant.core.retrieval.word_pairs import Pair, passage_pairs
+from tui_assistant.core.retrieval.word_pairs import passage_pairs
 
 # A word's number fits in half a pair's.
 _WORD_BITS = 32
@@ -68,7 +68,8 @@ class PairTable:
             title, text = self._read(number)
             pairs = passage_pairs(title, text, self._key)
             with self._numbering:
-                codes = array("Q", sorted({self._code(pair) for pair in pairs}))
+                found = self._numbered({word for pair in pairs for word in pair})
+            codes = array("Q", sorted(found[one] << _WORD_BITS | found[two] for one, two in pairs))
             held = self._held.setdefault(number, HeldPairs(codes, self._words))
         return held
 
@@ -77,8 +78,7 @@ class PairTable:
         """How many passages' pairs are kept (a table is never empty-and-false)."""
         return len(self._held)
 
-    def _code(self, pair: Pair) -> int:
+    def _numbered(self, found: set[str]) -> dict[str, int]:
+        """Each word of `found` by its number, new words numbered next."""
         words = self._words
-        first = words.setdefault(pair[0], len(words))
-        second = words.setdefault(pair[1], len(words))
-        return first << _WORD_BITS | second
+        return {word: words.setdefault(word, len(words)) for word in found}
