@@ -337,6 +337,7 @@ class Library:
 
     def close(self) -> None:
         """Let go of the store snapshot the texts are read from (after a reload)."""
+        self._kept_text.cache_clear()
         if self.combined:
             for part in self.parts.values():
                 part.close()
