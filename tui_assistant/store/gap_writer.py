@@ -3,11 +3,11 @@
 A refused question's gap is a locked append to a file (`gaps.record_gaps`) or a row in
 the shared store; on a call's path that was a file lock and a few system calls per
 refusal, waited on by the agent. `GapWriter` takes each gap (`put`), or the work of
-keeping one (`run`), at once, and one thread writes what has gathered meanwhile: every
-gap queued for a file in one append, in the order they were put. `flush` waits until
-everything put before it is written (the `gaps` tool lists them after it), and `close`
-flushes and ends the thread; it is also closed at the interpreter's exit, so no gap
-put is lost on the way out. A write that fails is a warning, never a call's error.
+keeping one (`run`), at once, and one thread writes what has gathered within
+`LINGER_SECONDS` of the first: every gap queued for a file in one append, in the order
+they were put. `flush` waits until everything put before it is written (the `gaps`
+tool lists them after it), and `close` flushes and ends the thread; it is also closed
+at the interpreter's exit, so no gap put is lost on the way out. A write that fails is a warning, never a call's error.
 """
 
 from __future__ import annotations
@@ -26,6 +26,9 @@ from tui_assistant.store.gaps import record_gaps
 logger = logging.getLogger(__name__)
 
 RecordGaps = Callable[[Path, list[Gap]], None]
+# How long the first gap of a batch waits for others: a burst of refusals is one
+# append, and a call's thread is not made to hand the interpreter to the writer at once.
+LINGER_SECONDS = 0.05
 
 
 class GapWriter:
@@ -41,6 +44,8 @@ class GapWriter:
         self._pending = 0
         self._thread: threading.Thread | None = None
         self._closed = False
+        # Callers of `flush` waiting: the writer writes at once rather than lingering.
+        self._flushing = 0
 
     def put(self, path: Path, gap: Gap) -> None:
         """Append `gap` to the gaps file at `path`, soon."""
@@ -57,7 +62,12 @@ class GapWriter:
     def flush(self) -> None:
         """Return once everything put before this call is written (or failed)."""
         with self._changed:
-            self._changed.wait_for(lambda: self._pending == 0)
+            self._flushing += 1
+            self._changed.notify_all()
+            try:
+                self._changed.wait_for(lambda: self._pending == 0)
+            finally:
+                self._flushing -= 1
 
     def close(self) -> None:
         """Write what is queued, then end the thread; later gaps are written at once."""
@@ -80,7 +90,8 @@ class GapWriter:
             self._thread = threading.Thread(target=self._serve, name="gap-writer", daemon=True)
             self._thread.start()
             atexit.register(self.close)
-        self._changed.notify_all()
+        if len(self._gaps) + len(self._jobs) == 1:  # else the writer is already awake
+            self._changed.notify_all()
 
     def _write_now(self) -> None:
         """After `close`, under the lock: what was put is written by its caller."""
@@ -94,6 +105,7 @@ class GapWriter:
                 self._changed.wait_for(lambda: self._gaps or self._jobs or self._closed)
                 if self._closed and not (self._gaps or self._jobs):
                     return
+                self._changed.wait_for(lambda: self._flushing or self._closed, LINGER_SECONDS)
                 gaps, jobs = self._taken()
             self._write(gaps, jobs)
             with self._changed:
