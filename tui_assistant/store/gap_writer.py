@@ -7,7 +7,8 @@ keeping one (`run`), at once, and one thread writes what has gathered within
 `LINGER_SECONDS` of the first: every gap queued for a file in one append, in the order
 they were put. `flush` waits until everything put before it is written (the `gaps`
 tool lists them after it), and `close` flushes and ends the thread; it is also closed
-at the interpreter's exit, so no gap put is lost on the way out. A write that fails is a warning, never a call's error.
+at the interpreter's exit, so no gap put is lost on the way out. A write that fails is
+a warning, never a call's error.
 """
 
 from __future__ import annotations
