@@ -17,7 +17,7 @@ import dataclasses
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from tui_assistant.core.documents.book_index import LEAD_LINES, MAX_INDEX_TERMS
@@ -38,6 +38,9 @@ from tui_assistant.errors import NotText
 INCLUDES_ONLY = "has no text of its own (what it includes is read as its own document)"
 # More include-only documents than this are said in one warning.
 INCLUDES_ONLY_NAMED = 3
+# Texts of the passages shown last kept at hand (a few megabytes): a server's questions
+# come back to the same passages, each read from the store under its one lock.
+TEXTS_KEPT = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +287,7 @@ class Library:
         # Tables built from its passages that a retriever would otherwise build at
         # every open, kept with the index (`store.kept_tables`), by name.
         self.tables: dict[str, object] = {}
+        self._kept_text = lru_cache(maxsize=TEXTS_KEPT)(text)
 
     def __len__(self) -> int:
         return len(self.passages)
@@ -318,7 +322,7 @@ class Library:
         return Passage(
             id=info.id,
             title=info.title,
-            text=self._text(number),
+            text=self._kept_text(number),
             source_path=info.source_path,
             line=info.line,
             end_line=info.end_line,
@@ -336,6 +340,7 @@ class Library:
 
     def close(self) -> None:
         """Let go of the store snapshot the texts are read from (after a reload)."""
+        self._kept_text.cache_clear()
         if self.combined:
             for part in self.parts.values():
                 part.close()
