@@ -155,6 +155,28 @@ async def agents(
     tally = Tally()
     pid = SERVER_PIDS.get(url)
     cpu_before = tree_cpu_seconds(pid) if pid is not None else 0.0
+    seconds = float("nan")
+    try:
+        seconds = await _ask_all(url, work, expected, tally)
+    except* Exception as failed:  # a session's set-up or teardown: say what, keep the tally
+        print(f"{url}: session error(s), first: {_first_leaf(failed)!r}", file=sys.stderr)
+    cpu = None
+    if pid is not None and tally.times:
+        cpu = (tree_cpu_seconds(pid) - cpu_before) / len(tally.times)
+    return tally, seconds, cpu
+
+
+def _first_leaf(error: BaseException) -> BaseException:
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    return error
+
+
+async def _ask_all(
+    url: str, work: list[list[str]], expected: dict[str, list[str]] | None, tally: Tally
+) -> float:
+    """`work` asked by one session per agent, all at once; the seconds it took."""
+    seconds = float("nan")
     async with contextlib.AsyncExitStack() as stack:
         sessions = []
         for _ in work:
@@ -180,10 +202,7 @@ async def agents(
         started = time.perf_counter()
         await asyncio.gather(*(agent(s, q) for s, q in zip(sessions, work, strict=True)))
         seconds = time.perf_counter() - started
-    cpu = None
-    if pid is not None and tally.times:
-        cpu = (tree_cpu_seconds(pid) - cpu_before) / len(tally.times)
-    return tally, seconds, cpu
+    return seconds
 
 
 def split(questions: list[str], count: int, calls: int) -> list[list[str]]:

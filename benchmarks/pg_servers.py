@@ -158,11 +158,11 @@ async def run(args: argparse.Namespace, root: Path, url: str) -> None:
             *(agents(each, share, expected) for each, share in zip(urls, shares, strict=True))
         )
         shared_seconds = time.perf_counter() - started
-        times = [t for tally, _ in results for t in tally.times]
-        lost = sum(tally.lost for tally, _ in results)
-        mixed = sum(tally.mixed for tally, _ in results)
+        times = [t for tally, _, _ in results for t in tally.times]
+        lost = sum(tally.lost for tally, _, _ in results)
+        mixed = sum(tally.mixed for tally, _, _ in results)
         shared_p95 = sorted(times)[int(0.95 * len(times))] if times else 0.0
-        single, single_seconds = await agents(reference_url, work, expected)
+        single, single_seconds, _ = await agents(reference_url, work, expected)
         print(
             f"{len(questions)} questions, {args.agents} agents x {args.calls} calls:\n"
             f"  PostgreSQL, {len(urls)} servers x 1 worker: p95 {shared_p95:.1f} ms,"
