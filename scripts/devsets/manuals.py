@@ -105,7 +105,8 @@ MANUALS: tuple[Tree, ...] = (
     Tree(
         "manpages-git-troff",
         deb("git-man", "1:2.39.5-0+deb12u3"),
-        f"the troff manual pages of the same {len(GIT_COMMANDS)} commands, git-<command>.1",
+        "the troff manual pages of the same commands, git-<command>.1 (all but send-email,"
+        " which git-email ships)",
         git_troff_page,
         copyright_file("git-man", then="GPL-2"),
     ),
