@@ -48,7 +48,7 @@ SAMPLES: dict[str, bytes] = {
 
 
 def test_the_formats_are_the_document_types_users_name_in_their_order() -> None:
-    assert DOCUMENT_KINDS == ("md", "rst", "txt", "html", "pdf", "py", "man")
+    assert DOCUMENT_KINDS == ("md", "rst", "txt", "html", "pdf", "man", "py")
     assert DEFAULT_DOCUMENT_KINDS == ("md", "rst", "txt", "html", "pdf", "man")
     assert FALLBACK is format_of("notes.md")
     assert len({format.name for format in FORMATS}) == len(FORMATS)

@@ -122,11 +122,11 @@ class _PageReader:
                 self._text(line.number, glue.join(line.arguments))
             else:
                 self._show(line.number, "")
-        else:
+        elif not self._request(line, name):
             self._show(line.number, "")
-            self._request(line, name)
 
-    def _request(self, line: TroffLine, name: str) -> None:
+    def _request(self, line: TroffLine, name: str) -> bool:
+        """Act on a request; whether it showed its line."""
         given = line.arguments
         if name and name not in _PARAGRAPHS:
             self._may_name = False
@@ -150,7 +150,7 @@ class _PageReader:
                 self._entry_indent = False
                 self._awaiting = "term"
         elif name == "IP":
-            self._item(line.number, given[0] if given else "")
+            return self._item(line.number, given[0] if given else "")
         elif name in _PARAGRAPHS or name == "sp":
             self._paragraph(name)
         elif name == "RS":
@@ -169,8 +169,11 @@ class _PageReader:
         elif name in ("UE", "ME"):
             self._text(line.number, f"<{self._link}>" + "".join(given))
             self._link = ""
+            return True
         elif name == "OP" and given:
             self._text(line.number, "[" + " ".join(given) + "]")
+            return True
+        return False
 
     def _paragraph(self, name: str) -> None:
         self._mark = ""
@@ -182,17 +185,18 @@ class _PageReader:
         # DocBook's entry: `.PP`, one line naming it, then its text in `.RS`.
         self._may_name = True
 
-    def _item(self, number: int, mark: str) -> None:
+    def _item(self, number: int, mark: str) -> bool:
         if not mark.strip() or _LIST_MARK.match(mark):
             self._mark = mark.strip()
-            return
+            return False
         if self._inside_entry():
             self._text(number, mark)
-            return
+            return True
         self.close_entry()
         self._entry = _Entry(number, self._depth, [mark.strip()], number)
         self._show(number, self._indent() + mark.strip())
         self._entry_indent = True
+        return True
 
     def _inside_entry(self) -> bool:
         entry = self._entry

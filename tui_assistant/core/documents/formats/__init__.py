@@ -32,8 +32,8 @@ FORMATS: tuple[DocumentFormat, ...] = (
     text.FORMAT,
     html.FORMAT,
     pdf.FORMAT,
-    python.FORMAT,
     man.FORMAT,
+    python.FORMAT,
 )
 # What the text of a file of no format (or of one read as pages) is split as.
 FALLBACK = markdown.FORMAT
