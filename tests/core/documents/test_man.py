@@ -183,6 +183,11 @@ def test_a_compressed_page_is_read_and_a_huge_one_refused() -> None:
         ("logs/app.log.1", b"started\nstopped\n", "not a manual page (no .TH or .SH request)"),
         ("man1/egrep.1", b".so man1/grep.1\n", "not a manual page: only includes man1/grep.1 (.so)"),
         ("lib/libz.so.1", b"\x7fELF\x00\x00", "binary file (contains NUL bytes)"),
+        (
+            "man5/ssh_config.5",
+            b".Dd $Mdocdate$\n.Dt SSH_CONFIG 5\n.Sh NAME\n.Nm ssh_config\n",
+            "not read: an mdoc manual page (.Dd/.Sh macros); only man macros are read",
+        ),
     ],
 )
 def test_a_file_that_is_not_a_page_is_skipped_with_why(name: str, data: bytes, reason: str) -> None:
@@ -194,3 +199,38 @@ def test_a_latin_1_page_is_read() -> None:
     document = parse_document("x.1", ".TH X 1\n.SH NAME\nx \\- caf\xe9 tool\n".encode("latin-1"))
     assert isinstance(document, Document)
     assert document.title == "x(1) — café tool"
+
+
+def test_asciidoctor_entries_and_definitions_ended_by_a_spaced_dot() -> None:
+    page = r""".TH "HWCLOCK" "8"
+.de URL
+\fI\\$2\fP <\\$1>\\$3
+..
+.if \n[.g] \{\
+.  am URL
+.    ad l
+.  .
+.\}
+.SH "NAME"
+hwclock \- time clocks utility
+.SH "FUNCTIONS"
+.sp
+The following functions are mutually exclusive.
+.sp
+\fB\-a, \-\-adjust\fP
+.RS 4
+Add or subtract time from the Hardware Clock.
+.RE
+.sp
+\fB\-r, \-\-show\fP
+.RS 4
+Read the Hardware Clock.
+.RE
+"""
+    document = split_man("man8/hwclock.8", page)
+    terms = [term for draft in document.passages for term in draft.index_terms]
+    assert terms == ["-a, --adjust", "-r, --show"]
+    assert document.title == "hwclock(8) — time clocks utility"
+    text = "\n".join(draft.text for draft in document.passages)
+    assert "The following functions are mutually exclusive." in text
+    assert "ad l" not in text and "URL" not in text

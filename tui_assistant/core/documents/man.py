@@ -33,9 +33,13 @@ from tui_assistant.core.documents.passage import (
 )
 
 INDENT = "    "
+# A longer term is a sentence, not a name to look up (as HTML's `<dt>`).
+MAX_TERM_CHARS = 100
 NOT_A_PAGE = "not a manual page (no .TH or .SH request)"
 _PAGE_REQUEST = re.compile(r"^[.'][ \t]*(?:TH|SH)(?:[ \t]|$)", re.MULTILINE)
 _INCLUDE = re.compile(r"^[.'][ \t]*so[ \t]+(\S+)", re.MULTILINE)
+_MDOC = re.compile(r"^[.'][ \t]*(?:Dd|Sh)(?:[ \t]|$)", re.MULTILINE)
+MDOC_PAGE = "not read: an mdoc manual page (.Dd/.Sh macros); only man macros are read"
 _SPACED = frozenset({"B", "I", "SM", "SB", "SY"})
 _ALTERNATING = frozenset({"BR", "RB", "BI", "IB", "IR", "RI"})
 _PARAGRAPHS = frozenset({"PP", "P", "LP", "HP"})
@@ -47,9 +51,12 @@ _LIST_MARK = re.compile(r"^\W*(?:\d+|[a-zA-Z]|[ivxIVX]+)?\W*$")
 
 def why_not_a_page(text: str) -> str | None:
     """Why a file's text is not a manual page to read, or None when it is one: it has
-    no `.TH` or `.SH`, or it only includes another page (`.so man1/other.1`)."""
+    no `.TH` or `.SH`: it is written in mdoc's macros, or only includes another page
+    (`.so man1/other.1`), or is another file a section's suffix names (`app.log.1`)."""
     if _PAGE_REQUEST.search(text):
         return None
+    if _MDOC.search(text):
+        return MDOC_PAGE
     included = _INCLUDE.search(text)
     if included:
         return f"not a manual page: only includes {included.group(1)} (.so)"
@@ -128,7 +135,7 @@ class _PageReader:
     def _request(self, line: TroffLine, name: str) -> bool:
         """Act on a request; whether it showed its line."""
         given = line.arguments
-        if name and name not in _PARAGRAPHS:
+        if name and name not in _PARAGRAPHS and name != "sp":
             self._may_name = False
         if name == "TH" and given:
             self._page = (given[0], given[1] if len(given) > 1 else "")
@@ -178,6 +185,8 @@ class _PageReader:
     def _paragraph(self, name: str) -> None:
         self._mark = ""
         if name == "sp":
+            # Asciidoctor's entry: `.sp`, the line naming it, its text in `.RS`.
+            self._may_name = self._entry is None
             return
         if self._inside_entry():
             return
@@ -212,7 +221,9 @@ class _PageReader:
         entry, self._entry = self._entry, None
         self._awaiting, self._may_name, self._entry_indent = "", False, False
         if entry is not None and not entry.tentative and entry.terms:
-            self.sections[-1].entries.append(Entry(entry.line, entry.end_line, tuple(entry.terms)))
+            terms = tuple(term for term in entry.terms if len(term) <= MAX_TERM_CHARS)
+            if terms:
+                self.sections[-1].entries.append(Entry(entry.line, entry.end_line, terms))
 
     def _indent(self) -> str:
         return INDENT * (self._depth + (1 if self._entry_indent else 0))

@@ -49,7 +49,8 @@ class TroffReader:
     def line(self, number: int, line: str) -> TroffLine:
         nothing = TroffLine(number, "")
         if self._definition_end is not None:
-            if line.rstrip() == self._definition_end:
+            ending = _CONTROL.match(line) if line[:1] in (".", "'") else None
+            if ending is not None and ending.group(1) == self._definition_end:
                 self._definition_end = None
             return nothing
         if self._skipping:
@@ -77,7 +78,7 @@ class TroffReader:
         if name in _DEFINITIONS:
             given = arguments(rest)
             end = given[0] if name == "ig" and given else (given[1] if len(given) > 1 else "")
-            self._definition_end = "." + end if end else ".."
+            self._definition_end = end or "."  # `..` (or `.  .`) ends it
             return nothing
         if name in _STRINGS:
             self._define(name, rest)
