@@ -103,7 +103,9 @@ def test_docbook_and_tp_entries_are_index_terms() -> None:
     assert {"-n, --dry-run", "-p, --patch", "-a", "--all (long form)", "-u"} <= terms
     assert "core.quotePath" in terms
     # A paragraph after the list, a bullet and a nested paragraph name nothing.
-    assert not any(term.startswith(("A paragraph", "A bullet", "This effectively", "•")) for term in terms)
+    assert not any(
+        term.startswith(("A paragraph", "A bullet", "This effectively", "•")) for term in terms
+    )
     options = next(draft for draft in document.passages if "OPTIONS" in draft.title)
     assert "Don’t actually add the file(s)." in options.text
     assert "    This effectively runs\n    add --interactive." in options.text
@@ -174,14 +176,20 @@ def test_a_compressed_page_is_read_and_a_huge_one_refused() -> None:
     assert decompressed(gzip.compress(b"x" * 10), limit=10) == b"x" * 10
     with pytest.raises(NotText, match="larger than 4 MiB when decompressed"):
         decompressed(gzip.compress(b"x" * (MAX_BYTES + 1)))
-    assert parse_document("man1/x.1.gz", data[:40]) == "cannot be read as gzip (broken or truncated)"
+    assert (
+        parse_document("man1/x.1.gz", data[:40]) == "cannot be read as gzip (broken or truncated)"
+    )
 
 
 @pytest.mark.parametrize(
     ("name", "data", "reason"),
     [
         ("logs/app.log.1", b"started\nstopped\n", "not a manual page (no .TH or .SH request)"),
-        ("man1/egrep.1", b".so man1/grep.1\n", "not a manual page: only includes man1/grep.1 (.so)"),
+        (
+            "man1/egrep.1",
+            b".so man1/grep.1\n",
+            "not a manual page: only includes man1/grep.1 (.so)",
+        ),
         ("lib/libz.so.1", b"\x7fELF\x00\x00", "binary file (contains NUL bytes)"),
         (
             "man5/ssh_config.5",
@@ -234,3 +242,10 @@ Read the Hardware Clock.
     text = "\n".join(draft.text for draft in document.passages)
     assert "The following functions are mutually exclusive." in text
     assert "ad l" not in text and "URL" not in text
+
+
+def test_a_table_shows_its_cells_not_its_format() -> None:
+    page = ".TH T 1\n.SH NAME\nt \\- tables\n.SH VALUES\n.TS\nallbox;\nl l.\nname\tmeaning\nT{\nauto\nT}\tpicks one\n.TE\n"
+    text = "\n".join(draft.text for draft in split_man("t.1", page).passages)
+    assert "allbox" not in text and "l l." not in text
+    assert "name  meaning" in text and "picks one" in text and "T{" not in text

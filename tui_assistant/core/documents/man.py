@@ -69,7 +69,9 @@ def split_man(relative_path: str, text: str, name_title: str | None = None) -> D
     for line in TroffReader().lines(file_lines(text)):
         reader.read(line)
     reader.close_entry()
-    return document_from_sections(reader.title(file_title(relative_path, name_title)), None, reader.sections)
+    return document_from_sections(
+        reader.title(file_title(relative_path, name_title)), None, reader.sections
+    )
 
 
 @dataclass(slots=True)
@@ -234,10 +236,11 @@ class _PageReader:
             self._heading_level = 0
             return
         if self._table:
-            text = self._table_row(text)
-            if text is None:
+            row = self._table_row(text)
+            if row is None:
                 self._show(number, "")
                 return
+            text = row
         words = text.strip()
         if self._awaiting:
             self._term(number, words)
@@ -268,7 +271,9 @@ class _PageReader:
             if text.rstrip().endswith("."):
                 self._table = "data"
             return None
-        return "  ".join(cell.replace("T{", "").replace("T}", "").strip() for cell in text.split("\t"))
+        return "  ".join(
+            cell.replace("T{", "").replace("T}", "").strip() for cell in text.split("\t")
+        )
 
     def _show(self, number: int, shown: str) -> None:
         self.sections[-1].lines.append((number, shown))

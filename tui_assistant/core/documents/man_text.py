@@ -137,7 +137,9 @@ def _render(text: str, strings: Mapping[str, str], depth: int) -> str:
             shown.append(_render(value, strings, depth + 1) if depth < 8 else "")
         elif kind == "N":
             argument, position = _delimited(text, position)
-            shown.append(chr(int(argument)) if argument.isdigit() and int(argument) < 0x110000 else "")
+            shown.append(
+                chr(int(argument)) if argument.isdigit() and int(argument) < 0x110000 else ""
+            )
         elif kind in _DELIMITED:
             _, position = _delimited(text, position)
         elif kind in _NAMED:
@@ -224,8 +226,7 @@ def condition(text: str, strings: Mapping[str, str]) -> tuple[bool, str]:
         rest = text.split(None, 1)
         return False, rest[1] if len(rest) > 1 else ""
     negated, mode, defined = found.groups()
-    if defined is not None:
-        holds = defined in strings or defined in STRINGS
-    else:
-        holds = mode in (None, "n")
+    # `d name`: the string is defined; else `n` (or groff's `\n(.g`, no mode) holds.
+    known = defined is not None and (defined in strings or defined in STRINGS)
+    holds = known if defined is not None else mode in (None, "n")
     return holds != bool(negated), text[found.end() :].lstrip()
