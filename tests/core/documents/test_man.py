@@ -269,3 +269,10 @@ def test_a_folder_of_pages_is_read_with_one_line_for_each_file_skipped(tmp_path:
         "skipped file man1/app.log.1: not a manual page (no .TH or .SH request)",
         "skipped file man1/huge.1.gz: larger than 4 MiB when decompressed",
     ]
+
+
+def test_a_name_line_with_a_dash_of_any_kind_gives_the_description() -> None:
+    page = (
+        ".TH PRINTF 3\n.SH NAME\nprintf, fprintf \\(em formatted output\n.SH DESCRIPTION\nText.\n"
+    )
+    assert split_man("printf.3", page).title == "printf(3) — formatted output"

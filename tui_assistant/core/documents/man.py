@@ -40,6 +40,8 @@ _PAGE_REQUEST = re.compile(r"^[.'][ \t]*(?:TH|SH)(?:[ \t]|$)", re.MULTILINE)
 _INCLUDE = re.compile(r"^[.'][ \t]*so[ \t]+(\S+)", re.MULTILINE)
 _MDOC = re.compile(r"^[.'][ \t]*(?:Dd|Sh)(?:[ \t]|$)", re.MULTILINE)
 MDOC_PAGE = "not read: an mdoc manual page (.Dd/.Sh macros); only man macros are read"
+# Between the NAME line's names and its description: `\-`, `\(em`, `\(en`.
+_NAME_DASH = re.compile(r"\s+[-\N{EM DASH}\N{EN DASH}]+\s+")
 _SPACED = frozenset({"B", "I", "SM", "SB", "SY"})
 _ALTERNATING = frozenset({"BR", "RB", "BI", "IB", "IR", "RI"})
 _PARAGRAPHS = frozenset({"PP", "P", "LP", "HP"})
@@ -104,8 +106,8 @@ class _PageReader:
         self._mark = ""  # an `.IP` bullet that opens the next text line
 
     def title(self, fallback: str) -> str:
-        named = self._name_line or ""
-        names, _, description = named.partition(" - ")
+        parts = _NAME_DASH.split(self._name_line or "", maxsplit=1)
+        names, description = parts[0], parts[1] if len(parts) > 1 else ""
         first_name = names.split(",")[0].strip()
         if self._page is None:
             name = first_name or fallback
