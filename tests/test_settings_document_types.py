@@ -12,7 +12,7 @@ pytestmark = pytest.mark.usefixtures("no_settings_from_outside")
 
 
 def test_every_kind_is_read_by_default() -> None:
-    assert load_settings().document_kinds == ("md", "rst", "txt", "html", "pdf")
+    assert load_settings().document_kinds == ("md", "rst", "txt", "html", "pdf", "man")
 
 
 @pytest.mark.parametrize(
@@ -37,9 +37,9 @@ def test_document_types_are_a_comma_list(
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ("md,docx", "unknown document type 'docx' (use md, rst, txt, html, pdf, py)"),
-        ("", "must name at least one of md, rst, txt, html, pdf, py"),
-        (" , ", "must name at least one of md, rst, txt, html, pdf, py"),
+        ("md,docx", "unknown document type 'docx' (use md, rst, txt, html, pdf, man, py)"),
+        ("", "must name at least one of md, rst, txt, html, pdf, man, py"),
+        (" , ", "must name at least one of md, rst, txt, html, pdf, man, py"),
     ],
 )
 def test_bad_document_types_are_one_line_naming_the_setting(

@@ -102,7 +102,7 @@ class Settings(BaseSettings):
     passages: int = 3
     support_check: SupportMode = "warn"
     # Which formats of files are documents: a comma list of format names
-    # (`core.documents.formats`: `md`, `rst`, `txt`, `html`, `pdf`, `py`).
+    # (`core.documents.formats`: `md`, `rst`, `txt`, `html`, `pdf`, `man`, `py`).
     document_types: str = ",".join(DEFAULT_DOCUMENT_KINDS)
     # The TUI re-reads documents that change on disk by itself.
     watch: bool = True

@@ -1,6 +1,6 @@
 """The rows of the development-set table for reference manuals: GNU manuals typeset from
 their Texinfo source (one manual as one HTML page and as PDF) and a command reference of
-man pages as HTML. `scripts.devsets.build` reads them after `sources.TREES`."""
+man pages as HTML and as troff. `scripts.devsets.build` reads them after `sources.TREES`."""
 
 from __future__ import annotations
 
@@ -73,9 +73,20 @@ GIT_COMMANDS = (
 GIT_DOC = "usr/share/doc/git-doc/"
 
 
+GIT_MAN = "usr/share/man/man1/"
+
+
 def git_page(path: str) -> str | None:
     name = folder(GIT_DOC, (".html",), top_level=True)(path)
     if name is None or name.removeprefix("git-").removesuffix(".html") not in GIT_COMMANDS:
+        return None
+    return name
+
+
+def git_troff_page(path: str) -> str | None:
+    """The same commands' troff pages, `git-<command>.1`, decompressed."""
+    name = folder(GIT_MAN, (".1.gz",), top_level=True)(path)
+    if name is None or name.removeprefix("git-").removesuffix(".1") not in GIT_COMMANDS:
         return None
     return name
 
@@ -90,5 +101,13 @@ MANUALS: tuple[Tree, ...] = (
         f"the HTML manual pages of {len(GIT_COMMANDS)} everyday commands, git-<command>.html",
         git_page,
         copyright_file("git-doc", then="GPL-2"),
+    ),
+    Tree(
+        "manpages-git-troff",
+        deb("git-man", "1:2.39.5-0+deb12u3"),
+        "the troff manual pages of the same commands, git-<command>.1 (all but send-email,"
+        " which git-email ships)",
+        git_troff_page,
+        copyright_file("git-man", then="GPL-2"),
     ),
 )

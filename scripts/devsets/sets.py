@@ -45,6 +45,7 @@ SETS: list[tuple[str, str, str]] = [
     ("sed-html", "eval/sed-html.jsonl", "eval/sed-html"),
     ("sed-pdf", "eval/sed-pdf.jsonl", "eval/sed-pdf"),
     ("manpages-git", "eval/manpages-git.jsonl", "eval/manpages-git"),
+    ("manpages-git-troff", "eval/manpages-git-troff.jsonl", "eval/manpages-git-troff"),
     ("django-large", "eval/django-large.jsonl", "eval/django/large-lessons"),
 ]
 

@@ -35,7 +35,7 @@ def test_the_json_report_counts_what_the_folder_holds(
     assert data["library"] == str(notes)
     assert data["documents"] == {
         "total": 2,
-        "by_kind": {"md": 2, "rst": 0, "txt": 0, "html": 0, "pdf": 0, "py": 0},
+        "by_kind": {"md": 2, "rst": 0, "txt": 0, "html": 0, "pdf": 0, "man": 0, "py": 0},
     }
     assert data["passages"]["total"] == 3
     assert data["skipped"]["total"] == 2
@@ -106,6 +106,7 @@ def test_restructuredtext_and_text_documents_count_under_their_kind(
         "txt": 1,
         "html": 0,
         "pdf": 0,
+        "man": 0,
         "py": 0,
     }
     assert data["passages"]["by_kind"]["rst"] == 3
@@ -118,5 +119,6 @@ def test_restructuredtext_and_text_documents_count_under_their_kind(
         "txt": 0,
         "html": 0,
         "pdf": 0,
+        "man": 0,
         "py": 0,
     }

@@ -40,12 +40,16 @@ SAMPLES: dict[str, bytes] = {
         PdfSpec(pages=[lines("Bleed the radiators once a year."), lines("Keep it near 1.5 bar.")])
     ),
     "py": b'"""Boiler controls."""\n\n\ndef bleed(radiator):\n    """Open the radiator valve until water comes."""\n',
+    "man": (
+        b'.TH BOILER 8 "2024" "Home" "House Manual"\n.SH NAME\nboiler \\- heat the house\n'
+        b".SH DESCRIPTION\nBleed the radiators once a year.\n.SS Pressure\nKeep it near 1.5 bar.\n"
+    ),
 }
 
 
 def test_the_formats_are_the_document_types_users_name_in_their_order() -> None:
-    assert DOCUMENT_KINDS == ("md", "rst", "txt", "html", "pdf", "py")
-    assert DEFAULT_DOCUMENT_KINDS == ("md", "rst", "txt", "html", "pdf")
+    assert DOCUMENT_KINDS == ("md", "rst", "txt", "html", "pdf", "man", "py")
+    assert DEFAULT_DOCUMENT_KINDS == ("md", "rst", "txt", "html", "pdf", "man")
     assert FALLBACK is format_of("notes.md")
     assert len({format.name for format in FORMATS}) == len(FORMATS)
 
@@ -93,6 +97,10 @@ def test_every_format_reads_a_sample_of_its_own(format: DocumentFormat) -> None:
         ("manual.pdf", "pdf"),
         ("cart.py", "py"),
         ("notes.md", "md"),
+        ("man/git-add.1", "man"),
+        ("man1/ls.1.gz", "man"),
+        ("man3/File::Spec.3pm.gz", "man"),
+        ("docs/tool.man", "man"),
         # Suffixes match as written: upper-case names are not documents.
         ("PAGE.HTM", None),
         ("NOTES.MD", None),
@@ -131,6 +139,7 @@ def test_the_size_limits_are_the_formats_own() -> None:
         "html": 20 * MIB,
         "pdf": 200 * MIB,
         "py": MIB,
+        "man": 4 * MIB,
     }
 
 

@@ -65,16 +65,16 @@ def test_documents_and_passages_are_counted_by_kind_with_every_kind_always_there
 
     assert data["documents"] == {
         "total": 5,
-        "by_kind": {"md": 2, "rst": 2, "txt": 1, "html": 0, "pdf": 0, "py": 0},
+        "by_kind": {"md": 2, "rst": 2, "txt": 1, "html": 0, "pdf": 0, "man": 0, "py": 0},
     }
     assert data["passages"] == {
         "total": 5,
-        "by_kind": {"md": 2, "rst": 2, "txt": 1, "html": 0, "pdf": 0, "py": 0},
+        "by_kind": {"md": 2, "rst": 2, "txt": 1, "html": 0, "pdf": 0, "man": 0, "py": 0},
     }
     only_markdown = json_of(report_of(library(["a.md"])))
     assert only_markdown["documents"] == {
         "total": 1,
-        "by_kind": {"md": 1, "rst": 0, "txt": 0, "html": 0, "pdf": 0, "py": 0},
+        "by_kind": {"md": 1, "rst": 0, "txt": 0, "html": 0, "pdf": 0, "man": 0, "py": 0},
     }
 
 
@@ -91,7 +91,7 @@ def test_passages_of_a_document_with_several_count_for_its_kind(tmp_path: Path) 
     assert data["documents"]["by_kind"]["md"] == 2
     assert data["passages"] == {
         "total": 4,
-        "by_kind": {"md": 4, "rst": 0, "txt": 0, "html": 0, "pdf": 0, "py": 0},
+        "by_kind": {"md": 4, "rst": 0, "txt": 0, "html": 0, "pdf": 0, "man": 0, "py": 0},
     }
 
 

@@ -21,7 +21,7 @@ how to show a passage ask the records without loading any reader.
 
 from __future__ import annotations
 
-from tui_assistant.core.documents.formats import html, markdown, pdf, python, rst, text
+from tui_assistant.core.documents.formats import html, man, markdown, pdf, python, rst, text
 from tui_assistant.core.documents.formats.record import DocumentFormat as DocumentFormat
 from tui_assistant.core.documents.passage import stem_id
 
@@ -32,6 +32,7 @@ FORMATS: tuple[DocumentFormat, ...] = (
     text.FORMAT,
     html.FORMAT,
     pdf.FORMAT,
+    man.FORMAT,
     python.FORMAT,
 )
 # What the text of a file of no format (or of one read as pages) is split as.
@@ -80,6 +81,6 @@ def file_title(relative_path: str) -> str:
 
 def document_id(relative_path: str) -> str:
     """The id part that names a document: its path without its format's suffix
-    (`.md`, `.rst`, `.rst.txt`, `.txt`, `.html`, `.htm`, `.pdf`, `.py`), as
+    (`.md`, `.rst`, `.rst.txt`, `.txt`, `.html`, `.htm`, `.pdf`, `.py`, `.1.gz`…), as
     `passage.stem_id` makes it (`api/child_process.md` -> `api/child-process`)."""
     return stem_id(without_suffix(relative_path))
