@@ -16,7 +16,8 @@ questions it answered.
     python -m scripts.measures.same_manual --pair autoconf     # or fhs, devref
 
 `--pair NAME` names one of the development sets' pairs (`PAIRS`) instead of the three
-paths.
+paths; `--differences` lists the questions whose copies' best passages differ, with the
+expected passage's title and each copy's.
 
 With the default retrieval (`auto`) an embedding model makes it hybrid; vectors are kept
 in the data folder (`TUI_ASSISTANT_DATA_DIR`). A copy the app cannot read (no HTML
@@ -195,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", type=Path, help="cases naming the PDF's ids")
     parser.add_argument("--retrieval", default="auto", choices=["auto", "hybrid", "ranked"])
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--differences", action="store_true", help="list the questions whose copies differ"
+    )
     options = parser.parse_args(argv)
     if options.pair:
         options.pdf, options.html, options.cases = (ROOT / path for path in PAIRS[options.pair])
@@ -221,12 +225,26 @@ def main(argv: list[str] | None = None) -> int:
             }
     if pdf.report is not None and html.report is not None:
         both = same = 0
+        differences: list[dict[str, str | None]] = []
         for a, b in zip(pdf.report.results, html.report.results, strict=True):
             first_a, first_b = best_passage(a.outcome), best_passage(b.outcome)
             if first_a is None or first_b is None:
                 continue
             both += 1
-            same += same_passage(first_a, first_b)
+            if same_passage(first_a, first_b):
+                same += 1
+                continue
+            want = expected.get(a.case.expect_passage or "")
+            differences.append(
+                {
+                    "question": a.case.question,
+                    "expected": want.title if want else None,
+                    "pdf": first_a.title,
+                    "html": first_b.title,
+                }
+            )
+        if options.differences:
+            result["differences"] = differences
         result["same_first_passage"] = same / both if both else 0.0
         result["compared"] = both
     if options.json:

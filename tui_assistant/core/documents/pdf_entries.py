@@ -4,11 +4,16 @@ its first line; its description indented below).
 
 Each entry becomes a section of its own under the one it stands in, titled by its
 term; small neighbours are grouped into one, titled by their terms, every term of the
-group kept for its `index_terms`. Text before the first entry stays its section's.
+group kept for its `index_terms`, except messages quoted whole (an appendix of error
+messages), each looked up as written. Text before the first entry stays its section's.
+A definition line set in its own font (`AC_INIT (package) [Macro]`) opens an entry
+even right after a paragraph, and even alone in its section. A page's margin is its
+side's usual one, so a page that lies inside one description is all indented.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -25,8 +30,16 @@ MAX_TERM_WORDS = 8
 SMALL_ENTRY_CHARS = 400
 GROUP_CHARS = 1200
 MAX_GROUP_TITLE_CHARS = 70
-# A section needs this many entries for its items to be read as entries.
+# A line set this many points larger or smaller than the one above starts anew.
+SIZE_CHANGE = 0.5
+# A quoted term of this many words is a message, a passage of its own.
+MESSAGE_WORDS = 3
+# A section needs this many entries for its items to be read as entries, unless one's
+# term is set in a font of its own (a definition line: `AC_INIT (package) [Macro]`).
 MIN_ENTRIES = 2
+
+
+_QUOTES = "\u2018\u2019'\"`"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,17 +47,39 @@ class Entry:
     terms: tuple[str, ...]
     first: int  # index into the section's lines
     stop: int
+    own_font: bool = False  # its term is set in another font size than its description
+    message: bool = False  # a message quoted whole (`‘No targets. Stop.’`): never grouped
+
+
+def page_margins(lines: Sequence[TextLine]) -> dict[int, float]:
+    """Each page's left margin: the leftmost of its lines, unless the pages of its side
+    (a book's left and right pages are set at different margins) mostly start an indent
+    further left (a page that lies inside one entry's description is all indented)."""
+    own: dict[int, float] = {}
+    for line in lines:
+        if line.text.strip():
+            own[line.page] = min(own.get(line.page, line.left), line.left)
+    usual: dict[int, float] = {}
+    for side in (0, 1):
+        lefts = Counter(round(left) for page, left in own.items() if page % 2 == side)
+        if lefts:
+            usual[side] = lefts.most_common(1)[0][0]
+    return {
+        page: usual[page % 2] if left >= usual.get(page % 2, left) + MIN_INDENT else left
+        for page, left in own.items()
+    }
 
 
 def entry_sections(
-    section: Section, lines: Sequence[TextLine]
+    section: Section, lines: Sequence[TextLine], margins: dict[int, float] | None = None
 ) -> tuple[list[Section], dict[int, tuple[str, ...]]]:
     """`section` split at its entries: itself with the text before the first, then a
     section per entry or group; and each entry section's terms by its first line.
-    A section without entries comes back alone."""
+    A section without entries comes back alone. `margins`: `page_margins` of the
+    document (else of the section's own lines)."""
     numbered = section.lines
-    entries = _entries([lines[number - 1] for number, _ in numbered])
-    if len(entries) < MIN_ENTRIES:
+    entries = _entries([lines[number - 1] for number, _ in numbered], margins)
+    if len(entries) < MIN_ENTRIES and not any(entry.own_font for entry in entries):
         return [section], {}
     head = Section(
         heading_line=section.heading_line,
@@ -70,31 +105,17 @@ def entry_sections(
     return found, terms_at
 
 
-def _entries(lines: Sequence[TextLine]) -> list[Entry]:
+def _entries(lines: Sequence[TextLine], margins: dict[int, float] | None = None) -> list[Entry]:
     """The entries among a section's lines: a short line at the margin, the lines after
     it (at least one) indented, up to the next line back at the margin."""
-    texts = [line for line in lines if line.text.strip()]
-    if not texts:
+    if not any(line.text.strip() for line in lines):
         return []
-    # Each page's own: a book's left and right pages are set at different margins.
-    margins: dict[int, float] = {}
-    for line in texts:
-        margins[line.page] = min(margins.get(line.page, line.left), line.left)
-    margin = _Margins(margins)
+    margin = _Margins(margins if margins is not None else page_margins(lines))
     starts: list[int] = []
     for index, line in enumerate(lines):
-        if not _at(line, margin):
+        if not (_at(line, margin) and _term_like(line.text)):
             continue
-        before = lines[index - 1] if index else None
-        opens = before is None or not before.text.strip() or margin.indented(before)
-        text = line.text.strip()
-        if (
-            _described(lines, index + 1, margin)
-            and opens  # not a paragraph's last line before an indented example
-            and len(text) <= MAX_TERM_CHARS
-            and len(text.split()) <= MAX_TERM_WORDS
-            and not text.endswith((":", ",", ";", "."))
-        ):
+        if _described(lines, index + 1, margin) and _opens(lines, index, margin):
             starts.append(index)
     entries: list[Entry] = []
     starts = [_first_term_line(lines, start, margin) for start in starts]
@@ -112,7 +133,9 @@ def _entries(lines: Sequence[TextLine]) -> list[Entry]:
             term for term in (_term(line.text) for line in lines[start:described]) if term
         )
         if terms:
-            entries.append(Entry(terms, start, stop))
+            own_font = _own_font(lines[start], lines[described:stop])
+            message = any(_message(line.text) for line in lines[start:described])
+            entries.append(Entry(terms, start, stop, own_font, message))
     return entries
 
 
@@ -131,13 +154,49 @@ def _at(line: TextLine, margin: _Margins) -> bool:
     return bool(line.text.strip()) and margin.at(line)
 
 
+def _term_like(text: str) -> bool:
+    """A line that can name an entry: short, not a sentence's or a list's end; a
+    message quoted whole (`‘missing separator (did you mean TAB?). Stop.’`) may be longer."""
+    text = text.strip()
+    quoted = text[:1] in _QUOTES and text[-1:] in _QUOTES
+    return (
+        len(text) <= MAX_TERM_CHARS
+        and (quoted or len(text.split()) <= MAX_TERM_WORDS)
+        and not text.endswith((":", ",", ";", "."))
+    )
+
+
+def _own_font(term: TextLine, description: Sequence[TextLine]) -> bool:
+    """Whether a term is set in another font size than most of its description."""
+    sizes = Counter(round(line.size, 1) for line in description if line.text.strip())
+    return bool(sizes) and abs(term.size - sizes.most_common(1)[0][0]) >= SIZE_CHANGE
+
+
+def _message(text: str) -> bool:
+    """A line quoting a sentence whole: an error message a reader looks up as written."""
+    text = text.strip()
+    return text[:1] in _QUOTES and text[-1:] in _QUOTES and len(text.split()) >= MESSAGE_WORDS
+
+
+def _opens(lines: Sequence[TextLine], index: int, margin: _Margins) -> bool:
+    """Whether the term line at `index` (with the term lines right above it) starts
+    after a break: the section's start, a blank or indented line, or a line set in
+    another font size (a definition line is set apart by its font, not a gap); not a
+    paragraph's last line before an indented example."""
+    first = _first_term_line(lines, index, margin)
+    before = lines[first - 1] if first else None
+    return (
+        before is None
+        or not before.text.strip()
+        or margin.indented(before)
+        or abs(before.size - lines[first].size) >= SIZE_CHANGE
+    )
+
+
 def _first_term_line(lines: Sequence[TextLine], start: int, margin: _Margins) -> int:
     """The first of the term lines an entry opens with (`-b` then `-m`, one
     description for both): the margin lines right above its last one."""
-    while start > 0 and _at(lines[start - 1], margin):
-        above = lines[start - 1].text.strip()
-        if len(above) > MAX_TERM_CHARS or above.endswith((":", ",", ";", ".")):
-            break
+    while start > 0 and _at(lines[start - 1], margin) and _term_like(lines[start - 1].text):
         start -= 1
     return start
 
@@ -154,7 +213,7 @@ def _described(lines: Sequence[TextLine], start: int, margin: _Margins) -> bool:
 
 def _term(text: str) -> str:
     """What an entry's first line names: the line, without quotes around it."""
-    term = one_line(text).strip().strip("\u2018\u2019'\"`")
+    term = one_line(text).strip().strip(_QUOTES)
     return shortened(term, MAX_TERM_CHARS)
 
 
@@ -166,9 +225,9 @@ def _grouped(entries: list[Entry], numbered: list[tuple[int, str]]) -> list[Entr
     small_last = False  # whether the last group holds small entries only
     for number, entry in enumerate(entries):
         stop = entries[number + 1].first if number + 1 < len(entries) else len(numbered)
-        entry = Entry(entry.terms, entry.first, stop)
+        entry = Entry(entry.terms, entry.first, stop, entry.own_font, entry.message)
         size = _chars(numbered, entry)
-        small = size < SMALL_ENTRY_CHARS
+        small = size < SMALL_ENTRY_CHARS and not entry.message
         if groups and small and small_last and _chars(numbered, groups[-1]) + size <= GROUP_CHARS:
             last = groups[-1]
             groups[-1] = Entry((*last.terms, *entry.terms), last.first, entry.stop)
