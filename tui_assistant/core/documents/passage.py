@@ -202,6 +202,9 @@ class Section:
     entries: list[Entry] = field(default_factory=list)
     # Words a reader looks it up by besides its title (`.. index::` terms).
     index_terms: tuple[str, ...] = ()
+    # What its id is made from when not its heading (a PDF entry's term set on two
+    # lines: the first line's words).
+    anchor: str = ""
 
 
 class HeadingPath:
@@ -249,7 +252,7 @@ def document_from_sections(
             continue
         if not drafts:
             heading_of_first = section.heading
-        base = slug(heading_path[-1] if heading_path else title)
+        base = slug(section.anchor or (heading_path[-1] if heading_path else title))
         given = held[1] if held and section.level > max(held[0], DEEP_LEVEL - 1) else None
         held = None
         for number, piece in enumerate(pieces):

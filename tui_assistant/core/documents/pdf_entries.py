@@ -13,12 +13,14 @@ side's usual one, so a page that lies inside one description is all indented.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tui_assistant.core.display_text import one_line, shortened
-from tui_assistant.core.documents.passage import Section
+from tui_assistant.core.documents.passage import DEEP_LEVEL, Section
 from tui_assistant.core.documents.pdf_layout import TextLine
 
 # A description stands at least this much further right than its term, in points.
@@ -26,6 +28,8 @@ MIN_INDENT = 8.0
 # A term is a short line.
 MAX_TERM_CHARS = 80
 MAX_TERM_WORDS = 8
+# A term set on two lines may be this long as a title.
+MAX_JOINED_TERM_CHARS = 160
 # Entries shorter than this are grouped with their neighbours, up to GROUP_CHARS.
 SMALL_ENTRY_CHARS = 400
 GROUP_CHARS = 1200
@@ -39,6 +43,8 @@ MESSAGE_WORDS = 3
 MIN_ENTRIES = 2
 
 
+# The kind a definition line ends with: `[Macro]`, `[Variable]`, `[Command]`.
+_CATEGORY = re.compile(r"\s+\[[A-Z][\w ]*\]\s*$")
 _QUOTES = "\u2018\u2019'\"`"
 
 
@@ -49,6 +55,8 @@ class Entry:
     stop: int
     own_font: bool = False  # its term is set in another font size than its description
     message: bool = False  # a message quoted whole (`‘No targets. Stop.’`): never grouped
+    # Its terms as their first lines say them (what its id is made from).
+    first_lines: tuple[str, ...] = ()
 
 
 def page_margins(lines: Sequence[TextLine]) -> dict[int, float]:
@@ -87,18 +95,24 @@ def entry_sections(
         path=section.path,
         lines=numbered[: entries[0].first],
         heading=section.heading,
+        breaks=section.breaks,
     )
     found: list[Section] = [head]
     terms_at: dict[int, tuple[str, ...]] = {}
     for group in _grouped(entries, numbered):
         first_line = numbered[group.first][0]
         title = _group_title(group.terms)
+        anchor = _group_title(group.first_lines)
         found.append(
             Section(
                 heading_line=first_line,
-                level=section.level + 1,
+                # As deep as a part that takes the id of a section with no text of its
+                # own (`passage.DEEP_LEVEL`): an entry that opens its section keeps it.
+                level=max(section.level + 1, DEEP_LEVEL),
                 path=(*section.path, title),
                 lines=numbered[group.first : group.stop],
+                breaks=section.breaks,
+                anchor=anchor if anchor != title else "",
             )
         )
         terms_at[first_line] = group.terms
@@ -129,13 +143,17 @@ def _entries(lines: Sequence[TextLine], margins: dict[int, float] | None = None)
             if _at(lines[index], margin):
                 stop = index
                 break
-        terms = tuple(
-            term for term in (_term(line.text) for line in lines[start:described]) if term
-        )
+        texts = [line.text for line in lines[start:described]]
+        first_lines = tuple(term for term in (_term(text) for text in texts) if term)
+        while texts and _open_brackets(texts[-1]) and described < stop - 1:
+            # A term set on two lines: its argument list goes on, indented.
+            texts[-1] = _continued(texts[-1], lines[described].text)
+            described += 1
+        terms = tuple(term for term in (_term(text) for text in texts) if term)
         if terms:
             own_font = _own_font(lines[start], lines[described:stop])
             message = any(_message(line.text) for line in lines[start:described])
-            entries.append(Entry(terms, start, stop, own_font, message))
+            entries.append(Entry(terms, start, stop, own_font, message, first_lines))
     return entries
 
 
@@ -170,6 +188,20 @@ def _own_font(term: TextLine, description: Sequence[TextLine]) -> bool:
     """Whether a term is set in another font size than most of its description."""
     sizes = Counter(round(line.size, 1) for line in description if line.text.strip())
     return bool(sizes) and abs(term.size - sizes.most_common(1)[0][0]) >= SIZE_CHANGE
+
+
+def _open_brackets(text: str) -> bool:
+    """Whether a term's argument list is left open (`AC_RUN_IFELSE (input, [Macro]`)."""
+    body = _CATEGORY.sub("", text)
+    return body.count("(") > body.count(")") or body.count("[") > body.count("]")
+
+
+def _continued(text: str, more: str) -> str:
+    """A term and its next line as one, its category (`[Macro]`) kept at the end."""
+    category = _CATEGORY.search(text)
+    body = _CATEGORY.sub("", text) if category else text
+    joined = f"{body.rstrip()} {more.strip()}"
+    return f"{joined} {category.group().strip()}" if category else joined
 
 
 def _message(text: str) -> bool:
@@ -214,7 +246,7 @@ def _described(lines: Sequence[TextLine], start: int, margin: _Margins) -> bool:
 def _term(text: str) -> str:
     """What an entry's first line names: the line, without quotes around it."""
     term = one_line(text).strip().strip(_QUOTES)
-    return shortened(term, MAX_TERM_CHARS)
+    return shortened(term, MAX_JOINED_TERM_CHARS)
 
 
 def _grouped(entries: list[Entry], numbered: list[tuple[int, str]]) -> list[Entry]:
@@ -225,12 +257,17 @@ def _grouped(entries: list[Entry], numbered: list[tuple[int, str]]) -> list[Entr
     small_last = False  # whether the last group holds small entries only
     for number, entry in enumerate(entries):
         stop = entries[number + 1].first if number + 1 < len(entries) else len(numbered)
-        entry = Entry(entry.terms, entry.first, stop, entry.own_font, entry.message)
+        entry = dataclasses.replace(entry, stop=stop)
         size = _chars(numbered, entry)
         small = size < SMALL_ENTRY_CHARS and not entry.message
         if groups and small and small_last and _chars(numbered, groups[-1]) + size <= GROUP_CHARS:
             last = groups[-1]
-            groups[-1] = Entry((*last.terms, *entry.terms), last.first, entry.stop)
+            groups[-1] = Entry(
+                (*last.terms, *entry.terms),
+                last.first,
+                entry.stop,
+                first_lines=(*last.first_lines, *entry.first_lines),
+            )
             continue
         groups.append(entry)
         small_last = small
