@@ -9,7 +9,8 @@ told by their font size, else at pages (the rules of `pdf_layout.py` before thes
   section before it, where that section is cut first when it is long.
 - **Font sizes**: without an outline, a short line set at least `HEADING_SIZE_RATIO`
   larger than the body text (the size most characters are set in) is a heading; the
-  three largest such sizes are levels 1-3, and consecutive lines of one size one heading.
+  largest such sizes are levels 1-6 (deeper than 3 as the outline's), and consecutive
+  lines of one size one heading.
 - **Pages**: without either, each page is a section titled `Page N`.
 - The document title is the PDF's own Title (unless it is a file name), else its
   largest line on the first page, else the file name; a cover that only says it is no
@@ -51,11 +52,12 @@ from tui_assistant.core.documents.pdf_layout import (
 # A heading's font is at least this much larger than the body text's.
 HEADING_SIZE_RATIO = 1.15
 MAX_HEADING_CHARS = 150
-# Font-size levels that cut sections; the outline's deeper levels (`4.11.6.1 Purpose`)
-# cut sections only where a subsection fills a passage of its own (`SMALL_DEEP_CHARS`):
-# smaller ones, cut out, take the questions their section answers (the PDF development
-# sets lose a tenth of their first-right answers to them).
+# Outline and font-size levels that always cut sections; deeper ones (`4.11.6.1
+# Purpose`) cut sections only where a subsection fills a passage of its own
+# (`SMALL_DEEP_CHARS`): smaller ones, cut out, take the questions their section answers
+# (the PDF development sets lose a tenth to a fifth of their first-right answers).
 MAX_LEVELS = 3
+MAX_FONT_LEVELS = 6
 MAX_TITLE_CHARS = 100
 SMALL_DEEP_CHARS = MAX_PASSAGE_CHARS
 
@@ -300,8 +302,8 @@ def _opens(wanted: str, got: str) -> bool:
 
 
 def _heading_sections(lines: Sequence[TextLine], body: float, title: str) -> list[Section] | None:
-    """Sections at lines set larger than the body text (the three largest sizes are
-    levels 1-3); None when there are none."""
+    """Sections at lines set larger than the body text (the largest sizes are levels
+    1-6, deeper than `MAX_LEVELS` as the outline's); None when there are none."""
     candidates = [
         i
         for i, line in enumerate(lines)
@@ -313,7 +315,8 @@ def _heading_sections(lines: Sequence[TextLine], body: float, title: str) -> lis
     ]
     if not candidates or len(candidates) > len(lines) // 3:
         return None
-    sizes = sorted({round(lines[i].size, 1) for i in candidates}, reverse=True)[:MAX_LEVELS]
+    sizes = sorted({round(lines[i].size, 1) for i in candidates}, reverse=True)
+    sizes = sizes[:MAX_FONT_LEVELS]
     level_of = {size: level for level, size in enumerate(sizes, start=1)}
     heads: list[tuple[int, int, str, int]] = []  # (first line, lines, text, level)
     for i in candidates:
@@ -342,7 +345,7 @@ def _heading_sections(lines: Sequence[TextLine], body: float, title: str) -> lis
                 heading=(start + 1, title),
             )
         )
-    return sections
+    return _with_small_deep_parts_merged(sections, lines)
 
 
 def _page_sections(lines: Sequence[TextLine]) -> list[Section]:
