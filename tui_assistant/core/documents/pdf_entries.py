@@ -54,7 +54,7 @@ class Entry:
     first: int  # index into the section's lines
     stop: int
     own_font: bool = False  # its term is set in another font size than its description
-    message: bool = False  # a message quoted whole (`‘No targets. Stop.’`): never grouped
+    message: bool = False  # a message quoted whole (`'No targets. Stop.'`): never grouped
     # Its terms as their first lines say them (what its id is made from).
     first_lines: tuple[str, ...] = ()
 
@@ -174,7 +174,7 @@ def _at(line: TextLine, margin: _Margins) -> bool:
 
 def _term_like(text: str) -> bool:
     """A line that can name an entry: short, not a sentence's or a list's end; a
-    message quoted whole (`‘missing separator (did you mean TAB?). Stop.’`) may be longer."""
+    message quoted whole (`'missing separator (did you mean TAB?). Stop.'`) may be longer."""
     text = text.strip()
     quoted = text[:1] in _QUOTES and text[-1:] in _QUOTES
     return (

@@ -26,8 +26,8 @@ from collections.abc import Sequence
 
 from tui_assistant.core.display_text import one_line, shortened
 from tui_assistant.core.documents.passage import (
-    Document,
     MAX_PASSAGE_CHARS,
+    Document,
     HeadingPath,
     Lines,
     Section,
