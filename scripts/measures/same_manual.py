@@ -5,7 +5,9 @@ through the app's own service on each copy. Passage ids differ between the copie
 two passages are taken as the same when their last headings say the same (section
 numbers such as `3.4.1.` or `Chapter 3.` aside, the last two when there are two), or
 when their texts share at least half their content words (a quarter, when the last
-headings alone say the same). Reported: how often the best passage of the
+headings alone say the same), or when one holds the other's section (the other is
+titled under its last heading, and `HELD_WORDS` of its words are in it: a subsection one
+copy keeps in its section). Reported: how often the best passage of the
 two copies is the same (over the questions where both find one), and for each copy the
 share of answerable questions whose first passage shown (the answer's, or an unsure
 answer's first candidate) is the expected one, with its precision and the unanswerable
@@ -55,6 +57,7 @@ PAIRS = {
     "autoconf": ("eval/autoconf-pdf", "eval/autoconf-html", "eval/autoconf-pdf.jsonl"),
 }
 SAME_WORDS = 0.5
+HELD_WORDS = 0.8
 _SECTION_NUMBER = re.compile(
     r"^(?:(?:chapter|appendix|section)\s+)?[0-9a-z]?(?:\.?\d+)*\.?\s+", re.I
 )
@@ -98,9 +101,26 @@ def word_overlap(a: Passage, b: Passage) -> float:
     return len(words_a & words_b) / len(words_a | words_b)
 
 
+def _plain(heading: str) -> str:
+    return _NOT_WORDS.sub(" ", _SECTION_NUMBER.sub("", heading.strip()).casefold()).strip()
+
+
+def holds(a: Passage, b: Passage) -> bool:
+    """Whether `a` holds `b`'s section: `b` is titled under `a`'s last heading (a
+    subsection one copy keeps in its section) and `a` has most of `b`'s words."""
+    last = _plain(a.title.split(TITLE_SEPARATOR)[-1])
+    above = {_plain(heading) for heading in b.title.split(TITLE_SEPARATOR)[1:-1]}
+    if not last or last not in above:
+        return False
+    words_a, words_b = set(content_words(a.text)), set(content_words(b.text))
+    return bool(words_b) and len(words_a & words_b) / len(words_b) >= HELD_WORDS
+
+
 def same_passage(a: Passage, b: Passage) -> bool:
     """Whether two passages of two copies of one manual are the same section."""
     if heading_key(a.title) and heading_key(a.title) == heading_key(b.title):
+        return True
+    if holds(a, b) or holds(b, a):
         return True
     if entry_names(a.title) & entry_names(b.title):
         return True
