@@ -7,9 +7,10 @@ numbers such as `3.4.1.` or `Chapter 3.` aside, the last two when there are two)
 when their texts share at least half their content words (a quarter, when the last
 headings alone say the same), or when one holds the other's section (the other is
 titled under its last heading, and `HELD_WORDS` of its words are in it: a subsection one
-copy keeps in its section). Reported: how often the best passage of the
-two copies is the same (over the questions where both find one), and for each copy the
-share of answerable questions whose first passage shown (the answer's, or an unsure
+copy keeps in its section). Reported: how often the best passage of the two copies is
+the same (over the questions where both find one, and over those of them that have an
+expected passage: an unanswerable question's best passage is any), and for each copy
+the share of answerable questions whose first passage shown (the answer's, or an unsure
 answer's first candidate) is the expected one, with its precision and the unanswerable
 questions it answered.
 
@@ -244,15 +245,17 @@ def main(argv: list[str] | None = None) -> int:
                 **rates(copy.report, expected, exact=copy is pdf),
             }
     if pdf.report is not None and html.report is not None:
-        both = same = 0
+        both = same = answerable = same_answerable = 0
         differences: list[dict[str, str | None]] = []
         for a, b in zip(pdf.report.results, html.report.results, strict=True):
             first_a, first_b = best_passage(a.outcome), best_passage(b.outcome)
             if first_a is None or first_b is None:
                 continue
             both += 1
+            answerable += a.case.expect_passage is not None
             if same_passage(first_a, first_b):
                 same += 1
+                same_answerable += a.case.expect_passage is not None
                 continue
             want = expected.get(a.case.expect_passage or "")
             differences.append(
@@ -267,6 +270,10 @@ def main(argv: list[str] | None = None) -> int:
             result["differences"] = differences
         result["same_first_passage"] = same / both if both else 0.0
         result["compared"] = both
+        result["same_first_passage_answerable"] = (
+            same_answerable / answerable if answerable else 0.0
+        )
+        result["compared_answerable"] = answerable
     if options.json:
         print(json.dumps(result, indent=2))
     else:
