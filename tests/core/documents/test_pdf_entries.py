@@ -217,3 +217,23 @@ def test_a_subsection_below_the_third_level_that_fills_a_passage_is_its_own() ->
     assert optional.text.startswith("0. Check for the program")
     section = titled(passages, "Host › Host configuration")
     assert section.text == "Host-specific configuration files go in /etc."
+
+
+def test_a_term_whose_first_glyph_starts_right_of_the_margin_is_at_it() -> None:
+    variable = [*described(*[DESCRIPTION] * 6)]
+    passages = read(
+        chapter(
+            "Special Variables",
+            line(BODY),
+            line(""),
+            line("MAKE_RESTARTS"),
+            *variable,
+            line(".RECIPEPREFIX", left=MARGIN + 2.2),
+            *variable,
+        ),
+        outline=outline(("Special Variables", 1, 1)),
+    )
+    assert [draft.title.rsplit(" \u203a ", 1)[-1] for draft in passages[-2:]] == [
+        "MAKE_RESTARTS",
+        ".RECIPEPREFIX",
+    ]

@@ -25,6 +25,9 @@ from tui_assistant.core.documents.pdf_layout import TextLine
 
 # A description stands at least this much further right than its term, in points.
 MIN_INDENT = 8.0
+# A line this close to the margin is at it (a term's first glyph, `.` of `.RECIPEPREFIX`,
+# may start a little right of it).
+MARGIN_SLACK = 2.5
 # A term is a short line.
 MAX_TERM_CHARS = 80
 MAX_TERM_WORDS = 8
@@ -162,7 +165,7 @@ class _Margins:
     by_page: dict[int, float]
 
     def at(self, line: TextLine) -> bool:
-        return abs(line.left - self.by_page.get(line.page, line.left)) <= 1.5
+        return abs(line.left - self.by_page.get(line.page, line.left)) <= MARGIN_SLACK
 
     def indented(self, line: TextLine) -> bool:
         return line.left >= self.by_page.get(line.page, line.left) + MIN_INDENT
