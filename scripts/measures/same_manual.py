@@ -5,9 +5,12 @@ through the app's own service on each copy. Passage ids differ between the copie
 two passages are taken as the same when their last headings say the same (section
 numbers such as `3.4.1.` or `Chapter 3.` aside, the last two when there are two), or
 when their texts share at least half their content words (a quarter, when the last
-headings alone say the same). Reported: how often the best passage of the
-two copies is the same (over the questions where both find one), and for each copy the
-share of answerable questions whose first passage shown (the answer's, or an unsure
+headings alone say the same), or when one holds the other's section (the other is
+titled under its last heading, and `HELD_WORDS` of its words are in it: a subsection one
+copy keeps in its section). Reported: how often the best passage of the two copies is
+the same (over the questions where both find one, and over those of them that have an
+expected passage: an unanswerable question's best passage is any), and for each copy
+the share of answerable questions whose first passage shown (the answer's, or an unsure
 answer's first candidate) is the expected one, with its precision and the unanswerable
 questions it answered.
 
@@ -16,7 +19,8 @@ questions it answered.
     python -m scripts.measures.same_manual --pair autoconf     # or fhs, devref
 
 `--pair NAME` names one of the development sets' pairs (`PAIRS`) instead of the three
-paths.
+paths; `--differences` lists the questions whose copies' best passages differ, with the
+expected passage's title and each copy's.
 
 With the default retrieval (`auto`) an embedding model makes it hybrid; vectors are kept
 in the data folder (`TUI_ASSISTANT_DATA_DIR`). A copy the app cannot read (no HTML
@@ -56,6 +60,7 @@ PAIRS = {
     "sed": ("eval/sed-pdf", "eval/sed-html", "eval/sed-pdf.jsonl"),
 }
 SAME_WORDS = 0.5
+HELD_WORDS = 0.8
 _SECTION_NUMBER = re.compile(
     r"^(?:(?:chapter|appendix|section)\s+)?[0-9a-z]?(?:\.?\d+)*\.?\s+", re.I
 )
@@ -99,9 +104,26 @@ def word_overlap(a: Passage, b: Passage) -> float:
     return len(words_a & words_b) / len(words_a | words_b)
 
 
+def _plain(heading: str) -> str:
+    return _NOT_WORDS.sub(" ", _SECTION_NUMBER.sub("", heading.strip()).casefold()).strip()
+
+
+def holds(a: Passage, b: Passage) -> bool:
+    """Whether `a` holds `b`'s section: `b` is titled under `a`'s last heading (a
+    subsection one copy keeps in its section) and `a` has most of `b`'s words."""
+    last = _plain(a.title.split(TITLE_SEPARATOR)[-1])
+    above = {_plain(heading) for heading in b.title.split(TITLE_SEPARATOR)[1:-1]}
+    if not last or last not in above:
+        return False
+    words_a, words_b = set(content_words(a.text)), set(content_words(b.text))
+    return bool(words_b) and len(words_a & words_b) / len(words_b) >= HELD_WORDS
+
+
 def same_passage(a: Passage, b: Passage) -> bool:
     """Whether two passages of two copies of one manual are the same section."""
     if heading_key(a.title) and heading_key(a.title) == heading_key(b.title):
+        return True
+    if holds(a, b) or holds(b, a):
         return True
     if entry_names(a.title) & entry_names(b.title):
         return True
@@ -197,6 +219,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", type=Path, help="cases naming the PDF's ids")
     parser.add_argument("--retrieval", default="auto", choices=["auto", "hybrid", "ranked"])
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--differences", action="store_true", help="list the questions whose copies differ"
+    )
     options = parser.parse_args(argv)
     if options.pair:
         options.pdf, options.html, options.cases = (ROOT / path for path in PAIRS[options.pair])
@@ -222,15 +247,35 @@ def main(argv: list[str] | None = None) -> int:
                 **rates(copy.report, expected, exact=copy is pdf),
             }
     if pdf.report is not None and html.report is not None:
-        both = same = 0
+        both = same = answerable = same_answerable = 0
+        differences: list[dict[str, str | None]] = []
         for a, b in zip(pdf.report.results, html.report.results, strict=True):
             first_a, first_b = best_passage(a.outcome), best_passage(b.outcome)
             if first_a is None or first_b is None:
                 continue
             both += 1
-            same += same_passage(first_a, first_b)
+            answerable += a.case.expect_passage is not None
+            if same_passage(first_a, first_b):
+                same += 1
+                same_answerable += a.case.expect_passage is not None
+                continue
+            want = expected.get(a.case.expect_passage or "")
+            differences.append(
+                {
+                    "question": a.case.question,
+                    "expected": want.title if want else None,
+                    "pdf": first_a.title,
+                    "html": first_b.title,
+                }
+            )
+        if options.differences:
+            result["differences"] = differences
         result["same_first_passage"] = same / both if both else 0.0
         result["compared"] = both
+        result["same_first_passage_answerable"] = (
+            same_answerable / answerable if answerable else 0.0
+        )
+        result["compared_answerable"] = answerable
     if options.json:
         print(json.dumps(result, indent=2))
     else:

@@ -113,6 +113,55 @@ def test_a_wider_gap_is_a_paragraph_break_and_contents_entries_are_not_text() ->
     )
 
 
+def test_the_notes_around_a_code_block_broken_across_pages_are_not_text() -> None:
+    content = PdfContent(
+        (
+            page("Here is an example:", "cron (3.0pl1-74) unstable", "(continues on next page)"),
+            page("(continued from previous page)", "It now has its own package."),
+        )
+    )
+
+    assert texts(content) == [
+        "Here is an example:",
+        "cron (3.0pl1-74) unstable",
+        "It now has its own package.",
+    ]
+
+
+def test_font_sizes_below_the_third_make_sections_only_where_they_fill_a_passage() -> None:
+    long = [
+        f"Line {number} of a long rationale that fills a passage alone." for number in range(80)
+    ]
+    content = PdfContent(
+        (
+            page(
+                ("Boiler Manual", 24),
+                ("Chapter 1 Water", 20),
+                ("1.1 Bleeding", 17),
+                ("1.1.1 Valves", 15),
+                "Turn the valve.",
+                ("Rationale", 14),
+                "Air in a radiator stops the water.",
+                ("1.1.2 Keys", 15),
+                "Keep the key by the boiler.",
+                ("Rationale", 14),
+                *long,
+            ),
+        )
+    )
+
+    passages = split_pdf_content("boiler.pdf", content).passages
+
+    valves = next(d for d in passages if d.title.endswith("1.1 Bleeding \u203a 1.1.1 Valves"))
+    assert [text for text in valves.text.splitlines() if text] == [
+        "Turn the valve.",
+        "Rationale",
+        "Air in a radiator stops the water.",
+    ]
+    why = next(d for d in passages if d.title.endswith("1.1.2 Keys \u203a Rationale"))
+    assert why.text.startswith("Line 0 of a long rationale")
+
+
 def test_sections_follow_the_outline_with_their_pages() -> None:
     content = PdfContent(
         (

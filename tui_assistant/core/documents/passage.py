@@ -207,6 +207,9 @@ class Section:
     index_terms: tuple[str, ...] = ()
     # The size its entries are grouped up to (`cutting.section_pieces`).
     group_chars: int = ENTRY_GROUP_CHARS
+    # What its id is made from when not its heading (a PDF entry's term set on two
+    # lines: the first line's words).
+    anchor: str = ""
 
 
 class HeadingPath:
@@ -257,7 +260,7 @@ def document_from_sections(
             continue
         if not drafts:
             heading_of_first = section.heading
-        base = slug(heading_path[-1] if heading_path else title)
+        base = slug(section.anchor or (heading_path[-1] if heading_path else title))
         given = held[1] if held and section.level > max(held[0], DEEP_LEVEL - 1) else None
         held = None
         for number, piece in enumerate(pieces):

@@ -7,7 +7,8 @@ text into passages):
 
 - running headers and footers (a line near the top or bottom edge that repeats, digits
   aside, on other pages), page numbers (`12`, `xii`, `Page 3 of 9`, `- 4 -`) and a
-  table of contents' entries (`Purpose ........ 14`) are not text;
+  table of contents' entries (`Purpose ........ 14`) are not text, nor are the notes
+  around a code block broken across pages (`(continued from previous page)`);
 - a word hyphenated across two lines is joined on the first (`hyphen-` / `ated and`
   reads `hyphenated` / `and`), so every line keeps its number;
 - a wider gap between lines than the document's usual one is a paragraph break (a
@@ -36,6 +37,8 @@ _PAGE_NUMBER = re.compile(
     re.IGNORECASE,
 )
 _DIGITS = re.compile(r"\d+")
+# What a typesetter writes where a code block breaks across pages (Sphinx's LaTeX).
+_CONTINUED = re.compile(r"^\((?:continued from previous page|continues on next page)\)$", re.I)
 # A table of contents' or an index's entry: dot leaders and page numbers
 # (`Purpose ....... 14`, `default goal . . . . 5, 23`).
 CONTENTS_ENTRY = re.compile(r"(?:\.\s?){4,}\s*(?:\d+|[ivxlcdm]+)(?:,\s*\d+)*$", re.IGNORECASE)
@@ -95,7 +98,12 @@ def extracted_lines(content: PdfContent) -> list[TextLine]:
     for number, page in enumerate(content.pages, start=1):
         for index, line in enumerate(page.lines):
             text = _clean(line.text)
-            if not text.strip() or (number, index) in running or CONTENTS_ENTRY.search(text):
+            if (
+                not text.strip()
+                or (number, index) in running
+                or CONTENTS_ENTRY.search(text)
+                or _CONTINUED.match(text.strip())
+            ):
                 continue
             kept.append(TextLine(number, text, line.size, line.top, index, line.left))
     _join_hyphenated(kept)

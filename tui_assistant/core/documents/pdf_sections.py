@@ -4,10 +4,13 @@ told by their font size, else at pages (the rules of `pdf_layout.py` before thes
 - **Outline**: a bookmark's section starts at its heading on the page it points to,
   when the page shows it (`1.2 Pressure` for the bookmark `Pressure`, a heading set on
   two lines as one; the heading is the title, not text), else where the bookmark points
-  (its view's top), else at the page's first line. The first three levels make sections.
+  (its view's top), else at the page's first line. The first three levels make sections;
+  a deeper one does when it fills a passage, else its heading stays a line of the
+  section before it, where that section is cut first when it is long.
 - **Font sizes**: without an outline, a short line set at least `HEADING_SIZE_RATIO`
   larger than the body text (the size most characters are set in) is a heading; the
-  three largest such sizes are levels 1-3, and consecutive lines of one size one heading.
+  largest such sizes are levels 1-6 (deeper than 3 as the outline's), and consecutive
+  lines of one size one heading.
 - **Pages**: without either, each page is a section titled `Page N`.
 - The document title is the PDF's own Title (unless it is a file name), else its
   largest line on the first page, else the file name; a cover that only says it is no
@@ -23,6 +26,7 @@ from collections.abc import Sequence
 
 from tui_assistant.core.display_text import one_line, shortened
 from tui_assistant.core.documents.passage import (
+    MAX_PASSAGE_CHARS,
     Document,
     HeadingPath,
     Lines,
@@ -30,7 +34,7 @@ from tui_assistant.core.documents.passage import (
     document_from_sections,
     file_title,
 )
-from tui_assistant.core.documents.pdf_entries import entry_sections
+from tui_assistant.core.documents.pdf_entries import entry_sections, page_margins
 from tui_assistant.core.documents.pdf_index import (
     index_entries,
     is_index,
@@ -48,13 +52,18 @@ from tui_assistant.core.documents.pdf_layout import (
 # A heading's font is at least this much larger than the body text's.
 HEADING_SIZE_RATIO = 1.15
 MAX_HEADING_CHARS = 150
-# Outline and font-size levels that cut sections: deeper ones (`4.11.6.1 Purpose`)
-# split manuals into pieces too small to rank (the PDF development sets lose a fifth
-# of their first-right answers); reference entries go deeper instead.
+# Outline and font-size levels that always cut sections; deeper ones (`4.11.6.1
+# Purpose`) cut sections only where a subsection fills a passage of its own
+# (`SMALL_DEEP_CHARS`): smaller ones, cut out, take the questions their section answers
+# (the PDF development sets lose a tenth to a fifth of their first-right answers).
 MAX_LEVELS = 3
+MAX_FONT_LEVELS = 6
 MAX_TITLE_CHARS = 100
+SMALL_DEEP_CHARS = MAX_PASSAGE_CHARS
 
 _NOT_WORDS = re.compile(r"[^\w]+")
+# A heading's number, as its plain words say it: `4 4 `, `appendix b `, `b 2 `.
+_LEADING_NUMBER = re.compile(r"^(?:(?:chapter|appendix|section) )?(?:[a-z] )?(?:\d+ )*")
 _FILE_LIKE_TITLE = re.compile(r"\.(?:dvi|tex|docx?|odt|rtf|pdf|html?|indd|qxd)$", re.IGNORECASE)
 
 
@@ -129,8 +138,9 @@ def _with_entries(
     each entry section by its first line."""
     split: list[Section] = []
     terms_at: dict[int, tuple[str, ...]] = {}
+    margins = page_margins(lines)
     for section in sections:
-        parts, terms = entry_sections(section, lines)
+        parts, terms = entry_sections(section, lines, margins)
         split.extend(parts)
         terms_at.update(terms)
     return split, terms_at
@@ -185,7 +195,7 @@ def _outline_sections(
     """Sections that start where the bookmarks point, titled by them; None when the
     PDF has no outline that points into its text."""
     entries = sorted(
-        (entry for entry in outline if entry.level <= MAX_LEVELS and entry.title.strip()),
+        (entry for entry in outline if entry.title.strip()),
         key=lambda entry: entry.page,
     )
     if not entries:
@@ -217,7 +227,28 @@ def _outline_sections(
                 heading=(start + 1, title),
             )
         )
-    return sections
+    return _with_small_deep_parts_merged(sections, lines)
+
+
+def _with_small_deep_parts_merged(
+    sections: list[Section], lines: Sequence[TextLine]
+) -> list[Section]:
+    """A subsection below `MAX_LEVELS` with less than `SMALL_DEEP_CHARS` of text stays in
+    the section before it, its heading a line of that text (where a long one is cut first)."""
+    kept: list[Section] = []
+    for section in sections:
+        size = sum(len(text) + 1 for _, text in section.lines)
+        deep = section.level > MAX_LEVELS and section.heading_line is not None
+        if kept and deep and size < SMALL_DEEP_CHARS:
+            before = kept[-1]
+            start = (section.heading_line or 1) - 1
+            end = section.lines[0][0] - 1 if section.lines else start + 1
+            before.lines.extend(_numbered(lines, start, end))
+            before.lines.extend(section.lines)
+            before.breaks.add(start + 1)
+            continue
+        kept.append(section)
+    return kept
 
 
 def _page_spans(lines: Sequence[TextLine]) -> dict[int, range]:
@@ -249,8 +280,8 @@ def _bookmark_start(
             continue
         if got == wanted or (len(wanted) >= 3 and got.endswith(wanted)):
             return i, 1
-        if len(got) >= 3 and wanted.startswith(got):
-            # A heading set on two lines.
+        if _opens(wanted, got):
+            # A heading set on two lines (its number, if any, before the bookmark's words).
             joined = got
             for extra, j in enumerate(range(i + 1, min(i + 3, len(lines))), start=2):
                 joined = f"{joined} {_words(lines[j].text)}".strip()
@@ -263,9 +294,16 @@ def _bookmark_start(
     return on_page[0], 0
 
 
+def _opens(wanted: str, got: str) -> bool:
+    """Whether the words of a line, or the words after its leading number, start the
+    bookmark's title (`4.4 Configure Input: Source Code,` for `Configure Input: ...`)."""
+    bare = _LEADING_NUMBER.sub("", got)
+    return any(len(part) >= 3 and wanted.startswith(part) for part in (got, bare))
+
+
 def _heading_sections(lines: Sequence[TextLine], body: float, title: str) -> list[Section] | None:
-    """Sections at lines set larger than the body text (the three largest sizes are
-    levels 1-3); None when there are none."""
+    """Sections at lines set larger than the body text (the largest sizes are levels
+    1-6, deeper than `MAX_LEVELS` as the outline's); None when there are none."""
     candidates = [
         i
         for i, line in enumerate(lines)
@@ -277,7 +315,8 @@ def _heading_sections(lines: Sequence[TextLine], body: float, title: str) -> lis
     ]
     if not candidates or len(candidates) > len(lines) // 3:
         return None
-    sizes = sorted({round(lines[i].size, 1) for i in candidates}, reverse=True)[:MAX_LEVELS]
+    sizes = sorted({round(lines[i].size, 1) for i in candidates}, reverse=True)
+    sizes = sizes[:MAX_FONT_LEVELS]
     level_of = {size: level for level, size in enumerate(sizes, start=1)}
     heads: list[tuple[int, int, str, int]] = []  # (first line, lines, text, level)
     for i in candidates:
@@ -306,7 +345,7 @@ def _heading_sections(lines: Sequence[TextLine], body: float, title: str) -> lis
                 heading=(start + 1, title),
             )
         )
-    return sections
+    return _with_small_deep_parts_merged(sections, lines)
 
 
 def _page_sections(lines: Sequence[TextLine]) -> list[Section]:

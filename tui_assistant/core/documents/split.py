@@ -14,8 +14,9 @@ from tui_assistant.core.documents.passage import Document
 # them; includes and autodoc. 3: HTML at every heading level, reference-list entries and
 # the book's index as passages' index terms; a long section's parts titled by what they hold.
 # 4: HTML page navigation (DocBook's) and admonition titles read as the page shows them,
-# a term's alternatives each a term, parts titled by their prose.
-PARSER_VERSION = 4
+# a term's alternatives each a term, parts titled by their prose. 5: PDF outlines and font
+# sizes at every depth, PDF entries as the manual sets them.
+PARSER_VERSION = 5
 
 
 def text_format(format: DocumentFormat | None) -> DocumentFormat:
