@@ -88,8 +88,8 @@ def add_common_options(parser: argparse.ArgumentParser) -> None:
 
 
 def warn_skipped(problems: Iterable[object]) -> None:
-    """The library's problems (`FileProblem`s) as warning lines: the new ones in full,
-    those met on the previous start as one line (`start_warning_lines`)."""
+    """The library's problems (`FileProblem`s) as at most one warning line
+    (`start_warning_lines`)."""
     for line in start_warning_lines(problems, f"`{PROG} library`"):
         print(f"{PROG}: warning: {one_line(line)}", file=sys.stderr)
 

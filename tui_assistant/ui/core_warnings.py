@@ -52,8 +52,8 @@ class NoticeHandler(logging.Handler):
 
 
 def library_warning_lines(problems: Iterable[object]) -> list[str]:
-    """The library's problems as the chat says them at start: the new ones in full, those
-    met on the previous start as one line pointing to the report."""
+    """The library's problems as the chat says them at start, in at most one line
+    pointing to the report (`start_warning_lines`)."""
     return start_warning_lines(problems, FULL_LIST)
 
 

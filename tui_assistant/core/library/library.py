@@ -22,6 +22,7 @@ from pathlib import Path
 
 from tui_assistant.core.documents.book_index import LEAD_LINES, MAX_INDEX_TERMS
 from tui_assistant.core.documents.formats import DocumentFormat, document_id, file_title, format_of
+from tui_assistant.core.documents.formats.python import SOURCE_ONLY
 from tui_assistant.core.documents.inclusion import Reader
 from tui_assistant.core.documents.passage import (
     Document,
@@ -38,6 +39,8 @@ from tui_assistant.errors import NotText
 INCLUDES_ONLY = "has no text of its own (what it includes is read as its own document)"
 # More include-only documents than this are said in one warning.
 INCLUDES_ONLY_NAMED = 3
+# The files a start's one line names among its new problems.
+START_NAMED = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,19 +85,33 @@ def warning_lines(problems: Iterable[object]) -> list[str]:
 
 
 def start_warning_lines(problems: Iterable[object], see: str) -> list[str]:
-    """What a start says of the library's problems: each new one in full
-    (`warning_lines`), and those met on the previous start as one line saying how many
-    and where the full list is (`see`: `` `tui-assistant library` ``). A library whose
-    problems stay the same is one line at every start after its first."""
-    problems = list(problems)
-    new = [p for p in problems if not isinstance(p, FileProblem) or p.new]
-    known = len(problems) - len(new)
-    lines = warning_lines(new)
-    if known:
-        more = " more" if lines else ""
-        noun = "reading note" if known == 1 else "reading notes"
-        lines.append(f"{known:,}{more} {noun}, see {see}")
-    return lines
+    """What a start says of the library's problems, in at most one line, so a first start
+    with many does not fill a screen: one problem is its own line (naming its file and
+    why); several are counted, the new ones among them named (a few), and `see` (``
+    `tui-assistant library` ``) says where each is listed with its reason. A Python
+    source that documents nothing public is not said: autodoc reads it, nothing is lost."""
+    said = [
+        p
+        for p in problems
+        if not (isinstance(p, FileProblem) and p.skipped and p.reason == SOURCE_ONLY)
+    ]
+    if len(said) <= 1:
+        return [str(problem) for problem in said]
+    new = [p for p in said if not isinstance(p, FileProblem) or p.new]
+    line = f"{len(said):,} reading notes"
+    if new:
+        names = list(dict.fromkeys(_named(problem) for problem in new))
+        shown = ", ".join(names[:START_NAMED])
+        more = len(names) - START_NAMED
+        shown += f" and {more:,} more" if more > 0 else ""
+        line += f" ({len(new):,} new: {shown})"
+    return [f"{line}, see {see}"]
+
+
+def _named(problem: object) -> str:
+    if isinstance(problem, FileProblem):
+        return printable_file_name(problem.path)
+    return str(problem)
 
 
 def problem_keys(problems: Iterable[FileProblem]) -> list[tuple[str, str]]:
