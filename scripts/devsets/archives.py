@@ -8,6 +8,7 @@ import re
 import tarfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from urllib.parse import unquote
 
 Files = dict[str, bytes]
 
@@ -103,7 +104,7 @@ def read_deb(path: Path) -> Archive:
     found = re.match(r"[^_]+_([^_]+)_", path.name)
     return Archive(
         {name.removeprefix("./"): content for name, content in files.items()},
-        version=found.group(1) if found else None,
+        version=unquote(found.group(1)) if found else None,  # an epoch's colon is %3a
     )
 
 

@@ -1,9 +1,11 @@
 """Build the development libraries under eval/ from their downloaded sources.
 
-Every library is a row of `scripts.devsets.sources.TREES`: its source (a PyPI, npm or
-Debian package, or a `git archive` of one commit of a public repository), which files
-are kept and its licence. The builder reads the downloaded archives offline (nothing in
-them is run) and replaces eval/<name>/ and eval/<name>.LICENSE.
+Every library is a row of `scripts.devsets.sources.TREES` (documentation sites built by
+a distribution: `sites.SITE_TREES`; a reference manual typeset from Texinfo:
+`manuals.MANUALS`): its source (a PyPI, npm or Debian package, or a `git archive` of
+one commit of a public repository), which files are kept and its licence. The builder
+reads the downloaded archives offline (nothing in them is run; a manual's Texinfo source
+is typeset by Texinfo's own tools) and replaces eval/<name>/ and eval/<name>.LICENSE.
 
     python -m scripts.devsets.build --list              # every set, its source, how to get it
     python -m scripts.devsets.build --fetch fastify-docs  # download what is missing, then build
@@ -23,11 +25,15 @@ import subprocess
 import sys
 from pathlib import Path, PurePosixPath
 
+from scripts.devsets import sources
 from scripts.devsets.archives import Archive, ArchiveError, read_deb, read_tarball
-from scripts.devsets.sources import TREES, Tree, decompress
+from scripts.devsets.manuals import MANUALS
+from scripts.devsets.sites import SITE_TREES
+from scripts.devsets.sources import Tree, decompress
 
 ROOT = Path(__file__).resolve().parents[2]
 DOWNLOADS = ROOT / "eval" / "downloads"
+TREES = (*sources.TREES, *SITE_TREES, *MANUALS)
 
 
 def read(tree: Tree, archive: Path) -> Archive:

@@ -39,6 +39,12 @@ SETS: list[tuple[str, str, str]] = [
     ("vite-docs", "eval/vite-docs.jsonl", "eval/vite-docs"),
     ("itsdangerous-docs", "eval/itsdangerous-docs.jsonl", "eval/itsdangerous-docs"),
     ("babel-docs", "eval/babel-docs.jsonl", "eval/babel-docs"),
+    ("structlog-html", "eval/structlog-html.jsonl", "eval/structlog-html"),
+    ("postgres-manual", "eval/postgres-manual.jsonl", "eval/postgres-manual"),
+    ("make-html", "eval/make-html.jsonl", "eval/make-html"),
+    ("sed-html", "eval/sed-html.jsonl", "eval/sed-html"),
+    ("sed-pdf", "eval/sed-pdf.jsonl", "eval/sed-pdf"),
+    ("manpages-git", "eval/manpages-git.jsonl", "eval/manpages-git"),
     ("django-large", "eval/django-large.jsonl", "eval/django/large-lessons"),
 ]
 

@@ -205,7 +205,8 @@ def npm(name: str, version: str) -> Source:
 
 
 def deb(name: str, version: str) -> Source:
-    return Source("deb", name, version, f"{name}_{version.split(':')[-1]}_all.deb")
+    # apt-get download writes an epoch's colon as %3a.
+    return Source("deb", name, version, f"{name}_{version.replace(':', '%3a')}_all.deb")
 
 
 DOCKER = "usr/share/doc/docker-doc/"

@@ -52,6 +52,8 @@ PAIRS = {
     "fhs": ("eval/fhs-pdf", "eval/fhs-html", "eval/fhs-pdf.jsonl"),
     "devref": ("eval/devref-pdf", "eval/devref-html", "eval/devref-pdf.jsonl"),
     "autoconf": ("eval/autoconf-pdf", "eval/autoconf-html", "eval/autoconf-pdf.jsonl"),
+    "make": ("eval/make-pdf", "eval/make-html", "eval/make-pdf.jsonl"),
+    "sed": ("eval/sed-pdf", "eval/sed-html", "eval/sed-pdf.jsonl"),
 }
 SAME_WORDS = 0.5
 _SECTION_NUMBER = re.compile(

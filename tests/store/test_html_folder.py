@@ -121,6 +121,16 @@ def test_a_built_mkdocs_site_skips_its_search_assets_and_404_page() -> None:
     assert skipped_in_site(entries, ("md",)) is None
 
 
+def test_a_built_sphinx_site_skips_its_404_page() -> None:
+    entries = {"index.html": False, "404.html": False, "objects.inv": False, "search.html": False}
+
+    skipped = skipped_in_site(entries, ("html",))
+
+    assert skipped is not None
+    assert skipped.names == {"404.html", "search.html"}
+    assert skipped.reason == f"{BUILT_SITE}: search.html, 404.html"
+
+
 def test_an_index_page_of_links_is_skipped_with_why(tmp_path: Path) -> None:
     folder = tmp_path / "manual"
     folder.mkdir()

@@ -78,3 +78,25 @@ def test_a_listed_pdf_passage_says_its_pages_not_its_text_lines() -> None:
     shown = str(CandidateEntry(1, manual, "Keep the pressure between one and two bar."))
     assert "manuals/boiler.pdf p. 2\N{EN DASH}3" in shown
     assert ":40" not in shown
+
+
+def test_two_versions_of_one_file_stay_apart_when_the_path_is_shortened() -> None:
+    from tui_assistant.core.documents.passage import Passage
+    from tui_assistant.ui.widgets.candidate_list import CandidateEntry
+
+    sentence = "Wheels encode the interpreter, ABI and platform in their file names."
+    shown = []
+    for version in ("21.3", "24.2"):
+        tags = Passage(
+            id=f"{version}:docs/tags",
+            title="Tags",
+            text=sentence,
+            source_path=f"{version}/docs/reference/tags.rst",
+            line=1,
+            end_line=9,
+        )
+        lines = CandidateEntry(1, tags, sentence).content(44).plain.splitlines()
+        shown.append(lines[1])
+    assert shown[0] != shown[1]
+    assert all("\N{HORIZONTAL ELLIPSIS}" in line for line in shown)
+    assert shown[0].lstrip().startswith("21.3/")

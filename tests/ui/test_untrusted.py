@@ -114,3 +114,10 @@ def test_a_location_is_shortened_from_the_left_by_whole_folders() -> None:
     assert shorten_left(path, suffix, 25) == "\u2026/api/crypto.md:1538\u20131653"
     assert shorten_left(path, suffix, 17) == "\u2026pto.md:1538\u20131653"
     assert len(shorten_left(path, suffix, 6)) == 6
+
+
+def test_a_shortened_location_keeps_its_first_folder_while_the_file_fits() -> None:
+    path, suffix = "21.3/docs/reference/tags.rst", ":1\u20139"
+    assert shorten_left(path, suffix, 24) == "21.3/\u2026/tags.rst:1\u20139"
+    assert shorten_left(path, suffix, 30) == "21.3/\u2026/reference/tags.rst:1\u20139"
+    assert shorten_left(path, suffix, 15) == "\u2026/tags.rst:1\u20139"

@@ -171,6 +171,8 @@ def test_mkdocs_and_wiki_furniture_is_not_text() -> None:
         ("Python - a gentle introduction", "Welcome", "Python - a gentle introduction"),
         ("Lua 5.1 Reference Manual", "1 - Introduction", "Lua 5.1 Reference Manual"),
         (" - bidict", "Index", ""),
+        ("structlog 22.3.0 documentation", "structlog", "structlog"),
+        ("Widget documentation", "Installing", "Widget documentation"),
         ("  Many   spaces  ", None, "Many spaces"),
     ],
 )

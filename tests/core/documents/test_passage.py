@@ -105,11 +105,32 @@ def test_title_falls_back_to_the_file_name_without_md() -> None:
 # -- where passages start and end -------------------------------------------------
 
 
-def test_headings_of_levels_one_to_three_split_and_level_four_does_not() -> None:
+def test_a_short_section_keeps_its_deeper_headings_in_its_text() -> None:
     document = split(
         "# Doc\n\nzero\n\n## Two\n\ntwo\n\n### Three\n\nthree\n\n#### Four\n\nfour\n",
     )
     assert texts(document) == ["zero", "two", "three\n\n#### Four\n\nfour"]
+
+
+def test_a_long_section_splits_at_headings_of_every_level() -> None:
+    # Over 4,000 characters together: the section no longer fits one passage.
+    three, four = paragraph(3, 130), paragraph(4, 130)
+    document = split(
+        f"# Doc\n\nzero\n\n## Two\n\ntwo\n\n### Three\n\n{three}\n\n#### Four\n\n{four}\n"
+        "\n###### Six\n\nsix\n",
+    )
+    assert texts(document) == ["zero", "two", three, four, "six"]
+    assert document.passages[3].title == "Doc › Two › Three › Four"
+    assert document.passages[4].title == "Doc › Two › Three › Four › Six"
+    # `#### Four` starts where the cut of the long `### Three` started its second part:
+    # it keeps that part's id.
+    assert [draft.anchor for draft in document.passages] == [
+        "",
+        "two",
+        "three",
+        "three-part-2",
+        "six",
+    ]
 
 
 def test_hash_without_a_space_is_text_not_a_heading() -> None:
@@ -345,29 +366,36 @@ def test_a_long_section_is_cut_at_paragraph_boundaries() -> None:
         assert draft.line == 3 + 2 * first
 
 
-def test_a_long_section_is_cut_before_a_deeper_heading_where_a_subsection_fits() -> None:
+def test_each_deeper_heading_of_a_long_section_is_a_passage_and_the_first_keeps_its_id() -> None:
     # Fastify's "Server Methods": one `##` section of many `####` methods.
     methods = [f"#### method{n}\n\n{paragraph(n, 40)}\n\n{paragraph(n, 40)}" for n in range(6)]
     document = split("# Server\n\n## Server Methods\n\n" + "\n\n".join(methods) + "\n")
-    pieces = [draft.text for draft in document.passages]
-    assert len(pieces) > 1
-    assert all(len(piece) <= MAX_PASSAGE_CHARS for piece in pieces)
-    # Each method stands whole in one passage.
-    for method in methods:
-        assert sum(method in piece for piece in pieces) == 1
-    assert all(piece.startswith("#### method") for piece in pieces[1:])
+    assert [draft.title for draft in document.passages] == [
+        f"Server › Server Methods › method{n}" for n in range(6)
+    ]
+    # The section with no text of its own gives its id to its first part, where its
+    # text still starts; a method that started a part when `####` was text keeps its id.
+    assert [draft.anchor for draft in document.passages] == [
+        "",
+        "method1",
+        "server-methods-part-2",
+        "method3",
+        "server-methods-part-3",
+        "method5",
+    ]
+    assert document.passages[0].line == 5
 
 
-def test_a_long_rst_section_is_cut_before_a_deeper_title() -> None:
+def test_rst_titles_of_every_level_are_passages() -> None:
     fixtures = [
         f"fixture{n}\n~~~~~~~~\n\n{paragraph(n, 40)}\n\n{paragraph(n, 40)}" for n in range(6)
     ]
     levels = "Reference\n=========\n\nFixtures\n--------\n\nCapture\n^^^^^^^\n\n"
     text = levels + "\n\n".join(fixtures) + "\n"
-    pieces = [draft.text for draft in split_document("reference.rst", text).passages]
-    assert len(pieces) > 1
-    for fixture in fixtures:
-        assert sum(fixture in piece for piece in pieces) == 1
+    passages = split_document("reference.rst", text).passages
+    assert [draft.title for draft in passages] == [
+        f"Reference › Fixtures › Capture › fixture{n}" for n in range(6)
+    ]
 
 
 def test_a_single_huge_paragraph_is_cut_at_line_boundaries() -> None:
@@ -460,3 +488,16 @@ def test_the_page_of_a_line_in_a_pdf_passage_counts_the_pages_begun_before_it() 
 
     assert [passage.page_at(line) for line in (40, 60, 61, 79, 80, 90)] == [12, 12, 13, 13, 14, 14]
     assert Passage("n", "N", "t", "notes.md", 1, 5).page_at(3) is None
+
+
+def test_an_empty_section_keeps_its_id_past_empty_deeper_ones() -> None:
+    code, more = paragraph(0, 130), paragraph(1, 130)
+    document = split(
+        "# Reply\n\nintro\n\n### Reply\n\n#### Properties\n\n##### .code\n\n"
+        f"{code}\n\n##### .more\n\n{more}\n"
+    )
+    assert [(draft.anchor, draft.title) for draft in document.passages] == [
+        ("", "Reply"),
+        ("reply", "Reply › Properties › .code"),
+        ("reply-part-2", "Reply › Properties › .more"),  # where its part started
+    ]

@@ -3,6 +3,7 @@ order, coverage, length, ids, text and titles."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -14,6 +15,7 @@ from tui_assistant.core.documents.passage import (
     MAX_PASSAGE_CHARS,
     PASSAGE_ID,
     TITLE_SEPARATOR,
+    WHOLE_SECTION_CHARS,
     Document,
     PassageDraft,
 )
@@ -50,15 +52,34 @@ class Generated:
     headings: set[int] = field(default_factory=set)  # 1-based numbers of real headings
     content: list[int] = field(default_factory=list)  # 1-based numbers of content lines
     comments: set[int] = field(default_factory=set)  # 1-based numbers of HTML-comment lines
+    deep: set[int] = field(default_factory=set)  # 1-based numbers of `####` headings
+
+    def settle(self) -> None:
+        """A `####` heading starts a passage in a section of the first three levels
+        longer than WHOLE_SECTION_CHARS; in a shorter one it is text."""
+        starts = [1, *sorted(self.headings), len(self.lines) + 1]
+        for first, end in itertools.pairwise(starts):
+            numbers = range(first + (first in self.headings), end)
+            long = len("\n".join(self.shown(n) for n in numbers).strip()) > WHOLE_SECTION_CHARS
+            for number in (n for n in numbers if n in self.deep):
+                if long:
+                    self.headings.add(number)
+                else:
+                    self.content.append(number)
+        self.content.sort()
 
     @property
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
 
-    def add(self, line: str, *, heading: bool = False, comment: bool = False) -> None:
+    def add(
+        self, line: str, *, heading: bool = False, comment: bool = False, deep: bool = False
+    ) -> None:
         self.lines.append(line)
         number = len(self.lines)
-        if heading:
+        if deep:
+            self.deep.add(number)
+        elif heading:
             self.headings.add(number)
         elif comment:
             self.comments.add(number)
@@ -114,7 +135,7 @@ def documents(draw: st.DrawFn) -> Generated:
         kind = block[0]
         if kind == "heading":
             _, level, text = block
-            generated.add("#" * level + " " + text, heading=level <= 3)
+            generated.add("#" * level + " " + text, heading=level <= 3, deep=level > 3)
         elif kind == "paragraph":
             for line in block[1]:
                 generated.add(line)
@@ -144,6 +165,7 @@ def documents(draw: st.DrawFn) -> Generated:
             for number in range(block[1]):
                 generated.add(f"row {number} " + "filler text " * 10)
         generated.add("")  # blocks are separated as Markdown needs
+    generated.settle()
     return generated
 
 

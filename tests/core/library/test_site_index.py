@@ -1,5 +1,6 @@
-"""The index across a built site's pages: Sphinx's `genindex.html` and texinfo's index
-nodes give their terms to the passages their links point to, and are never passages."""
+"""The index across a built site's pages: Sphinx's `genindex.html`, DocBook's
+`bookindex.html` and texinfo's index nodes give their terms to the passages their links
+point to, and are never passages."""
 
 from __future__ import annotations
 
@@ -50,7 +51,29 @@ def test_a_texinfo_index_row_gives_its_first_link_only() -> None:
     assert index_links(TEXINFO_INDEX) == [("tab character", "Rules.html#index-tabs")]
 
 
+DOCBOOK_INDEX = """<html><body>
+<div class="navheader"><a href="biblio.html">Prev</a></div>
+<div class="index" id="BOOKINDEX"><h1 class="title">Index</h1>
+<div class="index"><p><a href="#indexdiv-T">T</a></p><div class="indexdiv"><h3>T</h3><dl>
+<dt>transaction ID, <a href="vacuum.html#WRAP">Preventing Wraparound</a></dt>
+<dd><dl><dt>wraparound, <a href="vacuum.html#WRAP">Preventing Wraparound</a>,
+<a href="wal.html">WAL</a></dt></dl></dd>
+<dt>TRUNCATE, <a href="sql-truncate.html">TRUNCATE</a></dt>
+</dl></div></div></div></body></html>
+"""
+
+
+def test_a_docbook_index_entry_is_its_words_under_the_entry_it_is_a_sub_entry_of() -> None:
+    assert index_links(DOCBOOK_INDEX) == [
+        ("transaction ID", "vacuum.html#WRAP"),
+        ("transaction ID wraparound", "vacuum.html#WRAP"),
+        ("transaction ID wraparound", "wal.html"),
+        ("TRUNCATE", "sql-truncate.html"),
+    ]
+
+
 def test_index_pages_are_told_by_their_names() -> None:
+    assert is_index_page("bookindex.html")
     assert is_index_page("genindex.html") and is_index_page("genindex-A.html")
     assert is_index_page("Concept-Index.html") and is_index_page("Index.html")
     assert not is_index_page("index.html") and not is_index_page("Indexing.html")

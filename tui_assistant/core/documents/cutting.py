@@ -5,12 +5,15 @@
   between paragraphs, else between lines (a single longer line at a space);
 - the entries of a reference list (`Entry`: a term and what documents it) are
   passages titled by their terms; small adjacent ones are grouped while they fit
-  `ENTRY_GROUP_CHARS`, and a section that is small as a whole stays one passage;
+  `ENTRY_GROUP_CHARS`, and a section that is small as a whole stays one passage (a
+  reader may group them up to a larger size instead, the section's lead text with its
+  first entries: reStructuredText groups them up to a passage's size);
 - a run of more than `MAX_GAP_LINES` lines with no text (an inline diagram, an
   embedded image) is never inside a passage: its line range spans its text.
 
-Every part after a section's first says what it holds: its terms, else its first words
-(`Bash Builtins › cd … exec`), so no two parts of a section share a title.
+Every part after a section's first says what it holds: its terms, else the first words
+of its prose (`Bash Builtins › cd … exec`), never a code line or a table row; a part with
+no prose is numbered (`part 3`), so no two parts of a section share a title.
 """
 
 from __future__ import annotations
@@ -36,6 +39,14 @@ LABEL_WORDS = 6
 Lines = list[tuple[int, str]]  # (1-based line number, line) pairs of a file
 
 _LABEL_MARKS = re.compile(r"^[\s#>*+\-=`~|]+")
+# A word of prose: letters, lower case after the first, with a sentence's punctuation.
+_PROSE_WORD = re.compile(
+    r"^[(\"'\N{LEFT DOUBLE QUOTATION MARK}]?[A-Za-z][a-z]+"
+    r"[)\"'\N{RIGHT DOUBLE QUOTATION MARK}.,;:!?]*$"
+)
+# A line is prose when it has this many such words and they are this share of its words.
+PROSE_WORDS = 3
+PROSE_SHARE = 0.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,49 +72,67 @@ class Piece:
     start: int = 0  # the line it starts on when before its text (an entry's term tag)
 
 
-def section_pieces(lines: Lines, breaks: Container[int], entries: Sequence[Entry]) -> list[Piece]:
-    """A section's lines (its heading left out) as the passages they make, in order."""
+def section_pieces(
+    lines: Lines,
+    breaks: Container[int],
+    entries: Sequence[Entry],
+    group_chars: int = ENTRY_GROUP_CHARS,
+) -> list[Piece]:
+    """A section's lines (its heading left out) as the passages they make, in order.
+    `group_chars` other than ENTRY_GROUP_CHARS: entries are grouped up to that size and
+    the section's lead text stays with its first entries."""
     pieces: list[Piece] = []
     for run in _without_gaps(trimmed(lines)):
-        if entries and (_length(run) > ENTRY_GROUP_CHARS or any(e.alone for e in entries)):
-            pieces += _entry_pieces(run, breaks, entries)
+        if entries and (_length(run) > group_chars or any(e.alone for e in entries)):
+            pieces += _entry_pieces(run, breaks, entries, group_chars)
         else:
             terms = tuple(t for e in entries if _holds(run, e.line) for t in e.terms)
             pieces += [Piece(chunk, terms) for chunk in cut(run, breaks)]
     return [
-        piece if number == 0 or piece.label else _labelled(piece)
+        piece if number == 0 or piece.label else _labelled(piece, number=number)
         for number, piece in enumerate(pieces)
     ]
 
 
-def _entry_pieces(lines: Lines, breaks: Container[int], entries: Sequence[Entry]) -> list[Piece]:
+def _entry_pieces(
+    lines: Lines, breaks: Container[int], entries: Sequence[Entry], group_chars: int
+) -> list[Piece]:
     """Prose and entries apart: prose as itself, entries grouped while they fit."""
     pieces: list[Piece] = []
     group: list[tuple[Entry | None, Lines]] = []
+    lead = group_chars != ENTRY_GROUP_CHARS
 
     def flush() -> None:
         if group:
             terms = tuple(term for entry, _ in group if entry for term in entry.terms)
             joined = [line for _, run in group for line in run]
-            label = (terms_title(terms),)
+            # The first group holds the section's lead: it is titled as the section
+            # (an API object excepted, titled by its name).
+            alone = any(entry.alone for entry, _ in group if entry)
+            label = () if lead and not pieces and not alone else (terms_title(terms),)
             first = group[0][0]
             start = first.line if first is not None and first.line < joined[0][0] else 0
             for number, chunk in enumerate(cut(joined, breaks)):
-                piece = Piece(chunk, terms, label, terms[0], start if number == 0 else 0)
-                pieces.append(piece if number == 0 else _labelled(piece, label))
+                anchor = terms[0] if terms else ""
+                piece = Piece(chunk, terms, label, anchor, start if number == 0 else 0)
+                pieces.append(piece if number == 0 else _labelled(piece, label, number))
             group.clear()
 
     for entry, run in _runs(lines, entries):
         size = sum(_length(r) for _, r in group) + _length(run)
         if entry is None:
-            if group and _length(run) <= ATTACHED_PROSE_CHARS and size <= MAX_PASSAGE_CHARS:
+            attached = lead or _length(run) <= ATTACHED_PROSE_CHARS
+            if group and attached and size <= (group_chars if lead else MAX_PASSAGE_CHARS):
                 group.append((entry, run))
                 continue
             flush()
+            if lead and not pieces and _length(run) < group_chars:
+                group.append((entry, run))
+                continue
             pieces += [Piece(chunk) for chunk in cut(run, breaks)]
             continue
         alone = entry.alone or any(other is not None and other.alone for other, _ in group)
-        if group and (alone or size > ENTRY_GROUP_CHARS):
+        if group and (alone or size > group_chars):
             flush()
         group.append((entry, run))
     flush()
@@ -162,13 +191,20 @@ def terms_title(terms: Sequence[str]) -> str:
     return f"{unique[0]} \N{HORIZONTAL ELLIPSIS} {unique[-1]}"
 
 
-def _labelled(piece: Piece, above: tuple[str, ...] = ()) -> Piece:
-    """A later part, named by the first words of its first line (under `above`)."""
-    first = next((line for _, line in piece.lines if line.strip()), "")
-    words = _LABEL_MARKS.sub("", first).split()
+def _labelled(piece: Piece, above: tuple[str, ...] = (), number: int = 1) -> Piece:
+    """A later part (the `number`th from 0), named by the first words of its first line
+    of prose (under `above`), else by its number."""
+    prose = (_LABEL_MARKS.sub("", line).split() for _, line in piece.lines)
+    words = next((words for words in prose if is_prose(words)), [])
     more = " \N{HORIZONTAL ELLIPSIS}" if len(words) > LABEL_WORDS else ""
-    label = " ".join(words[:LABEL_WORDS]) + more or "continued"
+    label = " ".join(words[:LABEL_WORDS]) + more or f"part {number + 1}"
     return Piece(piece.lines, piece.terms, (*above, label))
+
+
+def is_prose(words: Sequence[str]) -> bool:
+    """Whether a line's words read as a sentence's, not code's or a table row's."""
+    prose = sum(1 for word in words if _PROSE_WORD.match(word))
+    return prose >= PROSE_WORDS and prose >= PROSE_SHARE * len(words)
 
 
 def cut(lines: Lines, breaks: Container[int] = ()) -> Iterator[Lines]:

@@ -4,14 +4,17 @@
   one line of text for each line of the file, so every passage cites the file's lines
   its elements span and a quote stands on the lines where its words are;
 - headings `<h1>` to `<h6>` start a new section, at every level, as `#` to `######`
-  do in Markdown; the entries of reference lists (`<dt>` terms) are passages titled
-  by their terms (`passage.document_from_sections` groups small ones);
+  do in Markdown (small sections whose text shares one line of the file with the
+  next one's heading and text are one passage, as a citation cannot tell them apart);
+  the entries of reference lists (`<dt>` terms) are passages titled by their terms
+  (`passage.document_from_sections` groups small ones);
 - the book's own index (texinfo's index tables) gives its terms to the passages its
   links point to (`book_index`); a section of links only (a table of contents) or
   holding the index is navigation, never a passage;
 - the document title is the page's `<title>` without a site's suffix
   (`Installation — Project 1.2 documentation` is `Installation`), else its first
-  heading, else the file name;
+  heading, else the file name; a `<title>` that is the site's name made of that
+  heading (`Project 1.2 documentation` over `# Project`) is the heading;
 - a page that is nearly all links (a generated index, a site map, a table of
   contents) has no passages of its own: `page_problem` says so.
 
@@ -54,6 +57,8 @@ MIN_INDEX_LINKS = 20
 # A section whose links hold this share of its words, with at least MIN_NAVIGATION_LINKS
 # of them, is navigation (a table of contents): no passage.
 MIN_NAVIGATION_LINKS = 10
+# Sections on one line of the file are run together up to this size.
+ONE_LINE_SECTIONS_CHARS = 1500
 INDEX_PAGE = "a page of links only (an index or table of contents)"
 NO_MAIN_TEXT = "has no text in its main content"
 
@@ -121,12 +126,13 @@ def html_passages(relative_path: str, text: str, name_title: str | None = None) 
     if problem is not None:
         return problem
     document = document_of(relative_path, page, name_title)
-    return document if document.passages else NO_MAIN_TEXT
+    return document if document.passages else _empty(page)
 
 
 def why_no_passages(text: str) -> str:
     """Why a page whose split gave no passages has none (`html_passages`' reasons)."""
-    return page_problem(read_page(text)) or NO_MAIN_TEXT
+    page = read_page(text)
+    return page_problem(page) or _empty(page)
 
 
 def page_problem(page: Page) -> str | None:
@@ -134,6 +140,11 @@ def page_problem(page: Page) -> str | None:
     if page.links >= MIN_INDEX_LINKS and page.link_chars >= INDEX_LINK_SHARE * page.chars:
         return INDEX_PAGE
     return None
+
+
+def _empty(page: Page) -> str:
+    """Why a page with no passages has none: it holds the book's index, or no text."""
+    return INDEX_PAGE if any(isinstance(part, IndexMark) for part in page.parts) else NO_MAIN_TEXT
 
 
 def document_of(relative_path: str, page: Page, name_title: str | None = None) -> Document:
@@ -165,6 +176,8 @@ def page_title(title: str, first_heading: str | None) -> str:
         return ""  # only a site's name (` - bidict`): the page left its own name out
     match = _TITLE_SUFFIX.match(title)
     if match is None:
+        if first_heading and _site_name_of(title, first_heading):
+            return first_heading
         return title
     page, site = match.groups()
     heading = (first_heading or "").casefold()
@@ -173,6 +186,16 @@ def page_title(title: str, first_heading: str | None) -> str:
     if _SITE_WORDS.search(site):
         return page
     return title
+
+
+def _site_name_of(title: str, heading: str) -> bool:
+    """Whether `title` is the site's name made of the heading and words that name a
+    site (Sphinx's front page: `structlog 22.3.0 documentation`, `# structlog`)."""
+    rest = _SITE_WORDS.sub(" ", title)
+    if rest == title:
+        return False
+    words = set(_WORD.findall(rest.casefold()))
+    return bool(words) and words <= set(_WORD.findall(heading.casefold()))
 
 
 def _sections(page: Page) -> list[Section]:
@@ -232,7 +255,39 @@ def _sections(page: Page) -> list[Section]:
                 links[0] += 1
                 links[1] += count
     close()
-    return sections
+    return _joined_on_one_line(sections)
+
+
+def _joined_on_one_line(sections: list[Section]) -> list[Section]:
+    """Small sections whose text stands on one line of the file with the next one's
+    heading and text (a DocBook reference page's name, purpose and synopsis) run
+    together: a citation of that line could not tell them apart."""
+    joined: list[Section] = []
+    for section in sections:
+        before = joined[-1] if joined else None
+        line = _only_line(section)
+        if (
+            before is not None
+            and line is not None
+            and line == _only_line(before) == section.heading_line
+            and section.heading is not None
+            and not (before.entries or section.entries)
+        ):
+            words = f"{before.lines[0][1]} {section.heading[1]} {section.lines[0][1]}"
+            if len(words) <= ONE_LINE_SECTIONS_CHARS:
+                before.lines = [(line, words)]
+                continue
+        joined.append(section)
+    return joined
+
+
+def _only_line(section: Section) -> int | None:
+    """The line a section's text stands on, when it is one line."""
+    lines = [(number, text) for number, text in section.lines if text.strip()]
+    if len(lines) != 1:
+        return None
+    section.lines = lines
+    return lines[0][0]
 
 
 @dataclass(slots=True)

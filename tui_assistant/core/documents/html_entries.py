@@ -16,6 +16,8 @@ _NOT_TERMS = frozenset({"footnote", "citation"})
 # Sphinx ids of objects that are not API names (`cmdoption-pip-install-r`): named by words.
 _WORD_IDS = ("cmdoption-", "envvar-", "confval-", "term-", "std-")
 MAX_TERM_CHARS = 100
+# Between a term's alternatives (`-a<br>--all`): each is a term of its own.
+_TERM_BREAK = "\x1f"
 
 
 class Opened(Protocol):
@@ -118,14 +120,26 @@ class EntryReading:
                 self._entry_started(listed.entry)
             listed.awaiting = True
             self._term, opened.term = _Term(listed.entry), True
+        elif self._term is not None and tag == "span" and "term" in names:
+            self._term_break()  # DocBook's `<span class="term">`: one alternative each
         elif self._term is not None and (tag in _NAME_TAGS or not _NAME_CLASSES.isdisjoint(names)):
             opened.name = True
             self._naming += 1
+
+    def _term_break(self) -> None:
+        """The term being read has another alternative after this point."""
+        assert self._term is not None
+        self._term.words.append(_TERM_BREAK)
+        if self._term.names:
+            self._term.names.append(_TERM_BREAK)
 
     def _end_term(self, term: _Term) -> None:
         self._term = None
         if term.fixed:
             return
-        words = " ".join("".join(term.names or term.words).split()).rstrip(" ¶§:")
-        if words and len(words) <= MAX_TERM_CHARS:
-            term.entry.terms.append(words)
+        names = "".join(term.names)
+        read = names if names.replace(_TERM_BREAK, "").strip() else "".join(term.words)
+        for alternative in read.split(_TERM_BREAK):
+            words = " ".join(alternative.split()).rstrip(" ¶§:")
+            if words and len(words) <= MAX_TERM_CHARS:
+                term.entry.terms.append(words)

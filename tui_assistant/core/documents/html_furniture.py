@@ -35,8 +35,12 @@ SKIPPED_NAMES = frozenset(
         "catlinks", "printfooter", "jump-to-nav", "siteSub", "contentSub", "toc",
         "breadcrumb-section", "page-metadata", "theme-edit-this-page", "pagination-nav",
         "shortcontents", "visually-hidden", "sr-only", "header", "hash-link", "copiable-link",
+        "navheader", "navfooter",
     }
 )  # fmt: skip
+# Class names of admonitions (DocBook's `<div class="note"><h3 class="title">Note</h3>`):
+# the heading titling one is text of the section the box stands in.
+ADMONITION_NAMES = frozenset({"note", "tip", "caution", "warning", "important", "admonition"})
 # Class names and ids of the element that holds a page's own content.
 MAIN_NAMES = frozenset(
     {

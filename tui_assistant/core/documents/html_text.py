@@ -16,12 +16,16 @@ every tag and text) and keeps:
   does, so a quote found on a line of the text stands on that line of the file;
   preformatted text (`<pre>`, code) is kept as written;
 - its headings (`<h1>` to `<h6>`) with their lines and plain text, and its `<title>`;
+  an admonition's title (DocBook's `<div class="note"><h3 class="title">Note</h3>`) is
+  no heading but text of the section the box stands in;
 - the entries of its reference lists (`<dt>` terms, texinfo's `dl.def` and `@table`,
   Sphinx's described objects): where each starts, the terms it documents (a
-  definition's name, else the term's words), and where its list ends; an object
+  definition's name, else the term's words; alternatives a `<br>` or DocBook's
+  `<span class="term">` parts are each a term), and where its list ends; an object
   Sphinx documents (`<dt class="sig" id="pkg.Class.method">`) is named by its qualified
   name and is an entry of its own;
-- the book's own index (texinfo's `<table class="index-cp">` and the like): each term
+- the book's own index (texinfo's `<table class="index-cp">`, DocBook's `<div
+  class="index">` and the like): each term
   with the anchor it links to, never as text; and the line of every element id.
 
 Entities are decoded; a character reference for a line break reads as a space, so it
@@ -109,6 +113,7 @@ class _Open:
     name: bool = False  # what names the term being read
     terms: bool = False  # a reference list (`<dl>`)
     index: bool = False  # the book's index
+    box: bool = False  # an admonition: a heading titling it is text
 
 
 # A line's words as read: (line, words, preformatted, in the main content, in a link).
@@ -161,6 +166,8 @@ class _PageReader(HTMLParser, EntryReading):
                 pass  # the page's body starts, whether or not it says so
         if tag == "br":
             self._add(line, " ")
+            if self._term is not None:
+                self._term_break()
             return
         if tag in _BLOCK_TAGS:
             while self._stack and tag in _CLOSED_BY.get(self._stack[-1].tag, ()):
@@ -172,13 +179,21 @@ class _PageReader(HTMLParser, EntryReading):
             return
         attributes = dict(attrs)
         names = _names(attributes)
-        index = tag == "table" and any(n.startswith("index-") or n == "indextable" for n in names)
+        index = (
+            tag == "table" and any(n.startswith("index-") or n == "indextable" for n in names)
+        ) or (
+            tag == "div" and "index" in names  # DocBook's back-of-book index
+        )
         skipped = index or self._hides(tag, attributes)
         main = not skipped and self._holds_main(tag, attributes)
         link = tag == "a"
         permalink = link and (attributes.get("href") or "").startswith("#")
         pre = tag in _PREFORMATTED
-        opened = _Open(tag, skipped, main, permalink, pre, link, index=index)
+        classes = (attributes.get("class") or "").split()
+        box = tag not in _HEADINGS and not furniture.ADMONITION_NAMES.isdisjoint(classes)
+        # DocBook's `<div class="note"><h3 class="title">Note</h3>`: the box's title.
+        box_title = bool(self._stack) and self._stack[-1].box and "title" in classes
+        opened = _Open(tag, skipped, main, permalink, pre, link, index=index, box=box)
         if not skipped:
             self._note_anchor(attributes, line)
             self._read_entries(opened, attributes, names, line)
@@ -195,7 +210,7 @@ class _PageReader(HTMLParser, EntryReading):
         self._permalinks += permalink
         if tag == "a" and not self._skipped:
             self._link_starts.append(self._main > 0)
-        if tag in _HEADINGS and self._heading is None and not self._skipped:
+        if tag in _HEADINGS and self._heading is None and not (self._skipped or box_title):
             self._heading = (line, _HEADINGS[tag], [])
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:

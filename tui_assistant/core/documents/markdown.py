@@ -3,9 +3,12 @@
 - a leading YAML front-matter block (`---` ... `---` or `...`), or a leading HTML
   comment holding `title:` lines (`<!--` / `title: ...` / `description: ...` / `-->`),
   gives the document title and is never part of any passage;
-- headings of levels 1-3 (`#`, `##`, `###`) outside fenced code blocks start a new
-  section; text before the first heading belongs to a section titled with the
-  document title (unless it is only HTML, such as a banner);
+- headings of every level (`#` to `######`) outside fenced code blocks start a new
+  section (one with no text of its own makes no passage), but a section of levels 1-3
+  that fits one passage stays whole, its deeper headings lines of its text
+  (`passage.whole_while_fitting`); text before the first heading belongs to a section
+  titled with the document title (unless it is only HTML, such as a banner);
+- MyST `{index}` directives give their terms to the passage their next text is in;
 - HTML comments outside code are not text: they are left out of every passage, a
   section holding only comments makes none, and a heading inside a comment is none;
 - heading texts are plain (`markup.plain_inline`): `### [Read this](https://...)` is
@@ -23,6 +26,7 @@ from dataclasses import replace
 
 from tui_assistant.core.display_text import clean_display_text
 from tui_assistant.core.documents import myst, site_markdown
+from tui_assistant.core.documents.book_index import with_index_terms
 from tui_assistant.core.documents.markdown_inline import (
     COMMENT_CLOSE,
     COMMENT_OPEN,
@@ -31,7 +35,6 @@ from tui_assistant.core.documents.markdown_inline import (
 )
 from tui_assistant.core.documents.markdown_text import shown_lines
 from tui_assistant.core.documents.passage import (
-    MINOR_HEADING,
     Document,
     HeadingPath,
     Lines,
@@ -39,9 +42,14 @@ from tui_assistant.core.documents.passage import (
     document_from_sections,
     file_lines,
     file_title,
+    keeping_ids,
+    whole_while_fitting,
 )
 
-_HEADING = re.compile(r"^ {0,3}(#{1,3})(?:[ \t]+(.*?))?[ \t]*$")
+DEEPEST = 6
+# Splitting at the first three levels only gave the ids that passages keep.
+EARLIER_DEEPEST = 3
+_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _FRONT_MATTER_END = frozenset({"---", "..."})
@@ -56,22 +64,37 @@ def split_markdown(relative_path: str, text: str, name_title: str | None = None)
     title, body_start = _front_matter_title(lines)
     rewritten = myst.rewrite(lines, body_start)
     lines = site_markdown.rewrite(rewritten.lines, body_start)
+    deep = _read_sections(lines, body_start, DEEPEST)
+    level_one_title = None
+    if title is None:
+        title = level_one_title = _heading_title(deep)
+    if title is None:
+        title = file_title(relative_path, name_title)
+    if any(section.level > EARLIER_DEEPEST for section in deep):
+        earlier = _read_sections(lines, body_start, EARLIER_DEEPEST)
+        sections = whole_while_fitting(earlier, deep)
+        document = document_from_sections(title, level_one_title, sections)
+        document = keeping_ids(document, document_from_sections(title, level_one_title, earlier))
+    else:
+        document = document_from_sections(title, level_one_title, deep)
+    passages = document.passages
+    if rewritten.index:
+        passages = tuple(with_index_terms(passages, rewritten.index))
+    return replace(document, passages=passages, pending=tuple(rewritten.pending))
+
+
+def _read_sections(lines: list[str], start: int, deepest: int) -> list[Section]:
+    """The sections split at headings down to level `deepest`, their lines as shown."""
     fences: dict[int, int] = {}
     sections = [
         section
-        for section in _sections(lines, body_start, fences)
+        for section in _sections(lines, start, fences, deepest)
         # A banner or a maintainers' note before the first heading is not a passage.
         if section.heading_line is not None or not _only_markup(section.lines)
     ]
     for section in sections:
         section.lines = shown_lines(section.lines, fences)
-    level_one_title = None
-    if title is None:
-        title = level_one_title = _heading_title(sections)
-    if title is None:
-        title = file_title(relative_path, name_title)
-    document = document_from_sections(title, level_one_title, sections)
-    return replace(document, pending=tuple(rewritten.pending))
+    return sections
 
 
 def _heading_title(sections: list[Section]) -> str | None:
@@ -130,8 +153,10 @@ def _heading_text(raw: str) -> str | None:
     return text or None
 
 
-def _sections(lines: list[str], start: int, fences: dict[int, int]) -> Iterator[Section]:
-    """The document's sections in order: headings of levels 1-3 outside code fences
+def _sections(
+    lines: list[str], start: int, fences: dict[int, int], deepest: int
+) -> Iterator[Section]:
+    """The document's sections in order: headings outside code fences
     and comments, with comments left out of the text (their lines stay, emptied, so
     line numbers hold). `fences` gets the first and last line of each code fence."""
     section = Section(heading_line=None, level=0, path=())
@@ -165,9 +190,9 @@ def _sections(lines: list[str], start: int, fences: dict[int, int]) -> Iterator[
             continue
         heading = _HEADING.match(line)
         text = _heading_text(heading.group(2) or "") if heading else None
-        if heading is None or text is None:
-            if MINOR_HEADING.match(line):
-                section.breaks.add(number)
+        if heading is None or text is None or len(heading.group(1)) > deepest:
+            if heading is not None and len(heading.group(1)) > EARLIER_DEEPEST:
+                section.breaks.add(number)  # a long section is cut there first
             section.lines.append((number, line))
             continue
         yield section

@@ -32,6 +32,7 @@ from tui_assistant.core.documents.sphinx_markup import (
     VERSIONS,
     Kind,
     directive_kind,
+    index_terms,
     label_key,
     only_shown,
     role_text,
@@ -58,6 +59,8 @@ class Rewritten:
     lines: list[str]
     labels: dict[str, str] = field(default_factory=dict)  # label (lower case) -> title
     pending: list[Pending] = field(default_factory=list)
+    # `{index}` terms, each with the 1-based line of the text after its directive.
+    index: list[tuple[str, int]] = field(default_factory=list)
 
 
 def rewrite(lines: list[str], start: int = 0) -> Rewritten:
@@ -175,6 +178,10 @@ def _directive(
         shown[index] = indent + argument if base.startswith("auto") else ""
         return content
     kind = Kind.CODE if base in _CODE else directive_kind(name)
+    if base == "index":
+        entries = [argument, *(line.strip() for line in lines[content:end])]
+        after = next((n + 1 for n in range(end + 1, len(lines)) if lines[n].strip()), end + 1)
+        result.index += [(term, after) for term in index_terms(entries)]
     if kind is Kind.NOTHING or (base == "only" and not only_shown(argument)):
         for number in range(index, min(end + 1, len(lines))):
             shown[number] = ""

@@ -23,15 +23,15 @@ from __future__ import annotations
 import posixpath
 import re
 import unicodedata
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from tui_assistant.core.documents.directives import Pending
 
 # How a section is cut into passages (re-exported: the readers import them from here).
-from tui_assistant.core.documents.cutting import MAX_GAP_LINES, section_pieces
+from tui_assistant.core.documents.cutting import ENTRY_GROUP_CHARS, MAX_GAP_LINES, section_pieces
 from tui_assistant.core.documents.cutting import MAX_PASSAGE_CHARS as MAX_PASSAGE_CHARS
 from tui_assistant.core.documents.cutting import MINOR_HEADING as MINOR_HEADING
 from tui_assistant.core.documents.cutting import Entry as Entry
@@ -47,6 +47,9 @@ from tui_assistant.core.documents.place import location as location
 
 # Headings from this level down were text before every level made sections.
 DEEP_LEVEL = 4
+# A section of the first three levels this short stays one passage, its deeper headings
+# and list entries in its text: the passage that a question about it names.
+WHOLE_SECTION_CHARS = MAX_PASSAGE_CHARS
 TITLE_SEPARATOR = " \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} "
 PASSAGE_ID = re.compile(r"^[a-z0-9]+([-/#][a-z0-9]+)*$")
 
@@ -202,6 +205,8 @@ class Section:
     entries: list[Entry] = field(default_factory=list)
     # Words a reader looks it up by besides its title (`.. index::` terms).
     index_terms: tuple[str, ...] = ()
+    # The size its entries are grouped up to (`cutting.section_pieces`).
+    group_chars: int = ENTRY_GROUP_CHARS
 
 
 class HeadingPath:
@@ -242,9 +247,12 @@ def document_from_sections(
             heading_path = heading_path[1:]
         if section.heading_line:
             titled.append((section.heading_line, join_title(title, heading_path)))
-        pieces = section_pieces(section.lines, section.breaks, section.entries)
+        pieces = section_pieces(section.lines, section.breaks, section.entries, section.group_chars)
         if not pieces:
-            if section.path:
+            # A shallower section's id waits for its text past empty deeper ones.
+            if section.path and (
+                held is None or held[0] >= DEEP_LEVEL or section.level < DEEP_LEVEL
+            ):
                 held = (section.level, slug(section.path[-1]))
             continue
         if not drafts:
@@ -289,6 +297,60 @@ def document_from_sections(
             only.anchor, title, text, only.line, only.end_line, index_terms=only.index_terms
         )
     return Document(title=title, passages=tuple(drafts), sections=tuple(titled))
+
+
+def whole_while_fitting(
+    earlier: Sequence[Section], deep: Sequence[Section], limit: int = WHOLE_SECTION_CHARS
+) -> list[Section]:
+    """Each of the `earlier` sections (split at the first three levels) when its text fits
+    `limit`, else the `deep` sections (split at every level) that make it up."""
+    chosen: list[Section] = []
+    position = 0
+    for index, section in enumerate(earlier):
+        end = earlier[index + 1].heading_line if index + 1 < len(earlier) else None
+        parts = []
+        while position < len(deep) and (end is None or (deep[position].heading_line or 0) < end):
+            parts.append(deep[position])
+            position += 1
+        whole = not parts or text_length(section.lines) <= limit
+        chosen += [section] if whole else parts
+    return chosen
+
+
+def text_length(lines: Lines) -> int:
+    return len("\n".join(line for _, line in lines).strip())
+
+
+def keeping_ids(document: Document, earlier: Document) -> Document:
+    """`document` with the ids `earlier` (the same file split at its first three levels
+    only, without entries, as it was read before) gave its passages kept by the passages
+    that start on the same lines, else that hold those lines, so links and cases naming
+    them still hold."""
+    old = {draft.line: draft.anchor for draft in earlier.passages}
+    taken = {draft.anchor for draft in document.passages}
+    drafts = list(document.passages)
+    for position, draft in enumerate(drafts):
+        anchor = old.get(draft.line)
+        if anchor is None or anchor == draft.anchor or anchor in taken or not draft.anchor:
+            continue
+        taken.discard(draft.anchor)
+        taken.add(anchor)
+        drafts[position] = replace(draft, anchor=anchor)
+    # An id whose line no passage starts on goes to the passage now holding that line,
+    # when that passage's own id is new.
+    earlier_ids = set(old.values())
+    for line, anchor in old.items():
+        if anchor in taken:
+            continue
+        holding = [n for n, draft in enumerate(drafts) if draft.line <= line <= draft.end_line]
+        if not holding or drafts[holding[0]].anchor in earlier_ids or not drafts[holding[0]].anchor:
+            continue
+        taken.discard(drafts[holding[0]].anchor)
+        taken.add(anchor)
+        drafts[holding[0]] = replace(drafts[holding[0]], anchor=anchor)
+    return Document(
+        document.title, tuple(drafts), document.pending, document.notes, document.sections
+    )
 
 
 def _named_by(title: str, level_one_title: str | None, heading: str) -> bool:

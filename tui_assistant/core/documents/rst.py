@@ -7,7 +7,9 @@ inline markup shows. It runs safely: `file_insertion_enabled` and `raw_enabled` 
 read; no transform runs; no message is printed. Sphinx's directives and roles are read
 as text (`rst_text.py`), never run.
 
-- sections of the first three levels start a passage; deeper ones stay inside it;
+- sections of every level start a passage (one with no text of its own makes none), but
+  a section of the first three levels that fits one passage stays whole, its deeper
+  titles in its text and its list entries its index terms (`rst_entries.py`);
 - a passage's text is its section as the page reads (`rst_text.shown_lines`): roles,
   references and literals as their words, directives as their words and code, labels,
   targets and comments as empty lines, one line for each line of the file, so quotes
@@ -30,18 +32,26 @@ from docutils.parsers.rst import Parser
 from docutils.utils import new_document
 
 from tui_assistant.core.display_text import one_line
-from tui_assistant.core.documents import rst_inline, rst_text
+from tui_assistant.core.documents import rst_entries, rst_inline, rst_text
+from tui_assistant.core.documents.book_index import with_index_terms
 from tui_assistant.core.documents.directives import rst_pending
 from tui_assistant.core.documents.passage import (
+    WHOLE_SECTION_CHARS,
     Document,
+    Entry,
     HeadingPath,
     Section,
     document_from_sections,
     file_lines,
     file_title,
+    keeping_ids,
+    text_length,
+    whole_while_fitting,
 )
 
-MAX_SECTION_LEVEL = 3
+DEEPEST = 99
+# Splitting at the first three levels only gave the ids that passages keep.
+EARLIER_DEEPEST = 3
 
 logger = logging.getLogger(__name__)
 
@@ -80,21 +90,52 @@ def split_rst(relative_path: str, text: str, name_title: str | None = None) -> D
         one_line(rst_inline.inline_text(title.node, unlabelled)) or "section" for title in titles
     ]
     starts, labels = _heading_starts(lines, titles, texts)
-    shown = rst_text.shown_lines(lines, tree, rst_inline.Names(substitutions, labels))
-    # Titles below the third level stay in their passage's text: a long one is cut there.
+    names = rst_inline.Names(substitutions, labels)
+    shown = rst_text.shown_lines(lines, tree, names)
+    code = rst_text.code_lines(lines)
+    entries = rst_entries.directive_entries(lines, code)
+    if tree is not None:
+        entries += rst_entries.list_entries(tree, lines, names)
+    # As docutils' own title rule: only a lone top-level section names the document;
+    # several (a changelog's versions) are each a section of a document named by its file.
+    top = [text for title, text in zip(titles, texts, strict=True) if title.level == 1]
+    level_one_title = top[0] if len(top) == 1 else None
+    document_title = level_one_title or file_title(relative_path, name_title)
+    if entries or any(title.level > EARLIER_DEEPEST for title in titles):
+        earlier = _sections(lines, shown, titles, texts, starts, EARLIER_DEEPEST)
+        before = document_from_sections(document_title, level_one_title, earlier)
+        deep = _sections(lines, shown, titles, texts, starts, DEEPEST)
+        sections = whole_while_fitting(earlier, deep)
+        _give_entries(sections, entries)
+        document = document_from_sections(document_title, level_one_title, sections)
+        document = keeping_ids(document, before)
+    else:
+        sections = _sections(lines, shown, titles, texts, starts, DEEPEST)
+        document = document_from_sections(document_title, level_one_title, sections)
+    marks = rst_entries.index_marks(lines, code)
+    passages = with_index_terms(document.passages, marks) if marks else document.passages
+    return replace(document, passages=tuple(passages), pending=tuple(rst_pending(lines)))
+
+
+def _sections(
+    lines: list[str],
+    shown: list[str],
+    titles: list[_Title],
+    texts: list[str],
+    starts: list[int],
+    deepest: int,
+) -> list[Section]:
+    """The sections split at titles down to level `deepest`; a deeper title stays in
+    its section's text, where a long section is cut first."""
     opening = {start: index for index, start in enumerate(starts)}
-    breaks = {
-        start
-        for start, title in zip(starts, titles, strict=True)
-        if title.level > MAX_SECTION_LEVEL
-    }
+    breaks = {start for start, title in zip(starts, titles, strict=True) if title.level > deepest}
     sections = []
     current = Section(heading_line=None, level=0, path=())
     headings = HeadingPath()
     number = 1
     while number <= len(lines):
         index = opening.get(number)
-        if index is not None and titles[index].level <= MAX_SECTION_LEVEL:
+        if index is not None and titles[index].level <= deepest:
             title, title_text = titles[index], texts[index]
             sections.append(current)
             current = Section(
@@ -110,13 +151,31 @@ def split_rst(relative_path: str, text: str, name_title: str | None = None) -> D
         current.lines.append((number, shown[number - 1]))
         number += 1
     sections.append(current)
-    # As docutils' own title rule: only a lone top-level section names the document;
-    # several (a changelog's versions) are each a section of a document named by its file.
-    top = [text for title, text in zip(titles, texts, strict=True) if title.level == 1]
-    level_one_title = top[0] if len(top) == 1 else None
-    document_title = level_one_title or file_title(relative_path, name_title)
-    document = document_from_sections(document_title, level_one_title, sections)
-    return replace(document, pending=tuple(rst_pending(lines)))
+    return sections
+
+
+def _give_entries(sections: list[Section], entries: list[Entry]) -> None:
+    """Each entry to the section whose lines hold its first line (ending there too). In
+    a section that stays whole, an entry other than an API object's is its terms only."""
+    for section in sections:
+        if not section.lines:
+            continue
+        first, last = section.lines[0][0], section.lines[-1][0]
+        held = sorted(
+            (
+                replace(entry, end_line=min(entry.end_line, last))
+                for entry in entries
+                if first <= entry.line <= last
+            ),
+            key=lambda entry: entry.line,
+        )
+        if text_length(section.lines) <= WHOLE_SECTION_CHARS:
+            terms = (term for entry in held if not entry.alone for term in entry.terms)
+            section.index_terms = tuple(dict.fromkeys((*section.index_terms, *terms)))
+            held = [entry for entry in held if entry.alone]
+        section.entries = held
+        # Entries of a long section go in groups of a passage's size, after its lead.
+        section.group_chars = WHOLE_SECTION_CHARS
 
 
 def shown_rst(lines: list[str]) -> list[str]:

@@ -82,6 +82,11 @@ def shown_lines(lines: list[str], tree: nodes.document | None, names: Names) -> 
     return shown
 
 
+def code_lines(lines: list[str]) -> set[int]:
+    """The 0-based indexes of the lines that are code (literal blocks, `code-block`)."""
+    return _scan(lines).literal
+
+
 def _render_text(
     tree: nodes.document, lines: list[str], shown: list[str], plan: _Plan, names: Names
 ) -> None:

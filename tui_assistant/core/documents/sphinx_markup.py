@@ -19,6 +19,9 @@ _LABELLED = re.compile(r"^(.+?)\s*<([^<>]+)>$", re.DOTALL)
 _SAMP_FIELD = re.compile(r"\{([^{}]*)\}")
 _ONLY_TOKEN = re.compile(r"\(|\)|[^\s()]+")
 # The tags the `only` directive sees when the page is built as HTML.
+_INDEX_KIND = re.compile(r"^(single|pair|triple|see|seealso|module|keyword|operator|object|"
+                         r"exception|statement|builtin)\s*:\s*(.*)$")  # fmt: skip
+MAX_INDEX_TERM_CHARS = 100
 _HTML_TAGS = frozenset({"html", "builder_html", "format_html"})
 
 
@@ -194,3 +197,18 @@ def readable_label(label: str) -> str:
 def label_title(name: str, labels: Mapping[str, str]) -> str:
     """The title a label stands above, else the label as words."""
     return labels.get(label_key(name)) or readable_label(name.strip("`"))
+
+
+def index_terms(entries: list[str]) -> list[str]:
+    """The terms of an index directive's entries (`single: a; b` is `a`, `b`)."""
+    terms: list[str] = []
+    for entry in entries:
+        if not entry or entry.startswith(":"):
+            continue  # an option (`:name: label`)
+        kind = _INDEX_KIND.match(entry)
+        parts = kind.group(2).split(";") if kind else entry.split(",")
+        for part in parts:
+            term = " ".join(part.strip().lstrip("!").split())
+            if term and len(term) <= MAX_INDEX_TERM_CHARS:
+                terms.append(term)
+    return list(dict.fromkeys(terms))

@@ -13,7 +13,9 @@ from tui_assistant.core.documents.passage import Document
 # pages are documents; Sphinx, MyST and documentation-site Markdown read as the page shows
 # them; includes and autodoc. 3: HTML at every heading level, reference-list entries and
 # the book's index as passages' index terms; a long section's parts titled by what they hold.
-PARSER_VERSION = 3
+# 4: HTML page navigation (DocBook's) and admonition titles read as the page shows them,
+# a term's alternatives each a term, parts titled by their prose.
+PARSER_VERSION = 4
 
 
 def text_format(format: DocumentFormat | None) -> DocumentFormat:

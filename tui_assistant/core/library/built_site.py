@@ -2,7 +2,7 @@
 
 A folder that holds a site's built HTML pages also holds what the generator made
 for the browser: Sphinx's `_sources/` copies of every page's source, its general
-index (`genindex*.html`), search page, module index (`py-modindex.html`),
+index (`genindex*.html`), search page, module index (`py-modindex.html`), 404 page,
 highlighted source pages (`_modules/`) and static folders; MkDocs' search index,
 theme assets and 404 page. Reading them would give each page twice, or give pages of
 links and search boxes. `skipped_in_site` names them, in one line for the folder, from
@@ -33,7 +33,7 @@ MKDOCS_MARKERS = frozenset({"sitemap.xml", "sitemap.xml.gz"})
 BUILT_SITE = "part of a built site, not a page"
 
 _SPHINX_FOLDERS = frozenset({"_sources", "_static", "_images", "_modules", "_downloads"})
-_SPHINX_PAGES = ("genindex*.html", "search.html", "*-modindex.html")
+_SPHINX_PAGES = ("genindex*.html", "search.html", "*-modindex.html", "404.html")
 _MKDOCS_FOLDERS = frozenset({"search", "assets"})
 _MKDOCS_PAGES = ("404.html",)
 
@@ -85,9 +85,9 @@ def skipped_in_site(entries: Mapping[str, bool], kinds: Collection[str]) -> Site
 
 # -- the index across pages ---------------------------------------------------------
 
-# Pages that index a site's other pages: Sphinx's general index, texinfo's index nodes
-# (`Concept-Index.html`, `Index.html`).
-_INDEX_PAGE = re.compile(r"^(?:genindex(?:-\w+)?|(?:[\w-]+-)?Index(?:-[\w-]+)?)\.html?$")
+# Pages that index a site's other pages: Sphinx's general index, DocBook's book index,
+# texinfo's index nodes (`Concept-Index.html`, `Index.html`).
+_INDEX_PAGE = re.compile(r"^(?:genindex(?:-\w+)?|bookindex|(?:[\w-]+-)?Index(?:-[\w-]+)?)\.html?$")
 # What a link's text adds after its term (`send() (in module mail)`) or stands for alone.
 _LINK_SUFFIX = re.compile(r"\s*\((?:in |built-in|class|module|function|method|attribute)[^)]*\)$")
 _NOT_TERM = re.compile(r"^(?:\[\d+\]|\d+|[\W_]*)$")
@@ -103,11 +103,13 @@ def is_index_page(path: str) -> bool:
 def index_links(text: str) -> list[tuple[str, str]]:
     """The (term, href) of each entry of an index page: Sphinx's `genindex.html` (a
     link's text, else the entry it is a sub-link of), texinfo's index tables (each row's
-    first link)."""
+    first link), DocBook's `bookindex.html` (a `<dt>`'s words before its links, after the
+    entry it is a sub-entry of: `wraparound of transaction IDs`)."""
     reader = _IndexReader()
     reader.feed(text)
     reader.close()
-    return reader.links
+    # A book index's page has its navigation links beside it, not in it.
+    return reader.book_links or reader.links
 
 
 def anchor_lines(text: str) -> dict[str, int]:
@@ -145,16 +147,27 @@ class _IndexReader(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.links: list[tuple[str, str]] = []
+        self.book_links: list[tuple[str, str]] = []  # those of DocBook's index
         # The words of each open `<li>` outside its links, and the term it linked last.
         self._items: list[list[str]] = []
         self._terms: list[str] = []
         self._link: tuple[str, list[str]] | None = None
         self._rows: list[bool] = []  # per open texinfo index table: the row had its link
+        # DocBook's index (`<div class="index">`): per open div, whether it is one; the
+        # words of the open `<dt>` outside its links; the terms its sub-entries are under.
+        self._divs: list[bool] = []
+        self._entry: list[str] | None = None
+        self._parents: list[str] = []
+        self._last = ""  # the term of the `<dt>` read last
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attributes = dict(attrs)
         classes = attributes.get("class") or ""
-        if tag == "table" and ("index-" in classes or "printindex" in classes):
+        if tag == "div":
+            self._divs.append("index" in classes.split())
+        if any(self._divs):
+            self._read_book_index(tag, attributes)
+        elif tag == "table" and ("index-" in classes or "printindex" in classes):
             self._rows.append(False)
         elif tag == "tr" and self._rows:
             self._rows[-1] = False
@@ -166,8 +179,33 @@ class _IndexReader(HTMLParser):
             if self._rows:
                 self._rows[-1] = True
 
+    def _read_book_index(self, tag: str, attributes: dict[str, str | None]) -> None:
+        if tag == "dt":
+            self._entry = []
+        elif tag == "dd":
+            self._parents.append(self._last)
+        elif tag == "a" and attributes.get("href") and self._entry is not None:
+            self._link = (str(attributes["href"]).strip(), [])
+
+    def _entry_term(self) -> str:
+        own = " ".join("".join(self._entry or ()).split()).rstrip(", ")
+        return " ".join(part for part in (*self._parents, own) if part)
+
     def handle_endtag(self, tag: str) -> None:
-        if tag == "table" and self._rows:
+        if tag == "div" and self._divs:
+            self._divs.pop()
+        elif tag == "dt" and self._entry is not None:
+            self._last = " ".join("".join(self._entry).split()).rstrip(", ")
+            self._entry = None
+        elif tag == "dd" and self._parents and any(self._divs):
+            self._parents.pop()
+        elif tag == "a" and self._link is not None and self._entry is not None:
+            href, _ = self._link
+            self._link = None
+            term = self._entry_term()
+            if term and len(term) <= MAX_SITE_TERM_CHARS:
+                self.book_links.append((term, href))
+        elif tag == "table" and self._rows:
             self._rows.pop()
         elif tag == "li" and self._items:
             self._items.pop()
@@ -189,5 +227,7 @@ class _IndexReader(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._link is not None:
             self._link[1].append(data)
+        elif self._entry is not None:
+            self._entry.append(data)
         elif self._items:
             self._items[-1].append(data)

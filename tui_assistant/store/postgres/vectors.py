@@ -26,8 +26,10 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 # Keys asked for in one query.
 _CHUNK: Final = 5000
-# The indexer's memory for building an HNSW index (its graph takes about 2 KB a vector of 384).
-HNSW_BUILD_MEMORY: Final = "1GB"
+# The indexer's memory for building an HNSW index: its graph takes about a vector's own
+# bytes and 1 KB more a vector (about 2.5 KB a vector of 384, with a quarter to spare),
+# between these bounds.
+HNSW_BUILD_MEMORY_MB: Final = (64, 8192)
 
 
 class PgVectorTable:
@@ -146,13 +148,26 @@ def stored_models(connection: psycopg.Connection, library: Library) -> list[Stor
     return models
 
 
+def hnsw_build_megabytes(vectors: int, dimensions: int) -> int:
+    """The memory an HNSW build of `vectors` vectors of `dimensions` is given, in MB:
+    enough for its whole graph (`HNSW_BUILD_MEMORY_MB` bounds it)."""
+    low, high = HNSW_BUILD_MEMORY_MB
+    graph = vectors * (dimensions * 4 + 1024) * 5 // 4
+    return max(low, min(high, -(-graph // 2**20)))
+
+
 def build_hnsw(connection: psycopg.Connection, identity: ModelIdentity) -> None:
     """An HNSW index (cosine) over `identity`'s vectors, made once; the meaning ranking
     then runs in the database for libraries past the size setting."""
     model = model_id(connection, identity, create=True)
     dimensions = int(identity.dimensions)
+    row = connection.execute(
+        "SELECT count(*) FROM piece_vectors WHERE model = %s", (model,)
+    ).fetchone()
+    vectors = int(row[0]) if row is not None else 0
     # A graph that outgrows the build's memory is built many times slower (pgvector).
-    connection.execute(f"SET maintenance_work_mem = '{HNSW_BUILD_MEMORY}'")
+    megabytes = hnsw_build_megabytes(vectors, dimensions)
+    connection.execute(f"SET maintenance_work_mem = '{megabytes}MB'")
     try:
         connection.execute(
             f"CREATE INDEX IF NOT EXISTS piece_vectors_hnsw_{model} ON piece_vectors"

@@ -84,9 +84,12 @@ class CandidateEntry(LaidOutAtWidth):
             (fit_title(self.title, room), "bold"),
         )
         # With a sentence beside it, the path gives up its folders (the file and its
-        # lines say the most), down to half the line or to `…/file:lines`.
-        file_name = self.path.rpartition("/")[2]
-        kept = max(room // 2, cell_len(f"{ELLIPSIS}/{file_name}{self.lines_suffix}"))
+        # lines say the most), down to half the line or to `first/…/file:lines` (the
+        # first folder tells two versions of one library apart).
+        first, _, rest = self.path.partition("/")
+        file_name = rest.rpartition("/")[2]
+        shortest = f"{first}/{ELLIPSIS}/{file_name}" if "/" in rest else self.path
+        kept = max(room // 2, cell_len(f"{shortest}{self.lines_suffix}"))
         where = shorten_left(
             self.path, self.lines_suffix, min(kept, room) if self.sentence else room
         )

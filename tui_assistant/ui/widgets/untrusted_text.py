@@ -106,9 +106,10 @@ def readable_source(text: str, source_path: str) -> str:
 
 
 def shorten_left(path: str, suffix: str, width: int) -> str:
-    """`path` + `suffix` in at most `width` cells, the path shortened from the left
-    (whole folders first: `…/api/crypto.md:1538–1653`); the suffix is never cut
-    unless it alone is wider than `width`."""
+    """`path` + `suffix` in at most `width` cells, the path shortened by whole folders:
+    its middle first while its first folder and its file fit (`nodejs/…/crypto.md:1538–1653`),
+    then from the left (`…/api/crypto.md:1538–1653`); the suffix is never cut unless it
+    alone is wider than `width`."""
     whole = path + suffix
     if cell_len(whole) <= width or width <= 0:
         return whole
@@ -116,6 +117,12 @@ def shorten_left(path: str, suffix: str, width: int) -> str:
     if room <= 0:
         return (ELLIPSIS + _last_cells(whole, width - 1)) if width > 1 else ELLIPSIS
     parts = path.split("/")
+    # The first folder names the library (`21.3/…`, `packaging/…`) when several are
+    # searched together: kept before any middle folder while the file still fits.
+    for start in range(2, len(parts)):
+        kept_head = f"{parts[0]}/{ELLIPSIS}/" + "/".join(parts[start:]) + suffix
+        if cell_len(kept_head) <= width:
+            return kept_head
     for start in range(1, len(parts)):
         tail = "/" + "/".join(parts[start:])
         if cell_len(tail) <= room:
