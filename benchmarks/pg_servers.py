@@ -10,10 +10,10 @@ questions are the ones asked) and a small `edits` library the run changes; retri
 `ranked`, so no model is loaded and the figures are the stores'. In one run:
 
 - the indexer writes every library to the store (`tui-assistant index`);
-- the SQLite server (`--workers 3`) answers each question once, one at a time: the
-  reference; the three servers (separate processes, separate data folders, one worker
-  each) then answer them under `--agents` agents in all, split evenly, and the SQLite
-  server under the same agents: calls lost, answers that differ from the reference, p95;
+- a SQLite server answers each question once, one at a time: the reference; then,
+  started afresh, the three servers (separate processes, separate data folders, one worker
+  each) answer them under `--agents` agents in all, split evenly, and a SQLite server
+  with `--workers 3` under the same agents: calls lost, answers that differ from the reference, p95;
 - an edit to `edits`, indexed once: the time from the store's commit until each
   server's `/health` names the new version (polled every 10 ms, at most 30 s);
 - each server's resident memory (RSS, with its workers) after the load.
@@ -126,6 +126,14 @@ async def run(args: argparse.Namespace, root: Path, url: str) -> None:
     started = time.monotonic()
     index(shared_env, options)
     print(f"indexed {len(sets) + 1} libraries in {time.monotonic() - started:.0f} s", flush=True)
+    # The reference answers come from a server of their own, so that the timed SQLite
+    # server starts as cold as the PostgreSQL ones (nothing asked before).
+    expected: dict[str, list[str]] = {}
+    with server(options, sqlite_env, free_port()) as reference:
+        await asyncio.wait_for(until_serving(reference, "ranked"), 600)
+        for question in questions:
+            found = await session_call(reference, question)
+            expected[question] = [p["id"] for p in found["passages"]]  # type: ignore[index, union-attr]
     ports = [free_port() for _ in range(4)]
     with ExitStack() as stack:
         reference_url = stack.enter_context(
@@ -143,10 +151,6 @@ async def run(args: argparse.Namespace, root: Path, url: str) -> None:
         ]
         for each in [reference_url, *urls]:
             await asyncio.wait_for(until_serving(each, "ranked"), 600)
-        expected = {}
-        for question in questions:
-            found = await session_call(reference_url, question)
-            expected[question] = [p["id"] for p in found["passages"]]  # type: ignore[index, union-attr]
         work = split(questions, args.agents, args.calls)
         shares = [work[n :: len(urls)] for n in range(len(urls))]
         started = time.perf_counter()
@@ -154,11 +158,11 @@ async def run(args: argparse.Namespace, root: Path, url: str) -> None:
             *(agents(each, share, expected) for each, share in zip(urls, shares, strict=True))
         )
         shared_seconds = time.perf_counter() - started
-        times = [t for tally, _ in results for t in tally.times]
-        lost = sum(tally.lost for tally, _ in results)
-        mixed = sum(tally.mixed for tally, _ in results)
+        times = [t for tally, _, _ in results for t in tally.times]
+        lost = sum(tally.lost for tally, _, _ in results)
+        mixed = sum(tally.mixed for tally, _, _ in results)
         shared_p95 = sorted(times)[int(0.95 * len(times))] if times else 0.0
-        single, single_seconds = await agents(reference_url, work, expected)
+        single, single_seconds, _ = await agents(reference_url, work, expected)
         print(
             f"{len(questions)} questions, {args.agents} agents x {args.calls} calls:\n"
             f"  PostgreSQL, {len(urls)} servers x 1 worker: p95 {shared_p95:.1f} ms,"

@@ -6,7 +6,8 @@
 Generates the synthetic tree of `corpus.py` (one passage a document), runs the command
 once to build the index store (and under `hybrid` the vectors), then runs it `--runs`
 times with the corpus's questions, each a fresh process as a person or a script starts
-it, timing from the start of the process to the first line it prints and to its end.
+it, timing from the start of the process to the first line it prints and to its end,
+with the CPU time it used.
 `--baseline`: the same runs, interleaved, with the code of GIT_REF (`git archive`ed into
 a temporary folder, its own store), side by side with this checkout's.
 """
@@ -17,6 +18,7 @@ import argparse
 import io
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -30,8 +32,10 @@ from benchmarks.corpus import generate
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, int]:
-    """Seconds to the first line, to the end, and the exit status."""
+def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, int, float]:
+    """Seconds to the first line, to the end, the exit status, and the process's CPU
+    seconds (user + system: on a shared machine, what load changes least)."""
+    before = children_cpu()
     started = time.perf_counter()
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=ROOT
@@ -41,7 +45,13 @@ def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, int]:
     first = time.perf_counter() - started
     process.stdout.read()
     status = process.wait()
-    return first, time.perf_counter() - started, status
+    return first, time.perf_counter() - started, status, children_cpu() - before
+
+
+def children_cpu() -> float:
+    """CPU seconds of the finished child processes so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def exported(ref: str, folder: Path) -> Path:
@@ -54,11 +64,13 @@ def exported(ref: str, folder: Path) -> Path:
     return folder
 
 
-def report(name: str, firsts: list[float], ends: list[float], found: int) -> None:
+def report(
+    name: str, firsts: list[float], ends: list[float], cpus: list[float], found: int
+) -> None:
     print(
         f"{name}, {len(firsts)} runs: first line median {statistics.median(firsts):.0f} ms,"
         f" worst {max(firsts):.0f} ms; whole command median {statistics.median(ends):.0f} ms;"
-        f" {found} found (exit 0)"
+        f" CPU median {statistics.median(cpus):.0f} ms; {found} found (exit 0)"
     )
 
 
@@ -92,13 +104,15 @@ def main() -> int:
     warm = {name: timed([*base, questions[0]], envs[name])[1] for name in codes}
     firsts: dict[str, list[float]] = {name: [] for name in codes}
     ends: dict[str, list[float]] = {name: [] for name in codes}
+    cpus: dict[str, list[float]] = {name: [] for name in codes}
     found = dict.fromkeys(codes, 0)
     load_before = os.getloadavg()
     for question in questions:
         for name in codes:
-            first, end, status = timed([*base, question], envs[name])
+            first, end, status, cpu = timed([*base, question], envs[name])
             firsts[name].append(first * 1000)
             ends[name].append(end * 1000)
+            cpus[name].append(cpu * 1000)
             found[name] += status == 0
     load = os.getloadavg()
     built = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in warm.items())
@@ -107,7 +121,7 @@ def main() -> int:
         f" {load_before[0]:.1f} before, {load[0]:.1f} after; first run (builds the store): {built}"
     )
     for name in codes:
-        report(f"warm, {name}", firsts[name], ends[name], found[name])
+        report(f"warm, {name}", firsts[name], ends[name], cpus[name], found[name])
     return 0
 
 

@@ -11,26 +11,15 @@ command ran, 2 for a usage or configuration error (one line on stderr, no traceb
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
 from typing import NoReturn
 
 from tui_assistant import PROG, __version__
-from tui_assistant.commands import (
-    ask,
-    changes,
-    evaluate,
-    fetch,
-    gaps,
-    index,
-    library,
-    mcp,
-    passages,
-    search,
-    status,
-    tui,
-)
+from tui_assistant.commands import tui
 from tui_assistant.commands.common import add_common_options, warn_skipped
+from tui_assistant.compat import PASSAGES_COMMAND_ALIASES
 from tui_assistant.core.display_text import one_line
 from tui_assistant.errors import LibraryError, StartupError, UsageError
 
@@ -38,8 +27,27 @@ DESCRIPTION = (
     "Answers questions from a library of Markdown, reStructuredText, text, HTML and PDF "
     "documents, and from packages' documentation fetched into the data folder."
 )
-# The subcommands, in the order `--help` lists them; the TUI is the default, not one.
-COMMANDS = (ask, evaluate, passages, library, status, gaps, mcp, fetch, changes, search, index)
+# The subcommands' modules (`tui_assistant.commands.NAME`), in the order `--help` lists
+# them; the TUI is the default, not one.
+COMMANDS = (
+    "ask",
+    "evaluate",
+    "passages",
+    "library",
+    "status",
+    "gaps",
+    "mcp",
+    "fetch",
+    "changes",
+    "search",
+    "index",
+)
+# What a command line starting with a subcommand's name (or old name) runs: its module.
+COMMAND_OF = {
+    **{name: name for name in COMMANDS if name != "evaluate"},
+    "eval": "evaluate",
+    **dict.fromkeys(PASSAGES_COMMAND_ALIASES, "passages"),
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -47,22 +55,28 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see {self.prog} --help)")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line; with `command` (a name of `COMMAND_OF`), that subcommand alone,
+    which parses its own arguments exactly as the whole parser does."""
     parser = _Parser(prog=PROG, description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     add_common_options(parser)
     parser.set_defaults(handler=tui.run)
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=_Parser)
-    for command in COMMANDS:
-        command.register(subparsers)
+    for module in COMMANDS if command is None else (COMMAND_OF[command],):
+        # Imported here: a command imports no other command's dependencies at its start.
+        importlib.import_module(f"tui_assistant.commands.{module}").register(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     _never_fail_on_encoding()
     _show_core_warnings()
+    arguments = sys.argv[1:] if argv is None else argv
+    # A command line that starts with a subcommand needs that one alone.
+    command = arguments[0] if arguments and arguments[0] in COMMAND_OF else None
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(command).parse_args(arguments)
         return int(args.handler(args))
     except StartupError as error:
         if isinstance(error, LibraryError):

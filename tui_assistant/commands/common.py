@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 from tui_assistant import PROG
 from tui_assistant.compat import LIBRARY_OPTIONS
 from tui_assistant.core.display_text import one_line
-from tui_assistant.core.library.library import start_warning_lines, warning_lines
+from tui_assistant.core.library.library import warning_lines
+from tui_assistant.core.library.start_warnings import start_warning_lines
 from tui_assistant.core.progress import Progress
 from tui_assistant.core.progress_text import counted
 from tui_assistant.errors import EmbeddingUnavailable

@@ -105,14 +105,15 @@ class Serving:
         self.lifecycle = LibraryLifecycle.of(
             context, self._said, progress_interval=PROGRESS_INTERVAL_SECONDS, writer=not follower
         )
-        self._tools = LibraryTools(context, watching)
+        # Gaps are written on a thread of their own, flushed when the server ends.
+        self._tools = LibraryTools.serving(context, watching)
 
     @property
     def tools(self) -> LibraryTools:
         """The tools over the context answering now."""
         context = self.lifecycle.context
         if self._tools.context is not context:
-            self._tools = LibraryTools(context, self.watching)
+            self._tools = self._tools.over(context)
         return self._tools
 
     @contextlib.contextmanager
@@ -238,6 +239,7 @@ async def lifespan(serving: Serving) -> AsyncIterator[None]:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await serving.lifecycle.aclose()
+        await asyncio.to_thread(serving.tools.close)
 
 
 def allow_calls_at_once(calls: int = CALLS_AT_ONCE) -> None:

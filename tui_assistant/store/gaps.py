@@ -8,16 +8,17 @@ being the passage it came nearest to (`{"id", "title", "source_path", "line",
 "end_line"}`, its id within the library) or null. Any editor, `jq` or a spreadsheet
 opens it; nothing in it is sent anywhere.
 
-An append is one `write` of a whole line under the file's lock, so concurrent servers
-never interleave lines; it is not synced to disk (a crash may lose the latest
-question, never the file). A file past `MAX_BYTES` keeps its newer half. A line that
-is not a valid record is skipped when read.
+An append is one `write` of whole lines (one, or a batch of `gap_writer.GapWriter`'s)
+under the file's lock, so concurrent servers never interleave lines; it is not synced
+to disk (a crash may lose the latest questions, never the file). A file past
+`MAX_BYTES` keeps its newer half. A line that is not a valid record is skipped when read.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -41,16 +42,26 @@ def gaps_path(data_dir: Path, library_folder: Path) -> Path:
 
 def record_gap(path: Path, gap: Gap) -> None:
     """Append `gap` to the file at `path` (made when missing). Raises OSError."""
-    line = json.dumps(gap_record(gap), ensure_ascii=False).encode("utf-8") + b"\n"
+    record_gaps(path, [gap])
+
+
+def record_gaps(path: Path, gaps: Sequence[Gap]) -> None:
+    """Append `gaps`, in order, to the file at `path` in one write (made when missing).
+    Raises OSError."""
+    if not gaps:
+        return
+    lines = b"".join(
+        json.dumps(gap_record(gap), ensure_ascii=False).encode("utf-8") + b"\n" for gap in gaps
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     with locked_in_place(path, os.O_RDWR | os.O_CREAT | os.O_APPEND) as descriptor:
         size = os.fstat(descriptor).st_size
         if size and os.pread(descriptor, 1, size - 1) != b"\n":
-            line = b"\n" + line  # a torn last line stays apart from this one
-        write_all(descriptor, line)
-        if size + len(line) > MAX_BYTES:
-            lines = os.pread(descriptor, size + len(line), 0).splitlines()
-            replace_file(path, b"".join(kept + b"\n" for kept in lines[len(lines) // 2 :]))
+            lines = b"\n" + lines  # a torn last line stays apart from these
+        write_all(descriptor, lines)
+        if size + len(lines) > MAX_BYTES:
+            held = os.pread(descriptor, size + len(lines), 0).splitlines()
+            replace_file(path, b"".join(kept + b"\n" for kept in held[len(held) // 2 :]))
 
 
 def gap_record(gap: Gap) -> dict[str, object]:

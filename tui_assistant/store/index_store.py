@@ -16,8 +16,8 @@ mode), which it keeps open, so the passage text it shows is the text it indexed 
 when another process updates the store meanwhile.
 
 The database is a plain SQLite file: `sqlite3 <data dir>/libraries/<name>.sqlite3`
-opens it (`files`, `passages`, `postings`, `dependencies`, `meta`; `vector_models` and
-`piece_vectors` for hybrid retrieval).
+opens it (`files`, `passages`, `postings`, `dependencies`, `meta`, `kept_tables`;
+`vector_models` and `piece_vectors` for hybrid retrieval).
 """
 
 from __future__ import annotations
@@ -41,10 +41,10 @@ from tui_assistant.core.retrieval.index import (
 )
 from tui_assistant.core.words import NORMALISER_VERSION
 from tui_assistant.errors import StoreProblem, os_error_words
-from tui_assistant.store import updates
+from tui_assistant.store import kept_tables, updates
 from tui_assistant.store.atomic_files import locked
 from tui_assistant.store.folder import Listing, list_library
-from tui_assistant.store.snapshot import begin_snapshot, read_library
+from tui_assistant.store.snapshot import Keep, begin_snapshot, read_library
 
 logger = logging.getLogger(__name__)
 
@@ -61,9 +61,8 @@ PROBLEMS_SEEN = "problems_seen"
 # How long to wait for another program's transaction before indexing in memory instead.
 BUSY_TIMEOUT_SECONDS = 5.0
 
-# Called with (files read, files to read) while changed files are indexed.
-
-_SCHEMA = f"""
+_SCHEMA = (
+    f"""
 PRAGMA application_id = {APPLICATION_ID};
 PRAGMA user_version = {SCHEMA_VERSION};
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -112,6 +111,8 @@ CREATE TABLE postings (
     PRIMARY KEY (word, field)
 ) WITHOUT ROWID;
 """
+    + kept_tables.CREATE
+)
 
 
 def store_path(data_dir: Path, folder: Path) -> Path:
@@ -143,13 +144,13 @@ def open_library(
     listing = list_library(folder, kinds)
     if data_dir is None:
         return _in_memory(folder, listing, key, progress, name)
-    path = store_path(data_dir, folder)
+    keep = _keeper(path := store_path(data_dir, folder))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with locked(f"{path}.lock"):
             connection, reread = _current(path, folder, listing, progress)
         try:
-            library = read_library(connection, folder, listing, key, reread, name)
+            library = read_library(connection, folder, listing, key, reread, name, keep=keep)
         except sqlite3.DatabaseError as error:
             # Damage the checks did not reach (a scrambled page of passages) shows only
             # when every row is read: rebuild rather than fail to start.
@@ -158,7 +159,7 @@ def open_library(
                 raise
             with locked(f"{path}.lock"):
                 connection, reread = _current(path, folder, listing, progress, damage=error)
-            library = read_library(connection, folder, listing, key, reread, name)
+            library = read_library(connection, folder, listing, key, reread, name, keep=keep)
         return _with_known_problems(path, connection, library)
     except OSError as error:
         logger.warning(
@@ -173,6 +174,20 @@ def open_library(
             error,
         )
     return _in_memory(folder, listing, key, progress, name)
+
+
+def _keeper(path: Path) -> Keep:
+    """Keeps the tables an open built again; a store that cannot take them now is fine."""
+
+    def keep(built_from: str, tables: dict[str, object]) -> None:
+        with contextlib.suppress(OSError, sqlite3.Error), locked(f"{path}.lock"):
+            writer = _connect(path)
+            try:
+                kept_tables.write_kept(writer, built_from, tables)
+            finally:
+                writer.close()
+
+    return keep
 
 
 def _with_known_problems(path: Path, snapshot: sqlite3.Connection, library: Library) -> Library:
@@ -308,6 +323,7 @@ def _check(connection: sqlite3.Connection, folder: Path) -> None:
     connection.execute("SELECT count(*), max(mtime_ns) FROM files").fetchone()
     connection.execute("SELECT max(number) FROM passages").fetchone()
     connection.execute("SELECT count(*) FROM postings").fetchone()
+    kept_tables.add_kept_tables(connection)
 
 
 def _create(connection: sqlite3.Connection, folder: Path) -> None:
@@ -341,7 +357,7 @@ class _StaleWords(StoreProblem):
 
 
 # The tables (and index) of the word index, rebuilt on a version change.
-_WORD_TABLES = ("postings", "passages", "dependencies", "files", "meta")
+_WORD_TABLES = ("kept_tables", "postings", "passages", "dependencies", "files", "meta")
 
 
 def _words_rebuilt(

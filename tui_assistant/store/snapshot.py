@@ -13,8 +13,9 @@ import posixpath
 import sqlite3
 import threading
 from array import array
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from tui_assistant.core.documents.html import decode_html
 from tui_assistant.core.documents.passage import passage_id
@@ -35,6 +36,7 @@ from tui_assistant.core.library.library import (
     with_site_index_terms,
 )
 from tui_assistant.core.library.names import library_name
+from tui_assistant.core.retrieval.bm25f import path_postings
 from tui_assistant.core.retrieval.index import (
     NUMBER_TYPECODE,
     InvertedIndex,
@@ -42,8 +44,19 @@ from tui_assistant.core.retrieval.index import (
     Postings,
     new_postings,
 )
+from tui_assistant.core.words import stem
 from tui_assistant.errors import LibraryError, NotText
 from tui_assistant.store.folder import Listing
+from tui_assistant.store.kept_tables import (
+    DOCUMENT_IDS,
+    PATH_POSTINGS,
+    WORD_KEYS,
+    fingerprint,
+    kept_document_ids,
+    kept_path_postings,
+    kept_word_keys,
+    read_kept,
+)
 from tui_assistant.store.stored_postings import StoredPostings
 
 # The two fields every passage's words are indexed in.
@@ -51,6 +64,8 @@ FIELDS = ("title", "body")
 
 # Per field, per word: its postings, numbered by store row.
 WordPostings = dict[str, dict[str, Postings]]
+# Given the fingerprint and the tables built again, keeps them in the store.
+Keep = Callable[[str, dict[str, object]], None]
 
 
 def begin_snapshot(connection: sqlite3.Connection) -> None:
@@ -172,9 +187,12 @@ def read_library(
     reread: tuple[str, ...] = (),
     name: str | None = None,
     all_postings: bool = False,
+    keep: Keep | None = None,
 ) -> Library:
     """The in-memory library and index, from the store's snapshot (`all_postings`:
-    every word's postings read now, rather than each when a question needs it).
+    every word's postings read now, rather than each when a question needs it). The
+    tables kept beside the index (`kept_tables`) are used when they were built from these
+    passages; `keep` is given those built again, to keep them.
 
     In memory, passages are numbered 0, 1, ... in store row order, so the stored
     postings (ascending rows) stay ascending once renumbered; `Library.positions`
@@ -195,11 +213,8 @@ def read_library(
         problems.extend(
             FileProblem(path, note, skipped=False) for note in (notes or "").splitlines()
         )
-    ids, notices = document_ids(titles)
-    problems.extend(notices)
-    problems.sort(key=lambda problem: problem.path)
     infos: list[PassageInfo] = []
-    documents: list[DocumentInfo] = []
+    firsts: list[tuple[str, int]] = []  # each document's path and first passage
     # Per passage in library order: its store row and field lengths.
     rows = array("q")
     title_lengths, body_lengths = array(NUMBER_TYPECODE), array(NUMBER_TYPECODE)
@@ -209,6 +224,16 @@ def read_library(
         " ORDER BY path, position"
     ).fetchall()
     repeated = repeated_passages([(row[1], row[9] or row[1], row[4]) for row in stored])
+    built_from = fingerprint(((row[0], row[1], row[9], row[4]) for row in stored), titles)
+    kept = read_kept(connection, built_from)
+    found = kept_document_ids(kept, titles)
+    if found is None:
+        ids, notice_problems = document_ids(titles)
+        notices = [(notice.path, notice.reason) for notice in notice_problems]
+    else:
+        ids, notices = found
+    problems.extend(FileProblem(path, reason, skipped=False) for path, reason in notices)
+    problems.sort(key=lambda problem: problem.path)
     left_out = {stored[number][0] for number in repeated}
     for (
         row,
@@ -225,10 +250,8 @@ def read_library(
         body_length,
         index_terms,
     ) in (row for number, row in enumerate(stored) if number not in repeated):
-        if not documents or documents[-1].path != path:
-            documents.append(DocumentInfo(path, titles[path], len(infos), 0, name))
-        document = documents[-1]
-        documents[-1] = DocumentInfo(path, document.title, document.first, document.count + 1, name)
+        if not firsts or firsts[-1][0] != path:
+            firsts.append((path, len(infos)))
         infos.append(
             PassageInfo(
                 passage_id(ids[path], anchor),
@@ -247,6 +270,11 @@ def read_library(
         rows.append(row)
         title_lengths.append(title_length)
         body_lengths.append(body_length)
+    ends = [first for _, first in firsts[1:]] + [len(infos)] * bool(firsts)
+    documents = [
+        DocumentInfo(path, titles[path], first, end - first, name)
+        for (path, first), end in zip(firsts, ends, strict=True)
+    ]
     if not infos:
         skipped = sum(problem.skipped for problem in problems)
         detail = f" ({skipped} skipped)" if skipped else ""
@@ -262,15 +290,20 @@ def read_library(
         number_of_row[row] = number
     texts = _Texts(connection, by_number)
     fields = _field_postings(connection, texts.lock, number_of_row, left_out, all_postings)
+    word_keys = kept_word_keys(kept) if key is stem else None
+    if word_keys is None and key is stem:
+        words = fields["title"].keys() | fields["body"].keys()
+        word_keys = {word: word_key for word in words if (word_key := stem(word)) != word}
     index = InvertedIndex(
         fields["title"],
         fields["body"],
         array(NUMBER_TYPECODE, map(title_lengths.__getitem__, positions)),
         array(NUMBER_TYPECODE, map(body_lengths.__getitem__, positions)),
         key,
+        word_keys,
     )
     infos = with_site_index_terms(infos, _site_index_targets(folder, titles))
-    return Library(
+    library = Library(
         folder,
         infos,
         documents,
@@ -282,3 +315,34 @@ def read_library(
         reread,
         name=name,
     )
+    _kept_tables(library, kept, built_from, ids, notices, word_keys, keep)
+    return library
+
+
+def _kept_tables(
+    library: Library,
+    kept: Mapping[str, Any],
+    built_from: str,
+    ids: dict[str, str],
+    notices: Sequence[tuple[str, str]],
+    word_keys: dict[str, str] | None,
+    keep: Keep | None,
+) -> None:
+    """The tables kept in the store given to `library`; with `keep`, the ones missing
+    built now (a retriever would build them at once) and handed to it to be kept."""
+    path_tables = kept_path_postings(kept, len(library))
+    if path_tables is None and keep is not None:
+        path_tables = path_postings(library, stem)
+    if path_tables is not None:
+        library.tables[PATH_POSTINGS] = path_tables
+    if keep is None or path_tables is None:
+        return
+    postings, lengths = path_tables
+    tables: dict[str, object] = {
+        DOCUMENT_IDS: {"ids": ids, "notices": list(notices)},
+        PATH_POSTINGS: {"postings": postings, "lengths": lengths},
+    }
+    if word_keys is not None:
+        tables[WORD_KEYS] = word_keys
+    if not kept.keys() >= tables.keys():
+        keep(built_from, tables)

@@ -20,7 +20,7 @@ import logging
 import threading
 from collections.abc import Callable, Iterable
 
-from tui_assistant.core.library.library import start_warning_lines
+from tui_assistant.core.library.start_warnings import start_warning_lines
 
 CORE_LOGGER_NAME = "tui_assistant"
 # Where the TUI lists every problem of the library.

@@ -26,9 +26,10 @@ from tui_assistant.core.service import AnswerService
 from tui_assistant.errors import ConfigError, EmbeddingUnavailable
 from tui_assistant.registry.libraries import choose_library
 from tui_assistant.settings import Settings
+from tui_assistant.store.gaps import record_gap
 from tui_assistant.store.history import now
 from tui_assistant.wiring.embedding_status import EmbeddingMonitor, monitor_for
-from tui_assistant.wiring.gaps import gap_to_keep, keep_gap
+from tui_assistant.wiring.gaps import RecordGap, gap_to_keep, keep_gap
 from tui_assistant.wiring.libraries import load_library
 from tui_assistant.wiring.library_vectors import (
     Embedded,
@@ -186,20 +187,22 @@ class AppContext:
         library: str | None = None,
         *,
         write: Callable[[Callable[[], None]], object] | None = None,
+        record: RecordGap = record_gap,
     ) -> None:
         """The one end of a finished question, on every surface (`ask`, the MCP tools,
         the TUI). `outcome` becomes the next turn of `conversation` (what follow-ups
         look back at), at once. A question the documents could not answer is kept among
         the gaps, if `TUI_ASSISTANT_GAPS` allows, in the library of the passage it came
         nearest to, else in each library it searched (`library`, or every one). That
-        writes a file: now, or handed to `write` (the TUI's worker thread). A write that
-        fails is a warning, never the caller's error."""
+        writes a file: now, or handed to `write` (the TUI's worker thread), by `record`
+        (a server's `GapWriter.put` queues it). A write that fails is a warning, never
+        the caller's error."""
         if conversation is not None:
             conversation.add(outcome)
         found = gap_to_keep(self.settings, outcome)
         if found is None:
             return
-        keep = partial(keep_gap, self.settings, self.library, found, library)
+        keep = partial(keep_gap, self.settings, self.library, found, library, record)
         if write is None:
             keep()
         else:

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from pathlib import Path
 
 from tui_assistant.core.display_text import one_line, shortened
 from tui_assistant.core.gaps import Gap, GapList, gap_of, group_gaps
@@ -24,8 +26,16 @@ def gap_to_keep(settings: Settings, outcome: Outcome) -> tuple[str | None, Gap] 
     return gap_of(outcome, now()) if settings.gaps else None
 
 
+# Appends a gap to a gaps file: `record_gap` at once, or a `GapWriter`'s `put`, soon.
+RecordGap = Callable[[Path, Gap], None]
+
+
 def keep_gap(
-    settings: Settings, library: Library, found: tuple[str | None, Gap], name: str | None = None
+    settings: Settings,
+    library: Library,
+    found: tuple[str | None, Gap],
+    name: str | None = None,
+    record: RecordGap = record_gap,
 ) -> None:
     """Write a gap (`gap_to_keep`) where `AppContext.conclude` says it belongs."""
     near, gap = found
@@ -43,7 +53,7 @@ def keep_gap(
             keep_shared(settings, part.name, gap)
             continue
         try:
-            record_gap(gaps_path(settings.data_dir, part.folder), gap)
+            record(gaps_path(settings.data_dir, part.folder), gap)
         except OSError as error:
             logger.warning("question not kept in gaps (%s)", os_error_words(error))
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from functools import cached_property
-from typing import Literal, Self
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, Field
 
@@ -26,11 +26,13 @@ from tui_assistant.core.display_text import (
     shortened,
 )
 from tui_assistant.core.documents.passage import Passage, file_lines
-from tui_assistant.core.library.library import DocumentInfo, PassageInfo
+from tui_assistant.core.library.library import DocumentInfo, Library, PassageInfo
 from tui_assistant.core.library.names import prefixed_id, split_id
+from tui_assistant.core.outcome import Outcome
 from tui_assistant.core.record import EmbeddingCount, PassageRef
 from tui_assistant.core.service import AnswerService
 from tui_assistant.errors import BadArgument
+from tui_assistant.store.gap_writer import GapWriter
 from tui_assistant.wiring.context import AppContext
 from tui_assistant.wiring.folders import document_text
 from tui_assistant.wiring.store_setting import uses_postgres
@@ -92,11 +94,32 @@ class SearchResult(BaseModel):
 class LibraryTools:
     """The library of one app context, which never changes (the MCP server answers
     with new tools over a new context: `mcp.server.Serving`). Safe to call from several
-    threads. `watching`: the libraries' folders are watched, as `status` says."""
+    threads. `watching`: the libraries' folders are watched, as `status` says. `gaps`:
+    the questions no library answered are written by it, off the calls (else at once)."""
 
-    def __init__(self, context: AppContext, watching: bool = False) -> None:
+    def __init__(
+        self, context: AppContext, watching: bool = False, gaps: GapWriter | None = None
+    ) -> None:
         self._context = context
         self._watching = watching
+        self._gaps = gaps
+        # Each passage's title and text as the tools show them, cleaned once per library
+        # version (its context) rather than read and cleaned again on every call.
+        self._shown: dict[tuple[str, str], dict[str, Any]] = {}
+
+    @classmethod
+    def serving(cls, context: AppContext, watching: bool = False) -> LibraryTools:
+        """The tools as a server holds them: gaps written on a thread of their own."""
+        return cls(context, watching, GapWriter())
+
+    def over(self, context: AppContext) -> LibraryTools:
+        """These tools over another context (a reload's), writing gaps the same way."""
+        return LibraryTools(context, self._watching, self._gaps)
+
+    def close(self) -> None:
+        """Write the gaps still queued (at a server's end)."""
+        if self._gaps is not None:
+            self._gaps.close()
 
     @property
     def context(self) -> AppContext:
@@ -120,11 +143,12 @@ class LibraryTools:
         # The app's own verdict on the question from one ranking (no model), and that
         # ranking's best passages with their scores.
         searched = service.search(question, limit)
-        self.context.conclude(searched.outcome, library=library)
+        self.conclude(searched.outcome, library)
         verdict, searched_library = searched.outcome, service.retriever.library
+        # Built from fields `PassageText` has already checked.
         passages = [
-            ScoredPassage.of_passage(searched_library.passage(number), score=score)
-            for number, score in searched.scored
+            ScoredPassage.model_construct(**self._shown_passage(searched_library, n), score=score)
+            for n, score in searched.scored
         ]
         return SearchResult(
             retrieval=service.retriever.mode,
@@ -133,6 +157,32 @@ class LibraryTools:
             passages=passages,
             embedding=self.context.incomplete_vectors(),
         )
+
+    def conclude(self, outcome: Outcome, library: str | None = None) -> None:
+        """The end of a question asked through the tools (`AppContext.conclude`), its
+        gap, if it is one, queued for `gaps` when there is one."""
+        if self._gaps is None:
+            self.context.conclude(outcome, library=library)
+        else:
+            writer = self._gaps
+            self.context.conclude(outcome, library=library, write=writer.run, record=writer.put)
+
+    def written_gaps(self) -> None:
+        """Return once every gap these tools queued is written (before listing them)."""
+        if self._gaps is not None:
+            self._gaps.flush()
+
+    def _shown_passage(self, library: Library, number: int) -> dict[str, Any]:
+        """Passage `number` of `library` (the whole one or a narrowed view: the same
+        passage has the same id) as `PassageText`'s fields, read and cleaned the first
+        time it is shown."""
+        info = library.info(number)
+        key = (info.library, info.id)
+        shown = self._shown.get(key)
+        if shown is None:
+            shown = dict(PassageText.of_passage(library.passage(number)))
+            self._shown[key] = shown
+        return shown
 
     def changes(self, library: str, old: str, new: str) -> list[ChangeRecord]:
         """What changed from the fetched version `old` of `library` (a package's name)

@@ -10,8 +10,8 @@ from tui_assistant.core.library.library import (
     FileProblem,
     marked_new,
     problem_keys,
-    start_warning_lines,
 )
+from tui_assistant.core.library.start_warnings import start_warning_lines
 
 SEE = "`tui-assistant library`"
 BINARY = FileProblem("binary.md", "binary file (contains NUL bytes)")

@@ -17,12 +17,11 @@ import dataclasses
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from tui_assistant.core.documents.book_index import LEAD_LINES, MAX_INDEX_TERMS
 from tui_assistant.core.documents.formats import DocumentFormat, document_id, file_title, format_of
-from tui_assistant.core.documents.formats.python import SOURCE_ONLY
 from tui_assistant.core.documents.inclusion import Reader
 from tui_assistant.core.documents.passage import (
     Document,
@@ -39,8 +38,9 @@ from tui_assistant.errors import NotText
 INCLUDES_ONLY = "has no text of its own (what it includes is read as its own document)"
 # More include-only documents than this are said in one warning.
 INCLUDES_ONLY_NAMED = 3
-# The files a start's one line names among its new problems.
-START_NAMED = 2
+# Texts of the passages shown last kept at hand (a few megabytes): a server's questions
+# come back to the same passages, each read from the store under its one lock.
+TEXTS_KEPT = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,36 +82,6 @@ def warning_lines(problems: Iterable[object]) -> list[str]:
     )
     lines = [str(problem) for problem in problems if problem not in including]
     return [grouped, *lines]
-
-
-def start_warning_lines(problems: Iterable[object], see: str) -> list[str]:
-    """What a start says of the library's problems, in at most one line, so a first start
-    with many does not fill a screen: one problem is its own line (naming its file and
-    why); several are counted, the new ones among them named (a few), and `see` (``
-    `tui-assistant library` ``) says where each is listed with its reason. A Python
-    source that documents nothing public is not said: autodoc reads it, nothing is lost."""
-    said = [
-        p
-        for p in problems
-        if not (isinstance(p, FileProblem) and p.skipped and p.reason == SOURCE_ONLY)
-    ]
-    if len(said) <= 1:
-        return [str(problem) for problem in said]
-    new = [p for p in said if not isinstance(p, FileProblem) or p.new]
-    line = f"{len(said):,} reading notes"
-    if new:
-        names = list(dict.fromkeys(_named(problem) for problem in new))
-        shown = ", ".join(names[:START_NAMED])
-        more = len(names) - START_NAMED
-        shown += f" and {more:,} more" if more > 0 else ""
-        line += f" ({len(new):,} new: {shown})"
-    return [f"{line}, see {see}"]
-
-
-def _named(problem: object) -> str:
-    if isinstance(problem, FileProblem):
-        return printable_file_name(problem.path)
-    return str(problem)
 
 
 def problem_keys(problems: Iterable[FileProblem]) -> list[tuple[str, str]]:
@@ -298,6 +268,10 @@ class Library:
             positions if positions is not None else range(len(self.passages))
         )
         self._text = text
+        # Tables built from its passages that a retriever would otherwise build at
+        # every open, kept with the index (`store.kept_tables`), by name.
+        self.tables: dict[str, object] = {}
+        self._kept_text = lru_cache(maxsize=TEXTS_KEPT)(text)
 
     def __len__(self) -> int:
         return len(self.passages)
@@ -332,7 +306,7 @@ class Library:
         return Passage(
             id=info.id,
             title=info.title,
-            text=self._text(number),
+            text=self._kept_text(number),
             source_path=info.source_path,
             line=info.line,
             end_line=info.end_line,
@@ -350,6 +324,7 @@ class Library:
 
     def close(self) -> None:
         """Let go of the store snapshot the texts are read from (after a reload)."""
+        self._kept_text.cache_clear()
         if self.combined:
             for part in self.parts.values():
                 part.close()
@@ -366,6 +341,9 @@ def with_site_index_terms(
     to: `built_site.index_targets`) among the `index_terms` of the passage of that
     document holding the line (`book_index.passage_at`'s rule); a term its title says
     already is left out."""
+    targets = list(targets)
+    if not targets:  # most libraries have no index page: nothing to look up
+        return list(infos)
     by_document: dict[str, list[int]] = {}
     for number, info in enumerate(infos):
         by_document.setdefault(info.document, []).append(number)

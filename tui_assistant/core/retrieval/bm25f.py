@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.retrieval.index import KeyFunction
-from tui_assistant.core.words import content_words, is_cjk
+from tui_assistant.core.words import content_words, is_cjk, stem
 
 # BM25F parameters. b is the usual BM25 default; k1 = 1.5 sits inside the usual range
 # (1.2 to 2.0), where the development sets' results were flat (docs/retrieval.md). The
@@ -30,6 +30,8 @@ PATH_LENGTH_EFFECT = 0.75
 # its title: a reader looks a passage up by them as by its title.
 TERMS_WEIGHT = 2.0
 TERMS_LENGTH_EFFECT = 0.75
+# The name `Library.tables` keeps the path field's postings under, built with `stem`.
+PATH_POSTINGS = "path_postings:stem"
 
 
 def path_words(document: str) -> list[str]:
@@ -42,6 +44,9 @@ def path_words(document: str) -> list[str]:
 def path_postings(library: Library, key: KeyFunction) -> tuple[dict[str, list[int]], list[int]]:
     """Per key, the passage numbers whose document path holds it (ascending); and every
     passage's path length in words. Each document's path is read once."""
+    kept = library.tables.get(PATH_POSTINGS) if key is stem else None
+    if kept is not None:  # kept with the index, built from these passages
+        return kept  # type: ignore[return-value]
     postings: dict[str, list[int]] = {}
     lengths: list[int] = []
     by_document: dict[str, list[str]] = {}
@@ -64,7 +69,11 @@ def terms_postings(
     postings: dict[str, list[tuple[int, int]]] = {}
     lengths: list[int] = []
     for number in range(len(library)):
-        words = [key(word) for word in content_words(" ".join(library.info(number).index_terms))]
+        terms = library.info(number).index_terms
+        if not terms:  # most passages have none: no words, length 0
+            lengths.append(0)
+            continue
+        words = [key(word) for word in content_words(" ".join(terms))]
         lengths.append(len(words))
         for found, count in Counter(words).items():
             postings.setdefault(found, []).append((number, count))

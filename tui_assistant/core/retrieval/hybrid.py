@@ -38,6 +38,7 @@ from tui_assistant.core.retrieval.index import KeyFunction
 from tui_assistant.core.retrieval.ranked import RankedRetriever, word_signals
 from tui_assistant.core.retrieval.sections import (
     RERANK_DEPTH,
+    CosineSpread,
     SectionWeights,
     order_sections,
 )
@@ -124,24 +125,35 @@ class HybridRetriever:
         best fused passage."""
         ranking = self.lexical.rank(question)
         lexical_order = best_numbers(ranking.scores, FUSION_DEPTH) if ranking else []
-        return self.fuse(self.similarities(question, lexical_order), ranking)
+        return self.fuse(self.similarities(question, lexical_order), ranking, lexical_order)
 
-    def fuse(self, similarities: NDArray[np.float32], ranking: Ranking | None) -> Fused:
+    def fuse(
+        self,
+        similarities: NDArray[np.float32],
+        ranking: Ranking | None,
+        lexical_order: list[int] | None = None,
+    ) -> Fused:
         """`fused` from a question's cosines and its word ranking: reciprocal rank fusion
-        of both rankings, then its first places ordered by `SectionWeights`."""
+        of both rankings, then its first places ordered by `SectionWeights`.
+        `lexical_order`: the ranking's first `FUSION_DEPTH` places, when already known."""
         background = self.dense.background
         depth = min(FUSION_DEPTH, len(similarities))
         dense = np.argpartition(-similarities, depth - 1)[:depth].tolist()
-        lexical_order = best_numbers(ranking.scores, FUSION_DEPTH) if ranking else []
+        if lexical_order is None:
+            lexical_order = best_numbers(ranking.scores, FUSION_DEPTH) if ranking else []
         dense_order = meaning_order(dense, similarities, lexical_order, background)
         rrf = [number for number, _ in reciprocal_rank_fusion([lexical_order, dense_order], self.k)]
+        # The spread of the question's cosines, worked out once for both of its users.
+        spread = CosineSpread.of(similarities)
         head, lead = order_sections(
-            rrf[:RERANK_DEPTH], similarities, ranking, self.marks, self.sections
+            rrf[:RERANK_DEPTH], similarities, ranking, self.marks, self.sections, spread
         )
         order = head + rrf[RERANK_DEPTH:]
         documents = {self.library.info(number).document for number in order[:2]}
         signals = replace(
-            fused_signals(order[0], similarities, dense_order, lexical_order, ranking, background),
+            fused_signals(
+                order[0], similarities, dense_order, lexical_order, ranking, background, spread
+            ),
             section_lead=lead,
             neighbour=float(len(order) > 1 and len(documents) == 1),
             document_words=(
@@ -224,14 +236,16 @@ def fused_signals(
     lexical_order: list[int],
     ranking: Ranking | None,
     background: Background,
+    cosines: CosineSpread | None = None,
 ) -> Signals:
     """The confidence signals of the best fused passage `best`. Its cosine counts as
-    closeness (`Background.scaled`), so the signals mean the same for any model."""
+    closeness (`Background.scaled`), so the signals mean the same for any model.
+    `cosines`: `similarities`' spread, when already worked out."""
     cosine = float(similarities[best])
     word = word_signals(ranking, best, lexical_order)
-    with_pieces = similarities[similarities > -1.0]
-    spread = float(with_pieces.std()) if with_pieces.size > 1 else 0.0
-    standing = (cosine - float(with_pieces.mean())) / spread if spread > 0 else 0.0
+    cosines = cosines or CosineSpread.of(similarities)
+    spread = cosines.spread if cosines.count > 1 else 0.0
+    standing = (cosine - cosines.mean) / spread if spread > 0 else 0.0
     return Signals(
         cosine=cosine,
         closeness=background.scaled(cosine),

@@ -49,6 +49,7 @@ class InvertedIndex:
         title_lengths: array[int],
         body_lengths: array[int],
         key: KeyFunction,
+        keys: Mapping[str, str] | None = None,
     ) -> None:
         self._title = title
         self._body = body
@@ -56,8 +57,17 @@ class InvertedIndex:
         self.body_lengths = body_lengths
         self.key = key
         self._words: dict[str, list[str]] = {}
-        for word in title.keys() | body.keys():
-            self._words.setdefault(key(word), []).append(word)
+        # `keys`: the words whose key is not the word itself, with it (kept with a
+        # stored index), so that opening it does not compute every word's key.
+        words = title.keys() | body.keys()
+        if keys is None:
+            for word in words:
+                self._words.setdefault(key(word), []).append(word)
+            return
+        self._words = {word: [word] for word in words if word not in keys}
+        for word, found in keys.items():
+            if word in words:
+                self._words.setdefault(found, []).append(word)
 
     def __len__(self) -> int:
         return len(self.title_lengths)

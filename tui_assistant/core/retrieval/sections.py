@@ -19,15 +19,15 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from tui_assistant.core.library.library import Library
 from tui_assistant.core.retrieval.index import KeyFunction
+from tui_assistant.core.retrieval.pair_table import PairTable
 from tui_assistant.core.retrieval.types import Ranking
-from tui_assistant.core.retrieval.word_pairs import Pair, pair_share, passage_pairs
+from tui_assistant.core.retrieval.word_pairs import Pair, pair_share
 
 if TYPE_CHECKING:
     import numpy as np
@@ -46,9 +46,6 @@ SECTION_FEATURES = (
     "announcement",
     "pair_share",
 )
-# How many passages' word pairs a library keeps at hand (a few megabytes): the first
-# places of the last few dozen questions; any other passage is read and split again.
-PAIRS_KEPT = 256
 # Path words of a document that announces or logs changes rather than teaching:
 # `blog/announcing-vite5.md`, `CHANGELOG.md`, `docs/release-notes.md`, `news/2024.md`.
 ANNOUNCEMENT_WORDS = frozenset(
@@ -88,20 +85,20 @@ class SectionWeights:
 class Marks:
     """What the section score knows of a library's passages besides the question: the
     numbers of those that open their document and of release announcements, changelogs
-    and blog posts, and each passage's adjacent word pairs (`pairs_of`, read from the
-    library when asked; none without it)."""
+    and blog posts, and each passage's adjacent word pairs (`pairs_of`: a library's
+    `PairTable`, split once when first asked; none without it)."""
 
     openings: frozenset[int] = frozenset()
     announcements: frozenset[int] = frozenset()
-    pairs_of: Callable[[int], frozenset[Pair]] | None = field(default=None, compare=False)
+    pairs_of: Callable[[int], Container[Pair]] | None = field(default=None, compare=False)
 
     @classmethod
     def of(cls, library: Library, key: KeyFunction) -> Marks:
-        @lru_cache(maxsize=PAIRS_KEPT)
-        def pairs_of(number: int) -> frozenset[Pair]:
+        def read(number: int) -> tuple[str, str]:
             passage = library.passage(number)
-            return passage_pairs(passage.title, passage.text, key)
+            return passage.title, passage.text
 
+        pairs_of = PairTable(read, key)
         return cls(opening_passages(library), announcement_passages(library), pairs_of)
 
 
@@ -140,11 +137,35 @@ def is_announcement(document: str) -> bool:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class CosineSpread:
+    """A question's cosines over the passages that have pieces: how many, the best, the
+    mean and the standard deviation."""
+
+    count: int
+    best: float
+    mean: float
+    spread: float
+
+    @classmethod
+    def of(cls, similarities: NDArray[np.float32]) -> CosineSpread:
+        with_pieces = similarities[similarities > -1.0]
+        if not with_pieces.size:
+            return cls(0, 0.0, 0.0, 0.0)
+        return cls(
+            int(with_pieces.size),
+            float(with_pieces.max()),
+            float(with_pieces.mean()),
+            float(with_pieces.std()),
+        )
+
+
 def section_features(
     numbers: Sequence[int],
     similarities: NDArray[np.float32] | None,
     ranking: Ranking | None,
     marks: Marks | frozenset[int],
+    cosines: CosineSpread | None = None,
 ) -> list[tuple[float, float, float, float, float, float, float]]:
     """Per passage, what `SectionWeights` weighs: its word score over the best word
     score, the share of the question's word weight it matches, its cosine below the best
@@ -153,14 +174,14 @@ def section_features(
     holds, whether it announces or logs changes, and the share of the question's word
     pair weight it holds side by side (0 without `marks.pairs_of`). Spreads of the
     question's own cosines make the third the same for any model whose cosines are
-    another's shifted and scaled. `marks`: a `Marks`, or the openings alone."""
+    another's shifted and scaled. `marks`: a `Marks`, or the openings alone; `cosines`:
+    `similarities`' spread, when already worked out."""
     if not isinstance(marks, Marks):
         marks = Marks(openings=marks)
     best_cosine = spread = 0.0
     if similarities is not None:
-        with_pieces = similarities[similarities > -1.0]
-        best_cosine = float(with_pieces.max()) if with_pieces.size else 0.0
-        spread = float(with_pieces.std()) if with_pieces.size else 0.0
+        cosines = cosines or CosineSpread.of(similarities)
+        best_cosine, spread = cosines.best, cosines.spread
     top_word = max(ranking.scores.values()) if ranking is not None and ranking.scores else 0.0
     pairs = ranking.pairs if ranking is not None and marks.pairs_of is not None else {}
     rows = []
@@ -187,10 +208,11 @@ def order_sections(
     ranking: Ranking | None,
     marks: Marks | frozenset[int],
     weights: SectionWeights,
+    cosines: CosineSpread | None = None,
 ) -> tuple[list[int], float]:
     """`numbers` by their section score, best first (equal scores keep their order), and
     the best score's lead over the next (1.0 with one passage)."""
-    features = section_features(numbers, similarities, ranking, marks)
+    features = section_features(numbers, similarities, ranking, marks, cosines)
     scores = [weights.score(row) for row in features]
     places = sorted(range(len(numbers)), key=lambda place: -scores[place])
     lead = scores[places[0]] - scores[places[1]] if len(places) > 1 else 1.0

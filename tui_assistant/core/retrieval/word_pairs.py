@@ -14,8 +14,7 @@ two common ones. Pure functions over text and numbers.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Mapping, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Callable, Collection, Container, Mapping, Sequence
 from itertools import pairwise
 
 from tui_assistant.core.retrieval.index import KeyFunction
@@ -103,7 +102,7 @@ def question_pairs(
     return pairs
 
 
-def pair_share(question: Mapping[Pair, float], held: AbstractSet[Pair]) -> float:
+def pair_share(question: Mapping[Pair, float], held: Container[Pair]) -> float:
     """The share of the question's pair weight that a passage's pairs `held` hold (the
     question's few pairs looked up, not the passage's many walked)."""
     total = math.fsum(question.values())

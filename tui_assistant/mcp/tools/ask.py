@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-from functools import partial
 
 from tui_assistant.core.conversation import Conversation
 from tui_assistant.core.record import OutcomeRecord
@@ -33,5 +32,5 @@ async def ask(
     step = await asyncio.to_thread(service.start, question, Conversation())
     outcome = await service.finish(step) if isinstance(step, PendingAnswer) else step
     # Off the event loop: the other calls in flight go on meanwhile.
-    await asyncio.to_thread(partial(tools.context.conclude, outcome, library=library))
+    await asyncio.to_thread(tools.conclude, outcome, library)
     return OutcomeRecord.of(outcome, tools.context.incomplete_vectors())
