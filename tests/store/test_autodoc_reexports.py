@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tui_assistant.core.documents.formats.python import SOURCE_ONLY
-from tui_assistant.core.library.start_warnings import start_warning_lines
 from tui_assistant.core.library.report import skip_reason
+from tui_assistant.core.library.start_warnings import start_warning_lines
 from tui_assistant.core.words import stem
 from tui_assistant.store.index_store import open_library
 
