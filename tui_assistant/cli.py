@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     except StartupError as error:
         if isinstance(error, LibraryError):
             # When no document is left, the skipped files are the explanation.
-            warn_skipped(error.problems)
+            warn_skipped(error.problems, every=True)
         _error_line(str(error))
         return 2
     except KeyboardInterrupt:

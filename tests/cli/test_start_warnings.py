@@ -1,6 +1,6 @@
-"""A library's reading problems at start: said in full the first time, then one line
-(`12 reading notes, see ...`) on every start after, a new problem said once in full;
-the `library` report lists them all."""
+"""A library's reading problems at start: one line at every start, naming the new ones
+(`12 reading notes (12 new: ...), see ...` the first time, `12 reading notes, see ...`
+after); the `library` report lists them all."""
 
 from __future__ import annotations
 
@@ -37,20 +37,21 @@ def warnings(err: str) -> list[str]:
     return [line for line in err.splitlines() if line.startswith("tui-assistant: warning:")]
 
 
-def test_the_first_start_says_each_problem_and_later_starts_one_line(
+def test_the_first_start_is_one_line_naming_the_new_problems_and_later_starts_too(
     library: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert cli.main(["status"]) == 0
-    first = warnings(capsys.readouterr().err)
-    assert len(first) == 12
-    assert "skipped file broken-00.md: binary file (contains NUL bytes)" in first[0]
+    assert warnings(capsys.readouterr().err) == [
+        "tui-assistant: warning: 12 reading notes (12 new: broken-00.md, broken-01.md and"
+        " 10 more), see `tui-assistant library`"
+    ]
 
     for command in COMMANDS:
         cli.main(command)
         assert warnings(capsys.readouterr().err) == [SUMMARY], command
 
 
-def test_a_new_problem_is_said_once_in_full(
+def test_a_new_problem_is_named_as_new_in_the_one_line(
     library: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     cli.main(["status"])
@@ -59,8 +60,7 @@ def test_a_new_problem_is_said_once_in_full(
 
     cli.main(["search", "salting pasta water"])
     assert warnings(capsys.readouterr().err) == [
-        "tui-assistant: warning: skipped file late.md: empty",
-        "tui-assistant: warning: 12 more reading notes, see `tui-assistant library`",
+        "tui-assistant: warning: 13 reading notes (1 new: late.md), see `tui-assistant library`"
     ]
     cli.main(["search", "salting pasta water"])
     assert warnings(capsys.readouterr().err) == [
@@ -84,3 +84,17 @@ def test_the_library_report_lists_every_problem_after_the_summary(
     readable = capsys.readouterr().out
     assert "skipped: 12 files" in readable
     assert "broken-00.md" in readable
+
+
+def test_a_library_with_one_problem_says_that_problem_at_every_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "kitchen"
+    folder.mkdir()
+    write_lesson(folder, "pasta-water", "Salting pasta water", "Use ten grams of salt a litre.")
+    (folder / "broken.md").write_bytes(b"# Broken\n\n\x00\n")
+    monkeypatch.setenv("TUI_ASSISTANT_LIBRARY", str(folder))
+    own = "tui-assistant: warning: skipped file broken.md: binary file (contains NUL bytes)"
+    for _ in range(2):
+        cli.main(["status"])
+        assert warnings(capsys.readouterr().err) == [own]

@@ -151,8 +151,8 @@ def test_bad_lesson_files_are_warned_about_once_each_on_stderr(
     listed = {row["id"]: row["title"] for row in json.loads(result.stdout)}
     assert listed == {"bad-name": "x", "rice": "Cooking rice", "untitled": "untitled"}
     assert result.stderr.splitlines() == [
-        "tui-assistant: warning: skipped file binary.md: binary file (contains NUL bytes)",
-        "tui-assistant: warning: skipped file headings.md: has no text (headings only)",
+        "tui-assistant: warning: 2 reading notes (2 new: binary.md, headings.md),"
+        " see `tui-assistant library`"
     ]
 
 

@@ -55,6 +55,50 @@ def test_a_release_keeps_its_docs_readme_changelog_and_documented_source(tmp_pat
     assert sorted(kept) == files_under(target)
 
 
+def test_a_docs_build_s_theme_static_files_and_requirements_are_left_out(
+    tmp_path: Path,
+) -> None:
+    target, _ = unpacked(
+        tmp_path,
+        [
+            Member("babel-2.0/docs/index.rst", b"Babel\n=====\n\nDates.\n"),
+            Member("babel-2.0/docs/api/dates.rst", b"Dates\n=====\n\nFormat.\n"),
+            Member("babel-2.0/docs/_themes/babel/layout.html", b"{% block body %}{% endblock %}"),
+            Member("babel-2.0/docs/_templates/sidebar-logo.html", b"<img src='logo.png'>"),
+            Member("babel-2.0/docs/_static/logo.pdf", b"%PDF-1.4\n"),
+            Member("babel-2.0/docs/requirements.txt", b"sphinx~=5.3\n"),
+            Member("babel-2.0/docs/notes.txt", b"Plain notes.\n"),
+        ],
+        python=False,
+    )
+    assert files_under(target) == ["docs/api/dates.rst", "docs/index.rst", "docs/notes.txt"]
+
+
+def test_a_package_s_re_exports_and_the_private_modules_they_name_are_kept(
+    tmp_path: Path,
+) -> None:
+    init = b"from structlog._config import configure\n\n__all__ = ['configure']\n"
+    config = b'def configure(processors=None):\n    """Configure the global defaults."""\n'
+    compat = b'def text_type(value):\n    """Text on every Python."""\n'
+    target, _ = unpacked(
+        tmp_path,
+        [
+            Member("structlog-1.0/src/structlog/__init__.py", init),
+            Member("structlog-1.0/src/structlog/_config.py", config),
+            Member("structlog-1.0/src/structlog/_compat.py", compat),  # imported by none
+            Member(
+                "structlog-1.0/src/structlog/_utils.py",
+                b"def until_not_interrupted(f):\n    pass\n",
+            ),
+            Member(
+                "structlog-1.0/src/structlog/_empty/__init__.py",
+                b"from __future__ import annotations\n",
+            ),
+        ],
+    )
+    assert files_under(target) == ["src/structlog/__init__.py", "src/structlog/_config.py"]
+
+
 def test_npm_keeps_no_source_but_its_docs(tmp_path: Path) -> None:
     target, _ = unpacked(
         tmp_path,
@@ -198,6 +242,10 @@ def test_nothing_in_the_archive_runs(tmp_path: Path) -> None:
         ("setup.py", True, False),
         ("lib/index.js", False, False),
         ("notes/README.md", False, False),
+        ("docs/_static/logo.pdf", False, False),
+        ("docs/_themes/babel/layout.html", False, False),
+        ("docs/_templates/sidebar.html", False, False),
+        ("doc/requirements-docs.txt", False, False),
     ],
 )
 def test_which_files_are_kept(path: str, python: bool, kept: bool) -> None:

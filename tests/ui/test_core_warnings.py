@@ -129,15 +129,25 @@ async def test_problems_met_before_are_one_notice_in_a_small_conversation(
         assert app.main.chat.region.height > 0
 
 
-async def test_a_new_problem_is_a_notice_of_its_own(tmp_path: Path) -> None:
+async def test_a_first_start_with_many_problems_is_one_notice(tmp_path: Path) -> None:
+    folder, data = broken_library(tmp_path), tmp_path / "data"
+    app = make_app(make_context(folder, data))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: "reading notes" in " ".join(notices(app)))
+        assert [" ".join(text.split()) for text in notices(app)] == [
+            "warning: 12 reading notes (12 new: broken-00.md, broken-01.md and 10 more),"
+            " see the Library report (command palette)"
+        ]
+
+
+async def test_a_new_problem_is_named_as_new_in_the_one_notice(tmp_path: Path) -> None:
     folder, data = broken_library(tmp_path), tmp_path / "data"
     make_context(folder, data)
     (folder / "late.md").write_text("")
     app = make_app(make_context(folder, data))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: len(notices(app)) == 2)
+        await wait_until(pilot, lambda: "reading notes" in " ".join(notices(app)))
         shown = [" ".join(text.split()) for text in notices(app)]
         assert shown == [
-            "warning: skipped file late.md: empty",
-            "warning: 12 more reading notes, see the Library report (command palette)",
+            "warning: 13 reading notes (1 new: late.md), see the Library report (command palette)"
         ]

@@ -271,10 +271,10 @@ async def test_pages_that_only_include_other_documents_are_one_warning(tmp_path:
     app = make_app(make_context(library, tmp_path / "data"))
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.main.library.loaded)
-        await wait_until(pilot, lambda: "only include other documents" in chat_text(app))
+        await wait_until(pilot, lambda: "reading notes" in chat_text(app))
         text = " ".join(chat_text(app).split())
         assert (
-            "warning: skipped 4 files that only include other documents, each read as its"
-            " own: split-again.rst, split-more.rst, split-too.rst and 1 more"
+            "warning: 4 reading notes (4 new: split-again.rst, split-more.rst and 2 more),"
+            " see the Library report (command palette)"
         ) in text
         assert "skipped file split0.rst" not in text

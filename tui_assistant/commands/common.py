@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 from tui_assistant import PROG
 from tui_assistant.compat import LIBRARY_OPTIONS
 from tui_assistant.core.display_text import one_line
-from tui_assistant.core.library.library import start_warning_lines
+from tui_assistant.core.library.library import warning_lines
+from tui_assistant.core.library.start_warnings import start_warning_lines
 from tui_assistant.core.progress import Progress
 from tui_assistant.core.progress_text import counted
 from tui_assistant.errors import EmbeddingUnavailable
@@ -87,10 +88,12 @@ def add_common_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def warn_skipped(problems: Iterable[object]) -> None:
-    """The library's problems (`FileProblem`s) as warning lines: the new ones in full,
-    those met on the previous start as one line (`start_warning_lines`)."""
-    for line in start_warning_lines(problems, f"`{PROG} library`"):
+def warn_skipped(problems: Iterable[object], every: bool = False) -> None:
+    """The library's problems (`FileProblem`s) as at most one warning line
+    (`start_warning_lines`); `every`: a line each (`warning_lines`), for a library left
+    with no document, which the report cannot show either."""
+    lines = warning_lines(problems) if every else start_warning_lines(problems, f"`{PROG} library`")
+    for line in lines:
         print(f"{PROG}: warning: {one_line(line)}", file=sys.stderr)
 
 

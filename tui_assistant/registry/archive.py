@@ -6,9 +6,10 @@ for an absolute path, a `..` part, a device or pipe, more entries than `Limits.m
 or sizes that add up past `Limits.expanded_bytes` (a decompression bomb stops at the
 header that passes the cap, before its data is inflated). Links (symbolic or hard) are
 never made nor followed: they are left out. Kept: the documentation folder (`docs/`,
-`doc/`, `documentation/`, `website/docs/`), the README and changelog, and for Python
-the package's source files that document something public (not its tests, examples
-or build scripts).
+`doc/`, `documentation/`, `website/docs/`) but a docs build's furniture (its theme,
+templates, static files and requirements lists), the README and changelog, and for
+Python the package's source files that document something public (not its tests,
+examples or build scripts).
 """
 
 from __future__ import annotations
@@ -23,7 +24,12 @@ from pathlib import Path, PurePosixPath
 from typing import IO
 
 from tui_assistant.core.documents.formats import FORMATS
-from tui_assistant.core.documents.python_api import split_python
+from tui_assistant.core.documents.python_api import (
+    api_objects,
+    module_name,
+    reexports,
+    split_python,
+)
 from tui_assistant.errors import ArchiveError
 
 DOC_FOLDERS = ("docs", "doc", "documentation", "website/docs", "site/docs")
@@ -37,6 +43,10 @@ _NOT_SOURCE_FOLDERS = frozenset(
     | {"build", "dist", "node_modules", "site-packages", "__pycache__"}
 )
 _NOT_SOURCE_FILES = frozenset({"setup.py", "conftest.py", "noxfile.py", "fabfile.py", "tasks.py"})
+# A docs build's furniture, not documentation: Sphinx's theme, templates and static
+# files (logos, CSS, HTML templates), Jekyll's layouts, and the build's package lists.
+_FURNITURE_FOLDERS = frozenset({"_static", "_templates", "_themes", "_theme", "_layouts", "_sass"})
+_FURNITURE_STEMS = ("requirements", "constraints", "spelling_wordlist", "robots")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +81,7 @@ def keep_path(path: str, python: bool) -> bool:
         return False
     lowered = path.lower()
     if in_doc_folder(path):
-        return lowered.endswith(DOC_SUFFIXES)
+        return lowered.endswith(DOC_SUFFIXES) and not _furniture(lowered)
     if len(parts) == 1:
         stem = lowered.split(".", 1)[0]
         if stem in TOP_DOCUMENTS and lowered.endswith((".md", ".rst", ".txt")):
@@ -80,6 +90,13 @@ def keep_path(path: str, python: bool) -> bool:
         folders = {part.lower() for part in parts[:-1]}
         return not folders & _NOT_SOURCE_FOLDERS and parts[-1] not in _NOT_SOURCE_FILES
     return False
+
+
+def _furniture(lowered: str) -> bool:
+    parts = lowered.split("/")
+    return bool(_FURNITURE_FOLDERS.intersection(parts[:-1])) or parts[-1].startswith(
+        _FURNITURE_STEMS
+    )
 
 
 def in_doc_folder(path: str) -> bool:
@@ -180,7 +197,10 @@ def _keep(
             raise ArchiveError(f"the kept files pass {limits.kept_bytes >> 20:,} MiB")
         kept.append(path)
         documentation = documentation or in_doc_folder(path)
-    return Unpacked(tuple(kept), documentation)
+    unreached = _unreached_private_modules(target, kept)
+    for path in unreached:
+        (target / path).unlink(missing_ok=True)
+    return Unpacked(tuple(path for path in kept if path not in unreached), documentation)
 
 
 def _safe_parts(name: str) -> tuple[str, ...]:
@@ -230,15 +250,50 @@ def _write(
 
 def _documents_something(target: Path, path: str) -> bool:
     """Whether a kept source file gives the API reference a passage (parsed, never
-    run); one that does not is removed, so the library has no file without text."""
+    run), or is one an autodoc directive reaches through the package: an `__init__`
+    naming what it re-exports, a private module defining documented public names
+    (`structlog.configure` is `structlog._config.configure`). Any other is removed."""
     file = target / path
     try:
-        passages = split_python(path, file.read_text(encoding="utf-8")).passages
+        source = file.read_text(encoding="utf-8")
+        kept = bool(
+            split_python(path, source).passages
+            or (path.endswith("/__init__.py") and _imports_names(path, source))
+            or api_objects(path, source, module=module_name(path))
+        )
     except (OSError, UnicodeDecodeError, ValueError):
-        passages = ()
-    if not passages:
+        kept = False
+    if not kept:
         file.unlink(missing_ok=True)
-    return bool(passages)
+    return kept
+
+
+def _unreached_private_modules(target: Path, kept: list[str]) -> set[str]:
+    """The kept private modules (`pkg/_compat.py`) no kept module imports from: no
+    autodoc directive can reach them through the package."""
+    names = {path: module_name(path) for path in kept if path.endswith(".py")}
+    private = {
+        path: name
+        for path, name in names.items()
+        if any(part.startswith("_") for part in name.split("."))
+    }
+    if not private:
+        return set()
+    reached: set[str] = set()
+    for path in names:
+        try:
+            source = (target / path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        for origin in reexports(path, source).values():
+            for dotted in origin.split():
+                parts = dotted.split(".")
+                reached.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
+    return {path for path, name in private.items() if name not in reached}
+
+
+def _imports_names(path: str, source: str) -> bool:
+    return any(not origin.startswith("__future__.") for origin in reexports(path, source).values())
 
 
 def _shown(name: str) -> str:

@@ -20,7 +20,7 @@ import logging
 import threading
 from collections.abc import Callable, Iterable
 
-from tui_assistant.core.library.library import start_warning_lines
+from tui_assistant.core.library.start_warnings import start_warning_lines
 
 CORE_LOGGER_NAME = "tui_assistant"
 # Where the TUI lists every problem of the library.
@@ -52,8 +52,8 @@ class NoticeHandler(logging.Handler):
 
 
 def library_warning_lines(problems: Iterable[object]) -> list[str]:
-    """The library's problems as the chat says them at start: the new ones in full, those
-    met on the previous start as one line pointing to the report."""
+    """The library's problems as the chat says them at start, in at most one line
+    pointing to the report (`start_warning_lines`)."""
     return start_warning_lines(problems, FULL_LIST)
 
 

@@ -161,6 +161,32 @@ API
     )
 
 
+def test_an_automodule_names_the_module_of_the_directives_after_it() -> None:
+    dev = '"""Helpers for development."""\n\n\nclass ConsoleRenderer:\n    """Render pretty."""\n'
+    read, _ = reader({"src/slog/dev.py": dev})
+    text = "API\n===\n\n.. automodule:: slog.dev\n\n.. autoclass:: ConsoleRenderer\n"
+    document = split_document("docs/api.rst", text, read)
+    assert [d.title for d in document.passages if d.source] == [
+        "API › slog.dev",
+        "API › slog.dev.ConsoleRenderer",
+    ]
+    assert document.notes == ()
+
+
+def test_a_directive_finds_an_object_its_module_s_all_leaves_out() -> None:
+    dev = (
+        '__all__ = ["ConsoleRenderer"]\n\n\nclass ConsoleRenderer:\n    """Render pretty."""\n'
+        '\n\nclass Column:\n    """One column of the rendered line."""\n'
+    )
+    read, _ = reader({"slog/dev.py": dev})
+    text = "API\n===\n\n.. automodule:: slog.dev\n   :members:\n\n.. autoclass:: slog.dev.Column\n"
+    document = split_document("docs/api.rst", text, read)
+    assert [d.title for d in document.passages if d.source] == [
+        "API › slog.dev.ConsoleRenderer",
+        "API › slog.dev.Column",
+    ]
+
+
 def test_autodoc_without_the_source_in_the_library_says_so() -> None:
     read, _ = reader({})
     text = "# API\n\n```{autoclass} shop.Cart\n:members:\n```\n"

@@ -94,6 +94,19 @@ def test_without_a_level_one_title_the_file_name_titles_it() -> None:
     assert [d.text for d in document.passages] == ["Intro text.\n\nSome more text."]
 
 
+def test_a_changelog_of_top_level_versions_is_a_section_per_version() -> None:
+    changes = (
+        "Version 2.2.0\n-------------\n\nDrop Python 3.7.\n\n\n"
+        "Version 2.1.2\n-------------\n\nHandle date overflow.\n"
+    )
+    document = split(changes, "CHANGES.rst")
+    assert document.title == "CHANGES"
+    assert [(d.title, d.line) for d in document.passages] == [
+        ("CHANGES › Version 2.2.0", 1),
+        ("CHANGES › Version 2.1.2", 7),
+    ]
+
+
 def test_a_transition_is_not_a_title() -> None:
     document = split("Title\n=====\n\nOne.\n\n----------\n\nTwo.\n")
     (draft,) = document.passages

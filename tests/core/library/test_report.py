@@ -125,6 +125,7 @@ def test_every_skip_of_a_real_folder_is_grouped_by_its_reason(messy: Path) -> No
         "encrypted": 1,
         "no_text_layer": 1,
         "broken_pdf": 1,
+        "source_only": 0,
         "not_regular": 1,
         "unreadable": 0,
         "other": 0,

@@ -14,7 +14,8 @@ after the passage where the directive stands:
 - an autodoc directive is a passage per documented object (`python_api`), titled by
   its qualified name and signature, citing the Python source's lines; the module's file
   is found by its dotted name (`pkg/mod.py`, `pkg/mod/__init__.py`, under `src/` or
-  `lib/` too); `currentmodule` names the module of the ones after it.
+  `lib/` too); `currentmodule`, `module` and `automodule` name the module of the ones
+  after it.
 
 A path outside the library (absolute, or through `..` past its root) is never read;
 what is not read is one line of `Document.notes`. Pure: all reading is the reader's.
@@ -101,6 +102,9 @@ def resolve(
             continue
         if pending.directive in AUTODOC:
             drafts, note = _autodoc(pending, module, read)
+            if pending.directive == "automodule":
+                # As Sphinx: an automodule is also a `module` for the directives after it.
+                module = pending.argument.strip()
         elif pending.directive == "include":
             drafts, note = _included(pending, document_path, format, read, split, chain)
         else:
@@ -279,7 +283,9 @@ def _documented(
     path, source = found
     searched.append(path)
     module = python_api.module_name(path)
-    chosen = _chosen(python_api.api_objects(path, source, module), name, pending)
+    listed = pending.directive == "automodule"  # its members are those `__all__` lists
+    objects = python_api.api_objects(path, source, module, only_exported=listed)
+    chosen = _chosen(objects, name, pending)
     if chosen or hops == 0 or not name.startswith(module + "."):
         return [_api_draft(item, path) for item in chosen]
     head, _, rest = name[len(module) + 1 :].partition(".")

@@ -64,10 +64,14 @@ def module_name(relative_path: str) -> str:
     return ".".join(parts)
 
 
-def api_objects(relative_path: str, source: str, module: str | None = None) -> list[ApiObject]:
+def api_objects(
+    relative_path: str, source: str, module: str | None = None, *, only_exported: bool = True
+) -> list[ApiObject]:
     """The documented public objects of one module, in source order; [] when the
     module is private or its source does not parse. `module` names it (any module,
-    private too, as a package re-exporting from it asks for); else its path does."""
+    private too, as a package re-exporting from it asks for); else its path does.
+    `only_exported`: those its `__all__` lists, when it has one (a directive naming one
+    object finds it whether or not it is listed, as Sphinx does)."""
     if module is None:
         module = module_name(relative_path)
         if any(part.startswith("_") and part != "__init__" for part in module.split(".")):
@@ -80,7 +84,7 @@ def api_objects(relative_path: str, source: str, module: str | None = None) -> l
     if documented is not None:
         text, _, end_line = documented
         found.append(ApiObject(module, "module", "", text, 1, end_line))
-    exported = _exported_names(tree)
+    exported = _exported_names(tree) if only_exported else None
     for node in tree.body:
         if isinstance(node, Definition) and (exported is None or node.name in exported):
             found.extend(_objects(node, module, in_class=False))

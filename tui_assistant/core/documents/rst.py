@@ -17,7 +17,7 @@ as text (`rst_text.py`), never run.
 - a passage starts at its title's line (the overline, for an overlined title), or at
   the labels (`.. _name:`) and file-wide metadata (`:orphan:`) right above it, which
   belong to it;
-- the document title is the first level-1 title, else the file name.
+- the document title is the level-1 title when it is the only one, else the file name.
 """
 
 from __future__ import annotations
@@ -96,9 +96,10 @@ def split_rst(relative_path: str, text: str, name_title: str | None = None) -> D
     entries = rst_entries.directive_entries(lines, code)
     if tree is not None:
         entries += rst_entries.list_entries(tree, lines, names)
-    level_one_title = next(
-        (text for title, text in zip(titles, texts, strict=True) if title.level == 1), None
-    )
+    # As docutils' own title rule: only a lone top-level section names the document;
+    # several (a changelog's versions) are each a section of a document named by its file.
+    top = [text for title, text in zip(titles, texts, strict=True) if title.level == 1]
+    level_one_title = top[0] if len(top) == 1 else None
     document_title = level_one_title or file_title(relative_path, name_title)
     if entries or any(title.level > EARLIER_DEEPEST for title in titles):
         earlier = _sections(lines, shown, titles, texts, starts, EARLIER_DEEPEST)

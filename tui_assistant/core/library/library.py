@@ -84,22 +84,6 @@ def warning_lines(problems: Iterable[object]) -> list[str]:
     return [grouped, *lines]
 
 
-def start_warning_lines(problems: Iterable[object], see: str) -> list[str]:
-    """What a start says of the library's problems: each new one in full
-    (`warning_lines`), and those met on the previous start as one line saying how many
-    and where the full list is (`see`: `` `tui-assistant library` ``). A library whose
-    problems stay the same is one line at every start after its first."""
-    problems = list(problems)
-    new = [p for p in problems if not isinstance(p, FileProblem) or p.new]
-    known = len(problems) - len(new)
-    lines = warning_lines(new)
-    if known:
-        more = " more" if lines else ""
-        noun = "reading note" if known == 1 else "reading notes"
-        lines.append(f"{known:,}{more} {noun}, see {see}")
-    return lines
-
-
 def problem_keys(problems: Iterable[FileProblem]) -> list[tuple[str, str]]:
     """What tells one problem from another across starts: its file and its message."""
     return sorted({(problem.path, problem.reason) for problem in problems})

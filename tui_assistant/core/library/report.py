@@ -30,6 +30,7 @@ SKIP_REASONS: dict[str, str] = {
     "encrypted": "encrypted PDF (needs a password)",
     "no_text_layer": "PDF without a text layer (scanned; no OCR)",
     "broken_pdf": "not a readable PDF (broken or truncated)",
+    "source_only": "Python source documenting nothing public (read by autodoc)",
     "not_regular": "not a regular file",
     "unreadable": "cannot be read",
     "other": "other",
@@ -53,6 +54,7 @@ _REASON_PREFIXES = (
     ("is not a readable PDF", "broken_pdf"),
     ("has no text of its own", "includes_only"),
     ("has no text", "no_text"),
+    ("documents nothing public", "source_only"),
     ("is not a regular file", "not_regular"),
     ("cannot be read", "unreadable"),
 )

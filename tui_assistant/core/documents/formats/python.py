@@ -19,6 +19,15 @@ def _split(relative_path: str, text: str, name_title: str) -> Document:
     return split_python(relative_path, text)  # titled by its module name
 
 
+# Why a source file that documents nothing public (a private module, an `__init__` of
+# re-exports) gives no passage: autodoc directives still read it, so nothing is lost.
+SOURCE_ONLY = "documents nothing public (a source the API pages read)"
+
+
+def _why_empty(text: str) -> str:
+    return SOURCE_ONLY
+
+
 FORMAT = DocumentFormat(
     name="py",
     suffixes=(".py",),
@@ -29,4 +38,5 @@ FORMAT = DocumentFormat(
     kept_in_archives=False,
     on_by_default=False,
     documents_api=True,
+    why_empty=_why_empty,
 )
