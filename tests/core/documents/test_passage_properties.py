@@ -53,11 +53,12 @@ class Generated:
     content: list[int] = field(default_factory=list)  # 1-based numbers of content lines
     comments: set[int] = field(default_factory=set)  # 1-based numbers of HTML-comment lines
     deep: set[int] = field(default_factory=set)  # 1-based numbers of `####` headings
+    front_matter: int = 0  # lines of a leading YAML front matter, never a section's text
 
     def settle(self) -> None:
         """A `####` heading starts a passage in a section of the first three levels
         longer than WHOLE_SECTION_CHARS; in a shorter one it is text."""
-        starts = [1, *sorted(self.headings), len(self.lines) + 1]
+        starts = [self.front_matter + 1, *sorted(self.headings), len(self.lines) + 1]
         for first, end in itertools.pairwise(starts):
             numbers = range(first + (first in self.headings), end)
             long = len("\n".join(self.shown(n) for n in numbers).strip()) > WHOLE_SECTION_CHARS
@@ -131,6 +132,7 @@ def documents(draw: st.DrawFn) -> Generated:
         if front == "title":
             generated.lines.append("title: Generated")
         generated.lines.append("---")
+        generated.front_matter = len(generated.lines)
     for block in draw(st.lists(BLOCK, max_size=14)):
         kind = block[0]
         if kind == "heading":
