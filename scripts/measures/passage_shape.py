@@ -113,7 +113,12 @@ def shape(passages: Sequence[Passage], read: Callable[[str], str | None]) -> Sha
             continue
         above = [p for p in page if p.line <= line]
         section = max(above, key=lambda p: p.line) if above else page[0]
-        if passage.title.split(TITLE_SEPARATOR)[:-1] != _headings(section):
+        # The passage above the directive is its section, or an entry of that section
+        # (a `.. function::` written by hand before it): its headings, or all but its term.
+        held_by = _headings(section)
+        if held_by and held_by[-1] in section.index_terms:  # an entry: its section's
+            held_by = held_by[:-1]
+        if passage.title.split(TITLE_SEPARATOR)[:-1] != held_by:
             result.autodoc_off_section.append(passage.id)
     return result
 

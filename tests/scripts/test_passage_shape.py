@@ -86,6 +86,33 @@ def test_an_entry_filed_under_another_section_is_reported() -> None:
     assert found.autodoc_off_section == ["api#pkg-badsignature"]
 
 
+def test_an_entry_after_a_hand_written_entry_of_its_section_passes() -> None:
+    # `.. function:: sign_all` written by hand before the autoexception: an entry of
+    # Errors (its term an index term), which the autodoc entry after it is not under.
+    by_hand = Passage(
+        "api#sign-all",
+        title("API", "Errors", "sign_all(values)"),
+        "Signs every value.",
+        "lib/api.rst",
+        11,
+        13,
+        index_terms=("sign_all(values)",),
+    )
+    after = Passage(
+        "api#pkg-badsignature",
+        title("API", "Errors", "pkg.BadSignature"),
+        "Raised.",
+        "lib/pkg.py",
+        1,
+        3,
+    )
+    assert shape([*page_passages(), by_hand, after], read).autodoc_off_section == []
+    # A subsection is not an entry: an autodoc entry after it belongs to it.
+    subsection = Passage("api#more", title("API", "Errors", "More"), "More.", "lib/api.rst", 11, 13)
+    found = shape([*page_passages(), subsection, after], read)
+    assert found.autodoc_off_section == ["api#pkg-badsignature"]
+
+
 def test_passages_citing_the_same_lines_are_reported() -> None:
     passages = [
         Passage("a", "A", "one", "lib/a.md", 3, 9),
