@@ -100,3 +100,15 @@ def test_two_versions_of_one_file_stay_apart_when_the_path_is_shortened() -> Non
     assert shown[0] != shown[1]
     assert all("\N{HORIZONTAL ELLIPSIS}" in line for line in shown)
     assert shown[0].lstrip().startswith("21.3/")
+
+
+def test_a_long_document_name_makes_room_for_the_last_heading() -> None:
+    # A manual page's title says its name and its purpose; the entry asked about is last.
+    title = (
+        "git-commit(1) \N{EM DASH} Record changes to the repository › OPTIONS"
+        " › -C <commit>, --reuse-message=<commit>"
+    )
+    cut = fit_title(title, 53)
+
+    assert cut.startswith("git-commit(1)") and " › -C <commit>" in cut
+    assert cell_len(cut) <= 53

@@ -38,7 +38,8 @@ def fit_title(title: str, width: int) -> str:
     """A title path in at most `width` cells, its document's name kept: whole when it
     fits, else its middle headings given up from the first (`Commands › … › Command
     Chaining`, `Commands › Command Chaining`), else its last heading cut at the end
-    (`Commands › Command Ch…`); only a document name wider than `width` is cut."""
+    (`Commands › Command Ch…`); a document name that leaves its last heading no room
+    is cut to make it some (`git-commit(1) — Rec… › -C <commit>, --reuse…`)."""
     title = one_line(title)
     if cell_len(title) <= width:
         return title
@@ -55,6 +56,13 @@ def fit_title(title: str, width: int) -> str:
     kept = document + TITLE_SEPARATOR
     if cell_len(kept) + MIN_HEADING_CELLS <= width or cell_len(kept + last) <= width:
         return kept + cut_right(last, width - cell_len(kept))
+    # A document name too long to leave the last heading room (a manual page's
+    # `git-commit(1) — Record changes to the repository`) gives way to it, down to a
+    # third of the line; on a line too narrow for both, the document name is cut.
+    room = max(width // 3, width - cell_len(TITLE_SEPARATOR + last))
+    if width // 3 >= MIN_HEADING_CELLS and room < cell_len(document):
+        shortened = cut_right(document, room) + TITLE_SEPARATOR
+        return shortened + cut_right(last, width - cell_len(shortened))
     return cut_right(title, width)
 
 
