@@ -24,8 +24,8 @@ from tui_assistant.core.display_text import one_line
 from tui_assistant.errors import LibraryError, StartupError, UsageError
 
 DESCRIPTION = (
-    "Answers questions from a library of Markdown, reStructuredText, text, HTML and PDF "
-    "documents, and from packages' documentation fetched into the data folder."
+    "Answers questions from a library of Markdown, reStructuredText, text, HTML, PDF and "
+    "manual-page documents, and from packages' documentation fetched into the data folder."
 )
 # The subcommands' modules (`tui_assistant.commands.NAME`), in the order `--help` lists
 # them; the TUI is the default, not one.

@@ -113,7 +113,7 @@ def test_the_programs_help_says_what_it_reads_and_lists_the_commands(
     clean_env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     shown = help_of(capsys)
-    assert "Markdown, reStructuredText, text, HTML and PDF documents" in shown
+    assert "Markdown, reStructuredText, text, HTML, PDF and manual-page documents" in shown
     assert "packages' documentation fetched" in shown
     listed = [
         "ask",
