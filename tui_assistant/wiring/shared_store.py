@@ -125,7 +125,7 @@ class _Kept:
         base = self.library
         with self._lock:
             self.handles += 1
-        return Library(
+        handle = Library(
             base.folder,
             base.passages,
             base.documents,
@@ -137,6 +137,9 @@ class _Kept:
             (),
             name=base.name,
         )
+        # The same passages: the tables built from them serve every handle.
+        handle.tables = base.tables
+        return handle
 
     def let_go(self, current: bool | None = None) -> None:
         with self._lock:
